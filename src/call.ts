@@ -1,0 +1,36 @@
+/**
+ * The call model: what a wire dialect decodes a request into and what the legacy services receive.
+ * This is the only product type the wire codecs share with the rest of the gateway.
+ */
+import type { Value } from './value.ts';
+
+/** `/xmlrpc/<service>` (string faultCodes), `/xmlrpc/2/<service>` (int faultCodes), `/jsonrpc`. */
+export type Dialect = 'xmlrpc1' | 'xmlrpc2' | 'jsonrpc';
+
+/** The three legacy services Odoo dispatches (`odoo.http.dispatch_rpc`). */
+export const legacyServices = ['common', 'db', 'object'] as const;
+export type LegacyService = (typeof legacyServices)[number];
+
+/** One decoded legacy call. `service` is whatever the client named; dispatch decides if it exists. */
+export interface LegacyCall {
+  dialect: Dialect;
+  service: string;
+  method: string;
+  params: Value[];
+}
+
+/** Where a call comes from: the facts upstream headers, logs and throttles need. Never secrets. */
+export interface CallOrigin {
+  /** The client's `Host` header (may be empty). */
+  host: string;
+  /** The client's address, after trusted-proxy resolution. */
+  ip: string;
+  /** `http` or `https` as the client used it. */
+  proto: string;
+  /** The client's `User-Agent` (may be empty). */
+  userAgent: string;
+  /** The request id bound to this call's log lines. */
+  requestId: string;
+  /** Aborted when the client goes away or the call deadline passes. */
+  signal: AbortSignal;
+}
