@@ -34,3 +34,9 @@ export interface CallOrigin {
   /** Aborted when the client goes away or the call deadline passes. */
   signal: AbortSignal;
 }
+
+/** The model an `object` call targets (its fourth parameter), for logs and metrics. */
+export function modelOf(call: LegacyCall): string | undefined {
+  const model = call.service === 'object' ? call.params[3] : undefined;
+  return typeof model === 'string' ? model : undefined;
+}

@@ -1,0 +1,213 @@
+/**
+ * Every setting, read once at start from CLI flags and environment variables of the same name
+ * (`--call-timeout` / `CALL_TIMEOUT`; a flag wins over the variable), validated with one message
+ * per bad value. The rest of the gateway receives a frozen, fully defaulted {@link Config}.
+ */
+import { z } from 'zod';
+
+/** One setting: its flag (kebab-case), its variable, its default and why it has that default. */
+interface Setting {
+  flag: string;
+  env: string;
+  schema: z.ZodType;
+  help: string;
+  boolean?: boolean;
+}
+
+const durationMs = (min: number) => z.coerce.number().int().min(min);
+const boolText = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', ''])])
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes' || v === '');
+
+/** The settings table; README's configuration table mirrors it (a test checks they agree). */
+export const settings = {
+  upstream: {
+    flag: 'upstream',
+    env: 'UPSTREAM_URL',
+    schema: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8069'),
+    help: 'Odoo base URL (http or https). Default http://127.0.0.1:8069, Odoo\'s own default port.',
+  },
+  host: {
+    flag: 'host',
+    env: 'HOST',
+    schema: z.string().min(1).default('127.0.0.1'),
+    help: 'Address the client port listens on. Default 127.0.0.1: nothing is exposed until you say so.',
+  },
+  port: {
+    flag: 'port',
+    env: 'PORT',
+    schema: z.coerce.number().int().min(0).max(65535).default(8070),
+    help: 'Client port (legacy endpoints). Default 8070, next to Odoo\'s 8069.',
+  },
+  demo: {
+    flag: 'demo',
+    env: 'DEMO',
+    schema: boolText.default(false),
+    boolean: true,
+    help: 'Start the embedded Odoo 19 simulator (database "demo") and serve in front of it.',
+  },
+  callTimeoutMs: {
+    flag: 'call-timeout',
+    env: 'CALL_TIMEOUT',
+    schema: durationMs(1).default(120_000),
+    help: 'Milliseconds a legacy call may take upstream. Default 120000, Odoo\'s limit_time_real.',
+  },
+  connectTimeoutMs: {
+    flag: 'connect-timeout',
+    env: 'CONNECT_TIMEOUT',
+    schema: durationMs(1).default(10_000),
+    help: 'Milliseconds to open a connection to the upstream. Default 10000.',
+  },
+  upstreamConnections: {
+    flag: 'upstream-connections',
+    env: 'UPSTREAM_CONNECTIONS',
+    schema: z.coerce.number().int().min(1).max(10_000).default(64),
+    help: 'Keep-alive connections to the upstream at most. Default 64.',
+  },
+  maxBodyBytes: {
+    flag: 'max-body',
+    env: 'MAX_BODY',
+    schema: z.coerce.number().int().min(1024).default(128 * 1024 * 1024),
+    help: 'Largest legacy request body in bytes. Default 134217728 (128 MiB), Odoo\'s own limit.',
+  },
+  maxDepth: {
+    flag: 'max-depth',
+    env: 'MAX_DEPTH',
+    schema: z.coerce.number().int().min(4).max(10_000).default(256),
+    help: 'Deepest array/struct nesting accepted in a request or an upstream answer. Default 256.',
+  },
+  marshalNone: {
+    flag: 'marshal-none',
+    env: 'MARSHAL_NONE',
+    schema: z.enum(['fault', 'nil', 'false']).default('fault'),
+    help: 'XML-RPC answer holding None: "fault" (Odoo\'s TypeError fault), "nil" (<nil/>) or "false".',
+  },
+  marshalBigInt: {
+    flag: 'marshal-big-int',
+    env: 'MARSHAL_BIG_INT',
+    schema: z.enum(['fault', 'i8']).default('fault'),
+    help: 'XML-RPC answer holding an int beyond 32 bits: "fault" (Odoo\'s OverflowError) or "i8".',
+  },
+  strictBase64: {
+    flag: 'strict-base64',
+    env: 'STRICT_BASE64',
+    schema: boolText.default(false),
+    boolean: true,
+    help: 'Refuse <base64> values as Odoo 19 does instead of sending them as base64 strings.',
+  },
+  dbHeaders: {
+    flag: 'db-headers',
+    env: 'DB_HEADERS',
+    schema: z
+      .string()
+      .default('X-Odoo-Database,X-Service-Database')
+      .transform((s) => s.split(',').map((h) => h.trim()).filter(Boolean))
+      .pipe(z.array(z.string().regex(/^[A-Za-z0-9-]+$/, 'a header name')).min(1)),
+    help: 'Comma-separated headers that carry the database name upstream.',
+  },
+  upstreamHost: {
+    flag: 'upstream-host',
+    env: 'UPSTREAM_HOST',
+    schema: z.string().min(1).default('client'),
+    help: 'Host header sent upstream: "client" (the client\'s own), "upstream", a fixed name, or a template with {db}.',
+  },
+  trustedProxies: {
+    flag: 'trusted-proxies',
+    env: 'TRUSTED_PROXIES',
+    schema: z
+      .string()
+      .default('')
+      .transform((s) => s.split(',').map((h) => h.trim()).filter(Boolean)),
+    help: 'Comma-separated addresses whose X-Forwarded-For is believed. Default none.',
+  },
+  keyCacheSize: {
+    flag: 'key-cache-size',
+    env: 'KEY_CACHE_SIZE',
+    schema: z.coerce.number().int().min(1).default(10_000),
+    help: 'Credentials remembered at most (one entry per db, user and password). Default 10000.',
+  },
+  keyCacheTtlMs: {
+    flag: 'key-cache-ttl',
+    env: 'KEY_CACHE_TTL',
+    schema: durationMs(1000).default(900_000),
+    help: 'Milliseconds a checked API key is trusted before it is checked again. Default 900000 (15 min).',
+  },
+  versionCacheTtlMs: {
+    flag: 'version-cache-ttl',
+    env: 'VERSION_CACHE_TTL',
+    schema: durationMs(0).default(60_000),
+    help: 'Milliseconds common.version() answers are reused. Default 60000.',
+  },
+  logLevel: {
+    flag: 'log-level',
+    env: 'LOG_LEVEL',
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    help: 'pino log level. Default info: one line per legacy call.',
+  },
+} satisfies Record<string, Setting>;
+
+type Settings = typeof settings;
+/** The validated configuration. */
+export type Config = Readonly<{ [K in keyof Settings]: z.output<Settings[K]['schema']> }>;
+
+/** A configuration that did not validate: one line per bad value. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads the settings from argv (`--flag value`, `--flag=value`, bare `--flag` for booleans) and env,
+ * flags winning. Throws {@link ConfigError} listing every bad value and every unknown flag.
+ */
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Config {
+  const problems: string[] = [];
+  const fromFlags = parseFlags(argv, problems);
+  const out: Record<string, unknown> = {};
+  for (const [key, s] of Object.entries(settings) as [string, Setting][]) {
+    const raw = fromFlags.get(s.flag) ?? env[s.env];
+    const result = s.schema.safeParse(raw);
+    if (result.success) out[key] = result.data;
+    else {
+      const why = result.error.issues.map((i) => i.message).join('; ');
+      problems.push(`--${s.flag} / ${s.env}: invalid value ${JSON.stringify(raw)}: ${why}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(out) as Config;
+}
+
+function parseFlags(argv: readonly string[], problems: string[]): Map<string, string | boolean> {
+  const byFlag = new Map<string, Setting>(Object.values(settings).map((s: Setting) => [s.flag, s]));
+  const found = new Map<string, string | boolean>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (!arg.startsWith('--')) {
+      problems.push(`unexpected argument ${JSON.stringify(arg)}`);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    const setting = byFlag.get(name);
+    if (!setting) {
+      problems.push(`unknown flag --${name} (see --help)`);
+      continue;
+    }
+    if (eq !== -1) found.set(name, arg.slice(eq + 1));
+    else if (setting.boolean) found.set(name, true);
+    else if (i + 1 < argv.length) found.set(name, argv[++i] as string);
+    else problems.push(`--${name} needs a value`);
+  }
+  return found;
+}
+
+/** The `--help` text: every setting with its variable and default. */
+export function helpText(): string {
+  const lines = ['Usage: legacy-rpc-gateway [--flag value ...]', '', 'Every flag can also be set through the environment variable shown.', ''];
+  for (const s of Object.values(settings) as Setting[]) {
+    lines.push(`  --${s.flag}${s.boolean ? '' : ' <value>'}  (${s.env})`, `      ${s.help}`);
+  }
+  return lines.join('\n');
+}

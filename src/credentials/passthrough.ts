@@ -1,0 +1,72 @@
+/**
+ * Passthrough (design §5 step 3): a legacy password that looks like an Odoo API key is tried as the
+ * bearer on `res.users/context_get`, and accepted only for the user who owns it. Only a password
+ * of that shape is ever put in an Authorization header.
+ */
+import type { CallOrigin } from '../call.ts';
+import { accessDenied, LegacyError, missingError } from '../errors.ts';
+import { unauthorizedName, type Upstream } from '../upstream/index.ts';
+import { isInt, isStruct, struct, type Value } from '../value.ts';
+
+/** Odoo keys are 20 random bytes in lowercase hex (reference §3.2). */
+const apiKeyShape = /^[0-9a-f]{40}$/;
+
+export function looksLikeApiKey(password: string): boolean {
+  return apiKeyShape.test(password);
+}
+
+/** True for the refusal JSON-2 gives a bad, expired or revoked key. */
+export function isUnauthorized(err: unknown): boolean {
+  return err instanceof LegacyError && err.name === unauthorizedName;
+}
+
+/** The uid owning `key` in `db`, or `undefined` when the upstream refuses the key (401). */
+export async function uidOfKey(upstream: Upstream, db: string, key: string, origin: CallOrigin): Promise<number | bigint | undefined> {
+  let result: Value;
+  try {
+    result = await upstream.json2({ db, key, model: 'res.users', method: 'context_get', body: new Map() }, origin);
+  } catch (err) {
+    if (isUnauthorized(err)) return undefined;
+    throw err;
+  }
+  const uid = isStruct(result) ? result.get('uid') : undefined;
+  if (uid === undefined || !isInt(uid)) throw accessDenied();
+  return uid;
+}
+
+/**
+ * Checks that `key` belongs to `uid` in `db`. A key of another user is AccessDenied; a uid that
+ * does not exist at all is the MissingError Odoo raises while loading that user (corpus
+ * err-wrong-uid-xmlrpc2).
+ */
+export async function checkKeyForUid(upstream: Upstream, db: string, uid: number | bigint, key: string, origin: CallOrigin): Promise<void> {
+  const owner = await uidOfKey(upstream, db, key, origin);
+  if (owner === undefined) throw accessDenied();
+  if (BigInt(owner) === BigInt(uid)) return;
+  if (!(await userExists(upstream, db, uid, key, origin))) {
+    throw missingError(`Record does not exist or has been deleted.\n(Record: res.users(${uid},), User: ${uid})`);
+  }
+  throw accessDenied();
+}
+
+async function userExists(upstream: Upstream, db: string, uid: number | bigint, key: string, origin: CallOrigin): Promise<boolean> {
+  const body = struct({
+    context: struct({ active_test: false }),
+    domain: [['id', '=', uid]],
+  });
+  try {
+    const count = await upstream.json2({ db, key, model: 'res.users', method: 'search_count', body }, origin);
+    return count !== 0;
+  } catch {
+    return true; // cannot tell: keep the safer AccessDenied
+  }
+}
+
+/** The login of `uid`, read with its own key; `undefined` if it cannot be read. */
+export async function loginOfUid(upstream: Upstream, db: string, uid: number | bigint, key: string, origin: CallOrigin): Promise<string | undefined> {
+  const body = struct({ ids: [uid], fields: ['login'] });
+  const rows = await upstream.json2({ db, key, model: 'res.users', method: 'read', body }, origin);
+  const row = Array.isArray(rows) ? rows[0] : undefined;
+  const login = row !== undefined && isStruct(row) ? row.get('login') : undefined;
+  return typeof login === 'string' ? login : undefined;
+}

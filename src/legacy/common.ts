@@ -1,0 +1,74 @@
+/**
+ * The legacy `common` service (`odoo/service/common.py`): `login`, `authenticate`, `version`,
+ * `about`, `set_loglevel`, dispatched as `exp_<method>(*params)` with Python's arity errors.
+ */
+import type { CallOrigin, LegacyCall } from '../call.ts';
+import type { Credentials } from '../credentials/index.ts';
+import { pythonError } from '../errors.ts';
+import { arityError, type PositionalSignature } from '../python/call-arity.ts';
+import { unknownDatabase, type Upstream } from '../upstream/index.ts';
+import { isStruct, isTruthy, pyTypeName, type Value } from '../value.ts';
+import type { VersionCache } from './version-cache.ts';
+
+/** `_('See http://openerp.com')`, untranslated as legacy RPC has no language. */
+const aboutText = 'See http://openerp.com';
+
+const signatures: Record<string, PositionalSignature> = {
+  login: { name: 'exp_login', params: ['db', 'login', 'password'], required: 3 },
+  authenticate: { name: 'exp_authenticate', params: ['db', 'login', 'password', 'user_agent_env'], required: 4 },
+  version: { name: 'exp_version', params: [], required: 0 },
+  about: { name: 'exp_about', params: ['extended'], required: 0 },
+  set_loglevel: { name: 'exp_set_loglevel', params: ['loglevel', 'logger'], required: 1 },
+};
+
+export interface CommonDeps {
+  upstream: Upstream;
+  credentials: Credentials;
+  versions: VersionCache;
+}
+
+/** Creates the `common` dispatcher. Rejects with LegacyError exactly where Odoo raises. */
+export function createCommonService({ credentials, versions }: CommonDeps) {
+  async function authenticate(db: Value, login: Value, password: Value, env: Value, origin: CallOrigin): Promise<Value> {
+    const name = checkedDatabase(db);
+    if (isTruthy(env) && !isStruct(env)) {
+      throw pythonError('TypeError', `'${pyTypeName(env)}' object is not a mapping`);
+    }
+    // Non-string logins or passwords cannot match a user: Odoo's authenticate refuses them.
+    if (typeof login !== 'string' || typeof password !== 'string' || password === '') {
+      await credentials.probeDatabase(name, origin);
+      return false;
+    }
+    return credentials.authenticate(name, login, password, origin);
+  }
+
+  return async function dispatchCommon(call: LegacyCall, origin: CallOrigin): Promise<Value> {
+    const sig = signatures[call.method];
+    if (!sig) throw pythonError('Exception', `Method not found: ${call.method}`);
+    const wrongArity = arityError(sig, call.params.length);
+    if (wrongArity) throw pythonError('TypeError', wrongArity);
+    const p = call.params;
+    switch (call.method) {
+      case 'login':
+        return authenticate(p[0] as Value, p[1] as Value, p[2] as Value, null, origin);
+      case 'authenticate':
+        return authenticate(p[0] as Value, p[1] as Value, p[2] as Value, p[3] as Value, origin);
+      case 'version':
+        return versions.get(origin);
+      case 'about':
+        if (!isTruthy(p[0] ?? false)) return aboutText;
+        return [aboutText, await versions.serverVersion(origin)];
+      default: // set_loglevel: a no-op that answers True
+        return true;
+    }
+  };
+}
+
+/**
+ * The database name for `Registry(db)`. A blank or non-string name is answered locally with the
+ * fault of a missing database: sent as an empty header it would reach Odoo's only database.
+ */
+export function checkedDatabase(db: Value): string {
+  if (typeof db !== 'string' || db.trim() === '') throw unknownDatabase(typeof db === 'string' ? db : String(db));
+  return db;
+}

@@ -1,0 +1,41 @@
+/**
+ * One log line per legacy call: dialect, service, model, method, outcome, fault code, duration,
+ * client User-Agent and address, request id. Never arguments, passwords or keys.
+ */
+import type { CallOrigin, Dialect } from '../call.ts';
+import type { Logger } from '../log.ts';
+import type { CallOutcome } from '../wire/response.ts';
+import { faultFromError } from '../wire/xmlrpc/fault-v2.ts';
+
+/** Writes the line for one finished call. */
+export function logCall(log: Logger, dialect: Dialect, origin: CallOrigin, outcome: CallOutcome, startedAt: number): void {
+  const line = {
+    requestId: origin.requestId,
+    dialect,
+    service: outcome.service,
+    model: outcome.model,
+    method: outcome.method,
+    outcome: outcome.error ? 'fault' : 'ok',
+    faultCode: outcome.error ? faultFromError(outcome.error).faultCode : undefined,
+    error: outcome.error?.name,
+    durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
+    clientIp: origin.ip,
+    userAgent: origin.userAgent,
+  };
+  if (outcome.error && (outcome.error.kind.startsWith('upstream_') || outcome.error.message === 'internal gateway error')) {
+    log.warn({ ...line, detail: outcome.error.message, cause: describeCause(outcome.error.cause) }, 'legacy call failed upstream');
+  } else {
+    log.info(line, 'legacy call');
+  }
+}
+
+/**
+ * A cause's class, code and stack frames, without its message line: a message may quote the data
+ * that caused it.
+ */
+function describeCause(cause: unknown): string | undefined {
+  if (!(cause instanceof Error)) return undefined;
+  const code = (cause as { code?: unknown }).code;
+  const frames = (cause.stack ?? '').split('\n').slice(1, 8).join('\n');
+  return `${cause.name}${typeof code === 'string' ? ` ${code}` : ''}\n${frames}`;
+}

@@ -1,0 +1,61 @@
+/**
+ * Reads an upstream answer into a value or a LegacyError: JSON bodies parsed losslessly, Odoo error
+ * objects mapped by name, HTML pages recognised (unknown database) or refused as non-Odoo answers.
+ */
+import { LegacyError } from '../errors.ts';
+import { parseJson } from '../json/index.ts';
+import type { Value } from '../value.ts';
+import { errorFromJson2 } from './error-json.ts';
+import type { UpstreamResponse } from './pool.ts';
+import { upstreamError } from './transport-error.ts';
+
+/** The name JSON-2 gives a bearer refusal; the credentials layer evicts and re-checks on it. */
+export const unauthorizedName = 'werkzeug.exceptions.Unauthorized';
+
+/** Odoo's NOT_FOUND_NODB page: no database selected, or the named one does not exist. */
+const noDatabaseMarker = 'No database is selected';
+
+/** Parses a JSON answer; a body that is not JSON is an invalid upstream answer. */
+export function jsonFromAnswer(res: UpstreamResponse, url: string, maxDepth: number): Value {
+  try {
+    return parseJson(res.text, { maxDepth });
+  } catch (cause) {
+    throw upstreamError('upstream_invalid', `upstream answered HTTP ${res.status} with malformed JSON`, url, res.elapsedMs, cause);
+  }
+}
+
+/**
+ * The error an answer of status >= 400 (or a non-JSON 200) stands for. `db` names the database the
+ * call asked for, so an Odoo "no database" page becomes the fault legacy RPC gives for it.
+ */
+export function errorFromAnswer(res: UpstreamResponse, url: string, db: string, maxDepth: number): LegacyError {
+  const fallback = upstreamError(
+    'upstream_invalid',
+    `upstream answered HTTP ${res.status} ${res.contentType || 'without a content type'}`,
+    url,
+    res.elapsedMs,
+  );
+  if (res.contentType.startsWith('application/json')) {
+    let body: Value;
+    try {
+      body = parseJson(res.text, { maxDepth });
+    } catch {
+      return fallback;
+    }
+    return errorFromJson2(body, fallback);
+  }
+  if (res.status === 404 && res.contentType.startsWith('text/html') && res.text.includes(noDatabaseMarker)) {
+    return unknownDatabase(db);
+  }
+  return fallback;
+}
+
+/**
+ * What legacy RPC answers for a database that does not exist: fault 1 with a psycopg2
+ * OperationalError. Odoo's text also names the PostgreSQL host and port; the gateway cannot know
+ * them and leaves them out (intended deviation, COMPATIBILITY.md).
+ */
+export function unknownDatabase(db: string): LegacyError {
+  const message = `connection to server failed: FATAL:  database "${db}" does not exist\n`;
+  return new LegacyError('internal', { name: 'psycopg2.OperationalError', message });
+}

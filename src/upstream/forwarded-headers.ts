@@ -1,0 +1,29 @@
+/**
+ * The headers every upstream request carries besides its own: Host per the `upstream-host` setting,
+ * X-Forwarded-For/-Proto/-Host for Odoo's proxy_mode, and a User-Agent naming the gateway and the
+ * legacy client (design §6).
+ */
+import type { CallOrigin } from '../call.ts';
+import type { Config } from '../config.ts';
+
+export const gatewayUserAgent = 'legacy-rpc-gateway/0.1';
+
+/** Builds the common headers for one upstream request on behalf of `origin` for database `db`. */
+export function forwardedHeaders(config: Config, origin: CallOrigin, db: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {
+    'user-agent': origin.userAgent ? `${gatewayUserAgent} (${origin.userAgent})` : gatewayUserAgent,
+    'x-forwarded-for': origin.ip,
+    'x-forwarded-proto': origin.proto,
+  };
+  if (origin.host) headers['x-forwarded-host'] = origin.host;
+  const host = hostFor(config.upstreamHost, origin.host, db);
+  if (host) headers.host = host;
+  return headers;
+}
+
+/** `client` → the client's Host; `upstream` → undici's default; `{db}` templates filled in. */
+function hostFor(mode: string, clientHost: string, db: string | undefined): string | undefined {
+  if (mode === 'upstream') return undefined;
+  if (mode === 'client') return clientHost || undefined;
+  return mode.replaceAll('{db}', db ?? '');
+}

@@ -1,0 +1,29 @@
+/**
+ * `/jsonrpc` is a `type='jsonrpc'` route: Odoo accepts `application/json` and
+ * `application/json-rpc` only, and answers anything else with Werkzeug's 415 page (corpus
+ * err-jsonrpc-wrong-content-type).
+ */
+
+/** The content type of every JSON-RPC answer. */
+export const contentTypeJson = 'application/json; charset=utf-8';
+
+/** True when the request's Content-Type lets Odoo's JSON-RPC dispatcher take the request. */
+export function isJsonRpcContentType(header: string | undefined): boolean {
+  const mime = (header ?? '').split(';', 1)[0]?.trim().toLowerCase();
+  return mime === 'application/json' || mime === 'application/json-rpc';
+}
+
+/** Werkzeug's 415 page, naming the request types Odoo inferred from the request. */
+export function unsupportedMediaTypePage(hasBody: boolean): string {
+  const inferred = hasBody ? '[&#39;http&#39;]' : '[&#39;http&#39;, &#39;json2&#39;]';
+  return (
+    '<!doctype html>\n<html lang=en>\n<title>415 Unsupported Media Type</title>\n<h1>Unsupported Media Type</h1>\n' +
+    `<p>Request inferred type is compatible with ${inferred} but &#39;/jsonrpc&#39; is type=&#39;jsonrpc&#39;.` +
+    '<br><br>Please verify the Content-Type request header and try again.</p>\n'
+  );
+}
+
+/** Werkzeug's 400 page with Odoo's description ("Invalid JSON data", "Invalid JSON-RPC data"). */
+export function badRequestPage(description: string): string {
+  return `<!doctype html>\n<html lang=en>\n<title>400 Bad Request</title>\n<h1>Bad Request</h1>\n<p>${description}</p>\n`;
+}

@@ -1,0 +1,62 @@
+/**
+ * `/jsonrpc` request → LegacyCall, as Odoo's JsonRPCDispatcher and `JSONRPC.jsonrpc(service,
+ * method, args)` read it (reference §4.6, corpus findings §5). Never throws.
+ */
+import type { LegacyCall } from '../../call.ts';
+import { LegacyError, pythonError } from '../../errors.ts';
+import { JsonSyntaxError, parseJson } from '../../json/index.ts';
+import { dictFrom } from '../../python/dict-from.ts';
+import { arityError } from '../../python/call-arity.ts';
+import { isStruct, type Value } from '../../value.ts';
+
+/** A body Odoo refuses before any envelope exists: answered with HTTP 400 and an HTML page. */
+export class BadJsonRpcBody {
+  constructor(readonly description: 'Invalid JSON data' | 'Invalid JSON-RPC data') {}
+}
+
+export interface DecodedJsonRpc {
+  /** The request `id`, echoed verbatim (absent → null). */
+  id: Value;
+  call: LegacyCall | LegacyError;
+}
+
+const jsonrpcSignature = { name: 'JSONRPC.jsonrpc', params: ['service', 'method', 'args'] };
+
+/** Decodes a request body; `maxDepth` bounds nesting. */
+export function decodeRequest(text: string, maxDepth: number): DecodedJsonRpc | BadJsonRpcBody {
+  let body: Value;
+  try {
+    body = parseJson(text, { maxDepth });
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) return new BadJsonRpcBody('Invalid JSON data');
+    throw err;
+  }
+  if (!isStruct(body)) return new BadJsonRpcBody('Invalid JSON-RPC data');
+  const id = body.has('id') ? (body.get('id') as Value) : null;
+  // request.params = dict(jsonrequest.get('params', {}), **args); extra keys are dropped.
+  const params = dictFrom(body.has('params') ? (body.get('params') as Value) : new Map());
+  if (params instanceof LegacyError) return { id, call: params };
+  // Called by keyword: Python lists the missing parameters by name.
+  const missing = jsonrpcSignature.params.filter((p) => !params.has(p));
+  if (missing.length > 0) {
+    const message = arityError({ name: jsonrpcSignature.name, params: missing, required: missing.length }, 0) as string;
+    return { id, call: pythonError('TypeError', message) };
+  }
+  const args = params.get('args') as Value;
+  return {
+    id,
+    call: {
+      dialect: 'jsonrpc',
+      service: String(params.get('service')),
+      method: String(params.get('method')),
+      params: Array.isArray(args) ? args : iterableArgs(args),
+    },
+  };
+}
+
+/** `dispatch(method, params)` unpacks params; a dict gives its keys, a str its characters. */
+function iterableArgs(args: Value): Value[] {
+  if (isStruct(args)) return [...args.keys()];
+  if (typeof args === 'string') return [...args];
+  return args === null ? [] : [args];
+}

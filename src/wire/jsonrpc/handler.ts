@@ -1,0 +1,51 @@
+/**
+ * `/jsonrpc`: content type → decode → dispatch → encode. Errors after decoding are HTTP 200 error
+ * envelopes; a refused body is Werkzeug's 400/415 page, as Odoo answers.
+ */
+import { modelOf, type CallOrigin, type LegacyCall } from '../../call.ts';
+import { LegacyError } from '../../errors.ts';
+import type { Value } from '../../value.ts';
+import type { CallOutcome, WireResponse } from '../response.ts';
+import { badRequestPage, contentTypeJson, isJsonRpcContentType, unsupportedMediaTypePage } from './content-type.ts';
+import { BadJsonRpcBody, decodeRequest } from './decode.ts';
+import { encodeResult } from './encode.ts';
+import { encodeError } from './fault.ts';
+
+export interface JsonRpcHandlerDeps {
+  dispatch: (call: LegacyCall, origin: CallOrigin) => Promise<Value>;
+  maxDepth: number;
+}
+
+const contentTypeHtml = 'text/html; charset=utf-8';
+
+/** Creates the handler for one request body. */
+export function createJsonRpcHandler(deps: JsonRpcHandlerDeps) {
+  return async function handleJsonRpc(
+    contentType: string | undefined,
+    body: Uint8Array,
+    origin: CallOrigin,
+    report: (outcome: CallOutcome) => void,
+  ): Promise<WireResponse> {
+    if (!isJsonRpcContentType(contentType)) {
+      return { status: 415, contentType: contentTypeHtml, body: unsupportedMediaTypePage(body.length > 0), headers: { accept: 'application/json, application/json-rpc' } };
+    }
+    const decoded = decodeRequest(new TextDecoder('utf-8', { fatal: false }).decode(body), deps.maxDepth);
+    if (decoded instanceof BadJsonRpcBody) {
+      return { status: 400, contentType: contentTypeHtml, body: badRequestPage(decoded.description) };
+    }
+    const { id, call } = decoded;
+    if (call instanceof LegacyError) {
+      report({ service: '', method: '', error: call });
+      return { status: 200, contentType: contentTypeJson, body: encodeError(id, call) };
+    }
+    try {
+      const result = await deps.dispatch(call, origin);
+      report({ service: call.service, method: call.method, model: modelOf(call) });
+      return { status: 200, contentType: contentTypeJson, body: encodeResult(id, result) };
+    } catch (err) {
+      const error = LegacyError.from(err);
+      report({ service: call.service, method: call.method, model: modelOf(call), error });
+      return { status: 200, contentType: contentTypeJson, body: encodeError(id, error) };
+    }
+  };
+}
