@@ -193,6 +193,7 @@ function parseFlags(argv: readonly string[], problems: string[]): Map<string, st
     const setting = byFlag.get(name);
     if (!setting) {
       problems.push(`unknown flag --${name} (see --help)`);
+      if (eq === -1 && i + 1 < argv.length && !(argv[i + 1] as string).startsWith('--')) i++; // its value
       continue;
     }
     if (eq !== -1) found.set(name, arg.slice(eq + 1));

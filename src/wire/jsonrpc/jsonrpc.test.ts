@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { LegacyError, pythonError } from '../../errors.ts';
+import { struct } from '../../value.ts';
+import { BadJsonRpcBody, decodeRequest } from './decode.ts';
+import { encodeResult } from './encode.ts';
+import { encodeError } from './fault.ts';
+import { isJsonRpcContentType, unsupportedMediaTypePage } from './content-type.ts';
+
+function corpus(id: string) {
+  return JSON.parse(readFileSync(new URL(`../../../fixtures/conformance/cases/${id}.json`, import.meta.url), 'utf8'));
+}
+
+describe('decodeRequest()', () => {
+  it('reads service, method, args and echoes the id', () => {
+    const d = decodeRequest('{"jsonrpc":"2.0","method":"call","params":{"service":"common","method":"login","args":["gw","admin","x"]},"id":"abc"}', 64);
+    expect(d).not.toBeInstanceOf(BadJsonRpcBody);
+    expect(d).toMatchObject({ id: 'abc', call: { dialect: 'jsonrpc', service: 'common', method: 'login', params: ['gw', 'admin', 'x'] } });
+  });
+
+  it('answers a missing id with null and ignores extra params keys', () => {
+    const d = decodeRequest('{"params":{"service":"common","method":"version","args":[],"extra":1}}', 64);
+    expect(d).toMatchObject({ id: null, call: { service: 'common', method: 'version', params: [] } });
+  });
+
+  it.each([
+    ['err-jsonrpc-params-array', 'builtins.ValueError'],
+    ['err-jsonrpc-missing-args', 'builtins.TypeError'],
+  ])('raises what Odoo raises for %s', (id, name) => {
+    const c = corpus(id);
+    const expected = JSON.parse(c.legacy.response_body).error.data;
+    const d = decodeRequest(c.legacy.request_body, 64);
+    if (d instanceof BadJsonRpcBody) throw new Error('unexpected');
+    expect(d.call).toBeInstanceOf(LegacyError);
+    const err = d.call as LegacyError;
+    expect(err.name).toBe(name);
+    expect(err.message).toBe(expected.message);
+    expect(err.debug.trimEnd().split('\n').at(-1)).toBe(expected.debug.trimEnd().split('\n').at(-1));
+  });
+
+  it.each([
+    ['{', 'Invalid JSON data'],
+    ['[1, 2]', 'Invalid JSON-RPC data'],
+    ['"x"', 'Invalid JSON-RPC data'],
+  ])('refuses %j before any envelope', (text, description) => {
+    expect(decodeRequest(text, 64)).toEqual(new BadJsonRpcBody(description as 'Invalid JSON data'));
+  });
+});
+
+describe('encodeResult() and encodeError()', () => {
+  it('omits the result key for None', () => {
+    expect(encodeResult(3, null)).toBe('{"jsonrpc": "2.0", "id": 3}');
+  });
+
+  it('writes Python json.dumps spacing with raw UTF-8', () => {
+    expect(encodeResult('x', struct({ a: [1, 'é'] }))).toBe('{"jsonrpc": "2.0", "id": "x", "result": {"a": [1, "é"]}}');
+  });
+
+  it('matches the corpus error envelope shape', () => {
+    const c = corpus('err-unknown-service-jsonrpc');
+    const err = pythonError('KeyError', 'foo', "'foo'");
+    const ours = JSON.parse(encodeError(JSON.parse(c.legacy.request_body).id, err));
+    const theirs = JSON.parse(c.legacy.response_body);
+    expect(Object.keys(ours)).toEqual(Object.keys(theirs));
+    expect(Object.keys(ours.error.data)).toEqual(Object.keys(theirs.error.data));
+    expect({ ...ours.error, data: { ...ours.error.data, debug: '' } }).toEqual({ ...theirs.error, data: { ...theirs.error.data, debug: '' } });
+    expect(ours.error.data.debug.trimEnd().split('\n').at(-1)).toBe("KeyError: 'foo'");
+  });
+});
+
+describe('content type', () => {
+  it.each([['application/json', true], ['application/json-rpc; charset=utf-8', true], ['text/plain', false], [undefined, false]])(
+    '%s → %s',
+    (header, ok) => {
+      expect(isJsonRpcContentType(header)).toBe(ok);
+    },
+  );
+
+  it('reproduces Werkzeug\'s 415 page for a text/plain body', () => {
+    expect(unsupportedMediaTypePage(true)).toBe(corpus('err-jsonrpc-wrong-content-type').legacy.response_body);
+  });
+});
