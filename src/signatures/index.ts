@@ -1,0 +1,31 @@
+/**
+ * Signatures: which named parameters a legacy positional call maps to, and Python's TypeError texts
+ * when it does not fit (GATEWAY.md §4).
+ */
+export { bindArguments } from './bind.ts';
+export {
+  builtinTable,
+  isBuiltinModel,
+  lookupBuiltinSignature,
+  methodFromQualname,
+  type BuiltinTable,
+  type ParamRow,
+  type SignatureRow,
+} from './builtin-table.ts';
+export {
+  createSignatureResolver,
+  type SignatureResolver,
+  type SignatureResolverOptions,
+  type SignatureSource,
+} from './resolver.ts';
+export {
+  hasDefault,
+  paramKinds,
+  type MethodSignature,
+  type Param,
+  type ParamKind,
+  type SignatureSourceName,
+} from './signature.ts';
+
+// Internal: CPython's binding simulation, exported for tests and diagnostics only.
+export { bindPythonCall, type PythonBinding, type PythonBindingError } from './python-call.ts';

@@ -1,0 +1,63 @@
+import { describe, expect, it, vi } from 'vitest';
+import { builtinTable, type BuiltinTable } from './builtin-table.ts';
+import { createSignatureResolver, type SignatureSource } from './resolver.ts';
+import type { MethodSignature } from './signature.ts';
+
+function sourceOf(name: string, entries: Record<string, MethodSignature>): SignatureSource {
+  return {
+    name,
+    lookup: vi.fn(async (_db: string, model: string, method: string) => entries[`${model}.${method}`]),
+  };
+}
+
+const discoveredSearch: MethodSignature = {
+  params: [{ name: 'domain', kind: 'POSITIONAL_OR_KEYWORD' }],
+  apiModel: false, // /doc-bearer describes the base definition; the table knows better for its models
+  qualname: 'BaseModel.search',
+  source: 'discovered',
+};
+
+describe('createSignatureResolver()', () => {
+  it('resolves from the built-in table by default', async () => {
+    const resolver = createSignatureResolver();
+    await expect(resolver.resolve('gw', 'res.partner', 'name_create')).resolves.toMatchObject({
+      qualname: 'ResPartner.name_create',
+      apiModel: true,
+      source: 'builtin',
+    });
+    await expect(resolver.resolve('gw', 'x_custom.model', 'search')).resolves.toMatchObject({
+      qualname: 'BaseModel.search',
+      source: 'generic',
+    });
+    await expect(resolver.resolve('gw', 'res.partner', 'name_get')).resolves.toBeUndefined();
+  });
+
+  it('uses an injected table', async () => {
+    const table: BuiltinTable = structuredClone(builtinTable);
+    table.signatures['BaseModel.search']![1].reverse();
+    const sig = await createSignatureResolver({ table }).resolve('gw', 'res.partner', 'search');
+    expect(sig?.params.map((p) => p.name)).toEqual(['order', 'limit', 'offset', 'domain']);
+  });
+
+  it('asks the sources in order; the first hit wins', async () => {
+    const override: MethodSignature = { params: [], apiModel: false, qualname: 'ResPartner.action_x', source: 'override' };
+    const overrides = sourceOf('overrides', { 'res.partner.action_x': override });
+    const discovery = sourceOf('discovery', { 'res.partner.action_x': { ...override, source: 'discovered' } });
+    const resolver = createSignatureResolver({ sources: [overrides, discovery] });
+    await expect(resolver.resolve('gw', 'res.partner', 'action_x')).resolves.toBe(override);
+    expect(discovery.lookup).not.toHaveBeenCalled();
+    await expect(resolver.resolve('gw', 'res.partner', 'read')).resolves.toMatchObject({ source: 'builtin' });
+    expect(overrides.lookup).toHaveBeenLastCalledWith('gw', 'res.partner', 'read');
+    expect(discovery.lookup).toHaveBeenLastCalledWith('gw', 'res.partner', 'read');
+  });
+
+  it("keeps the table's apiModel for a discovered method of a model the table knows", async () => {
+    const discovery = sourceOf('discovery', {
+      'res.partner.search': discoveredSearch,
+      'x_custom.model.search': discoveredSearch,
+    });
+    const resolver = createSignatureResolver({ sources: [discovery] });
+    await expect(resolver.resolve('gw', 'res.partner', 'search')).resolves.toEqual({ ...discoveredSearch, apiModel: true });
+    await expect(resolver.resolve('gw', 'x_custom.model', 'search')).resolves.toBe(discoveredSearch);
+  });
+});

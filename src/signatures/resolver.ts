@@ -1,0 +1,49 @@
+/**
+ * Resolves the signature of `model.method` for a database: a chain of sources, first hit wins, with
+ * the built-in table last (GATEWAY.md §4). The overrides file and live `/doc-bearer` discovery plug
+ * in as sources in front of the table.
+ */
+import { builtinTable, isBuiltinModel, lookupBuiltinSignature, type BuiltinTable } from './builtin-table.ts';
+import type { MethodSignature } from './signature.ts';
+
+/** One place signatures come from. `undefined` means "not mine", and the next source is asked. */
+export interface SignatureSource {
+  /** A short name for logs (`overrides`, `discovery`). */
+  readonly name: string;
+  lookup(db: string, model: string, method: string): Promise<MethodSignature | undefined>;
+}
+
+export interface SignatureResolver {
+  /** The signature of `model.method` in `db`, or `undefined` when no source knows the method. */
+  resolve(db: string, model: string, method: string): Promise<MethodSignature | undefined>;
+}
+
+export interface SignatureResolverOptions {
+  /** The built-in table. Default: the generated one; tests inject a changed clone. */
+  table?: BuiltinTable;
+  /** Sources asked before the table, in order (overrides, then discovery). Default: none. */
+  sources?: readonly SignatureSource[];
+}
+
+/**
+ * Creates a resolver over `options.sources` then the built-in table. A `discovered` signature takes
+ * `apiModel` from the table where the table knows the model: `/doc-bearer` describes the base
+ * definition, while `_api_model` is read on the override that runs (reference §8).
+ */
+export function createSignatureResolver(options: SignatureResolverOptions = {}): SignatureResolver {
+  const table = options.table ?? builtinTable;
+  const sources = [...(options.sources ?? [])];
+
+  return {
+    async resolve(db, model, method) {
+      for (const source of sources) {
+        const sig = await source.lookup(db, model, method);
+        if (sig === undefined) continue;
+        if (sig.source !== 'discovered' || !isBuiltinModel(table, model)) return sig;
+        const builtin = lookupBuiltinSignature(table, model, method);
+        return builtin === undefined ? sig : { ...sig, apiModel: builtin.apiModel };
+      }
+      return lookupBuiltinSignature(table, model, method);
+    },
+  };
+}

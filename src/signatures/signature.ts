@@ -1,0 +1,55 @@
+/**
+ * The shape of a method signature as the gateway needs it to turn legacy positional arguments into
+ * JSON-2 named arguments: Python's parameters (after `self`), whether the method is model-level, and
+ * the qualname of the function that actually runs (Python prefixes its TypeError texts with it).
+ */
+
+/** Python's `inspect.Parameter` kinds, by their `inspect` names. */
+export const paramKinds = [
+  /** Before a `/`: only reachable by position, so never through JSON-2. */
+  'POSITIONAL_ONLY',
+  /** A plain parameter: by position (legacy) or by name (JSON-2). */
+  'POSITIONAL_OR_KEYWORD',
+  /** `*args`: collects extra positionals; JSON-2 cannot fill it. */
+  'VAR_POSITIONAL',
+  /** After `*` or `*args`: by name only. */
+  'KEYWORD_ONLY',
+  /** `**kwargs`: collects unknown keywords, which pass through unchanged. */
+  'VAR_KEYWORD',
+] as const;
+
+export type ParamKind = (typeof paramKinds)[number];
+
+/** One parameter of a method, `self` excluded. */
+export interface Param {
+  readonly name: string;
+  readonly kind: ParamKind;
+  /**
+   * The Python source text of the default (`None`, `0`, `'ilike'`, `()`), for messages and docs.
+   * Absent when the parameter is required; always absent for `*args`/`**kwargs`.
+   */
+  readonly default?: string;
+}
+
+/**
+ * Where a signature came from: the operator overrides file, live `/doc-bearer` discovery, the
+ * built-in table for a model it knows, or the table's generic `BaseModel`/`base` entry for any other
+ * model. Resolution tries them in that order (GATEWAY.md §4).
+ */
+export type SignatureSourceName = 'override' | 'discovered' | 'builtin' | 'generic';
+
+/** What binding needs to know about one (model, method). */
+export interface MethodSignature {
+  /** Parameters after `self`, in declaration order. */
+  readonly params: readonly Param[];
+  /** `_api_model` on the function that runs: no ids; legacy `args` map straight to `params`. */
+  readonly apiModel: boolean;
+  /** `__qualname__` of the function that runs, e.g. `ResPartner.name_create`, `BaseModel.search`. */
+  readonly qualname: string;
+  readonly source: SignatureSourceName;
+}
+
+/** True when a plain or keyword-only parameter may be left out of a call (it has a default). */
+export function hasDefault(param: Param): boolean {
+  return param.default !== undefined;
+}
