@@ -8,7 +8,7 @@ import type { Credentials } from '../credentials/index.ts';
 import { accessDenied, accessError, LegacyError, pythonError, userError } from '../errors.ts';
 import { dictFrom } from '../python/dict-from.ts';
 import { parsePythonInt, pyRepr } from '../python/int-text.ts';
-import { bindArguments, type MethodSignature, type SignatureResolver } from '../signatures/index.ts';
+import { bindArguments, isPrivateMethod, type MethodSignature, type SignatureResolver } from '../signatures/index.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { isInt, isStruct, isTruthy, PyDecimal, PyFloat, pyTypeName, type Struct, type Value } from '../value.ts';
 import { checkedDatabase } from './common.ts';
@@ -97,7 +97,7 @@ function pythonInt(v: Value): number | bigint {
 async function callModel(deps: ObjectDeps, target: Target, key: string, origin: CallOrigin): Promise<Value> {
   const { db, model, method } = target;
   const ensureModel = () => ensureModelExists(deps.upstream, db, model, key, origin);
-  if (method.startsWith('_')) {
+  if (isPrivateMethod(method)) {
     await ensureModel();
     throw accessError(`Private methods (such as '${model}.${method}') cannot be called remotely.`);
   }

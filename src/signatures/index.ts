@@ -3,6 +3,7 @@
  * when it does not fit (GATEWAY.md §4).
  */
 export { bindArguments } from './bind.ts';
+export { isPrivateMethod } from './private-methods.ts';
 export {
   builtinTable,
   isBuiltinModel,

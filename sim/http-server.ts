@@ -1,0 +1,96 @@
+/**
+ * The simulator's node:http server (keep-alive on): records every request, routes it, and writes the
+ * answer. Routing is by path only; each handler returns a framework-free {@link SimResponse}.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { werkzeugPage, notFoundDescription } from './html-pages.ts';
+import { htmlResponse, type SimRequest, type SimResponse } from './http-types.ts';
+import { handleJson2, type Json2State } from './json2-route.ts';
+import { webclientVersionInfo, webHealth, webVersion } from './version-routes.ts';
+
+/** One HTTP request as the simulator received it. */
+export interface RecordedRequest {
+  method: string;
+  /** The raw request target: path and query string. */
+  path: string;
+  /** Header names lower-cased; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface ServerState extends Json2State {
+  log: RecordedRequest[];
+  /** Most entries kept in `log`. */
+  logLimit: number;
+}
+
+/** Appends to the log, dropping the oldest entries in batches once it is over its limit. */
+function record(state: ServerState, entry: RecordedRequest): void {
+  if (state.logLimit === 0) return;
+  state.log.push(entry);
+  if (state.log.length > state.logLimit + Math.ceil(state.logLimit / 10)) state.log.splice(0, state.log.length - state.logLimit);
+}
+
+function route(state: ServerState, req: SimRequest): SimResponse {
+  const { path } = req;
+  if (path === '/json/2' || path.startsWith('/json/2/')) return handleJson2(state, req);
+  if (path === '/web/version' || path === '/json/version') return webVersion();
+  if (path === '/web/webclient/version_info') return webclientVersionInfo(req);
+  if (path === '/web/health') return webHealth();
+  return htmlResponse(404, werkzeugPage(404, notFoundDescription));
+}
+
+function headersOf(msg: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(msg.headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function decodePath(target: string): string {
+  const raw = target.split('?')[0] ?? '';
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Starts listening; resolves once the port is bound. */
+export async function listen(state: ServerState, host: string, port: number): Promise<Server> {
+  const server = createServer({ keepAlive: true }, (msg, res) => {
+    const chunks: Buffer[] = [];
+    msg.on('data', (c: Buffer) => chunks.push(c));
+    msg.on('end', () => {
+      const target = msg.url ?? '/';
+      const headers = headersOf(msg);
+      const body = Buffer.concat(chunks).toString('utf8');
+      const method = msg.method ?? 'GET';
+      record(state, { method, path: target, headers, body });
+      let response: SimResponse;
+      try {
+        response = route(state, { method, path: decodePath(target), headers, body });
+      } catch (err) {
+        response = htmlResponse(500, werkzeugPage(500, `odoo simulator internal error: ${String(err)}`));
+      }
+      const payload = Buffer.from(response.body, 'utf8');
+      res.writeHead(response.status, { ...response.headers, 'Content-Length': String(payload.length) });
+      res.end(method === 'HEAD' ? undefined : payload);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return server;
+}
+
+/** The bound port of a listening server. */
+export function portOf(server: Server): number {
+  return (server.address() as AddressInfo).port;
+}

@@ -1,0 +1,59 @@
+/**
+ * The methods the simulator implements, by name. A method of the method table that is not here is
+ * answered with a NotImplementedError naming it (and listed in `not-modelled.ts`).
+ */
+import type { MethodImpl } from './call.ts';
+import { checkAccessRights, defaultGet, fieldsGet, hasAccess } from './meta.ts';
+import { formattedReadGroup, readGroup } from './read-group.ts';
+import { contextGet, nameSearch, read, search, searchCountMethod, searchRead } from './search.ts';
+import { webReadMethod, webSearchRead } from './web.ts';
+import { actionArchive, actionUnarchive, copy, create, nameCreate, toggleActive, unlink, write } from './write.ts';
+
+/** BaseModel (and web's Base) methods, for every seeded model. */
+const generic: Record<string, MethodImpl> = {
+  search,
+  search_count: searchCountMethod,
+  search_read: searchRead,
+  read,
+  write,
+  create,
+  unlink,
+  copy,
+  fields_get: fieldsGet,
+  default_get: defaultGet,
+  name_search: nameSearch,
+  name_create: nameCreate,
+  read_group: readGroup,
+  formatted_read_group: formattedReadGroup,
+  web_read: webReadMethod,
+  web_search_read: webSearchRead,
+  has_access: hasAccess,
+  check_access_rights: checkAccessRights,
+  action_archive: actionArchive,
+  action_unarchive: actionUnarchive,
+  toggle_active: toggleActive,
+};
+
+/** Methods of one model. */
+const specific: Record<string, Record<string, MethodImpl>> = {
+  'res.users': { context_get: contextGet },
+};
+
+/** Methods every model has but that write: refused on the read-only key view. */
+const keyViewReadOnly = new Set(['write', 'create', 'unlink', 'copy', 'name_create', 'action_archive', 'action_unarchive', 'toggle_active']);
+
+/** The implementation of `model.method`, or undefined when the simulator does not model it. */
+export function methodImpl(model: string, seeded: boolean, method: string): MethodImpl | undefined {
+  const own = specific[model]?.[method];
+  if (own !== undefined) return own;
+  if (!seeded) return undefined;
+  if (model === 'res.users.apikeys' && keyViewReadOnly.has(method)) return undefined;
+  return generic[method];
+}
+
+/** Names of the generic methods (for the not-modelled list). */
+export const genericMethodNames: readonly string[] = Object.keys(generic);
+/** Names of model-specific methods, as `model.method`. */
+export const specificMethodNames: readonly string[] = Object.entries(specific).flatMap(([m, ms]) =>
+  Object.keys(ms).map((k) => `${m}.${k}`),
+);

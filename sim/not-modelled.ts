@@ -1,0 +1,59 @@
+/**
+ * What the simulator knowingly does not do like Odoo 19, with the reason. The conformance runner
+ * prints this list next to the cases it cannot check.
+ */
+import { loadSeed } from './seed.ts';
+import { genericMethodNames, specificMethodNames } from './methods/index.ts';
+
+export interface NotModelled {
+  /** Short name of the behaviour. */
+  topic: string;
+  /** What the simulator does instead, and why. */
+  reason: string;
+}
+
+const fixed: NotModelled[] = [
+  { topic: 'translations', reason: 'context `lang` is checked against active res.lang records but never translates names, selection labels or group labels (only the en_US seed exists)' },
+  { topic: 'html sanitising', reason: 'only script/style elements, on* attributes and javascript: URLs are removed on write; the rest of tools.html_sanitize (tag whitelist, wrapping text in <p>, comment removal) is not applied' },
+  { topic: 'bin_size', reason: 'the human size is computed from the decoded length of the stored base64 value; attachment-backed sizes and other binary context flags are not modelled' },
+  { topic: 'fields outside the seed export', reason: 'only the exported fields exist: reading others raises Invalid field, creating/writing them is ignored (Odoo knows e.g. image_1920, barcode, parent_path, create_uid)' },
+  { topic: 'fields_get attributes', reason: 'only the attributes captured in the seed are returned (no change_default, depends, exportable, manual, name, trim); fields come in export order, not declaration order' },
+  { topic: 'read() of all fields', reason: 'read(fields=[]) returns the exported fields in export order' },
+  { topic: 'record rules', reason: 'only res.users.apikeys is filtered (own keys, all for system users); sales "own documents", multi-company and portal rules are not applied, and reading a filtered id drops it instead of raising AccessError' },
+  { topic: 'access rights', reason: 'generic: system users may do everything; other internal users may read everything and change models without manager groups; portal/public users may only read base data; res.users self-service writes (preferences) are refused' },
+  { topic: 'allowed_company_ids', reason: 'the context key is accepted without checking it against the user companies' },
+  { topic: 'business rules', reason: 'only: sale.order sequence, defaults, addresses, line subtotals and order totals (without taxes), unlink of confirmed orders, partner/category name computations, recursion checks, unique logins/codes, users and companies creating their partner. No taxes, pricelists, invoices, mail, tracking or onchange logic' },
+  { topic: 'ondelete', reason: 'unlink cascades to one2many children whose inverse is required, refuses other required references and clears optional ones; Odoo follows each field\'s ondelete' },
+  { topic: 'foreign key errors', reason: 'a many2one written with an unknown id raises a ValidationError with the delete-side foreign key wording; exact Odoo text not captured' },
+  { topic: 'domain structure errors', reason: 'malformed domains (missing operands, bad terms) raise ValueError with approximate wording; field and operator errors use Odoo\'s exact templates' },
+  { topic: 'domain paths on negative operators', reason: 'a dotted path with a negative operator is the complement of the positive one (records with an empty many2one match)' },
+  { topic: 'order', reason: 'ties are broken by ascending id (Odoo leaves them to PostgreSQL); text sorts in code-point order (LC_COLLATE C)' },
+  { topic: 'read_group / formatted_read_group', reason: 'date groups in UTC (no context tz), en_US labels only, no `having`, no fill_temporal, no *_number granularities; many2many groupby supported, property fields not' },
+  { topic: 'sessions and cookies', reason: 'JSON-2 accepts only bearer keys; session cookies, Sec-Fetch-* interactive use and the cookie/header conflict (403) are not modelled here' },
+  { topic: 'key minting', reason: 'keys are generated at start (one per active user) and through the KeyStore API; res.users.apikeys.description/identitycheck flows are not modelled yet' },
+  { topic: 'res.users.apikeys writes', reason: 'the model is a read-only view of the key store; create/write/unlink answer NotImplementedError' },
+  { topic: 'models without seed data', reason: 'ir.attachment, ir.model, res.users.apikeys.description and res.users.identitycheck exist (method table) but hold no records: every method answers NotImplementedError' },
+  { topic: 'OPTIONS/HEAD details', reason: 'OPTIONS on /json/2/<model>/<method> runs the method like POST; HEAD answers 404 with an empty body; werkzeug Allow headers are not sent' },
+  { topic: 'POST /web/version', reason: 'answered like GET; Odoo refuses it with its CSRF check' },
+  { topic: 'response headers', reason: 'no Server/Date imitation, no session cookie on /web/version, keep-alive instead of Connection: close' },
+];
+
+/** Everything not modelled, including every method of the table without an implementation. */
+export function notModelled(): NotModelled[] {
+  const implemented = new Set(genericMethodNames);
+  const specific = new Set(specificMethodNames);
+  const missing = new Map<string, string[]>();
+  for (const [model, methods] of loadSeed().methods) {
+    for (const method of methods.keys()) {
+      if (implemented.has(method) || specific.has(`${model}.${method}`)) continue;
+      missing.set(method, [...(missing.get(method) ?? []), model]);
+    }
+  }
+  const methodEntries = [...missing.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([method, models]) => ({
+      topic: `method ${method}`,
+      reason: `answers NotImplementedError on ${models.length === loadSeed().methods.size ? 'every model' : models.join(', ')}`,
+    }));
+  return [...fixed, ...methodEntries];
+}

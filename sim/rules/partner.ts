@@ -1,0 +1,104 @@
+/**
+ * `res.partner` (odoo/addons/base/models/res_partner.py): `complete_name` "Company, Person",
+ * `commercial_partner_id`, `company_type` ↔ `is_company`, `country_code`, name search over
+ * `_rec_names_search`, the recursion check, `copy()` naming.
+ */
+import type { Struct, Value } from '../../src/value.ts';
+import type { Database } from '../database.ts';
+import type { Env } from '../env.ts';
+import type { Row } from '../model.ts';
+import type { ModelRules } from './types.ts';
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+function partnerRow(db: Database, id: unknown): Row | undefined {
+  return typeof id === 'number' ? db.model('res.partner')?.get(id) : undefined;
+}
+
+/** `commercial_partner_id`: the partner itself if it is a company or has no parent, else its parent's. */
+function commercialOf(db: Database, row: Row, depth = 0): Row {
+  const parent = partnerRow(db, row.v.parent_id);
+  if (row.v.is_company === true || parent === undefined || depth > 64) return row;
+  return commercialOf(db, parent, depth + 1);
+}
+
+/** `_get_complete_name`: "Company, Person" for a contact of a company (or with a `company_name`). */
+function completeName(db: Database, row: Row): string {
+  let name = text(row.v.name);
+  const parent = partnerRow(db, row.v.parent_id);
+  const companyName = row.extra.company_name;
+  if ((companyName !== undefined || parent !== undefined) && row.v.is_company !== true) {
+    const commercial = commercialOf(db, row);
+    const commercialName = commercial.v.is_company === true ? text(commercial.v.name) : (companyName ?? '');
+    name = `${commercialName || text(parent?.v.name)}, ${name}`;
+  }
+  return name.trim();
+}
+
+/** The partner and every descendant, parents first. */
+function withDescendants(db: Database, rows: Row[]): Row[] {
+  const model = db.model('res.partner');
+  if (model === undefined) return rows;
+  const out: Row[] = [];
+  const seen = new Set<number>();
+  const queue = [...rows];
+  while (queue.length > 0) {
+    const row = queue.shift() as Row;
+    if (seen.has(row.id)) continue;
+    seen.add(row.id);
+    out.push(row);
+    for (const id of db.childrenOf(model, 'parent_id', row.id)) {
+      const child = model.get(id);
+      if (child !== undefined) queue.push(child);
+    }
+  }
+  return out;
+}
+
+const recomputeTriggers = new Set(['name', 'parent_id', 'is_company', 'company_type']);
+
+export const partnerRules: ModelRules = {
+  recNamesSearch: ['complete_name', 'email', 'ref', 'vat', 'company_registry'],
+  parentField: 'parent_id',
+  displayName: (_db, row) => text(row.v.complete_name),
+  // res_partner.py `_check_parent_id` names the hierarchy itself.
+  recursionMessage: ['You cannot create recursive', 'Partner', 'hierarchies.'].join(' '),
+  defaults: {
+    type: () => 'contact',
+    active: () => true,
+    is_company: () => false,
+    lang: (env: Env) => env.context.get('lang') ?? false,
+    tz: (env: Env) => env.context.get('tz') ?? false,
+  },
+  fromSeed(db, row, seed: Struct) {
+    // Partners with a `company_name` (not exported) show "Company, Person" without a parent.
+    const shown = seed.get('complete_name');
+    if (typeof shown !== 'string' || shown === completeName(db, row)) return;
+    const suffix = `, ${text(row.v.name)}`;
+    if (shown.endsWith(suffix)) row.extra.company_name = shown.slice(0, -suffix.length);
+  },
+  recompute(env, rows, changed) {
+    if (![...changed].some((f) => recomputeTriggers.has(f))) return;
+    const db = env.db;
+    for (const row of withDescendants(db, rows)) {
+      const complete = completeName(db, row);
+      const commercial = commercialOf(db, row).id;
+      if (row.v.complete_name === complete && row.v.commercial_partner_id === commercial) continue;
+      env.tx.touch(row);
+      row.v.complete_name = complete;
+      row.v.commercial_partner_id = commercial;
+    }
+  },
+  computed: {
+    company_type: (_db, row) => (row.v.is_company === true ? 'company' : 'person'),
+    country_code: (db, row) => {
+      const id = row.v.country_id;
+      const country = typeof id === 'number' ? db.model('res.country')?.get(id) : undefined;
+      return typeof country?.v.code === 'string' ? country.v.code : false;
+    },
+  },
+  inverses: {
+    company_type: (value: Value) => ({ is_company: value === 'company' }),
+  },
+  copyDefaults: (_env, row) => ({ name: `${text(row.v.name)} (copy)` }),
+};

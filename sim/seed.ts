@@ -1,0 +1,103 @@
+/**
+ * Reads `fixtures/odoo-data/` once per process: every `<model>.json` (fields_get attributes, default
+ * order, description, search_read records) and `_method-table.json` (the effective public methods of
+ * each model). Parsed losslessly, so attribute and record values keep Python's int/float distinction.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { parseJson } from '../src/json/index.ts';
+import type { Struct, Value } from '../src/value.ts';
+
+/** The folder the seed is read from, resolved relative to this module. */
+export const odooDataUrl = new URL('../fixtures/odoo-data/', import.meta.url);
+
+/** One `<model>.json` file. */
+export interface SeedModel {
+  model: string;
+  description: string;
+  /** fields_get attributes per field, in export order. */
+  fields: Map<string, Struct>;
+  order: string;
+  records: Struct[];
+}
+
+/** One parameter of `_method-table.json`: `[name, kind, default-repr or null]`. */
+export interface MethodParam {
+  name: string;
+  kind: 'POSITIONAL_OR_KEYWORD' | 'KEYWORD_ONLY' | 'VAR_KEYWORD' | 'VAR_POSITIONAL' | 'POSITIONAL_ONLY';
+  /** The Python repr of the default (`'None'`, `"'ilike'"`), or null when the parameter is required. */
+  default: string | null;
+}
+
+/** One method of `_method-table.json`. */
+export interface MethodSpec {
+  /** `@api.model`: ids are refused over JSON-2. */
+  apiModel: boolean;
+  params: MethodParam[];
+  /** Python qualname of the method that runs (`ResPartner.create`). */
+  qualname: string;
+}
+
+/** Everything read from the data folder. */
+export interface Seed {
+  models: Map<string, SeedModel>;
+  methods: Map<string, Map<string, MethodSpec>>;
+}
+
+let cached: Seed | undefined;
+
+function readJson(name: string): Value {
+  return parseJson(readFileSync(new URL(name, odooDataUrl), 'utf8'));
+}
+
+function asStruct(v: Value | undefined, what: string): Struct {
+  if (!(v instanceof Map)) throw new Error(`odoo-data: ${what} is not an object`);
+  return v;
+}
+
+function readModelFile(file: string): SeedModel {
+  const data = asStruct(readJson(file), file);
+  const fields = new Map<string, Struct>();
+  for (const [name, attrs] of asStruct(data.get('fields'), `${file} fields`)) fields.set(name, asStruct(attrs, name));
+  const records = data.get('records');
+  if (!Array.isArray(records)) throw new Error(`odoo-data: ${file} records is not a list`);
+  return {
+    model: String(data.get('model')),
+    description: String(data.get('description')),
+    fields,
+    order: String(data.get('order') ?? 'id'),
+    records: records.map((r, i) => asStruct(r, `${file} record ${i}`)),
+  };
+}
+
+function readMethodTable(): Map<string, Map<string, MethodSpec>> {
+  const raw = JSON.parse(readFileSync(new URL('_method-table.json', odooDataUrl), 'utf8')) as Record<
+    string,
+    Record<string, { api_model: boolean; params: [string, MethodParam['kind'], string | null][]; qualname: string }>
+  >;
+  const table = new Map<string, Map<string, MethodSpec>>();
+  for (const [model, methods] of Object.entries(raw)) {
+    const specs = new Map<string, MethodSpec>();
+    for (const [name, m] of Object.entries(methods)) {
+      specs.set(name, {
+        apiModel: m.api_model,
+        qualname: m.qualname,
+        params: m.params.map(([pname, kind, dflt]) => ({ name: pname, kind, default: dflt })),
+      });
+    }
+    table.set(model, specs);
+  }
+  return table;
+}
+
+/** The parsed data folder; read on first use and shared afterwards (callers must not mutate it). */
+export function loadSeed(): Seed {
+  if (cached !== undefined) return cached;
+  const models = new Map<string, SeedModel>();
+  for (const file of readdirSync(odooDataUrl).sort()) {
+    if (!file.endsWith('.json') || file.startsWith('_')) continue;
+    const seedModel = readModelFile(file);
+    models.set(seedModel.model, seedModel);
+  }
+  cached = { models, methods: readMethodTable() };
+  return cached;
+}

@@ -1,0 +1,73 @@
+/**
+ * `/xmlrpc/<service>` and `/xmlrpc/2/<service>`: decode → dispatch → encode. Every answer is HTTP
+ * 200 `text/xml`, faults included (corpus findings §2): Python clients raise ProtocolError on
+ * anything else.
+ */
+import { modelOf, type CallOrigin, type LegacyCall } from '../../call.ts';
+import { LegacyError, pythonError } from '../../errors.ts';
+import { PyBinary, isStruct, type Value } from '../../value.ts';
+import type { CallOutcome, WireResponse } from '../response.ts';
+import { contentTypeXml } from './content-type.ts';
+import { decodeRequest } from './decode.ts';
+import { encodeFault, encodeResponse, type MarshalOptions } from './encode.ts';
+
+export interface XmlRpcHandlerDeps {
+  dispatch: (call: LegacyCall, origin: CallOrigin) => Promise<Value>;
+  maxDepth: number;
+  marshal: MarshalOptions;
+  /** Refuse `<base64>` values as Odoo 19 does instead of sending their base64 text. */
+  strictBase64: boolean;
+}
+
+/** Creates the handler for one request body of the given dialect and service. */
+export function createXmlRpcHandler(deps: XmlRpcHandlerDeps) {
+  return async function handleXmlRpc(
+    dialect: 'xmlrpc1' | 'xmlrpc2',
+    service: string,
+    body: Uint8Array,
+    origin: CallOrigin,
+    report: (outcome: CallOutcome) => void,
+  ): Promise<WireResponse> {
+    const decoded = decodeRequest(body, dialect, service, { maxDepth: deps.maxDepth });
+    if (decoded instanceof LegacyError) {
+      report({ service, method: '', error: decoded });
+      return answer(encodeFault(decoded, dialect));
+    }
+    const outcome: CallOutcome = { service, method: decoded.method, model: modelOf(decoded) };
+    let encoded: Uint8Array | LegacyError;
+    try {
+      if (deps.strictBase64 && holdsBinary(decoded.params)) throw binaryRefused();
+      const result = await deps.dispatch(decoded, origin);
+      encoded = encodeResponse(result, deps.marshal);
+    } catch (err) {
+      encoded = LegacyError.from(err);
+    }
+    if (encoded instanceof LegacyError) {
+      report({ ...outcome, error: encoded });
+      return answer(encodeFault(encoded, dialect));
+    }
+    report(outcome);
+    return answer(encoded);
+  };
+}
+
+function answer(body: Uint8Array): WireResponse {
+  return { status: 200, contentType: contentTypeXml, body };
+}
+
+/**
+ * What Odoo 19 does with an `xmlrpc.client.Binary` reaching a binary field: Python cannot decode
+ * it (corpus types-base64-attachment). Only under `--strict-base64`.
+ */
+function binaryRefused(): LegacyError {
+  return pythonError('TypeError', "argument should be a bytes-like object or ASCII string, not 'Binary'");
+}
+
+function holdsBinary(v: Value | Value[]): boolean {
+  if (v instanceof PyBinary) return true;
+  if (Array.isArray(v)) return v.some(holdsBinary);
+  if (isStruct(v)) {
+    for (const item of v.values()) if (holdsBinary(item)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,7 @@
+/** The XML-RPC dialect (`/xmlrpc/<service>`, `/xmlrpc/2/<service>`): public surface. */
+export { contentTypeXml, isRequestContentTypeAccepted } from './content-type.ts';
+export { decodeRequest, defaultMaxDepth, unmarshalRequest, type DecodeLimits } from './decode.ts';
+export { defaultMarshalOptions, encodeFault, encodeResponse, type MarshalOptions } from './encode.ts';
+export { stringFaultFromError, type StringFault } from './fault-v1.ts';
+export { faultFromError, type IntFault } from './fault-v2.ts';
+export { createXmlRpcHandler, type XmlRpcHandlerDeps } from './handler.ts';

@@ -1,0 +1,108 @@
+/**
+ * Puts each replayed case in one class — passed, failed, intended deviation, not modelled, json2
+ * (checked against the simulator), out of scope — from its differences, `COMPATIBILITY.md`'s
+ * `- Corpus:` lines and `not-modelled-cases.ts`. "Needs minting" is a flag on top of the class.
+ */
+import { readFileSync } from 'node:fs';
+import type { Difference } from './compare.ts';
+import type { ConformanceCase, Scope } from './load-cases.ts';
+import type { NotModelledEntry } from './not-modelled-cases.ts';
+
+/** `COMPATIBILITY.md` at the repository root. */
+export const compatibilityUrl = new URL('../../COMPATIBILITY.md', import.meta.url);
+
+/** One intended deviation: the `## ` section title that names the case on its `- Corpus:` line. */
+export interface Deviation {
+  caseId: string;
+  title: string;
+}
+
+/** Reads the case ids named on `- Corpus:` lines, each with its section title. */
+export function parseDeviations(markdown: string): Map<string, Deviation> {
+  const out = new Map<string, Deviation>();
+  let title = '';
+  for (const line of markdown.split('\n')) {
+    const heading = /^##\s+(.*)$/.exec(line);
+    if (heading) title = (heading[1] ?? '').replace(/`/g, '').trim();
+    const corpus = /^-\s+Corpus:\s*(.*)$/.exec(line);
+    // `- Corpus: none (…)` names no case, even when its explanation quotes one.
+    if (corpus && /^none\b/i.test(corpus[1] ?? '')) continue;
+    if (corpus) for (const m of (corpus[1] ?? '').matchAll(/`([a-z0-9][\w.-]*)`/g)) out.set(m[1] ?? '', { caseId: m[1] ?? '', title });
+  }
+  return out;
+}
+
+/** The deviations of the repository's `COMPATIBILITY.md`. */
+export function loadDeviations(): Map<string, Deviation> {
+  return parseDeviations(readFileSync(compatibilityUrl, 'utf8'));
+}
+
+/** The class a case ends in. */
+export type CaseClass = 'passed' | 'failed' | 'deviation' | 'not-modelled' | 'json2-passed' | 'json2-failed' | 'out-of-scope';
+
+/** What the run observed for a case (before classification). */
+export interface CaseOutcome {
+  case: ConformanceCase;
+  scope: Scope;
+  section: number;
+  /** Every difference found; empty means the answer matched. */
+  differences: Difference[];
+  /** Runner notes: substitutions made, stand-in records, ids learned, placeholders learned. */
+  notes: string[];
+  /** The user whose password was replaced by their API key (the minting substitution). */
+  mintingUser?: string;
+  /** Placeholders the simulator could not provide; the case was not sent. */
+  unbound?: string[];
+  /** For `cause: 'corpus'` entries: does the gateway agree with the simulator's own JSON-2 answer? */
+  relativeDifferences?: Difference[];
+  /** The answer, when one was received. */
+  actual?: { status: number; contentType: string; body: string };
+  /** Recorded id → run id, as the comparison of this case used them (for re-comparing later). */
+  idsAtCompare?: ReadonlyMap<bigint, bigint>;
+  /** The runner itself failed on this case (a bug to fix in the runner). */
+  runnerError?: string;
+}
+
+/** A classified outcome. */
+export interface ClassifiedOutcome extends CaseOutcome {
+  class: CaseClass;
+  /** Why the case is in its class (deviation title, not-modelled reason, scope reason). */
+  reason?: string;
+  /** A listing that no longer matches reality (a not-modelled case that now passes, a deviation that no longer differs). */
+  stale?: string;
+}
+
+/** Classifies one outcome. */
+export function classify(
+  outcome: CaseOutcome,
+  deviations: ReadonlyMap<string, Deviation>,
+  notModelled: ReadonlyMap<string, NotModelledEntry>,
+): ClassifiedOutcome {
+  const id = outcome.case.id;
+  if (outcome.scope.kind === 'out-of-scope') return { ...outcome, class: 'out-of-scope', reason: `${outcome.scope.issue}: ${outcome.scope.reason}` };
+  if (outcome.runnerError !== undefined) return { ...outcome, class: 'failed', reason: `runner error: ${outcome.runnerError}` };
+  if (outcome.unbound !== undefined && outcome.unbound.length > 0) {
+    return { ...outcome, class: 'not-modelled', reason: `needs ${outcome.unbound.map((n) => `<${n}>`).join(', ')}, a key the simulator cannot provide` };
+  }
+  const entry = notModelled.get(id);
+  const clean = outcome.differences.length === 0;
+  if (entry !== undefined) {
+    if (clean) return { ...outcome, class: outcome.scope.kind === 'json2' ? 'json2-passed' : 'passed', stale: `listed as not modelled (${entry.reason}) but matches the recording` };
+    // A legacy case blamed on corpus state must still agree with the simulator's own JSON-2 answer.
+    if (entry.cause === 'corpus' && outcome.scope.kind === 'legacy' && (outcome.relativeDifferences ?? [{ path: '', message: 'no relative check' }]).length > 0) {
+      return { ...outcome, class: 'failed', reason: `listed as corpus state, but the gateway also disagrees with the simulator's own JSON-2 answer` };
+    }
+    return { ...outcome, class: 'not-modelled', reason: entry.reason };
+  }
+  if (outcome.scope.kind === 'json2') return { ...outcome, class: clean ? 'json2-passed' : 'json2-failed' };
+  const deviation = deviations.get(id);
+  if (deviation !== undefined) {
+    return { ...outcome, class: 'deviation', reason: deviation.title, ...(clean ? { stale: 'listed in COMPATIBILITY.md but answers exactly as recorded' } : {}) };
+  }
+  return { ...outcome, class: clean ? 'passed' : 'failed' };
+}
+
+/** True when a classified case must fail the suite. */
+export function isFailure(c: ClassifiedOutcome): boolean {
+  return c.class === 'failed' || c.class === 'json2-failed';
+}

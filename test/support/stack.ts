@@ -1,0 +1,71 @@
+/**
+ * Test harness: the simulator and a gateway in front of it, over real HTTP on loopback ports, plus
+ * a raw JSON-RPC caller. One stack per test file; `close()` in afterAll.
+ */
+import { startSimulator, type Simulator } from '../../sim/index.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { parseJson, stringifyJson } from '../../src/json/index.ts';
+import { createLogger } from '../../src/log.ts';
+import { startGateway, type GatewayOptions, type RunningGateway } from '../../src/server/gateway.ts';
+import { struct, type Value } from '../../src/value.ts';
+
+export interface Stack {
+  sim: Simulator;
+  gateway: RunningGateway;
+  config: Config;
+  /** POSTs a `/jsonrpc` call; resolves with the decoded envelope's `result` or `error`. */
+  /** Plain objects in `args` are sent as JSON objects. */
+  jsonrpc(service: string, method: string, args: unknown[]): Promise<{ result?: Value; error?: Map<string, Value> }>;
+  /** POSTs a raw body to a gateway path. */
+  post(path: string, body: string, contentType?: string): Promise<{ status: number; contentType: string; text: string }>;
+  close(): Promise<void>;
+}
+
+export async function startStack(options: { databases?: string[]; flags?: string[]; gateway?: GatewayOptions } = {}): Promise<Stack> {
+  const sim = await startSimulator({ databases: options.databases ?? ['demo'] });
+  const config = loadConfig(['--port', '0', '--upstream', sim.url, ...(options.flags ?? [])], {});
+  const gateway = await startGateway(config, createLogger('silent'), options.gateway);
+  let id = 0;
+  async function post(path: string, body: string, contentType = 'application/json') {
+    const res = await fetch(gateway.url + path, { method: 'POST', body, headers: { 'content-type': contentType } });
+    return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
+  }
+  return {
+    sim,
+    gateway,
+    config,
+    post,
+    async jsonrpc(service, method, args) {
+      const params = struct({ service, method, args: args.map(toValue) });
+      const body = stringifyJson(struct({ jsonrpc: '2.0', method: 'call', params, id: ++id }));
+      const res = await post('/jsonrpc', body);
+      const envelope = parseJson(res.text) as Map<string, Value>;
+      return envelope.has('error')
+        ? { error: envelope.get('error') as Map<string, Value> }
+        : { result: envelope.has('result') ? (envelope.get('result') as Value) : null };
+    },
+    async close() {
+      await gateway.close();
+      await sim.close();
+    },
+  };
+}
+
+/** The `data` of a JSON-RPC error: `{name, message, ...}` as a plain object. */
+export function errorData(error: Map<string, Value> | undefined): { name: string; message: string; debug: string } {
+  const data = error?.get('data') as Map<string, Value> | undefined;
+  return {
+    name: String(data?.get('name')),
+    message: String(data?.get('message')),
+    debug: String(data?.get('debug')),
+  };
+}
+
+/** Plain JS data → Value: objects become Maps (recursively); everything else is kept. */
+export function toValue(v: unknown): Value {
+  if (Array.isArray(v)) return v.map(toValue);
+  if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    return new Map(Object.entries(v).map(([k, item]) => [k, toValue(item)]));
+  }
+  return v as Value;
+}
