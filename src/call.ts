@@ -35,8 +35,15 @@ export interface CallOrigin {
   signal: AbortSignal;
 }
 
-/** The model an `object` call targets (its fourth parameter), for logs and metrics. */
-export function modelOf(call: LegacyCall): string | undefined {
-  const model = call.service === 'object' ? call.params[3] : undefined;
-  return typeof model === 'string' ? model : undefined;
+/**
+ * The model method an `object` call targets (its fourth and fifth parameters), for logs and
+ * metrics; `undefined` members for other services or malformed calls.
+ */
+export function targetOf(call: LegacyCall): { model: string | undefined; modelMethod: string | undefined } {
+  if (call.service !== 'object') return { model: undefined, modelMethod: undefined };
+  const [, , , model, method] = call.params;
+  return {
+    model: typeof model === 'string' ? model : undefined,
+    modelMethod: typeof method === 'string' ? method : undefined,
+  };
 }

@@ -30,7 +30,7 @@ export const redactedPaths = [
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
-    base: { service: 'legacy-rpc-gateway' },
+    name: 'legacy-rpc-gateway',
     redact: { paths: redactedPaths, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };

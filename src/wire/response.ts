@@ -13,5 +13,7 @@ export interface CallOutcome {
   service: string;
   method: string;
   model?: string | undefined;
+  /** For `object` calls: the model method (`search_read`), `method` being `execute_kw`. */
+  modelMethod?: string | undefined;
   error?: LegacyError;
 }

@@ -5,7 +5,7 @@
 import { startSimulator, type Simulator } from '../../sim/index.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { parseJson, stringifyJson } from '../../src/json/index.ts';
-import { createLogger } from '../../src/log.ts';
+import { createLogger, type Logger } from '../../src/log.ts';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../src/server/gateway.ts';
 import { struct, type Value } from '../../src/value.ts';
 
@@ -21,10 +21,12 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(options: { databases?: string[]; flags?: string[]; gateway?: GatewayOptions } = {}): Promise<Stack> {
+export async function startStack(
+  options: { databases?: string[]; flags?: string[]; gateway?: GatewayOptions; log?: Logger } = {},
+): Promise<Stack> {
   const sim = await startSimulator({ databases: options.databases ?? ['demo'] });
   const config = loadConfig(['--port', '0', '--upstream', sim.url, ...(options.flags ?? [])], {});
-  const gateway = await startGateway(config, createLogger('silent'), options.gateway);
+  const gateway = await startGateway(config, options.log ?? createLogger('silent'), options.gateway);
   let id = 0;
   async function post(path: string, body: string, contentType = 'application/json') {
     const res = await fetch(gateway.url + path, { method: 'POST', body, headers: { 'content-type': contentType } });

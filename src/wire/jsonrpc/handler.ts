@@ -2,7 +2,7 @@
  * `/jsonrpc`: content type → decode → dispatch → encode. Errors after decoding are HTTP 200 error
  * envelopes; a refused body is Werkzeug's 400/415 page, as Odoo answers.
  */
-import { modelOf, type CallOrigin, type LegacyCall } from '../../call.ts';
+import { targetOf, type CallOrigin, type LegacyCall } from '../../call.ts';
 import { LegacyError } from '../../errors.ts';
 import type { Value } from '../../value.ts';
 import type { CallOutcome, WireResponse } from '../response.ts';
@@ -40,11 +40,11 @@ export function createJsonRpcHandler(deps: JsonRpcHandlerDeps) {
     }
     try {
       const result = await deps.dispatch(call, origin);
-      report({ service: call.service, method: call.method, model: modelOf(call) });
+      report({ service: call.service, method: call.method, ...targetOf(call) });
       return { status: 200, contentType: contentTypeJson, body: encodeResult(id, result) };
     } catch (err) {
       const error = LegacyError.from(err);
-      report({ service: call.service, method: call.method, model: modelOf(call), error });
+      report({ service: call.service, method: call.method, ...targetOf(call), error });
       return { status: 200, contentType: contentTypeJson, body: encodeError(id, error) };
     }
   };

@@ -3,7 +3,7 @@
  * 200 `text/xml`, faults included (corpus findings §2): Python clients raise ProtocolError on
  * anything else.
  */
-import { modelOf, type CallOrigin, type LegacyCall } from '../../call.ts';
+import { targetOf, type CallOrigin, type LegacyCall } from '../../call.ts';
 import { LegacyError, pythonError } from '../../errors.ts';
 import { PyBinary, isStruct, type Value } from '../../value.ts';
 import type { CallOutcome, WireResponse } from '../response.ts';
@@ -33,7 +33,7 @@ export function createXmlRpcHandler(deps: XmlRpcHandlerDeps) {
       report({ service, method: '', error: decoded });
       return answer(encodeFault(decoded, dialect));
     }
-    const outcome: CallOutcome = { service, method: decoded.method, model: modelOf(decoded) };
+    const outcome: CallOutcome = { service, method: decoded.method, ...targetOf(decoded) };
     let encoded: Uint8Array | LegacyError;
     try {
       if (deps.strictBase64 && holdsBinary(decoded.params)) throw binaryRefused();
