@@ -32,6 +32,7 @@ export function createCommonService({ credentials, versions }: CommonDeps) {
   async function authenticate(db: Value, login: Value, password: Value, env: Value, origin: CallOrigin): Promise<Value> {
     const name = checkedDatabase(db);
     if (isTruthy(env) && !isStruct(env)) {
+      await credentials.probeDatabase(name, origin); // Registry(db) opens before {**env} runs
       throw pythonError('TypeError', `'${pyTypeName(env)}' object is not a mapping`);
     }
     // Non-string logins or passwords cannot match a user: Odoo's authenticate refuses them.
