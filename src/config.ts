@@ -138,6 +138,21 @@ export const settings = {
     schema: durationMs(0).default(60_000),
     help: 'Milliseconds common.version() answers are reused. Default 60000.',
   },
+  serviceKey: {
+    flag: 'service-key',
+    env: 'SERVICE_KEY',
+    schema: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/, 'an Odoo API key (40 lowercase hex characters)')
+      .optional(),
+    help: 'API key the gateway itself uses for discovery and look-ups (signatures, uid logins, languages). Default none: those features are off.',
+  },
+  serviceDb: {
+    flag: 'service-db',
+    env: 'SERVICE_DB',
+    schema: z.string().min(1).optional(),
+    help: 'Database the service key belongs to, for calls that name no database (db.list_lang fallback). Default none.',
+  },
   logLevel: {
     flag: 'log-level',
     env: 'LOG_LEVEL',
