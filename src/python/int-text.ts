@@ -141,8 +141,36 @@ export function intDigitsLimitMessage(digits: number): string {
   );
 }
 
-// What `PyOS_string_to_double` accepts once spaces are stripped and underscores removed.
-const floatTextRe = /^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)$/i;
+/**
+ * What `PyOS_string_to_double` accepts once spaces are stripped and underscores removed: a sign,
+ * digits with at most one point, an exponent; or inf/infinity/nan. A scan, not a regex: an
+ * ambiguous pattern would backtrack quadratically on a long `<double>`.
+ */
+function isFloatText(t: string, start: number): boolean {
+  const n = t.length;
+  if (n - start <= 8) {
+    const word = t.slice(start).toLowerCase();
+    if (word === 'inf' || word === 'infinity' || word === 'nan') return true;
+  }
+  let i = start;
+  let digits = 0;
+  while (i < n && isDigit(t.charCodeAt(i))) i++;
+  digits += i - start;
+  if (t.charCodeAt(i) === 0x2e) {
+    const from = ++i;
+    while (i < n && isDigit(t.charCodeAt(i))) i++;
+    digits += i - from;
+  }
+  if (digits === 0) return false;
+  if (t.charCodeAt(i) === 0x65 || t.charCodeAt(i) === 0x45) {
+    i++;
+    if (t.charCodeAt(i) === 0x2b || t.charCodeAt(i) === 0x2d) i++;
+    const from = i;
+    while (i < n && isDigit(t.charCodeAt(i))) i++;
+    if (i === from) return false;
+  }
+  return i === n;
+}
 
 /**
  * Python's `float(text)`: surrounding whitespace, sign, `1E3`, `.5`, `5.`, `inf`/`infinity`/`nan` in any
@@ -163,10 +191,11 @@ export function parsePythonFloat(text: string): number | undefined {
   while (a < b && isAsciiSpace(s.charCodeAt(a))) a++;
   while (b > a && isAsciiSpace(s.charCodeAt(b - 1))) b--;
   const t = s.slice(a, b);
-  if (!floatTextRe.test(t)) return undefined;
-  const lower = t.toLowerCase();
-  if (lower.endsWith('nan')) return NaN;
-  if (lower.endsWith('inf') || lower.endsWith('infinity')) return lower.startsWith('-') ? -Infinity : Infinity;
+  const signed = t.charCodeAt(0) === 0x2b || t.charCodeAt(0) === 0x2d;
+  if (!isFloatText(t, signed ? 1 : 0)) return undefined;
+  const last = t.charCodeAt(t.length - 1) | 0x20; // 'n' of nan, 'f'/'y' of inf/infinity
+  if (last === 0x6e) return NaN;
+  if (last === 0x66 || last === 0x79) return t.charCodeAt(0) === 0x2d ? -Infinity : Infinity;
   return Number(t);
 }
 
@@ -175,6 +204,8 @@ export function floatValueErrorMessage(text: string): string {
   return `could not convert string to float: ${pyRepr(text)}`;
 }
 
+// Anything but printable ASCII other than ' and \ takes the slow path.
+const needsEscapeRe = /[^\x20-\x26\x28-\x5b\x5d-\x7e]/;
 // Python's str.isprintable() is false for these categories (space U+0020 excepted).
 const nonPrintableRe = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
 
@@ -188,6 +219,7 @@ function hex(cp: number, width: number): string {
  * (Printability follows this runtime's Unicode tables, newer than CPython 3.11's 14.0.)
  */
 export function pyRepr(text: string): string {
+  if (!needsEscapeRe.test(text)) return `'${text}'`;
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
   let out = quote;
   for (const ch of text) {

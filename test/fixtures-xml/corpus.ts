@@ -1,6 +1,7 @@
 /** The conformance corpus's XML-RPC exchanges (fixtures/conformance/cases), for codec tests. */
 import { readdirSync, readFileSync } from 'node:fs';
 
+/** One recorded exchange: the raw legacy request and response, and the decoded answer. */
 export interface CorpusExchange {
   id: string;
   path: string;

@@ -3,7 +3,7 @@
  * mutates the expat-table bodies, asks python3 (gen_expat_table.py --oracle) what
  * xmlrpc.client.loads does with each, and prints the bodies where unmarshalRequest differs.
  *
- * Usage: npx tsx test/fixtures-xml/fuzz-diff.ts [count=3000] [seed=1] [mode=mutate|scalars|trees|encodings]
+ * Usage: npx tsx test/fixtures-xml/fuzz-diff.ts [count=3000] [seed=1] [mode=mutate|scalars|trees|encodings|mutate16|edges]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -119,6 +119,31 @@ function encodingBody(): Buffer {
   }
 }
 
+// Random bytes and markup fragments around a minimal document, in every encoding family.
+function edgeBody(): Buffer {
+  const junk = () => {
+    let out = Buffer.alloc(0);
+    for (let i = rand(4); i >= 0; i--) {
+      const part = rand(2) ? Buffer.from(pick(pieces)) : Buffer.from([rand(256)]);
+      out = Buffer.concat([out, part]);
+    }
+    return out;
+  };
+  const doc = '<methodCall><methodName>m</methodName></methodCall>';
+  switch (rand(5)) {
+    case 0:
+      return Buffer.concat([junk(), Buffer.from(doc), junk()]);
+    case 1:
+      return Buffer.concat([Buffer.from(`\ufeff${doc}`, 'utf16le'), junk()]);
+    case 2:
+      return Buffer.concat([Buffer.from(doc, 'utf16le').swap16(), junk()]);
+    case 3:
+      return Buffer.concat([Buffer.from(`<?xml version="1.0" encoding="${pick(['latin1', 'windows-1252', 'us-ascii', 'koi8-r'])}"?>`), junk(), Buffer.from(doc), junk()]);
+    default:
+      return Buffer.concat([Buffer.from(doc.slice(0, rand(doc.length))), junk()]);
+  }
+}
+
 const mode = process.argv[4] ?? 'mutate';
 const seeds = readExpatTable().map((r) => Buffer.from(r.body, 'base64')).filter((b) => b.length < 2000);
 const bodies: Buffer[] = [];
@@ -126,6 +151,7 @@ for (let i = 0; i < count; i++) {
   if (mode === 'scalars') bodies.push(scalarBody());
   else if (mode === 'trees') bodies.push(treeBody());
   else if (mode === 'encodings') bodies.push(encodingBody());
+  else if (mode === 'edges') bodies.push(edgeBody());
   else if (mode === 'mutate16') {
     const seed16 = Buffer.from(seeds[rand(seeds.length)]!.toString('latin1'), 'utf16le');
     bodies.push(mutate(rand(2) ? seed16 : Buffer.from(seed16).swap16()));
@@ -139,12 +165,17 @@ execFileSync('python3', [new URL('./gen_expat_table.py', import.meta.url).pathna
 const expected = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as unknown[];
 
 let failures = 0;
+let deviations = 0;
 bodies.forEach((body, i) => {
   const got = JSON.stringify(ours(body));
   const want = JSON.stringify(expected[i]);
   if (got === want) return;
+  if (got.includes('DOCTYPE and ENTITY declarations are refused by the gateway')) {
+    deviations++; // intended: expat would read the declaration
+    return;
+  }
   failures++;
-  if (failures <= 15) console.log(`--- ${JSON.stringify(body.toString('latin1'))}\n  python: ${want}\n  ours:   ${got}`);
+  if (failures <= 15) console.log(`--- ${JSON.stringify(body.toString("latin1"))} (base64 ${body.toString("base64")})\n  python: ${want}\n  ours:   ${got}`);
 });
 const kinds = new Map<string, number>();
 for (const e of expected as { ok?: unknown; error?: { last: string } }[]) {
@@ -152,4 +183,4 @@ for (const e of expected as { ok?: unknown; error?: { last: string } }[]) {
   kinds.set(k, (kinds.get(k) ?? 0) + 1);
 }
 if (process.env.FUZZ_KINDS) console.log([...kinds].sort((a, b) => b[1] - a[1]).slice(0, 25));
-console.log(`${count - failures}/${count} identical`);
+console.log(`${count - failures - deviations}/${count} identical, ${deviations} DOCTYPE refusals, ${failures} differences`);

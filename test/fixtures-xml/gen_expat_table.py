@@ -262,8 +262,18 @@ CASES = [
     ('xml-decl-in-content', b'<methodCall><?xml version="1.0"?></methodCall>'),
     ('xml-decl-single-quotes', b"<?xml version='1.0' encoding='utf-8' standalone='yes' ?><methodCall><methodName>m</methodName></methodCall>"),
     ('element-decl-in-prolog', b'<!ELEMENT a ANY><methodCall/>'),
+    ('decl-keyword-latin1-letter-utf8', '<!ELE\u00feMENT a ANY><methodCall/>'.encode('utf-8')),
+    ('decl-keyword-latin1-letter-utf16', '<!ELE\u00feMENT a ANY><methodCall/>'.encode('utf-16-be')),
+    ('decl-keyword-latin1-letter-latin1', b'<?xml version="1.0" encoding="iso-8859-1"?><!ELE\xfeMENT a ANY><methodCall/>'),
     ('param-entity-in-prolog', b'%pe;<methodCall/>'),
     ('doctype-in-content', b'<methodCall><!DOCTYPE x></methodCall>'),
+    ('junk-vs-invalid-utf8-lead', b'<methodCall/><\xc3\x97/>'),
+    ('junk-vs-invalid-utf8-trail', b'<methodCall/><\x80/>'),
+    ('junk-vs-invalid-utf8-bad-lead', b'<methodCall/><\xc0x/>'),
+    ('junk-vs-invalid-utf16-latin1-range', b'\x00<\x00a\x00/\x00>\x00<\x00\x80\x00/\x00>'),
+    ('junk-vs-invalid-utf16-above-latin1', '<a/><\u806d/>'.encode('utf-16-be')),
+    ('junk-vs-invalid-windows-1252', b'<?xml version="1.0" encoding="windows-1252"?><a/><\x8c/>'),
+    ('junk-vs-invalid-latin1-other', b'<?xml version="1.0" encoding="latin1"?><a/><\xd7/>'),
     ('comment-double-dash', b'<methodCall><!-- a -- b --></methodCall>'),
     ('lone-bom-byte', b'\xef'),
     ('lone-nul-byte', b'\x00'),
@@ -289,7 +299,8 @@ def corpus_cases():
 def row(name, data):
     entry = {'id': name, 'body': base64.b64encode(data).decode()}
     try:
-        entry['text'] = data.decode('utf-8')
+        if len(data) <= 400:  # readable copy of short bodies only
+            entry['text'] = data.decode('utf-8')
     except UnicodeDecodeError:
         pass
     entry.update(outcome(data))

@@ -8,6 +8,7 @@ export interface PythonAnswer {
   message?: string;
 }
 
+/** Each conversion: `[input text, Python answer]` rows (repr: `[text, repr]`). */
 export interface PythonNumbers {
   int: [string, PythonAnswer][];
   float: [string, PythonAnswer][];

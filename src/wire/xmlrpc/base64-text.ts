@@ -5,16 +5,25 @@
 import { LegacyError, pythonError } from '../../errors.ts';
 import { PyBinary } from '../../value.ts';
 
-// Canonical base64 once line breaks and blanks are gone: a2b_base64 reads it exactly.
-const canonicalRe = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const blanksRe = /[\r\n\t ]+/g;
+const alphabetRe = /[^A-Za-z0-9+/]/;
+
+/** Canonical base64 (a2b_base64 reads it exactly): whole quads, '=' only as final padding. */
+function isCanonical(text: string): boolean {
+  if (text.length % 4 !== 0) return false;
+  let end = text.length;
+  if (text.endsWith('==')) end -= 2;
+  else if (text.endsWith('=')) end -= 1;
+  // A scan for one bad character, not a pattern over the whole text (which may be megabytes).
+  return !alphabetRe.test(end === text.length ? text : text.slice(0, end));
+}
 
 /** The binary's base64 text (canonical), or Python's UnicodeEncodeError / binascii.Error. */
 export function binaryFromBase64Text(data: string): PyBinary | LegacyError {
   const nonAscii = data.search(/[^\x00-\x7f]/);
   if (nonAscii >= 0) return asciiEncodeError(data, nonAscii);
   const compact = data.replace(blanksRe, '');
-  if (canonicalRe.test(compact)) return new PyBinary(compact);
+  if (isCanonical(compact)) return new PyBinary(compact);
   const decoded = a2bBase64(compact);
   if (typeof decoded === 'string') return pythonError('binascii.Error', decoded);
   return new PyBinary(Buffer.from(decoded).toString('base64'));

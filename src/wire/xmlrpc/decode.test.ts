@@ -196,3 +196,27 @@ function asClientSees(v: Value): Value {
   if (v instanceof Map) return new Map([...v].map(([k, item]) => [text(k), asClientSees(item)]));
   return v;
 }
+
+describe('decodeRequest() on hostile bodies (linear work: a quadratic path would time out here)', () => {
+  const n = 300_000;
+  const digits = '1'.repeat(n);
+  it.each([
+    ['a long <double> with a bad end', encodeCall(`<value><double>${digits}x</double></value>`), `ValueError: could not convert string to float: '${digits}x'`],
+    ['a long <int>', encodeCall(`<value><int>${digits}</int></value>`), `ValueError: Exceeds the limit (4300 digits) for integer string conversion: value has ${n} digits; use sys.set_int_max_str_digits() to increase the limit`],
+    ['a long <bigdecimal> with a bad end', encodeCall(`<value><bigdecimal>${digits}x</bigdecimal></value>`), "decimal.InvalidOperation: [<class 'decimal.ConversionSyntax'>]"],
+    ['many attributes, the last repeated', Buffer.from(`<a ${Array.from({ length: 20_000 }, (_, i) => `a${i}="1"`).join(' ')} a7="2"/>`), 'xml.parsers.expat.ExpatError: duplicate attribute: line 1, column 208893'],
+    ['deep nesting', Buffer.from('<a>'.repeat(n)), 'xml.parsers.expat.ExpatError: xml nesting depth 65 exceeds maxDepth 64: line 1, column 192'],
+    ['base64 of pure padding', encodeCall(`<value><base64>${'='.repeat(n)}</base64></value>`), undefined],
+  ])('%s', (_what, body, last) => {
+    const got = decodeRequest(body, 'xmlrpc2', 'object', { maxDepth: 64 });
+    if (last === undefined) expect(got).not.toBeInstanceOf(LegacyError);
+    else expect((got as LegacyError).lastLine).toBe(last);
+  });
+
+  it('decodes a 4 MB base64 value as one binary', () => {
+    const data = Buffer.alloc(3_000_000, 0xab);
+    const body = encodeCall(`<value><base64>${data.toString('base64').replace(/(.{76})/g, '$1\n')}</base64></value>`);
+    const call = decodeRequest(body, 'xmlrpc2', 'object', { maxDepth: 64 }) as LegacyCall;
+    expect(Buffer.from((call.params[0] as PyBinary).base64, 'base64').equals(data)).toBe(true);
+  });
+});

@@ -6,9 +6,11 @@
  * column (`no element found: line 1, column 73`, corpus err-malformed-xml-xmlrpc2), and Python's
  * Unmarshaller semantics depend on expat's event order; fast-xml-parser neither reports expat's
  * messages and positions nor accepts/refuses the same documents (encodings, character references,
- * CR/LF normalisation). So decoding is a port of expat's tokenizer (expat-scan.ts) and processors
- * (expat-parser.ts) feeding a port of the Unmarshaller (unmarshal.ts), over one decoded string
- * with charCodeAt/slice scanning: linear in the body, no regex per character, no recursion.
+ * CR/LF normalisation). So decoding is a port of expat 2.5's tokenizer (expat-scan.ts,
+ * expat-prolog-scan.ts) and processors (expat-parser.ts) feeding a port of the Unmarshaller
+ * (unmarshal.ts), over one decoded string with charCodeAt/slice scanning: linear in the body, no
+ * regex per character, no recursion. test/fixtures-xml/expat-table.json (generated with CPython)
+ * is the parity yardstick; test/fixtures-xml/fuzz-diff.ts compares random bodies with python3.
  */
 import type { LegacyCall } from '../../call.ts';
 import { LegacyError, pythonError } from '../../errors.ts';

@@ -4,13 +4,16 @@
  */
 import { nameCharRanges, nameStartRanges } from './expat-names.ts';
 
-// The byte types the scanners switch on (expat's BT_* without namespace processing: ':' is a name start).
+// The byte types the scanners switch on: expat's BT_* without namespace processing (':' is a name
+// start); BT_NONXML, BT_MALFORM and BT_TRAIL are one class, as every scanner treats them alike.
+/** A character XML 1.0 forbids, or the decoder's mark for an undecodable byte (U+FFFF). */
 export const btNonXml = 0;
 /** The sentinel closing a text that ended inside a multi-byte character (expat: LEADn past the end). */
 export const btPartial = 1;
 export const btLt = 2;
 export const btAmp = 3;
 export const btRsqb = 4;
+/** A high surrogate: an astral character, two code units, never part of a name. */
 export const btLead4 = 5;
 export const btCr = 6;
 export const btLf = 7;
@@ -25,9 +28,11 @@ export const btSemi = 15;
 export const btNum = 16;
 export const btLsqb = 17;
 export const btS = 18;
+/** A name start character (letters, `_`, `:` and expat 2.5's non-ASCII name starts). */
 export const btNmstrt = 19;
 export const btHex = 20;
 export const btDigit = 21;
+/** A name character that cannot start a name (`.`, and expat's non-ASCII name characters). */
 export const btName = 22;
 export const btMinus = 23;
 export const btOther = 24;

@@ -9,9 +9,17 @@
 import { LegacyError, pythonError } from '../../errors.ts';
 import { isBadCharRef } from './expat-chars.ts';
 import { parseXmlDecl } from './expat-decl.ts';
-import * as t from './expat-scan.ts';
-import { XmlScanner } from './expat-scan.ts';
+import { XmlScanner } from './expat-prolog-scan.ts';
+import * as tokens from './expat-tokens.ts';
 import { decodeBytes, detectEncoding, lookupPythonEncoding, type ByteEncoding } from './xml-text.ts';
+
+// Module-local copies of the token codes (see expat-scan.ts on why).
+const {
+  tokCdataSectClose, tokCdataSectOpen, tokCharRef, tokComment, tokDataChars, tokDataNewline,
+  tokDeclOpen, tokEmptyElementNoAtts, tokEmptyElementWithAtts, tokEndTag, tokEntityRef,
+  tokInstanceStart, tokInvalid, tokNone, tokParamEntityRef, tokPartial, tokPartialChar, tokPi,
+  tokPrologS, tokStartTagNoAtts, tokStartTagWithAtts, tokTrailingCr, tokTrailingRsqb, tokXmlDecl,
+} = tokens;
 
 /** What the parser reports; a returned LegacyError stops parsing (pyexpat re-raises it). */
 export interface XmlSink {
@@ -33,7 +41,9 @@ export function parseXml(bytes: Uint8Array, sink: XmlSink, maxDepth: number): Le
 class ExpatParser {
   private sc!: XmlScanner;
   private initial: 'utf8' | 'utf16le' | 'utf16be' = 'utf8';
+  /** Open elements: their names, and where each name starts in the text (to match end tags). */
   private readonly tags: string[] = [];
+  private readonly tagStarts: number[] = [];
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -49,7 +59,9 @@ class ExpatParser {
     this.sc = new XmlScanner(decoded.text, decoded.partial);
     this.sc.odd = decoded.odd;
     this.sc.utf8 = decoded.utf8 === true;
+    this.sc.utf16 = initial !== 'utf8';
     this.sc.tailBytes = decoded.tailBytes ?? 0;
+    this.sc.badLead = decoded.badLead === true;
     // A BOM is expat's XML_TOK_BOM: skipped, but still counted as a column.
     return this.prolog(decoded.text.charCodeAt(0) === 0xfeff ? 1 : 0);
   }
@@ -67,13 +79,13 @@ class ExpatParser {
       let next = this.sc.next;
       if (tok <= 0) {
         switch (tok) {
-          case t.tokInvalid:
+          case tokInvalid:
             return this.fail('not well-formed (invalid token)', next);
-          case t.tokPartial:
+          case tokPartial:
             return this.fail('unclosed token', s);
-          case t.tokPartialChar:
+          case tokPartialChar:
             return this.fail('partial character', s);
-          case t.tokNone:
+          case tokNone:
             return this.fail(this.sc.odd ? 'unclosed token' : 'no element found', s);
           default:
             tok = -tok;
@@ -81,27 +93,27 @@ class ExpatParser {
         }
       }
       switch (tok) {
-        case t.tokXmlDecl: {
+        case tokXmlDecl: {
           if (sawMarkup) return this.fail('XML or text declaration not at start of entity', s);
           const resumeAt = this.xmlDecl(s, next);
           if (resumeAt instanceof LegacyError) return resumeAt;
           next = resumeAt;
           break;
         }
-        case t.tokPrologS:
-        case t.tokPi:
-        case t.tokComment:
+        case tokPrologS:
+        case tokPi:
+        case tokComment:
           break;
-        case t.tokDeclOpen: {
+        case tokDeclOpen: {
           const keyword = this.sc.text.slice(s + 2, next);
           if (keyword === 'DOCTYPE' || keyword === 'ENTITY') {
             return this.fail('DOCTYPE and ENTITY declarations are refused by the gateway', s);
           }
           return this.fail('syntax error', s);
         }
-        case t.tokInstanceStart:
+        case tokInstanceStart:
           return this.content(s);
-        case t.tokParamEntityRef:
+        case tokParamEntityRef:
           return this.fail('illegal parameter entity reference', s);
         default:
           return this.fail('syntax error', s);
@@ -159,29 +171,38 @@ class ExpatParser {
     const text = sc.text;
     const sink = this.sink;
     const tags = this.tags;
+    const tagStarts = this.tagStarts;
+    let run = -1; // start of pending verbatim character data, handed over in one piece
     for (;;) {
       const tok = sc.contentTok(s);
       let next = sc.next;
+      if (tok === tokDataChars || (tok === tokDataNewline && next - s === 1 && text.charCodeAt(s) === 0x0a)) {
+        if (run < 0) run = s;
+        s = next;
+        continue;
+      }
+      if (run >= 0) {
+        sink.data(text.slice(run, s));
+        run = -1;
+      }
       switch (tok) {
-        case t.tokDataChars:
-          sink.data(text.slice(s, next));
-          break;
-        case t.tokStartTagNoAtts:
-        case t.tokStartTagWithAtts:
-        case t.tokEmptyElementNoAtts:
-        case t.tokEmptyElementWithAtts: {
-          const name = text.slice(s + 1, sc.nameEnd);
+        case tokStartTagNoAtts:
+        case tokStartTagWithAtts:
+        case tokEmptyElementNoAtts:
+        case tokEmptyElementWithAtts: {
+          const name = elementName(text, s + 1, sc.nameEnd);
           if (tags.length >= this.maxDepth) {
             return this.fail(`xml nesting depth ${tags.length + 1} exceeds maxDepth ${this.maxDepth}`, s);
           }
-          if (tok === t.tokStartTagWithAtts || tok === t.tokEmptyElementWithAtts) {
+          if (tok === tokStartTagWithAtts || tok === tokEmptyElementWithAtts) {
             const bad = this.checkAttributes(s, sc.nameEnd, next);
             if (bad) return bad;
           }
           const err = sink.start(name);
           if (err) return err;
-          if (tok === t.tokStartTagNoAtts || tok === t.tokStartTagWithAtts) {
+          if (tok === tokStartTagNoAtts || tok === tokStartTagWithAtts) {
             tags.push(name);
+            tagStarts.push(s + 1);
             break;
           }
           const endErr = sink.end(name);
@@ -189,53 +210,56 @@ class ExpatParser {
           if (tags.length === 0) return this.epilog(next);
           break;
         }
-        case t.tokEndTag: {
+        case tokEndTag: {
           const open = tags[tags.length - 1]!;
           const at = s + 2;
-          if (sc.nameEnd - at !== open.length || !text.startsWith(open, at)) return this.fail('mismatched tag', at);
+          if (sc.nameEnd - at !== open.length || !sameText(text, at, tagStarts[tagStarts.length - 1]!, open.length)) {
+            return this.fail('mismatched tag', at);
+          }
           tags.pop();
+          tagStarts.pop();
           const err = sink.end(open);
           if (err) return err;
           if (tags.length === 0) return this.epilog(next);
           break;
         }
-        case t.tokDataNewline:
+        case tokDataNewline:
           sink.data('\n');
           break;
-        case t.tokEntityRef: {
+        case tokEntityRef: {
           const name = text.slice(s + 1, next - 1);
           if (!Object.hasOwn(predefinedEntities, name)) return this.fail('undefined entity', s);
           sink.data(predefinedEntities[name]!);
           break;
         }
-        case t.tokCharRef: {
+        case tokCharRef: {
           const cp = charRefNumber(text, s, next - 1);
           if (isBadCharRef(cp)) return this.fail('reference to invalid character number', s);
           sink.data(String.fromCodePoint(cp));
           break;
         }
-        case t.tokCdataSectOpen: {
+        case tokCdataSectOpen: {
           const after = this.cdataSection(next);
           if (after instanceof LegacyError) return after;
           next = after;
           break;
         }
-        case t.tokPi:
-        case t.tokComment:
+        case tokPi:
+        case tokComment:
           break;
-        case t.tokXmlDecl:
+        case tokXmlDecl:
           return this.fail('XML or text declaration not at start of entity', s);
-        case t.tokTrailingCr:
+        case tokTrailingCr:
           sink.data('\n');
           return this.fail('no element found', s);
-        case t.tokTrailingRsqb:
+        case tokTrailingRsqb:
           sink.data(text.slice(s));
           return this.fail('no element found', sc.n);
-        case t.tokNone:
+        case tokNone:
           return this.fail(sc.odd ? 'unclosed token' : 'no element found', s);
-        case t.tokInvalid:
+        case tokInvalid:
           return this.fail('not well-formed (invalid token)', next);
-        case t.tokPartialChar:
+        case tokPartialChar:
           return this.fail('partial character', s);
         default:
           return this.fail('unclosed token', s);
@@ -247,21 +271,29 @@ class ExpatParser {
   /** doCdataSection: returns where content resumes after `]]>`. */
   private cdataSection(s: number): number | LegacyError {
     const sc = this.sc;
+    const text = sc.text;
+    let run = -1; // as in content()
     for (;;) {
       const tok = sc.cdataSectionTok(s);
       const next = sc.next;
+      if (tok === tokDataChars || (tok === tokDataNewline && next - s === 1 && text.charCodeAt(s) === 0x0a)) {
+        if (run < 0) run = s;
+        s = next;
+        continue;
+      }
+      if (run >= 0) {
+        this.sink.data(text.slice(run, s));
+        run = -1;
+      }
       switch (tok) {
-        case t.tokCdataSectClose:
+        case tokCdataSectClose:
           return next;
-        case t.tokDataNewline:
+        case tokDataNewline:
           this.sink.data('\n');
           break;
-        case t.tokDataChars:
-          this.sink.data(sc.text.slice(s, next));
-          break;
-        case t.tokInvalid:
+        case tokInvalid:
           return this.fail('not well-formed (invalid token)', next);
-        case t.tokPartialChar:
+        case tokPartialChar:
           return this.fail('partial character', s);
         default:
           return this.fail('unclosed CDATA section', s);
@@ -276,7 +308,7 @@ class ExpatParser {
    */
   private checkAttributes(tagStart: number, nameEnd: number, tagEnd: number): LegacyError | undefined {
     const text = this.sc.text;
-    const seen: string[] = [];
+    const seen = new Set<string>();
     let p = nameEnd;
     while (p < tagEnd) {
       const c = text.charCodeAt(p);
@@ -292,8 +324,8 @@ class ExpatParser {
       p++;
       while (text.charCodeAt(p) !== 0x22 && text.charCodeAt(p) !== 0x27) p++;
       const valueEnd = text.indexOf(text[p]!, p + 1);
-      if (seen.includes(name)) return this.fail('duplicate attribute', nameAt);
-      seen.push(name);
+      if (seen.has(name)) return this.fail('duplicate attribute', nameAt);
+      seen.add(name);
       for (let amp = text.indexOf('&', p + 1); amp !== -1 && amp < valueEnd; amp = text.indexOf('&', amp + 1)) {
         const semi = text.indexOf(';', amp);
         if (text.charCodeAt(amp + 1) === 0x23) {
@@ -314,19 +346,19 @@ class ExpatParser {
     for (;;) {
       const tok = sc.prologTok(s);
       switch (tok) {
-        case -t.tokPrologS:
+        case -tokPrologS:
           return undefined;
-        case t.tokNone:
+        case tokNone:
           return sc.odd ? this.fail('unclosed token', s) : undefined;
-        case t.tokPrologS:
-        case t.tokPi:
-        case t.tokComment:
+        case tokPrologS:
+        case tokPi:
+        case tokComment:
           break;
-        case t.tokInvalid:
+        case tokInvalid:
           return this.fail('not well-formed (invalid token)', sc.next);
-        case t.tokPartial:
+        case tokPartial:
           return this.fail('unclosed token', s);
-        case t.tokPartialChar:
+        case tokPartialChar:
           return this.fail('partial character', s);
         default:
           return this.fail('junk after document element', s);
@@ -334,6 +366,35 @@ class ExpatParser {
       s = sc.next;
     }
   }
+}
+
+// XML-RPC's element names by length, returned as constants (cheap to compare and hash later).
+const knownNames: readonly (readonly string[])[] = (() => {
+  const byLength: string[][] = Array.from({ length: 17 }, () => []);
+  for (const name of ['value', 'string', 'int', 'i4', 'i8', 'array', 'data', 'struct', 'member', 'name', 'param',
+    'params', 'methodCall', 'methodName', 'boolean', 'double', 'nil', 'base64', 'dateTime.iso8601']) {
+    byLength[name.length]!.push(name);
+  }
+  return byLength;
+})();
+
+/** The element name `text[start, end)`, as one of the known names when it is one. */
+function elementName(text: string, start: number, end: number): string {
+  const length = end - start;
+  if (length < knownNames.length) {
+    for (const name of knownNames[length]!) {
+      let i = 0;
+      while (i < length && text.charCodeAt(start + i) === name.charCodeAt(i)) i++;
+      if (i === length) return name;
+    }
+  }
+  return text.slice(start, end);
+}
+
+/** Whether `text` holds the same `length` characters at `a` and at `b`. */
+function sameText(text: string, a: number, b: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
+  return true;
 }
 
 function isSpaceOrEquals(c: number): boolean {

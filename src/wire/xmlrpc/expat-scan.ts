@@ -3,68 +3,35 @@
  * error lands on the same token and position as in CPython's pyexpat. Each scanner returns a token
  * code and leaves the position after the token (or of the offending character) in `next`.
  */
-import {
-  btAmp, btApos, btAst, btComma, btCr, btDigit, btEquals, btExcl, btGt, btHex, btLead4, btLf, btLpar,
-  btLsqb, btLt, btMinus, btName, btNmstrt, btNonXml, btNum, btPartial, btPercnt, btPlus, btQuest,
-  btQuot, btRpar, btRsqb, btS, btSemi, btSol, btVerbar, charTypes,
-} from './expat-chars.ts';
+import * as chars from './expat-chars.ts';
+import * as tokens from './expat-tokens.ts';
 
-// Token codes (xmltok.h). Values ≤ 0 are incomplete or invalid tokens.
-export const tokTrailingRsqb = -5;
-export const tokNone = -4;
-export const tokTrailingCr = -3;
-export const tokPartialChar = -2;
-export const tokPartial = -1;
-export const tokInvalid = 0;
-export const tokStartTagWithAtts = 1;
-export const tokStartTagNoAtts = 2;
-export const tokEmptyElementWithAtts = 3;
-export const tokEmptyElementNoAtts = 4;
-export const tokEndTag = 5;
-export const tokDataChars = 6;
-export const tokDataNewline = 7;
-export const tokCdataSectOpen = 8;
-export const tokEntityRef = 9;
-export const tokCharRef = 10;
-export const tokPi = 11;
-export const tokXmlDecl = 12;
-export const tokComment = 13;
-export const tokPrologS = 15;
-export const tokDeclOpen = 16;
-export const tokDeclClose = 17;
-export const tokName = 18;
-export const tokNmtoken = 19;
-export const tokPoundName = 20;
-export const tokOr = 21;
-export const tokPercent = 22;
-export const tokOpenParen = 23;
-export const tokCloseParen = 24;
-export const tokOpenBracket = 25;
-export const tokCloseBracket = 26;
-export const tokLiteral = 27;
-export const tokParamEntityRef = 28;
-export const tokInstanceStart = 29;
-export const tokNameQuestion = 30;
-export const tokNameAsterisk = 31;
-export const tokNamePlus = 32;
-export const tokCondSectOpen = 33;
-export const tokCondSectClose = 34;
-export const tokCloseParenQuestion = 35;
-export const tokCloseParenAsterisk = 36;
-export const tokCloseParenPlus = 37;
-export const tokComma = 38;
-export const tokCdataSectClose = 40;
+// Module-local copies: imported bindings can be accessor calls under some loaders (tsx, vitest),
+// too slow for a per-character loop.
+const {
+  btAmp, btApos, btCr, btDigit, btEquals, btExcl, btGt, btHex, btLead4, btLf, btLsqb, btLt,
+  btMinus, btName, btNmstrt, btNonXml, btNum, btPartial, btQuest, btQuot, btRsqb, btS, btSemi,
+  btSol, charTypes,
+} = chars;
+const {
+  tokCdataSectClose, tokCdataSectOpen, tokCharRef, tokComment, tokDataChars, tokDataNewline,
+  tokEmptyElementNoAtts, tokEmptyElementWithAtts, tokEndTag, tokEntityRef, tokInvalid, tokNone,
+  tokPartial, tokPartialChar, tokPi, tokStartTagNoAtts, tokStartTagWithAtts, tokTrailingCr,
+  tokTrailingRsqb, tokXmlDecl,
+} = tokens;
 
-function isNameChar(t: number): boolean {
+/** Name characters after the first (expat CHECK_NAME_CASES). */
+export function isNameChar(t: number): boolean {
   return t === btNmstrt || t === btHex || t === btDigit || t === btName || t === btMinus;
 }
 
-function isSpace(t: number): boolean {
+/** S, CR and LF. */
+export function isSpace(t: number): boolean {
   return t === btS || t === btCr || t === btLf;
 }
 
-/** The scanners over one decoded document. `partial`: the text ends inside a character. */
-export class XmlScanner {
+/** The content scanners over one decoded document. `partial`: the text ends inside a character. */
+export class ContentScanner {
   /** Where the last token ends (or, for `tokInvalid`, the offending character). */
   next = 0;
   /** After a start tag: where its name ends. */
@@ -74,6 +41,10 @@ export class XmlScanner {
   /** UTF-8: look-ahead counts bytes, and a final sentinel stands for `tailBytes` bytes. */
   utf8 = false;
   tailBytes = 0;
+  /** UTF-8: the final invalid-byte sentinel stands for a lead byte (expat BT_LEADn). */
+  badLead = false;
+  /** UTF-16: characters above U+00FF have expat's BT_NONASCII type. */
+  utf16 = false;
   n: number;
 
   constructor(
@@ -87,7 +58,7 @@ export class XmlScanner {
    * expat's HAS_CHARS(k): at least k code units of the encoding from `ptr` (bytes in UTF-8, where
    * a valid non-ASCII character or the final sentinel spans several).
    */
-  private hasUnits(ptr: number, k: number): boolean {
+  protected hasUnits(ptr: number, k: number): boolean {
     const n = this.n;
     if (n - ptr >= k) return true;
     if (!this.utf8) return false;
@@ -111,7 +82,7 @@ export class XmlScanner {
     return t === btLead4 && this.partial && i === this.n - 1 ? btPartial : t;
   }
 
-  private invalid(at: number): number {
+  protected invalid(at: number): number {
     this.next = at;
     return tokInvalid;
   }
@@ -224,14 +195,15 @@ export class XmlScanner {
       default:
         return this.invalid(ptr);
     }
+    const text = this.text;
     while (ptr < n) {
-      const t = this.type(ptr);
+      const t = charTypes[text.charCodeAt(ptr)]!;
       if (isNameChar(t)) {
         ptr++;
         continue;
       }
       this.nameEnd = ptr;
-      switch (t) {
+      switch (t === btLead4 ? this.type(ptr) : t) {
         case btPartial:
           return tokPartialChar;
         case btS:
@@ -259,7 +231,7 @@ export class XmlScanner {
     return tokPartial;
   }
 
-  private startTagEnd(gt: number, tok: number): number {
+  protected startTagEnd(gt: number, tok: number): number {
     this.next = gt + 1;
     return tok;
   }
@@ -414,7 +386,7 @@ export class XmlScanner {
   }
 
   /** After `<!-`. */
-  private scanComment(ptr: number): number {
+  protected scanComment(ptr: number): number {
     const n = this.n;
     if (ptr >= n) return tokPartial;
     if (this.text.charCodeAt(ptr) !== 0x2d) return this.invalid(ptr);
@@ -551,244 +523,5 @@ export class XmlScanner {
     }
     this.next = ptr;
     return tokDataChars;
-  }
-
-  /** XmlPrologTok: the next token before or after the root element. */
-  prologTok(ptr: number): number {
-    const n = this.n;
-    if (ptr >= n) return tokNone;
-    let tok: number;
-    switch (this.type(ptr)) {
-      case btQuot:
-        return this.scanLit(btQuot, ptr + 1);
-      case btApos:
-        return this.scanLit(btApos, ptr + 1);
-      case btLt: {
-        ptr++;
-        if (ptr >= n) return tokPartial;
-        const t = this.type(ptr);
-        if (t === btExcl) return this.scanDecl(ptr + 1);
-        if (t === btQuest) return this.scanPi(ptr + 1);
-        // expat starts the root on any name start or non-ASCII character and lets scanLt judge it.
-        if (t === btNmstrt || t === btHex || this.text.charCodeAt(ptr) >= 0x80) {
-          this.next = ptr - 1;
-          return tokInstanceStart;
-        }
-        return this.invalid(ptr);
-      }
-      case btCr:
-        if (ptr + 1 === n) {
-          this.next = n;
-          return -tokPrologS;
-        }
-        return this.prologSpace(ptr);
-      case btS:
-      case btLf:
-        return this.prologSpace(ptr);
-      case btPercnt:
-        return this.scanPercent(ptr + 1);
-      case btComma:
-        this.next = ptr + 1;
-        return tokComma;
-      case btLsqb:
-        this.next = ptr + 1;
-        return tokOpenBracket;
-      case btRsqb:
-        ptr++;
-        if (ptr >= n) return -tokCloseBracket;
-        if (this.text.charCodeAt(ptr) === 0x5d) {
-          if (!this.hasUnits(ptr, 2)) return tokPartial;
-          if (this.text.charCodeAt(ptr + 1) === 0x3e) {
-            this.next = ptr + 2;
-            return tokCondSectClose;
-          }
-        }
-        this.next = ptr;
-        return tokCloseBracket;
-      case btLpar:
-        this.next = ptr + 1;
-        return tokOpenParen;
-      case btRpar:
-        return this.closeParen(ptr + 1);
-      case btVerbar:
-        this.next = ptr + 1;
-        return tokOr;
-      case btGt:
-        this.next = ptr + 1;
-        return tokDeclClose;
-      case btNum:
-        return this.scanPoundName(ptr + 1);
-      case btPartial:
-        return tokPartialChar;
-      case btNmstrt:
-      case btHex:
-        tok = tokName;
-        ptr++;
-        break;
-      case btDigit:
-      case btName:
-      case btMinus:
-        tok = tokNmtoken;
-        ptr++;
-        break;
-      default:
-        return this.invalid(ptr);
-    }
-    while (ptr < n) {
-      const t = this.type(ptr);
-      if (isNameChar(t)) {
-        ptr++;
-        continue;
-      }
-      switch (t) {
-        case btPartial:
-          return tokPartialChar;
-        case btGt:
-        case btRpar:
-        case btComma:
-        case btVerbar:
-        case btLsqb:
-        case btPercnt:
-        case btS:
-        case btCr:
-        case btLf:
-          this.next = ptr;
-          return tok;
-        case btPlus:
-          return tok === tokNmtoken ? this.invalid(ptr) : this.startTagEnd(ptr, tokNamePlus);
-        case btAst:
-          return tok === tokNmtoken ? this.invalid(ptr) : this.startTagEnd(ptr, tokNameAsterisk);
-        case btQuest:
-          return tok === tokNmtoken ? this.invalid(ptr) : this.startTagEnd(ptr, tokNameQuestion);
-        default:
-          return this.invalid(ptr);
-      }
-    }
-    return -tok;
-  }
-
-  /** Blanks in the prolog; a final CR is left for the next call (it may start a CR/LF pair). */
-  private prologSpace(ptr: number): number {
-    const n = this.n;
-    for (;;) {
-      ptr++;
-      if (ptr >= n) break;
-      const t = this.type(ptr);
-      if (t === btS || t === btLf) continue;
-      if (t === btCr && ptr + 1 !== n) continue;
-      break;
-    }
-    this.next = ptr;
-    return tokPrologS;
-  }
-
-  private closeParen(ptr: number): number {
-    if (ptr >= this.n) return -tokCloseParen;
-    switch (this.type(ptr)) {
-      case btAst:
-        return this.startTagEnd(ptr, tokCloseParenAsterisk);
-      case btQuest:
-        return this.startTagEnd(ptr, tokCloseParenQuestion);
-      case btPlus:
-        return this.startTagEnd(ptr, tokCloseParenPlus);
-      case btCr:
-      case btLf:
-      case btS:
-      case btGt:
-      case btComma:
-      case btVerbar:
-      case btRpar:
-        this.next = ptr;
-        return tokCloseParen;
-    }
-    return this.invalid(ptr);
-  }
-
-  private scanLit(open: number, ptr: number): number {
-    const n = this.n;
-    while (ptr < n) {
-      const t = this.type(ptr);
-      if (t === btLead4) ptr += 2;
-      else if (t === btPartial) return tokPartialChar;
-      else if (t === btNonXml) return this.invalid(ptr);
-      else if (t === btQuot || t === btApos) {
-        ptr++;
-        if (t !== open) continue;
-        if (ptr >= n) return -tokLiteral;
-        this.next = ptr;
-        const u = this.type(ptr);
-        return isSpace(u) || u === btGt || u === btPercnt || u === btLsqb ? tokLiteral : tokInvalid;
-      } else ptr++;
-    }
-    return tokPartial;
-  }
-
-  /** After `<!` in the prolog: a comment, `<![`, or a declaration keyword (ASCII letters only). */
-  private scanDecl(ptr: number): number {
-    const n = this.n;
-    if (ptr >= n) return tokPartial;
-    const first = this.type(ptr);
-    if (first === btMinus) return this.scanComment(ptr + 1);
-    if (first === btLsqb) return this.startTagEnd(ptr, tokCondSectOpen);
-    if (!this.isAsciiNmstrt(ptr, first)) return this.invalid(ptr);
-    for (ptr++; ptr < n; ptr++) {
-      const t = this.type(ptr);
-      if (t === btPercnt) {
-        if (!this.hasUnits(ptr, 2)) return tokPartial;
-        const u = this.type(ptr + 1);
-        if (isSpace(u) || u === btPercnt) return this.invalid(ptr);
-        this.next = ptr;
-        return tokDeclOpen;
-      }
-      if (isSpace(t)) {
-        this.next = ptr;
-        return tokDeclOpen;
-      }
-      if (!this.isAsciiNmstrt(ptr, t)) return this.invalid(ptr);
-    }
-    return tokPartial;
-  }
-
-  private isAsciiNmstrt(ptr: number, t: number): boolean {
-    return (t === btNmstrt || t === btHex) && this.text.charCodeAt(ptr) < 0x80;
-  }
-
-  private scanPercent(ptr: number): number {
-    const n = this.n;
-    if (ptr >= n) return tokPartial;
-    const first = this.type(ptr);
-    if (first === btPartial) return tokPartialChar;
-    if (isSpace(first) || first === btPercnt) {
-      this.next = ptr;
-      return tokPercent;
-    }
-    if (first !== btNmstrt && first !== btHex) return this.invalid(ptr);
-    for (ptr++; ptr < n; ptr++) {
-      const t = this.type(ptr);
-      if (isNameChar(t)) continue;
-      if (t === btPartial) return tokPartialChar;
-      if (t === btSemi) return this.startTagEnd(ptr, tokParamEntityRef);
-      return this.invalid(ptr);
-    }
-    return tokPartial;
-  }
-
-  private scanPoundName(ptr: number): number {
-    const n = this.n;
-    if (ptr >= n) return tokPartial;
-    const first = this.type(ptr);
-    if (first === btPartial) return tokPartialChar;
-    if (first !== btNmstrt && first !== btHex) return this.invalid(ptr);
-    for (ptr++; ptr < n; ptr++) {
-      const t = this.type(ptr);
-      if (isNameChar(t)) continue;
-      if (t === btPartial) return tokPartialChar;
-      if (isSpace(t) || t === btRpar || t === btGt || t === btPercnt || t === btVerbar) {
-        this.next = ptr;
-        return tokPoundName;
-      }
-      return this.invalid(ptr);
-    }
-    return -tokPoundName;
   }
 }

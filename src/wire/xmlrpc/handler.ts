@@ -5,14 +5,16 @@
  */
 import { targetOf, type CallOrigin, type LegacyCall } from '../../call.ts';
 import { LegacyError, pythonError } from '../../errors.ts';
-import { PyBinary, isStruct, type Value } from '../../value.ts';
+import { PyBinary, StreamedString, isStruct, type CallResult, type Value } from '../../value.ts';
 import type { CallOutcome, WireResponse } from '../response.ts';
+import { reportWhenDone } from '../streamed-body.ts';
 import { contentTypeXml } from './content-type.ts';
 import { decodeRequest } from './decode.ts';
 import { encodeFault, encodeResponse, type MarshalOptions } from './encode.ts';
+import { encodeStreamedResponse } from './encode-stream.ts';
 
 export interface XmlRpcHandlerDeps {
-  dispatch: (call: LegacyCall, origin: CallOrigin) => Promise<Value>;
+  dispatch: (call: LegacyCall, origin: CallOrigin) => Promise<CallResult>;
   maxDepth: number;
   marshal: MarshalOptions;
   /** Refuse `<base64>` values as Odoo 19 does instead of sending their base64 text. */
@@ -38,6 +40,8 @@ export function createXmlRpcHandler(deps: XmlRpcHandlerDeps) {
     try {
       if (deps.strictBase64 && holdsBinary(decoded.params)) throw binaryRefused();
       const result = await deps.dispatch(decoded, origin);
+      // db.dump: the answer goes out while it is produced; its outcome is known at the end.
+      if (result instanceof StreamedString) return answer(reportWhenDone(encodeStreamedResponse(result), outcome, report));
       encoded = encodeResponse(result, deps.marshal);
     } catch (err) {
       encoded = LegacyError.from(err);
@@ -51,7 +55,7 @@ export function createXmlRpcHandler(deps: XmlRpcHandlerDeps) {
   };
 }
 
-function answer(body: Uint8Array): WireResponse {
+function answer(body: Uint8Array | AsyncIterable<Uint8Array>): WireResponse {
   return { status: 200, contentType: contentTypeXml, body };
 }
 

@@ -1,4 +1,8 @@
-/** The XML-RPC dialect (`/xmlrpc/<service>`, `/xmlrpc/2/<service>`): public surface. */
+/**
+ * The XML-RPC dialect (`/xmlrpc/<service>` with string faultCodes, `/xmlrpc/2/<service>` with int
+ * faultCodes): its public surface. The expat port, the Unmarshaller and the Python text
+ * conversions behind `decodeRequest` are internal to this folder.
+ */
 export { contentTypeXml, isRequestContentTypeAccepted } from './content-type.ts';
 export { decodeRequest, defaultMaxDepth, unmarshalRequest, type DecodeLimits } from './decode.ts';
 export { defaultMarshalOptions, encodeFault, encodeResponse, type MarshalOptions } from './encode.ts';

@@ -31,9 +31,13 @@ const dispatchTags = new Set([
 // Structs whose names were not all str in Python (`Fault(**d)` then refuses them).
 const withNonStringNames = new WeakSet<Struct>();
 
+// Names without a prefix that requests are made of (a cheap membership test skips the split).
+const plainTags = new Set([...dispatchTags, 'param', 'member', 'data', 'methodCall', 'methodResponse']);
+
+/** `tag.split(':')[-1]`, the name Python dispatches on. */
 function localName(tag: string): string {
-  const colon = tag.lastIndexOf(':');
-  return colon < 0 ? tag : tag.slice(colon + 1);
+  if (plainTags.has(tag)) return tag;
+  return tag.indexOf(':') < 0 ? tag : tag.slice(tag.lastIndexOf(':') + 1);
 }
 
 /** Collects one request; read the outcome with {@link Unmarshaller.close}. */

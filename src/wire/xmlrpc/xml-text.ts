@@ -21,6 +21,8 @@ export interface XmlText {
   utf8?: boolean;
   /** UTF-8 ending in a sentinel: how many raw bytes it stands for (the rest of the body). */
   tailBytes?: number;
+  /** UTF-8: the undecodable byte is one expat types as a lead byte (0xC0–0xF4). */
+  badLead?: boolean;
 }
 
 const invalidChar = '\uffff';
@@ -77,7 +79,7 @@ function decodeUtf8(bytes: Uint8Array): XmlText {
     const tailBytes = bytes.length - bad.at;
     return bad.partial
       ? { text: `${prefix}\ud800`, partial: true, odd: false, utf8: true, tailBytes }
-      : { text: prefix + invalidChar, partial: false, odd: false, utf8: true, tailBytes };
+      : { text: prefix + invalidChar, partial: false, odd: false, utf8: true, tailBytes, badLead: bytes[bad.at]! >= 0xc0 && bytes[bad.at]! <= 0xf4 };
   }
 }
 

@@ -1,0 +1,47 @@
+/** expat's token codes (xmltok.h), as the scanners return them and the processors switch on them. */
+
+/** Token codes: values ≤ 0 are incomplete or invalid tokens; `-tok` is a token that may continue. */
+export const tokTrailingRsqb = -5;
+export const tokNone = -4;
+export const tokTrailingCr = -3;
+export const tokPartialChar = -2;
+export const tokPartial = -1;
+export const tokInvalid = 0;
+export const tokStartTagWithAtts = 1;
+export const tokStartTagNoAtts = 2;
+export const tokEmptyElementWithAtts = 3;
+export const tokEmptyElementNoAtts = 4;
+export const tokEndTag = 5;
+export const tokDataChars = 6;
+export const tokDataNewline = 7;
+export const tokCdataSectOpen = 8;
+export const tokEntityRef = 9;
+export const tokCharRef = 10;
+export const tokPi = 11;
+export const tokXmlDecl = 12;
+export const tokComment = 13;
+export const tokPrologS = 15;
+export const tokDeclOpen = 16;
+export const tokDeclClose = 17;
+export const tokName = 18;
+export const tokNmtoken = 19;
+export const tokPoundName = 20;
+export const tokOr = 21;
+export const tokPercent = 22;
+export const tokOpenParen = 23;
+export const tokCloseParen = 24;
+export const tokOpenBracket = 25;
+export const tokCloseBracket = 26;
+export const tokLiteral = 27;
+export const tokParamEntityRef = 28;
+export const tokInstanceStart = 29;
+export const tokNameQuestion = 30;
+export const tokNameAsterisk = 31;
+export const tokNamePlus = 32;
+export const tokCondSectOpen = 33;
+export const tokCondSectClose = 34;
+export const tokCloseParenQuestion = 35;
+export const tokCloseParenAsterisk = 36;
+export const tokCloseParenPlus = 37;
+export const tokComma = 38;
+export const tokCdataSectClose = 40;
