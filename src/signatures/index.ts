@@ -19,6 +19,13 @@ export {
   type SignatureResolverOptions,
   type SignatureSource,
 } from './resolver.ts';
+export { createSignatureResolverFromConfig, type ResolverFromConfigOptions } from './from-config.ts';
+export { createDiscoverySource, type DiscoveryOptions, type FetchDoc } from './discovery.ts';
+export { parseDocMethods, signatureFromDoc } from './doc-signatures.ts';
+export { loadOverridesFile } from './overrides-file.ts';
+export { createOverridesSource } from './overrides.ts';
+export { validateOverrides, type OverrideTable } from './validate-overrides.ts';
+export { classNameFromModel, qualnameFromModel } from './qualname.ts';
 export {
   hasDefault,
   paramKinds,

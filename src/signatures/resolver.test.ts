@@ -6,7 +6,7 @@ import type { MethodSignature } from './signature.ts';
 function sourceOf(name: string, entries: Record<string, MethodSignature>): SignatureSource {
   return {
     name,
-    lookup: vi.fn(async (_db: string, model: string, method: string) => entries[`${model}.${method}`]),
+    lookup: vi.fn(async (_db: string, model: string, method: string, _origin?: unknown) => entries[`${model}.${method}`]),
   };
 }
 
@@ -47,8 +47,8 @@ describe('createSignatureResolver()', () => {
     await expect(resolver.resolve('gw', 'res.partner', 'action_x')).resolves.toBe(override);
     expect(discovery.lookup).not.toHaveBeenCalled();
     await expect(resolver.resolve('gw', 'res.partner', 'read')).resolves.toMatchObject({ source: 'builtin' });
-    expect(overrides.lookup).toHaveBeenLastCalledWith('gw', 'res.partner', 'read');
-    expect(discovery.lookup).toHaveBeenLastCalledWith('gw', 'res.partner', 'read');
+    expect(overrides.lookup).toHaveBeenLastCalledWith('gw', 'res.partner', 'read', undefined);
+    expect(discovery.lookup).toHaveBeenLastCalledWith('gw', 'res.partner', 'read', undefined);
   });
 
   it("keeps the table's apiModel for a discovered method of a model the table knows", async () => {
@@ -59,5 +59,30 @@ describe('createSignatureResolver()', () => {
     const resolver = createSignatureResolver({ sources: [discovery] });
     await expect(resolver.resolve('gw', 'res.partner', 'search')).resolves.toEqual({ ...discoveredSearch, apiModel: true });
     await expect(resolver.resolve('gw', 'x_custom.model', 'search')).resolves.toBe(discoveredSearch);
+  });
+});
+
+describe('createSignatureResolver() with discovery', () => {
+  it("takes the table's qualname for a method it knows, and keeps the discovered one otherwise", async () => {
+    const discovered = (qualname: string): MethodSignature => ({ params: [], apiModel: false, qualname, source: 'discovered' });
+    const discovery = sourceOf('discovery', {
+      'res.partner.name_create': { ...discovered('BaseModel.name_create'), params: [{ name: 'name', kind: 'POSITIONAL_OR_KEYWORD' }] },
+      'res.partner.action_gateway_demo': discovered('ResPartner.action_gateway_demo'),
+    });
+    const resolver = createSignatureResolver({ sources: [discovery] });
+    await expect(resolver.resolve('gw', 'res.partner', 'name_create')).resolves.toEqual({
+      params: [{ name: 'name', kind: 'POSITIONAL_OR_KEYWORD' }],
+      apiModel: true,
+      qualname: 'ResPartner.name_create',
+      source: 'discovered',
+    });
+    await expect(resolver.resolve('gw', 'res.partner', 'action_gateway_demo')).resolves.toEqual(discovered('ResPartner.action_gateway_demo'));
+  });
+
+  it('hands the calling origin to every source', async () => {
+    const discovery = sourceOf('discovery', {});
+    const origin = { host: 'h', ip: '1.2.3.4', proto: 'http', userAgent: '', requestId: 'r', signal: new AbortController().signal };
+    await createSignatureResolver({ sources: [discovery] }).resolve('gw', 'res.partner', 'search', origin);
+    expect(discovery.lookup).toHaveBeenCalledWith('gw', 'res.partner', 'search', origin);
   });
 });

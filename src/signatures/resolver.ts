@@ -3,6 +3,7 @@
  * the built-in table last (GATEWAY.md §4). The overrides file and live `/doc-bearer` discovery plug
  * in as sources in front of the table.
  */
+import type { CallOrigin } from '../call.ts';
 import { builtinTable, isBuiltinModel, lookupBuiltinSignature, type BuiltinTable } from './builtin-table.ts';
 import type { MethodSignature } from './signature.ts';
 
@@ -10,12 +11,16 @@ import type { MethodSignature } from './signature.ts';
 export interface SignatureSource {
   /** A short name for logs (`overrides`, `discovery`). */
   readonly name: string;
-  lookup(db: string, model: string, method: string): Promise<MethodSignature | undefined>;
+  /**
+   * `origin` is the legacy call that needs the signature: a source that asks the upstream sends its
+   * Host and forwarded headers (dbfilter), never its credentials.
+   */
+  lookup(db: string, model: string, method: string, origin?: CallOrigin): Promise<MethodSignature | undefined>;
 }
 
 export interface SignatureResolver {
   /** The signature of `model.method` in `db`, or `undefined` when no source knows the method. */
-  resolve(db: string, model: string, method: string): Promise<MethodSignature | undefined>;
+  resolve(db: string, model: string, method: string, origin?: CallOrigin): Promise<MethodSignature | undefined>;
 }
 
 export interface SignatureResolverOptions {
@@ -27,21 +32,22 @@ export interface SignatureResolverOptions {
 
 /**
  * Creates a resolver over `options.sources` then the built-in table. A `discovered` signature takes
- * `apiModel` from the table where the table knows the model: `/doc-bearer` describes the base
- * definition, while `_api_model` is read on the override that runs (reference §8).
+ * `apiModel` and `qualname` from the table where the table knows the model and the method:
+ * `/doc-bearer` describes the base definition, while `_api_model` is read on the override that runs
+ * and Python's TypeError texts name that override (reference §8).
  */
 export function createSignatureResolver(options: SignatureResolverOptions = {}): SignatureResolver {
   const table = options.table ?? builtinTable;
   const sources = [...(options.sources ?? [])];
 
   return {
-    async resolve(db, model, method) {
+    async resolve(db, model, method, origin) {
       for (const source of sources) {
-        const sig = await source.lookup(db, model, method);
+        const sig = await source.lookup(db, model, method, origin);
         if (sig === undefined) continue;
         if (sig.source !== 'discovered' || !isBuiltinModel(table, model)) return sig;
         const builtin = lookupBuiltinSignature(table, model, method);
-        return builtin === undefined ? sig : { ...sig, apiModel: builtin.apiModel };
+        return builtin === undefined ? sig : { ...sig, apiModel: builtin.apiModel, qualname: builtin.qualname };
       }
       return lookupBuiltinSignature(table, model, method);
     },

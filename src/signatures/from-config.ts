@@ -1,0 +1,59 @@
+/**
+ * The signature resolver the configuration asks for (GATEWAY.md §4): the signatures file when
+ * `--signatures-file` is set, live `/doc-bearer` discovery when `--service-key` is set, then the
+ * built-in table. Says once, at start, which of them are on.
+ */
+import type { CallOrigin } from '../call.ts';
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { Upstream } from '../upstream/index.ts';
+import { createDiscoverySource } from './discovery.ts';
+import { loadOverridesFile } from './overrides-file.ts';
+import { createOverridesSource } from './overrides.ts';
+import { createSignatureResolver, type SignatureResolver, type SignatureSource } from './resolver.ts';
+
+/** Test hooks of {@link createSignatureResolverFromConfig}. */
+export interface ResolverFromConfigOptions {
+  /** The discovery clock (epoch ms). Default `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * The headers of the call that needs a signature (Host for dbfilter, forwarded address), but a
+ * deadline of its own: the fetch is shared by every call waiting on it, so one client going away
+ * must not abort it for the others.
+ */
+function discoveryOrigin(origin: CallOrigin | undefined, timeoutMs: number): CallOrigin {
+  const signal = AbortSignal.timeout(timeoutMs);
+  if (origin !== undefined) return { ...origin, signal };
+  return { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'signature-discovery', signal };
+}
+
+/**
+ * Builds the resolver from validated config. Throws the signatures file's ConfigError (one line per
+ * mistake) when the file does not validate.
+ */
+export function createSignatureResolverFromConfig(
+  config: Config,
+  upstream: Pick<Upstream, 'docBearer'>,
+  log: Pick<Logger, 'debug' | 'info' | 'warn'>,
+  options: ResolverFromConfigOptions = {},
+): SignatureResolver {
+  const sources: SignatureSource[] = [];
+  if (config.signaturesFile !== undefined) {
+    const table = loadOverridesFile(config.signaturesFile);
+    const methods = [...table.values()].reduce((n, m) => n + m.size, 0);
+    log.info({ file: config.signaturesFile, models: table.size, methods }, 'signatures file loaded');
+    sources.push(createOverridesSource(table));
+  }
+  const key = config.serviceKey;
+  if (key === undefined) {
+    log.info('signature discovery is off (no --service-key): the built-in signature table serves');
+  } else {
+    log.info({ ttlMs: config.signatureTtlMs }, 'signature discovery through /doc-bearer is on');
+    const fetchDoc = (db: string, model: string, etag: string | undefined, origin: CallOrigin | undefined) =>
+      upstream.docBearer({ db, key, model, etag }, discoveryOrigin(origin, config.callTimeoutMs));
+    sources.push(createDiscoverySource({ fetchDoc, ttlMs: config.signatureTtlMs, log, now: options.now }));
+  }
+  return createSignatureResolver({ sources });
+}
