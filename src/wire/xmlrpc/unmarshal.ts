@@ -13,7 +13,7 @@ import { binaryFromBase64Text } from './base64-text.ts';
 import { dateTimeFromText } from './datetime-text.ts';
 import { decimalFromText } from './decimal-text.ts';
 import type { XmlSink } from './expat-parser.ts';
-import { reprValue, strValue, typeNameOf } from './py-repr.ts';
+import { reprValue, strValue, typeNameOf } from '../../python/py-repr.ts';
 
 /** What `xmlrpc.client.loads` returns: the params tuple and the method name (None without one). */
 export interface Unmarshalled {

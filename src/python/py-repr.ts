@@ -2,9 +2,9 @@
  * Python's `repr()` and `str()` of the values `xmlrpc.client.loads` produces, for the one message
  * that prints arbitrary values: the `Fault` a request body can raise (`<Fault code: 'text'>`).
  */
-import { floatRepr } from '../../python/float-repr.ts';
-import { pyRepr } from '../../python/int-text.ts';
-import { PyBinary, PyDateTime, PyDecimal, PyFloat, type Value } from '../../value.ts';
+import { floatRepr } from './float-repr.ts';
+import { pyRepr } from './int-text.ts';
+import { PyBinary, PyDateTime, PyDecimal, PyFloat, type Value } from '../value.ts';
 
 /** `repr(v)`; a Binary has no stable repr in Python (it prints its address): a fixed one is used. */
 export function reprValue(v: Value): string {
