@@ -1,6 +1,7 @@
 /**
  * The credential cache: which (db, user, password) triples were checked upstream and for which uid,
- * with single-flight so concurrent first calls share one check. Values hold no secret.
+ * with single-flight so concurrent first calls share one check. Values hold no secret. Also the
+ * plain bounded LRU the other credential tables use (the one door to lru-cache here).
  */
 import { LRUCache } from 'lru-cache';
 
@@ -42,6 +43,34 @@ export function createCredentialCache({ max, ttlMs }: { max: number; ttlMs: numb
     evict(cacheKey) {
       lru.delete(cacheKey);
     },
+    get size() {
+      return lru.size;
+    },
+  };
+}
+
+/** A bounded map, least recently used entry first out; `onEvict` hears of entries pushed out by size. */
+export interface Lru<V> {
+  get(key: string): V | undefined;
+  set(key: string, value: V): void;
+  delete(key: string): void;
+  values(): V[];
+  clear(): void;
+  readonly size: number;
+}
+
+/** An LRU of `max` entries without expiry (callers keep their own clock, so tests can move it). */
+export function createLru<V extends object>({ max, onEvict }: { max: number; onEvict?: (value: V) => void }): Lru<V> {
+  const lru = new LRUCache<string, V>({
+    max,
+    ...(onEvict === undefined ? {} : { dispose: (value: V, _key: string, reason: string) => void (reason === 'evict' && onEvict(value)) }),
+  });
+  return {
+    get: (key) => lru.get(key),
+    set: (key, value) => void lru.set(key, value),
+    delete: (key) => void lru.delete(key),
+    values: () => [...lru.values()],
+    clear: () => lru.clear(),
     get size() {
       return lru.size;
     },

@@ -1,53 +1,185 @@
 /**
- * Legacy credentials → API key (design §5). This issue's scope: passthrough of API keys used as
- * passwords, a cache keyed by HMAC, single-flight first calls, and one re-check on 401.
+ * Legacy credentials → API key (design §5). A password shaped like an API key is passed through
+ * (step 3); any other password is looked up in the credential map (step 2) or traded for a key the
+ * gateway mints (step 4) and keeps in memory until it renews or retires it (steps 6–7). Object calls
+ * find the login of their uid first (step 5). Failed logins are throttled (step 8).
  */
+import { randomBytes } from 'node:crypto';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { accessDenied } from '../errors.ts';
+import type { Logger } from '../log.ts';
 import type { Upstream } from '../upstream/index.ts';
+import { createApiKeyPasswords } from './api-key-passwords.ts';
 import { createCredentialCache } from './cache.ts';
 import { createCacheKeyer } from './cache-key.ts';
-import { checkKeyForUid, isUnauthorized, looksLikeApiKey, loginOfUid, uidOfKey } from './passthrough.ts';
+import { createCredentialMap, loadCredentialMap, type CredentialMap, type CredentialMapEntry } from './credential-map.ts';
+import { checkPassword, keyName, mintKey } from './minting.ts';
+import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
+import { createPasswordKeys, type PasswordKey, type PasswordRequest } from './password-keys.ts';
 import { probeDatabase } from './probe-database.ts';
+import { badCredentials, isAnsweredFalse, isBadCredentials, isRefusal, mapKeyRefused } from './refusals.ts';
+import { createRetirer } from './retire.ts';
+import { createThrottle } from './throttle.ts';
+import { createUidLogins } from './uid-logins.ts';
 
 export { isUnauthorized, looksLikeApiKey } from './passthrough.ts';
+export { checkUpstreamPrerequisites } from './prerequisites.ts';
+export { hashPassword } from './password-hash.ts';
 
+/** What the legacy services ask of the credentials layer (and the gateway's lifecycle hooks). */
 export interface Credentials {
   /**
-   * Runs `call` with the bearer key standing for (db, uid, password). A 401 evicts the cached
-   * check, re-checks once and retries once (the method never ran on a 401). Throws LegacyError.
+   * Runs `call` with the bearer key standing for (db, uid, password). A 401 evicts the cached key,
+   * resolves it once more (a minted key is minted anew) and retries once (the method never ran on a
+   * 401). Throws LegacyError.
    */
   callAs<T>(db: string, uid: number | bigint, password: string, origin: CallOrigin, call: (key: string) => Promise<T>): Promise<T>;
   /** `common.authenticate`: the uid, or `false` for credentials Odoo would refuse. */
   authenticate(db: string, login: string, password: string, origin: CallOrigin): Promise<number | bigint | false>;
   /** Resolves when `db` exists upstream; rejects with the legacy unknown-database fault. */
   probeDatabase(db: string, origin: CallOrigin): Promise<void>;
+  /** Resolves once no key renewal runs in the background. */
+  settled(): Promise<void>;
+  /** Retires every minted key still alive (graceful shutdown); the credentials stay usable. */
+  close(): Promise<void>;
 }
 
-export function createCredentials(config: Config, upstream: Upstream): Credentials {
-  const cache = createCredentialCache({ max: config.keyCacheSize, ttlMs: config.keyCacheTtlMs });
-  const cacheKey = createCacheKeyer();
+/** What the gateway passes besides config and upstream. */
+export interface CredentialsOptions {
+  log: Logger;
+  /** The clock for expiry, renewal, re-validation, negative caching and throttling (tests move it). */
+  now?: () => number;
+  /** Replaces the map read from `--credentials-file`. */
+  map?: CredentialMap;
+}
 
-  async function keyFor(db: string, uid: number | bigint, password: string, origin: CallOrigin): Promise<{ key: string; slot: string }> {
-    if (!looksLikeApiKey(password)) throw accessDenied();
-    const slot = cacheKey(db, 'uid', String(uid), password);
-    await cache.resolve(slot, async () => {
-      await checkKeyForUid(upstream, db, uid, password, origin);
-      return { uid };
-    });
-    return { key: password, slot };
+/** Builds the credentials layer; throws when `--credentials-file` cannot be used. */
+export function createCredentials(config: Config, upstream: Upstream, options: CredentialsOptions): Credentials {
+  const { log } = options;
+  const now = options.now ?? Date.now;
+  const cacheKey = createCacheKeyer();
+  const map = options.map ?? (config.credentialsFile === undefined ? createCredentialMap([]) : loadCredentialMap(config.credentialsFile));
+  const apiKeys = createApiKeyPasswords({ upstream, cache: createCredentialCache({ max: config.keyCacheSize, ttlMs: config.keyCacheTtlMs }), cacheKey });
+  const logins = createUidLogins({ max: config.keyCacheSize, upstream, serviceKey: config.serviceKey, map });
+  const throttle = createThrottle({
+    failures: config.throttleFailures,
+    backoffMs: config.throttleBackoffMs,
+    maxBackoffMs: config.throttleMaxBackoffMs,
+    max: config.keyCacheSize,
+    now,
+  });
+  const retirer = createRetirer(upstream);
+  const throttleKey = (origin: CallOrigin, db: string, login: string) => cacheKey('throttle', origin.ip, db, login);
+
+  /** The gateway's own requests (retirement at eviction or shutdown): short, so a dead upstream cannot hold a shutdown. */
+  const ownOrigin = (): CallOrigin => ({
+    host: '',
+    ip: '127.0.0.1',
+    proto: 'http',
+    userAgent: '',
+    requestId: 'legacy-rpc-gateway',
+    signal: AbortSignal.timeout(Math.min(config.callTimeoutMs, 10_000)),
+  });
+
+  /** Counts bad credentials against the throttle (a success clears it) and logs refusals an operator can act on. */
+  async function counted<T>(req: PasswordRequest, run: () => Promise<T>): Promise<T> {
+    const key = throttleKey(req.origin, req.db, req.login);
+    try {
+      const out = await run();
+      throttle.success(key);
+      return out;
+    } catch (err) {
+      const line = { db: req.db, clientIp: req.origin.ip, requestId: req.origin.requestId };
+      if (isBadCredentials(err)) {
+        throttle.failure(key);
+        log.debug(line, 'login refused upstream');
+      } else if (isRefusal(err)) {
+        log.warn({ ...line, login: req.login, reason: err.message }, 'could not trade a password for an API key');
+      }
+      throw err;
+    }
   }
+
+  /** A key minted inside its renewal margin (a 1-day key just before midnight) is used until it expires. */
+  const renewAtFor = (expiresAt: number, mintedAt: number) => (expiresAt - config.keyRenewMarginMs > mintedAt ? expiresAt - config.keyRenewMarginMs : expiresAt);
+
+  async function mint(req: PasswordRequest, retire?: PasswordKey): Promise<PasswordKey> {
+    const name = keyName(req.origin, randomBytes(4).toString('hex'));
+    const mintedAt = now();
+    const minted = await mintKey(upstream, { db: req.db, login: req.login, password: req.password, durationDays: config.keyDurationDays, name, ...(retire?.keyId === undefined ? {} : { retireKeyId: retire.keyId }) }, req.origin, mintedAt);
+    const expiresAt = Number.isFinite(minted.expiresAt) ? new Date(minted.expiresAt).toISOString() : 'never';
+    log.info({ db: req.db, uid: minted.uid, keyId: minted.keyId, expiresAt, requestId: req.origin.requestId, ...(retire === undefined ? {} : { replacedKeyId: retire.keyId }) }, retire === undefined ? 'minted an API key' : 'renewed a minted API key');
+    return { db: req.db, uid: minted.uid, login: req.login, key: minted.key, source: 'minted', keyId: minted.keyId, expiresAt: minted.expiresAt, renewAt: renewAtFor(minted.expiresAt, mintedAt), validatedAt: now() };
+  }
+
+  async function fromMap(entry: CredentialMapEntry, req: PasswordRequest): Promise<PasswordKey> {
+    if (!(await map.matches(entry, req.password))) throw badCredentials();
+    const uid = await uidOfKey(upstream, req.db, entry.key, req.origin);
+    if (uid === undefined) {
+      log.warn({ db: req.db, login: req.login }, 'the credential map holds a key Odoo refuses');
+      throw mapKeyRefused();
+    }
+    const infinite = Number.POSITIVE_INFINITY;
+    return { db: req.db, uid, login: req.login, key: entry.key, source: 'map', keyId: undefined, expiresAt: now() + config.keyCacheTtlMs, renewAt: infinite, validatedAt: infinite };
+  }
+
+  const keys = createPasswordKeys(
+    { max: config.keyCacheSize, now, negativeTtlMs: config.negativeCacheTtlMs, revalidateIntervalMs: config.revalidateIntervalMs },
+    {
+      resolve: (req) =>
+        counted(req, () => {
+          const entry = map.find(req.db, req.login);
+          return entry === undefined ? mint(req) : fromMap(entry, req);
+        }),
+      async revalidate(entry, req) {
+        const uid = await counted(req, () => checkPassword(upstream, req, req.origin));
+        if (BigInt(uid) !== BigInt(entry.uid)) throw badCredentials();
+      },
+      renew: (entry, req) => counted(req, () => mint(req, entry)),
+      async retire(entry, why) {
+        if (entry.source !== 'minted' || entry.expiresAt <= now()) return;
+        const outcome = await retirer.revoke(entry.db, entry.uid, entry.key, ownOrigin());
+        const line = { db: entry.db, uid: entry.uid, keyId: entry.keyId, why };
+        if (outcome === 'unavailable') log.info(line, 'minted API key left to expire (the upstream cannot revoke it)');
+        else log.info(line, outcome === 'revoked' ? 'revoked a minted API key' : 'minted API key already gone');
+      },
+      renewalFailed(entry, err) {
+        log.warn({ db: entry.db, uid: entry.uid, keyId: entry.keyId, error: err instanceof Error ? err.name : 'unknown' }, 'could not renew a minted API key; the old one is used until it expires');
+      },
+    },
+  );
 
   return {
     async callAs(db, uid, password, origin, call) {
-      const first = await keyFor(db, uid, password, origin);
+      if (looksLikeApiKey(password)) {
+        const key = throttleKey(origin, db, logins.known(db, uid) ?? `#${uid}`);
+        throttle.check(key);
+        return apiKeys.callAs(db, uid, password, origin, call).then(
+          (out) => (throttle.success(key), out),
+          (err: unknown) => {
+            if (isBadCredentials(err)) throttle.failure(key);
+            throw err;
+          },
+        );
+      }
+      const login = await logins.resolve(db, uid, origin).catch(async (err: unknown) => {
+        if (isRefusal(err)) await probeDatabase(upstream, db, origin); // Registry(db) opens first: an unknown database wins
+        throw err;
+      });
+      throttle.check(throttleKey(origin, db, login));
+      const slot = cacheKey(db, 'password', login, password);
+      const req: PasswordRequest = { db, login, password, origin };
+      const entry = await keys.get(slot, req);
+      if (BigInt(entry.uid) !== BigInt(uid)) throw badCredentials();
       try {
-        return await call(first.key);
+        return await call(entry.key);
       } catch (err) {
         if (!isUnauthorized(err)) throw err;
-        cache.evict(first.slot);
-        const again = await keyFor(db, uid, password, origin);
+        // revoked or expired upstream: resolve once more (a minted key is minted anew) and retry once
+        keys.evict(slot, entry);
+        log.info({ db, uid, keyId: entry.keyId, requestId: origin.requestId }, 'the upstream refused a cached key; resolving it again');
+        const again = await keys.get(slot, req);
         try {
           return await call(again.key);
         } catch (err2) {
@@ -60,22 +192,30 @@ export function createCredentials(config: Config, upstream: Upstream): Credentia
     probeDatabase: (db, origin) => probeDatabase(upstream, db, origin),
 
     async authenticate(db, login, password, origin) {
-      if (!looksLikeApiKey(password)) {
-        await probeDatabase(upstream, db, origin); // an unknown database is a fault, not False
-        return false;
-      }
-      const slot = cacheKey(db, 'login', login, password);
+      const key = throttleKey(origin, db, login);
       try {
-        const checked = await cache.resolve(slot, async () => {
-          const uid = await uidOfKey(upstream, db, password, origin);
-          if (uid === undefined || (await loginOfUid(upstream, db, uid, password, origin)) !== login) throw accessDenied();
-          return { uid };
-        });
-        return checked.uid;
+        throttle.check(key);
+        let uid: number | bigint;
+        if (looksLikeApiKey(password)) {
+          uid = await apiKeys.authenticate(db, login, password, origin).then(
+            (out) => (throttle.success(key), out),
+            (err: unknown) => {
+              if (isBadCredentials(err)) throttle.failure(key);
+              throw err;
+            },
+          );
+        } else {
+          uid = (await keys.get(cacheKey(db, 'password', login, password), { db, login, password, origin })).uid;
+        }
+        logins.remember(db, uid, login);
+        return uid;
       } catch (err) {
-        if (err instanceof Error && 'kind' in err && err.kind === 'access_denied') return false;
+        if (isAnsweredFalse(err)) return false;
         throw err;
       }
     },
+
+    settled: () => keys.settled(),
+    close: () => keys.close(),
   };
 }

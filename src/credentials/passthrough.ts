@@ -7,6 +7,7 @@ import type { CallOrigin } from '../call.ts';
 import { accessDenied, LegacyError, missingError } from '../errors.ts';
 import { unauthorizedName, type Upstream } from '../upstream/index.ts';
 import { isInt, isStruct, struct, type Value } from '../value.ts';
+import { badCredentials } from './refusals.ts';
 
 /** Odoo keys are 20 random bytes in lowercase hex (reference §3.2). */
 const apiKeyShape = /^[0-9a-f]{40}$/;
@@ -41,12 +42,12 @@ export async function uidOfKey(upstream: Upstream, db: string, key: string, orig
  */
 export async function checkKeyForUid(upstream: Upstream, db: string, uid: number | bigint, key: string, origin: CallOrigin): Promise<void> {
   const owner = await uidOfKey(upstream, db, key, origin);
-  if (owner === undefined) throw accessDenied();
+  if (owner === undefined) throw badCredentials();
   if (BigInt(owner) === BigInt(uid)) return;
   if (!(await userExists(upstream, db, uid, key, origin))) {
     throw missingError(`Record does not exist or has been deleted.\n(Record: res.users(${uid},), User: ${uid})`);
   }
-  throw accessDenied();
+  throw badCredentials();
 }
 
 async function userExists(upstream: Upstream, db: string, uid: number | bigint, key: string, origin: CallOrigin): Promise<boolean> {

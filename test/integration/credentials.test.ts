@@ -1,6 +1,6 @@
 /**
- * API keys used as legacy passwords (design §5 step 3), through the gateway in front of the
- * simulator, with upstream requests counted at the simulator's HTTP layer.
+ * API keys used as legacy passwords (design §5 step 3) and the plain-password basics, through the
+ * gateway in front of the simulator, with upstream requests counted at the simulator's HTTP layer.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { errorData, startStack, type Stack } from '../support/stack.ts';
@@ -31,11 +31,22 @@ describe('common.authenticate with an API key', () => {
     expect((await stack.jsonrpc('common', 'login', ['demo', 'admin', ''])).result).toBe(false);
   });
 
-  it('answers False for a plain password until minting exists, but faults on an unknown database', async () => {
-    expect((await stack.jsonrpc('common', 'login', ['demo', 'admin', 'admin'])).result).toBe(false);
+  it('answers False for a wrong plain password, but faults on an unknown database', async () => {
+    expect((await stack.jsonrpc('common', 'login', ['demo', 'admin', 'not-the-password'])).result).toBe(false);
     const { error } = await stack.jsonrpc('common', 'login', ['nope', 'admin', 'admin']);
     expect(errorData(error).name).toBe('psycopg2.OperationalError');
     expect(errorData(error).message).toContain('database "nope" does not exist');
+  });
+
+  it('tries a password of 40 hex characters only as an API key, never on a login form', async () => {
+    const hexPassword = 'c0ffee'.padEnd(40, '0');
+    stack.sim.control.setPassword('demo', 'demo', hexPassword);
+    try {
+      expect((await stack.jsonrpc('common', 'login', ['demo', 'demo', hexPassword])).result).toBe(false);
+      expect(stack.sim.log.map((r) => r.path)).toEqual(['/json/2/res.users/context_get']);
+    } finally {
+      stack.sim.control.setPassword('demo', 'demo', 'demo');
+    }
   });
 
   it('sends no password-shaped value that is not a key upstream as a bearer', async () => {
@@ -64,8 +75,8 @@ describe('object calls with an API key', () => {
     });
   });
 
-  it('a plain password is refused until minting', async () => {
-    expect(errorData((await search(2, 'admin')).error).name).toBe('odoo.exceptions.AccessDenied');
+  it('refuses a wrong plain password with AccessDenied', async () => {
+    expect(errorData((await search(2, 'not-the-password')).error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' });
   });
 
   it('checks a key once, then serves from the cache', async () => {

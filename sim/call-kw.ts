@@ -1,0 +1,65 @@
+/**
+ * `odoo.service.model.call_kw` as `/web/dataset/call_kw` runs it (reference §5.4, §5.5): positional
+ * `args` (ids first for record methods), `kwargs` with `context` popped and applied, and the
+ * `create` rule (`result.id` for a dict, `result.ids` for a list).
+ */
+import { isTruthy, type Struct, type Value } from '../src/value.ts';
+import { contextFrom } from './context.ts';
+import { browseIds, type DispatchContext, invokeMethod, resolveMethod } from './dispatch.ts';
+import { OdooError, typeError } from './errors.ts';
+import { reprString } from './python-repr.ts';
+import type { MethodSpec } from './seed.ts';
+
+const builtin = (cls: string, message: string): OdooError => new OdooError(`builtins.${cls}`, message, 500);
+
+/** Positional arguments → named ones, in the method's parameter order (`inspect.Signature.bind`). */
+function nameArguments(spec: MethodSpec, positional: Value[], kwargs: Struct): Struct {
+  const slots = spec.params.filter((p) => p.kind === 'POSITIONAL_OR_KEYWORD' || p.kind === 'POSITIONAL_ONLY');
+  if (positional.length > slots.length && !spec.params.some((p) => p.kind === 'VAR_POSITIONAL')) {
+    throw typeError(`${spec.qualname}() takes ${slots.length + 1} positional arguments but ${positional.length + 1} were given`);
+  }
+  const named: Struct = new Map();
+  positional.forEach((v, i) => {
+    const p = slots[i];
+    if (p === undefined) return;
+    if (kwargs.has(p.name)) throw typeError(`${spec.qualname}() got multiple values for argument '${p.name}'`);
+    named.set(p.name, v);
+  });
+  for (const [k, v] of kwargs) named.set(k, v);
+  return named;
+}
+
+/** Runs `model.method(*args, **kwargs)` for the session user; throws an OdooError as Odoo raises. */
+export function callKw(ctx: DispatchContext, modelName: string, methodName: string, args: Value[], kwargs: Struct): Value {
+  const model = ctx.db.model(modelName);
+  if (model === undefined) throw builtin('KeyError', reprString(modelName));
+  let spec: MethodSpec;
+  try {
+    spec = resolveMethod(ctx, modelName, methodName);
+  } catch (err) {
+    // get_public_method raises AttributeError; JSON-2 turns it into a 404, call_kw does not
+    if (err instanceof OdooError && err.status === 404) throw builtin('AttributeError', err.message);
+    throw err;
+  }
+  let ids: Value[] = [];
+  let positional = args;
+  if (!spec.apiModel) {
+    if (args.length === 0) throw builtin('IndexError', 'list index out of range');
+    ids = browseIds(args[0]);
+    positional = args.slice(1);
+  }
+  const rest = new Map(kwargs);
+  const context = rest.get('context');
+  rest.delete('context');
+  const named = nameArguments(spec, positional, rest);
+  let result: Value;
+  try {
+    result = invokeMethod(ctx, model, methodName, spec, ids, named, contextFrom(isTruthy(context ?? null) ? context : null));
+  } catch (err) {
+    // a binding refusal is a TypeError here, not JSON-2's 422
+    if (err instanceof OdooError && err.odooName === 'werkzeug.exceptions.UnprocessableEntity') throw typeError(`${spec.qualname}() ${err.message}`);
+    throw err;
+  }
+  if (methodName === 'create' && Array.isArray(result)) return args[0] instanceof Map && result.length === 1 ? (result[0] as Value) : result;
+  return result;
+}

@@ -1,0 +1,113 @@
+/**
+ * The web session routes a gateway mints keys over (reference §3.6, §7.2): `/web/session/authenticate`
+ * (interactive: passwords only; a TOTP user gets `{"uid": null}`), `/web/session/destroy`, and
+ * `/web/dataset/call_kw[/<path>]` for the session's user. The session is found from the `session_id`
+ * cookie; a cookie bound to one database plus an `X-Odoo-Database` naming another is a 403 page.
+ */
+import { struct, type Value } from '../src/value.ts';
+import { isSystem } from './access.ts';
+import { callKw } from './call-kw.ts';
+import type { Database } from './database.ts';
+import { Env } from './env.ts';
+import { errorFrom, OdooError } from './errors.ts';
+import { noDatabasePage, werkzeugPage } from './html-pages.ts';
+import { htmlResponse, type SimRequest, type SimResponse } from './http-types.ts';
+import type { Json2State } from './json2-route.ts';
+import { jsonRpcError, jsonRpcResult, jsonRpcSessionExpired, readJsonRpc } from './jsonrpc-envelope.ts';
+import { sessionAndDatabase } from './session-auth.ts';
+import { sessionCookie } from './sessions.ts';
+import { Transaction } from './transaction.ts';
+import { odooRelease } from './version-routes.ts';
+
+/** The paths this module serves. */
+export function isWebSessionPath(path: string): boolean {
+  return path === '/web/session/authenticate' || path === '/web/session/destroy' || path === '/web/dataset/call_kw' || path.startsWith('/web/dataset/call_kw/');
+}
+
+/** `ir.http.session_info()`, the members the simulator can state from its data. */
+function sessionInfo(db: Database, uid: number, now: Date): Value {
+  const env = new Env(db, uid, new Map(), now, new Transaction(db));
+  const user = env.userRow();
+  const system = isSystem(env);
+  const partner = user.v.partner_id;
+  return struct({
+    uid,
+    is_system: system,
+    is_admin: system,
+    is_public: false,
+    is_internal_user: user.v.share !== true,
+    user_context: struct({ lang: typeof user.v.lang === 'string' ? user.v.lang : 'en_US', tz: typeof user.v.tz === 'string' ? user.v.tz : false, uid }),
+    db: db.name,
+    server_version: odooRelease.version,
+    server_version_info: odooRelease.versionInfo,
+    name: String(user.v.name),
+    username: String(user.v.login),
+    partner_id: typeof partner === 'number' ? partner : false,
+  });
+}
+
+function unknownDatabaseError(name: string): OdooError {
+  return new OdooError('psycopg2.OperationalError', `connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed: FATAL:  database "${name}" does not exist\n`, 500);
+}
+
+/** `/web/session/authenticate` (`auth='none'`): db, login and password from the params. */
+function authenticate(state: Json2State, req: SimRequest, id: Value, params: Map<string, Value>): SimResponse {
+  const now = state.now();
+  const dbName = params.get('db');
+  const db = typeof dbName === 'string' ? state.databases.get(dbName) : undefined;
+  if (db === undefined) return jsonRpcError(id, unknownDatabaseError(String(dbName)), 'authenticate');
+  const login = params.get('login');
+  const password = params.get('password');
+  const user = [...(db.model('res.users')?.rows.values() ?? [])].find((u) => u.v.login === login && u.v.active === true);
+  // interactive login: the stored password only, never an API key (reference §3.4)
+  if (user === undefined || typeof password !== 'string' || password === '' || db.passwords.get(user.id) !== password) {
+    return jsonRpcError(id, new OdooError('odoo.exceptions.AccessDenied', 'Access Denied', 403), 'authenticate');
+  }
+  const current = state.sessions.fromCookie(req.headers.cookie) ?? state.sessions.create();
+  const session = state.sessions.rotate(current);
+  session.db = db.name;
+  session.identityCheckLast = undefined;
+  const cookie = { 'Set-Cookie': sessionCookie(session, now) };
+  if (state.totpLogins.has(String(login))) {
+    session.uid = undefined;
+    session.preUid = user.id;
+    return jsonRpcResult(id, struct({ uid: null }), cookie);
+  }
+  session.uid = user.id;
+  session.preUid = undefined;
+  return jsonRpcResult(id, sessionInfo(db, user.id, now), cookie);
+}
+
+/** Serves the session routes. */
+export function handleWebSession(state: Json2State, req: SimRequest): SimResponse {
+  if (req.method !== 'POST') return htmlResponse(405, werkzeugPage(405, 'The method is not allowed for the requested URL.'));
+  const rpc = readJsonRpc(req);
+  if ('status' in rpc) return rpc;
+  const { id, params } = rpc;
+  if (req.path === '/web/session/authenticate') return authenticate(state, req, id, params);
+  const found = sessionAndDatabase(state, req);
+  if ('status' in found) return found;
+  const { session, db } = found;
+  if (db === undefined) return htmlResponse(404, noDatabasePage());
+  if (session === undefined || session.uid === undefined) return jsonRpcSessionExpired(id);
+  if (req.path === '/web/session/destroy') {
+    const fresh = state.sessions.destroy(session);
+    return jsonRpcResult(id, null, { 'Set-Cookie': sessionCookie(fresh, state.now()) });
+  }
+  const model = params.get('model');
+  const method = params.get('method');
+  const args = params.get('args') ?? [];
+  const kwargs = params.get('kwargs') ?? new Map();
+  const where = `${String(model)}.${String(method)}`;
+  try {
+    if (typeof model !== 'string' || typeof method !== 'string' || !Array.isArray(args) || !(kwargs instanceof Map)) {
+      throw new OdooError('builtins.TypeError', 'call_kw() needs model, method, args (a list) and kwargs (a dict)', 500);
+    }
+    const now = state.now();
+    const request = { session, keys: state.keys, laterBuild: state.laterBuild };
+    const result = callKw({ db, uid: session.uid, keys: state.keys, now, methods: state.methods, request }, model, method, args, kwargs);
+    return jsonRpcResult(id, result);
+  } catch (err) {
+    return jsonRpcError(id, errorFrom(err), where);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Passwords that are API keys (design §5 step 3): checked once with `res.users/context_get` as the
+ * bearer (owner must be the claimed uid, or have the claimed login), cached by HMAC, single-flight,
+ * and one re-check on 401. The gateway never retires these keys: the client owns them.
+ */
+import type { CallOrigin } from '../call.ts';
+import { accessDenied } from '../errors.ts';
+import type { Upstream } from '../upstream/index.ts';
+import type { CredentialCache } from './cache.ts';
+import { checkKeyForUid, isUnauthorized, loginOfUid, uidOfKey } from './passthrough.ts';
+import { badCredentials } from './refusals.ts';
+
+/** What the passthrough branch needs. */
+export interface ApiKeyPasswordDeps {
+  upstream: Upstream;
+  cache: CredentialCache;
+  cacheKey: (...parts: string[]) => string;
+}
+
+/** Object calls and `authenticate` for key-shaped passwords. */
+export interface ApiKeyPasswords {
+  callAs<T>(db: string, uid: number | bigint, key: string, origin: CallOrigin, call: (key: string) => Promise<T>): Promise<T>;
+  /** The uid owning `key` when it has `login`; rejects with bad credentials otherwise. */
+  authenticate(db: string, login: string, key: string, origin: CallOrigin): Promise<number | bigint>;
+}
+
+/** Creates the passthrough branch. */
+export function createApiKeyPasswords({ upstream, cache, cacheKey }: ApiKeyPasswordDeps): ApiKeyPasswords {
+  async function checkedSlot(db: string, uid: number | bigint, key: string, origin: CallOrigin): Promise<string> {
+    const slot = cacheKey(db, 'uid', String(uid), key);
+    await cache.resolve(slot, async () => {
+      await checkKeyForUid(upstream, db, uid, key, origin);
+      return { uid };
+    });
+    return slot;
+  }
+
+  return {
+    async callAs(db, uid, key, origin, call) {
+      const slot = await checkedSlot(db, uid, key, origin);
+      try {
+        return await call(key);
+      } catch (err) {
+        if (!isUnauthorized(err)) throw err;
+        cache.evict(slot);
+        await checkedSlot(db, uid, key, origin);
+        try {
+          return await call(key);
+        } catch (err2) {
+          if (isUnauthorized(err2)) throw accessDenied();
+          throw err2;
+        }
+      }
+    },
+
+    async authenticate(db, login, key, origin) {
+      const slot = cacheKey(db, 'login', login, key);
+      const checked = await cache.resolve(slot, async () => {
+        const uid = await uidOfKey(upstream, db, key, origin);
+        if (uid === undefined || (await loginOfUid(upstream, db, uid, key, origin)) !== login) throw badCredentials();
+        return { uid };
+      });
+      return checked.uid;
+    },
+  };
+}

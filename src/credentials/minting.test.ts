@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { CallOrigin } from '../call.ts';
+import { LegacyError } from '../errors.ts';
+import type { CallKw, Upstream } from '../upstream/index.ts';
+import { struct, type Value } from '../value.ts';
+import { checkPassword, mintKey, removeKeyInSession, type MintRequest } from './minting.ts';
+import { isAnsweredFalse, isBadCredentials } from './refusals.ts';
+
+const origin = { ip: '10.0.0.7', userAgent: 'Python-xmlrpc/3.11' } as CallOrigin;
+const key = '0123456789abcdef0123456789abcdef01234567';
+const request: MintRequest = { db: 'gw', login: 'demo', password: 'demo', durationDays: 1, name: 'legacy-rpc-gateway test' };
+const odooError = (kind: LegacyError['kind'], name: string, message: string) => new LegacyError(kind, { name, message });
+const identityAction = struct({ type: 'ir.actions.act_window', res_model: 'res.users.identitycheck', res_id: 9 });
+const showAction = struct({ type: 'ir.actions.act_window', res_model: 'res.users.apikeys.show', context: struct({ default_key: key }) });
+
+/** An upstream whose session routes answer from `answers` (by method) and that records every request. */
+function fakeUpstream(answers: Partial<Record<string, Value | LegacyError>>, uid: number | null = 5) {
+  const seen: string[] = [];
+  const upstream = {
+    webSession: {
+      async authenticate() {
+        seen.push('authenticate');
+        const a = answers.authenticate;
+        if (a instanceof LegacyError) throw a;
+        return { uid, session: { db: 'gw', cookie: 'c' } };
+      },
+      async callKw(_s: unknown, call: CallKw) {
+        seen.push(call.method === 'run_check' ? `run_check ${JSON.stringify((call.kwargs.get('context') as Map<string, Value>).get('password'))}` : call.method);
+        const a = answers[call.method];
+        if (a instanceof LegacyError) throw a;
+        return a ?? null;
+      },
+      async destroy() {
+        seen.push('destroy');
+      },
+    },
+    async json2() {
+      seen.push('search_read');
+      return answers.search_read ?? [struct({ id: 31, expiration_date: '2026-11-22 00:00:00' })];
+    },
+  } as unknown as Upstream;
+  return { upstream, seen };
+}
+
+const now = Date.parse('2026-11-21T23:40:00Z');
+
+describe('mintKey()', () => {
+  it('passes the identity check with the password when make_key asks for it, and reads the real expiry', async () => {
+    const { upstream, seen } = fakeUpstream({ create: 7, make_key: identityAction, run_check: showAction });
+    expect(await mintKey(upstream, request, origin, now)).toEqual({ uid: 5, key, keyId: 31, expiresAt: Date.parse('2026-11-22T00:00:00Z') });
+    expect(seen).toEqual(['authenticate', 'create', 'make_key', 'run_check "demo"', 'destroy', 'search_read']);
+  });
+
+  it('takes the key from make_key directly inside the identity window, and computes the expiry when the read finds nothing', async () => {
+    const { upstream, seen } = fakeUpstream({ create: 7, make_key: showAction, search_read: [] });
+    expect(await mintKey(upstream, { ...request, durationDays: 7 }, origin, now)).toMatchObject({ keyId: undefined, expiresAt: Date.parse('2026-11-28T00:00:00Z') });
+    expect(seen).toEqual(['authenticate', 'create', 'make_key', 'destroy', 'search_read']);
+  });
+
+  it.each([
+    ['the expiration the wizard requires', 'create', odooError('validation_error', 'odoo.exceptions.ValidationError', 'The API key must have an expiration date'),
+      "legacy-rpc-gateway could not mint an API key for this login: The API key must have an expiration date. Lower --key-duration to what the user's groups allow, or map this login to an API key in the credential map (--credentials-file)."],
+    ['the group maximum', 'create', odooError('validation_error', 'odoo.exceptions.ValidationError', 'You cannot exceed 1.0 days.'),
+      "legacy-rpc-gateway could not mint an API key for this login: You cannot exceed 1.0 days. Lower --key-duration to what the user's groups allow, or map this login to an API key in the credential map (--credentials-file)."],
+    ['a non-internal user (403)', 'run_check', odooError('access_error', 'odoo.exceptions.AccessError', 'Only internal users can create API keys'),
+      'legacy-rpc-gateway could not mint an API key for this login: Only internal users can create API keys. Map this login to one of its API keys in the credential map (--credentials-file), or let the client send an API key as its password.'],
+  ])('refuses %s with fault 3 and the reason, and still ends the session', async (_what, method, error, message) => {
+    const { upstream, seen } = fakeUpstream({ create: 7, make_key: identityAction, run_check: showAction, [method]: error });
+    await expect(mintKey(upstream, request, origin, now)).rejects.toMatchObject({ kind: 'access_denied', message });
+    expect(seen.at(-1)).toBe('destroy');
+  });
+
+  it('answers "Incorrect Password" at the identity check as bad credentials', async () => {
+    const { upstream } = fakeUpstream({ create: 7, make_key: identityAction, run_check: odooError('user_error', 'odoo.exceptions.UserError', 'Incorrect Password, try again or click on Forgot Password to reset your password.') });
+    const err = await mintKey(upstream, request, origin, now).catch((e: unknown) => e);
+    expect(isBadCredentials(err)).toBe(true);
+  });
+
+  it('refuses a two-factor login ({"uid": null}) after ending its session', async () => {
+    const { upstream, seen } = fakeUpstream({}, null);
+    await expect(mintKey(upstream, request, origin, now)).rejects.toThrow(/two-factor authentication is enabled/);
+    expect(seen).toEqual(['authenticate', 'destroy']);
+  });
+
+  it('removes a key inside a session, passing the identity check when remove asks for it (corpus sess-retire-1, sess-retire-2)', async () => {
+    const { upstream, seen } = fakeUpstream({ remove: identityAction, run_check: struct({ type: 'ir.actions.act_window_close' }) });
+    await removeKeyInSession(upstream, { db: 'gw', cookie: 'c' }, 24, 'demo', origin);
+    expect(seen).toEqual(['remove', 'run_check "demo"']);
+  });
+
+  it("passes Odoo's own login cooldown on, answered False by authenticate", async () => {
+    const cooldown = 'Too many login failures, please wait a bit before trying again.';
+    const { upstream } = fakeUpstream({ authenticate: odooError('access_denied', 'odoo.exceptions.AccessDenied', cooldown) });
+    const err = await checkPassword(upstream, request, origin).catch((e: unknown) => e);
+    expect(err).toMatchObject({ message: cooldown });
+    expect(isAnsweredFalse(err)).toBe(true);
+    expect(isBadCredentials(err)).toBe(false);
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * Minting (design §5 step 4, reference §3.6; recorded in corpus `sess-mint-*`): a web login with the
+ * password, then over `call_kw` with the session cookie the key wizard's `create` → `make_key` (an
+ * identity-check action) → `res.users.identitycheck.run_check` with the password in the context →
+ * the key; the session is destroyed; the key's real `expiration_date` is read with the key itself.
+ * Also the fresh login that re-validates a password (step 6), and removal of a key inside a session.
+ */
+import type { CallOrigin } from '../call.ts';
+import { LegacyError, upstreamErrorName } from '../errors.ts';
+import type { Upstream, WebSession } from '../upstream/index.ts';
+import { isInt, isStruct, struct, type Struct, type Value } from '../value.ts';
+import { badCredentials, mintRefusal, twoFactorRefusal, upstreamCooldown } from './refusals.ts';
+
+/** What a mint needs. `retireKeyId`: a key of the same user to remove inside the same session. */
+export interface MintRequest {
+  db: string;
+  login: string;
+  password: string;
+  /** One of Odoo's durations in days. */
+  durationDays: number;
+  /** The key's description, unique enough to find it again (`keyName`). */
+  name: string;
+  retireKeyId?: number;
+}
+
+/** A minted key. */
+export interface MintedKey {
+  uid: number | bigint;
+  key: string;
+  /** The `res.users.apikeys` record id, when the read found it (used to remove the key later). */
+  keyId: number | undefined;
+  /** Epoch ms of `expiration_date` (00:00 UTC); `Infinity` for a key without one. */
+  expiresAt: number;
+}
+
+const apiKeyShape = /^[0-9a-f]{40}$/;
+const wizardModel = 'res.users.apikeys.description';
+
+/** The description of a minted key: the gateway, the client it serves, and a nonce to find it by. */
+export function keyName(origin: CallOrigin, nonce: string): string {
+  const client = origin.userAgent === '' ? 'a legacy client' : origin.userAgent.slice(0, 80);
+  return `legacy-rpc-gateway for ${client} at ${origin.ip} [${nonce}]`;
+}
+
+/** `fields.Datetime` text (UTC) → epoch ms. */
+export function parseOdooDatetime(text: string): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text);
+  return m === null ? undefined : Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
+}
+
+/** `today + N days at 00:00 UTC`, what Odoo computes when the key cannot be read back. */
+export function expiryInDays(now: number, days: number): number {
+  const d = new Date(now);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + days);
+}
+
+/** Logs in; bad credentials, a cooldown and a second factor become their refusals. */
+async function logIn(upstream: Upstream, req: { db: string; login: string; password: string }, origin: CallOrigin): Promise<{ uid: number | bigint; session: WebSession }> {
+  let login;
+  try {
+    login = await upstream.webSession.authenticate(req, origin);
+  } catch (err) {
+    if (err instanceof LegacyError && err.kind === 'access_denied') throw err.message === 'Access Denied' ? badCredentials() : upstreamCooldown(err.message);
+    throw err;
+  }
+  if (login.uid === null) {
+    await endSession(upstream, login.session, origin);
+    throw twoFactorRefusal();
+  }
+  return { uid: login.uid, session: login.session };
+}
+
+async function endSession(upstream: Upstream, session: WebSession, origin: CallOrigin): Promise<void> {
+  try {
+    await upstream.webSession.destroy(session, origin);
+  } catch {
+    // best effort: an abandoned session expires on its own
+  }
+}
+
+/** Runs a `@check_identity` method, passing the identity check with the password when it is due. */
+async function withIdentityCheck(upstream: Upstream, session: WebSession, model: string, method: string, ids: Value[], password: string, origin: CallOrigin): Promise<Value> {
+  const first = await upstream.webSession.callKw(session, { model, method, args: [ids], kwargs: new Map() }, origin);
+  if (!isStruct(first) || first.get('res_model') !== 'res.users.identitycheck' || !isInt(first.get('res_id') ?? null)) return first;
+  const kwargs = struct({ context: struct({ password }) });
+  try {
+    return await upstream.webSession.callKw(session, { model: 'res.users.identitycheck', method: 'run_check', args: [[first.get('res_id') as Value]], kwargs }, origin);
+  } catch (err) {
+    // "Incorrect Password, try again…": the password changed since the login a moment ago
+    if (err instanceof LegacyError && err.name === 'odoo.exceptions.UserError') throw badCredentials();
+    throw err;
+  }
+}
+
+/** The wizard's and the access checks' refusals, with Odoo's reason (fault 3). */
+function refusalFrom(err: unknown): unknown {
+  if (!(err instanceof LegacyError)) return err;
+  if (err.kind === 'validation_error' || err.kind === 'user_error') return mintRefusal(err.message, 'wizard');
+  if (err.kind === 'access_error') return mintRefusal(err.message, 'access');
+  return err;
+}
+
+/** Reads the new key's record with the key itself: its id and real `expiration_date`. */
+async function readKeyRecord(upstream: Upstream, db: string, key: string, name: string, origin: CallOrigin): Promise<{ id: number | undefined; expiresAt: number | undefined }> {
+  // the read sess-mint-6 records: the key's own record, found by its unique description
+  const body: Struct = struct({ domain: [['name', '=', name]], fields: ['name', 'expiration_date', 'scope', 'create_date'] });
+  const rows = await upstream.json2({ db, key, model: 'res.users.apikeys', method: 'search_read', body }, origin);
+  const row = Array.isArray(rows) && rows.length === 1 && isStruct(rows[0] as Value) ? (rows[0] as Struct) : undefined;
+  const id = row?.get('id');
+  const expiration = row?.get('expiration_date');
+  return {
+    id: typeof id === 'number' ? id : undefined,
+    expiresAt: expiration === false ? Number.POSITIVE_INFINITY : typeof expiration === 'string' ? parseOdooDatetime(expiration) : undefined,
+  };
+}
+
+/** Trades a password for a new API key; rejects with a refusal (fault 3) or an upstream error. */
+export async function mintKey(upstream: Upstream, req: MintRequest, origin: CallOrigin, now: number): Promise<MintedKey> {
+  const { uid, session } = await logIn(upstream, req, origin);
+  let key: string;
+  try {
+    const vals = struct({ name: req.name, duration: String(req.durationDays) });
+    const wizardId = await upstream.webSession.callKw(session, { model: wizardModel, method: 'create', args: [vals], kwargs: new Map() }, origin);
+    if (!isInt(wizardId)) throw new LegacyError('upstream_invalid', { name: upstreamErrorName, message: 'the key wizard answered no id' });
+    const shown = await withIdentityCheck(upstream, session, wizardModel, 'make_key', [wizardId], req.password, origin);
+    const context = isStruct(shown) ? shown.get('context') : undefined;
+    const candidate = isStruct(context ?? null) ? (context as Struct).get('default_key') : undefined;
+    if (typeof candidate !== 'string' || !apiKeyShape.test(candidate)) {
+      throw new LegacyError('upstream_invalid', { name: upstreamErrorName, message: 'make_key answered no API key' });
+    }
+    key = candidate;
+    if (req.retireKeyId !== undefined) await removeKeyInSession(upstream, session, req.retireKeyId, req.password, origin).catch(() => undefined);
+  } catch (err) {
+    throw refusalFrom(err);
+  } finally {
+    await endSession(upstream, session, origin);
+  }
+  const record = await readKeyRecord(upstream, req.db, key, req.name, origin);
+  return { uid, key, keyId: record.id, expiresAt: record.expiresAt ?? expiryInDays(now, req.durationDays) };
+}
+
+/** `res.users.apikeys.remove` of one key inside an open session (identity check passed with `password`). */
+export async function removeKeyInSession(upstream: Upstream, session: WebSession, keyId: number, password: string, origin: CallOrigin): Promise<void> {
+  await withIdentityCheck(upstream, session, 'res.users.apikeys', 'remove', [keyId], password, origin);
+}
+
+/** A fresh web login with the password, ended at once: the uid it still opens (design §5 step 6). */
+export async function checkPassword(upstream: Upstream, req: { db: string; login: string; password: string }, origin: CallOrigin): Promise<number | bigint> {
+  const { uid, session } = await logIn(upstream, req, origin);
+  await endSession(upstream, session, origin);
+  return uid;
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { CallOrigin } from '../call.ts';
+import { pythonError } from '../errors.ts';
+import { createPasswordKeys, type PasswordKey, type PasswordKeyResolvers, type PasswordRequest } from './password-keys.ts';
+import { badCredentials } from './refusals.ts';
+
+const origin = { ip: '127.0.0.1' } as CallOrigin;
+const req: PasswordRequest = { db: 'gw', login: 'demo', password: 'pw', origin };
+
+function setup(overrides: Partial<PasswordKeyResolvers> = {}, max = 10) {
+  let t = 0;
+  let n = 0;
+  const entry = (): PasswordKey => ({ db: 'gw', uid: 5, login: 'demo', key: `key-${++n}`, source: 'minted', keyId: n, expiresAt: t + 1000, renewAt: t + 900, validatedAt: t });
+  const resolvers: PasswordKeyResolvers = {
+    resolve: vi.fn(async () => entry()),
+    revalidate: vi.fn(async () => {}),
+    renew: vi.fn(async () => entry()),
+    retire: vi.fn(async () => {}),
+    renewalFailed: vi.fn(),
+    ...overrides,
+  };
+  const keys = createPasswordKeys({ max, now: () => t, negativeTtlMs: 100, revalidateIntervalMs: 300 }, resolvers);
+  return { keys, resolvers, at: (ms: number) => void (t = ms) };
+}
+
+describe('createPasswordKeys()', () => {
+  it('resolves 100 concurrent first calls with one resolution, and serves warm calls without any', async () => {
+    const { keys, resolvers } = setup();
+    const got = await Promise.all(Array.from({ length: 100 }, () => keys.get('s', req)));
+    await keys.get('s', req);
+    expect(new Set(got.map((e) => e.key))).toEqual(new Set(['key-1']));
+    expect(resolvers.resolve).toHaveBeenCalledTimes(1);
+  });
+
+  it('caches refusals for the negative TTL, but never an upstream failure', async () => {
+    const refusal = badCredentials();
+    const resolve = vi.fn().mockRejectedValueOnce(pythonError('OSError', 'boom')).mockRejectedValue(refusal);
+    const { keys, at } = setup({ resolve });
+    await expect(keys.get('s', req)).rejects.toThrow('boom');
+    await expect(keys.get('s', req)).rejects.toBe(refusal);
+    await expect(keys.get('s', req)).rejects.toBe(refusal);
+    expect(resolve).toHaveBeenCalledTimes(2);
+    at(101);
+    await expect(keys.get('s', req)).rejects.toBe(refusal);
+    expect(resolve).toHaveBeenCalledTimes(3);
+  });
+
+  it('resolves a key again once it expired, without retiring the dead one', async () => {
+    const { keys, resolvers, at } = setup({}, 10);
+    await keys.get('s', req);
+    at(400);
+    expect((await keys.get('s', req)).key).toBe('key-1');
+    at(1000);
+    expect((await keys.get('s', req)).key).toBe('key-2');
+    expect(resolvers.retire).not.toHaveBeenCalled();
+  });
+
+  it('serves calls inside the renewal margin with the old key while one renewal runs', async () => {
+    const { keys, resolvers, at } = setup();
+    await keys.get('s', req);
+    at(450);
+    const during = await Promise.all([keys.get('s', req), keys.get('s', req)]);
+    expect(during.map((e) => e.key)).toEqual(['key-1', 'key-1']);
+    await keys.settled();
+    expect(resolvers.renew).toHaveBeenCalledTimes(0); // 450 < renewAt 900
+    at(950);
+    expect((await keys.get('s', req)).key).toBe('key-1');
+    await keys.settled();
+    expect(resolvers.renew).toHaveBeenCalledTimes(1);
+    expect((await keys.get('s', req)).key).toBe('key-2');
+  });
+
+  it('re-validates after the interval; a refused password drops and retires the key and is cached', async () => {
+    const revalidate = vi.fn().mockResolvedValueOnce(undefined).mockRejectedValue(badCredentials());
+    const { keys, resolvers, at } = setup({ revalidate });
+    await keys.get('s', req);
+    at(299);
+    await keys.get('s', req);
+    expect(revalidate).not.toHaveBeenCalled();
+    at(300);
+    await keys.get('s', req);
+    expect(revalidate).toHaveBeenCalledTimes(1);
+    at(600);
+    await expect(keys.get('s', req)).rejects.toThrow('Access Denied');
+    expect(resolvers.retire).toHaveBeenCalledWith(expect.objectContaining({ key: 'key-1' }), 'the password no longer opens it');
+    await expect(keys.get('s', req)).rejects.toThrow('Access Denied');
+    expect(revalidate).toHaveBeenCalledTimes(2);
+    expect(resolvers.resolve).toHaveBeenCalledTimes(1);
+  });
+
+  it('retires keys pushed out of a full table and, at close, every live key', async () => {
+    const { keys, resolvers, at } = setup({}, 1);
+    await keys.get('a', req);
+    await keys.get('b', req);
+    expect(resolvers.retire).toHaveBeenCalledWith(expect.objectContaining({ key: 'key-1' }), 'evicted (cache full)');
+    at(100);
+    await keys.close();
+    expect(resolvers.retire).toHaveBeenLastCalledWith(expect.objectContaining({ key: 'key-2' }), 'the gateway is shutting down');
+    expect(keys.size).toBe(0);
+  });
+});

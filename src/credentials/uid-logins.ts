@@ -1,0 +1,86 @@
+/**
+ * uid → login (design §5 step 5): object calls carry a uid, but a password is traded for a key by
+ * login. Logins are remembered from successful `common.login`/`authenticate`; otherwise the
+ * credential map's keys tell whose they are, and the service key reads `res.users`. A uid that
+ * does not exist is Odoo's MissingError (corpus `err-wrong-uid-xmlrpc2`). Single-flight per uid.
+ */
+import type { CallOrigin } from '../call.ts';
+import { missingError } from '../errors.ts';
+import type { Upstream } from '../upstream/index.ts';
+import { isStruct, struct } from '../value.ts';
+import { createLru } from './cache.ts';
+import type { CredentialMap } from './credential-map.ts';
+import { isUnauthorized, uidOfKey } from './passthrough.ts';
+import { badCredentials, unknownLogin } from './refusals.ts';
+
+/** The uid → login table. */
+export interface UidLogins {
+  /** Remembers a login whose uid an upstream login confirmed. */
+  remember(db: string, uid: number | bigint, login: string): void;
+  /** The login of `uid` in `db`, else the refusal or MissingError Odoo-side facts call for. */
+  resolve(db: string, uid: number | bigint, origin: CallOrigin): Promise<string>;
+  /** The login already known for `uid`, without asking anyone. */
+  known(db: string, uid: number | bigint): string | undefined;
+}
+
+/** Creates the table. */
+export function createUidLogins(options: { max: number; upstream: Upstream; serviceKey: string | undefined; map: CredentialMap }): UidLogins {
+  const { upstream, serviceKey, map } = options;
+  const table = createLru<{ login: string }>({ max: options.max });
+  const inFlight = new Map<string, Promise<string>>();
+  const mapUids = new Map<string, number | bigint | null>(); // `${db}\0${login}` → uid of the entry's key
+  const slot = (db: string, uid: number | bigint) => `${db}\u0000${uid}`;
+
+  /** Learns the uid of each map entry of `db` (one context_get per entry, once); the login of `uid` if one matches. */
+  async function fromMap(db: string, uid: number | bigint, origin: CallOrigin): Promise<string | undefined> {
+    for (const entry of map.entriesOf(db)) {
+      const id = `${db}\u0000${entry.login}`;
+      if (!mapUids.has(id)) mapUids.set(id, (await uidOfKey(upstream, db, entry.key, origin)) ?? null);
+      const owner = mapUids.get(id);
+      if (owner !== null && owner !== undefined && BigInt(owner) === BigInt(uid)) return entry.login;
+    }
+    return undefined;
+  }
+
+  async function fromServiceKey(db: string, uid: number | bigint, origin: CallOrigin): Promise<string> {
+    if (serviceKey === undefined) throw unknownLogin(uid, 'it has not seen this uid log in, and no --service-key is configured');
+    const body = struct({ domain: [['id', '=', uid]], fields: ['login'], context: struct({ active_test: false }) });
+    let rows;
+    try {
+      rows = await upstream.json2({ db, key: serviceKey, model: 'res.users', method: 'search_read', body }, origin);
+    } catch (err) {
+      if (isUnauthorized(err)) throw unknownLogin(uid, `the service key is not valid in database "${db}"`);
+      throw err;
+    }
+    const row = Array.isArray(rows) ? rows[0] : undefined;
+    const login = row !== undefined && isStruct(row) ? row.get('login') : undefined;
+    if (typeof login === 'string') return login;
+    // Odoo loads the user record first: a uid that does not exist is a MissingError, not AccessDenied.
+    throw missingError(`Record does not exist or has been deleted.\n(Record: res.users(${uid},), User: ${uid})`);
+  }
+
+  async function lookUp(db: string, uid: number | bigint, origin: CallOrigin): Promise<string> {
+    if (BigInt(uid) <= 0n) throw badCredentials(); // browse(0) is no user: plain AccessDenied
+    const login = (await fromMap(db, uid, origin)) ?? (await fromServiceKey(db, uid, origin));
+    table.set(slot(db, uid), { login });
+    return login;
+  }
+
+  return {
+    remember(db, uid, login) {
+      table.set(slot(db, uid), { login });
+    },
+    known: (db, uid) => table.get(slot(db, uid))?.login,
+    resolve(db, uid, origin) {
+      const key = slot(db, uid);
+      const hit = table.get(key);
+      if (hit !== undefined) return Promise.resolve(hit.login);
+      let pending = inFlight.get(key);
+      if (pending === undefined) {
+        pending = lookUp(db, uid, origin).finally(() => inFlight.delete(key));
+        inFlight.set(key, pending);
+      }
+      return pending;
+    },
+  };
+}

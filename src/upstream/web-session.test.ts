@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { CallOrigin } from '../call.ts';
+import { loadConfig } from '../config.ts';
+import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from './pool.ts';
+import { createWebSessionClient } from './web-session.ts';
+
+const origin = { host: 'gateway:8070', ip: '10.0.0.7', proto: 'http', userAgent: 'client/1', requestId: 'r', signal: new AbortController().signal } as CallOrigin;
+const json = (body: string, headers: Record<string, string | string[]> = {}): UpstreamResponse => ({ status: 200, contentType: 'application/json; charset=utf-8', headers, text: body, elapsedMs: 3 });
+
+function fakeHttp(answers: UpstreamResponse[]) {
+  const sent: UpstreamRequest[] = [];
+  const http: UpstreamHttp = {
+    url: 'http://odoo:8069',
+    async send(request) {
+      sent.push(request);
+      return answers.shift() as UpstreamResponse;
+    },
+    close: async () => {},
+  };
+  return { client: createWebSessionClient(http, loadConfig([], {})), sent };
+}
+
+describe('createWebSessionClient()', () => {
+  it('logs in, calls call_kw with the session cookie and no database header, follows a rotated cookie, and logs out', async () => {
+    const { client, sent } = fakeHttp([
+      json('{"jsonrpc": "2.0", "id": null, "result": {"uid": 5, "name": "Marc Demo"}}', { 'set-cookie': ['session_id=first; HttpOnly; Path=/'] }),
+      json('{"jsonrpc": "2.0", "id": null, "result": 23}', { 'set-cookie': 'session_id=rotated; Path=/' }),
+      json('{"jsonrpc": "2.0", "id": null}'),
+    ]);
+    const login = await client.authenticate({ db: 'gw', login: 'demo', password: 'demo' }, origin);
+    expect(login).toEqual({ uid: 5, session: { db: 'gw', cookie: 'first' } });
+    expect(await client.callKw(login.session, { model: 'res.users.apikeys.description', method: 'create', args: [new Map([['name', 'x']])], kwargs: new Map() }, origin)).toBe(23);
+    await client.destroy(login.session, origin);
+    expect(sent.map((r) => [r.path, r.headers.cookie, r.headers['x-odoo-database']])).toEqual([
+      ['/web/session/authenticate', undefined, undefined],
+      ['/web/dataset/call_kw/res.users.apikeys.description/create', 'session_id=first', undefined],
+      ['/web/session/destroy', 'session_id=rotated', undefined],
+    ]);
+    expect(sent[0]?.body).toBe('{"jsonrpc":"2.0","method":"call","params":{"db":"gw","login":"demo","password":"demo"},"id":null}');
+    expect(sent[0]?.headers['x-forwarded-for']).toBe('10.0.0.7');
+  });
+
+  it('answers {"uid": null} (a second factor is due) with a null uid', async () => {
+    const { client } = fakeHttp([json('{"jsonrpc": "2.0", "id": null, "result": {"uid": null}}', { 'set-cookie': 'session_id=pre; Path=/' })]);
+    expect((await client.authenticate({ db: 'gw', login: 'demo', password: 'demo' }, origin)).uid).toBeNull();
+  });
+
+  it.each([
+    ['AccessDenied', '{"name": "odoo.exceptions.AccessDenied", "message": "Access Denied", "arguments": ["Access Denied"], "context": {}, "debug": ""}', { kind: 'access_denied', name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' }],
+    ['a missing database', '{"name": "psycopg2.OperationalError", "message": "connection to server at \\"db\\" (10.0.0.9), port 5432 failed: FATAL:  database \\"nope\\" does not exist\\n", "arguments": [], "context": {}, "debug": ""}', { name: 'psycopg2.OperationalError', message: 'connection to server failed: FATAL:  database "gw" does not exist\n' }],
+    ['a database the dbfilter hides', '{"name": "odoo.exceptions.AccessError", "message": "Database not found.", "arguments": [], "context": {}, "debug": ""}', { name: 'psycopg2.OperationalError' }],
+  ])('maps a login refused with %s', async (_what, data, expected) => {
+    const { client } = fakeHttp([json(`{"jsonrpc": "2.0", "id": null, "error": {"code": 0, "message": "Odoo Server Error", "data": ${data}}}`)]);
+    await expect(client.authenticate({ db: 'gw', login: 'demo', password: 'x' }, origin)).rejects.toMatchObject(expected);
+  });
+
+  it('maps code 100 to SessionExpiredException', async () => {
+    const { client } = fakeHttp([json('{"jsonrpc": "2.0", "id": null, "error": {"code": 100, "message": "Odoo Session Expired", "data": {}}}')]);
+    await expect(client.destroy({ db: 'gw', cookie: 'gone' }, origin)).rejects.toMatchObject({ name: 'odoo.http.SessionExpiredException' });
+  });
+});

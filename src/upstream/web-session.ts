@@ -1,0 +1,114 @@
+/**
+ * The web session routes the gateway mints and retires keys over (reference §3.6, §7.2; corpus
+ * `sess-mint-*`, `sess-retire-*`): `POST /web/session/authenticate` (db, login, password → the
+ * `session_id` cookie), `POST /web/dataset/call_kw/<model>/<method>` with that cookie and no
+ * database header (the session names it; a header too would be a 403), `POST /web/session/destroy`.
+ */
+import type { CallOrigin } from '../call.ts';
+import type { Config } from '../config.ts';
+import { LegacyError } from '../errors.ts';
+import { stringifyJson } from '../json/index.ts';
+import { isInt, isStruct, struct, type Struct, type Value } from '../value.ts';
+import { errorFromAnswer, jsonFromAnswer, unknownDatabase } from './answer.ts';
+import { errorFromJson2 } from './error-json.ts';
+import { forwardedHeaders } from './forwarded-headers.ts';
+import type { UpstreamHttp, UpstreamResponse } from './pool.ts';
+import { upstreamError } from './transport-error.ts';
+
+/** An open web session. Its cookie follows Odoo's rotations (a new `session_id` on any answer). */
+export interface WebSession {
+  readonly db: string;
+  cookie: string;
+}
+
+/** What `/web/session/authenticate` answered: the uid, or `null` while a second factor is due. */
+export interface WebLogin {
+  uid: number | bigint | null;
+  session: WebSession;
+}
+
+/** One `call_kw`: positional `args` and `kwargs` exactly as Odoo's `call_kw` takes them. */
+export interface CallKw {
+  model: string;
+  method: string;
+  args: Value[];
+  kwargs: Struct;
+}
+
+/** The web session client the credentials layer uses. */
+export interface WebSessionClient {
+  /** Logs in; rejects with AccessDenied for bad credentials, the unknown-database fault for a missing db. */
+  authenticate(login: { db: string; login: string; password: string }, origin: CallOrigin): Promise<WebLogin>;
+  /** Runs `model.method(*args, **kwargs)` as the session's user; rejects with the Odoo error. */
+  callKw(session: WebSession, call: CallKw, origin: CallOrigin): Promise<Value>;
+  /** Ends the session (logs out). */
+  destroy(session: WebSession, origin: CallOrigin): Promise<void>;
+}
+
+/** The JSON-RPC code Odoo gives an `auth='user'` route without a logged-in session. */
+const sessionExpiredCode = 100;
+
+/** The `session_id` value a Set-Cookie header (or several) carries. */
+function sessionIdFrom(setCookie: string | string[] | undefined): string | undefined {
+  for (const header of Array.isArray(setCookie) ? setCookie : setCookie === undefined ? [] : [setCookie]) {
+    const m = /(?:^|[;,]\s*)session_id=([^;,\s]+)/.exec(header);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+/** Creates the client on top of the upstream pool. */
+export function createWebSessionClient(http: UpstreamHttp, config: Config): WebSessionClient {
+  async function post(path: string, db: string, params: Struct, cookie: string | undefined, origin: CallOrigin): Promise<{ res: UpstreamResponse; value: Value }> {
+    const headers = forwardedHeaders(config, origin, db);
+    headers['content-type'] = 'application/json';
+    if (cookie !== undefined) headers.cookie = `session_id=${cookie}`;
+    const body = stringifyJson(struct({ jsonrpc: '2.0', method: 'call', params, id: null }));
+    const res = await http.send({ method: 'POST', path, headers, body }, origin);
+    if (res.status !== 200 || !res.contentType.startsWith('application/json')) throw errorFromAnswer(res, http.url, db, config.maxDepth);
+    const envelope = jsonFromAnswer(res, http.url, config.maxDepth);
+    if (!isStruct(envelope)) throw upstreamError('upstream_invalid', `upstream ${path} answered a non-JSON-RPC body`, http.url, res.elapsedMs);
+    const error = envelope.get('error') ?? null;
+    if (isStruct(error)) {
+      if (error.get('code') === sessionExpiredCode) {
+        throw new LegacyError('internal', { name: 'odoo.http.SessionExpiredException', message: 'Session expired' });
+      }
+      const fallback = upstreamError('upstream_invalid', `upstream ${path} answered an error without data`, http.url, res.elapsedMs);
+      throw errorFromJson2((error.get('data') as Value | undefined) ?? null, fallback);
+    }
+    return { res, value: envelope.has('result') ? (envelope.get('result') as Value) : null };
+  }
+
+  return {
+    async authenticate({ db, login, password }, origin) {
+      let answer;
+      try {
+        answer = await post('/web/session/authenticate', db, struct({ db, login, password }), undefined, origin);
+      } catch (err) {
+        // A missing database (or one the dbfilter hides) is the legacy unknown-database fault.
+        if (err instanceof LegacyError && (err.name.startsWith('psycopg2.') || (err.kind === 'access_error' && err.message === 'Database not found.'))) {
+          throw unknownDatabase(db);
+        }
+        throw err;
+      }
+      const uid = isStruct(answer.value) ? answer.value.get('uid') : undefined;
+      const cookie = sessionIdFrom(answer.res.headers['set-cookie']);
+      if (cookie === undefined || (uid !== null && (uid === undefined || !isInt(uid)))) {
+        throw upstreamError('upstream_invalid', 'upstream /web/session/authenticate answered without a uid and a session', http.url, answer.res.elapsedMs);
+      }
+      return { uid: uid as number | bigint | null, session: { db, cookie } };
+    },
+
+    async callKw(session, call, origin) {
+      const path = `/web/dataset/call_kw/${encodeURIComponent(call.model)}/${encodeURIComponent(call.method)}`;
+      const params = struct({ model: call.model, method: call.method, args: call.args, kwargs: call.kwargs });
+      const { res, value } = await post(path, session.db, params, session.cookie, origin);
+      session.cookie = sessionIdFrom(res.headers['set-cookie']) ?? session.cookie;
+      return value;
+    },
+
+    async destroy(session, origin) {
+      await post('/web/session/destroy', session.db, new Map(), session.cookie, origin);
+    },
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * Passwords traded for API keys (design §5 steps 4–7) through the gateway in front of the
+ * simulator: the recorded exchange (corpus sess-mint-*), exchange counts under concurrency (counted
+ * at the simulator's HTTP layer), expiry at 00:00 UTC, renewal, re-validation, the negative cache
+ * and the transparent re-mint after a 401. A test clock moves time; nothing sleeps.
+ */
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestClock, minutes, type TestClock } from '../support/clock.ts';
+import { errorData, startStack, type Stack } from '../support/stack.ts';
+
+const authPath = '/web/session/authenticate';
+const createPath = '/web/dataset/call_kw/res.users.apikeys.description/create';
+const makeKeyPath = '/web/dataset/call_kw/res.users.apikeys.description/make_key';
+const runCheckPath = '/web/dataset/call_kw/res.users.identitycheck/run_check';
+const destroyPath = '/web/session/destroy';
+const readKeyPath = '/json/2/res.users.apikeys/search_read';
+const removePath = '/web/dataset/call_kw/res.users.apikeys/remove';
+const mintSequence = [authPath, createPath, makeKeyPath, runCheckPath, destroyPath, readKeyPath];
+
+let stack: Stack | undefined;
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
+
+async function start(clock: TestClock, flags: string[] | ((s: Stack['sim']) => string[]) = []): Promise<Stack> {
+  stack = await startStack({ databases: ['gw'], sim: { now: clock.date }, gateway: { now: clock.now }, flags });
+  return stack;
+}
+
+const paths = (s: Stack) => s.sim.log.map((r) => r.path).filter((p) => !p.startsWith('/doc-bearer/')); // signature discovery is not ours
+const count = (s: Stack, path: string) => s.sim.log.filter((r) => r.path === path).length;
+const bearers = (s: Stack, path: string) => s.sim.log.filter((r) => r.path === path).map((r) => r.headers.authorization?.slice('bearer '.length));
+const contextGet = (s: Stack, uid: number, password: string) => s.jsonrpc('object', 'execute_kw', ['gw', uid, password, 'res.users', 'context_get', []]);
+const mintedKeys = (s: Stack) => s.sim.keys.list().filter((k) => k.name.startsWith('legacy-rpc-gateway for '));
+
+/** A recorded request body with what differs between runs (ids, the key's description) blanked. */
+function normalized(body: string): unknown {
+  const walk = (v: unknown, key?: string): unknown => {
+    if (typeof v === 'number' && key !== 'uid') return '<id>';
+    if (typeof v === 'string' && /^legacy-rpc-gateway /.test(v)) return '<description>';
+    if (Array.isArray(v)) return v.map((x) => walk(x));
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
+    return v;
+  };
+  return walk(JSON.parse(body));
+}
+
+describe('minting', () => {
+  it('mints over the recorded web routes, request for request (corpus sess-mint-1 … sess-mint-6)', async () => {
+    const s = await start(createTestClock('2026-11-21T23:40:39Z'));
+    expect((await s.jsonrpc('common', 'authenticate', ['gw', 'demo', 'demo', {}])).result).toBe(5);
+    const recorded = ['sess-mint-1-authenticate', 'sess-mint-2-description-create', 'sess-mint-3-make_key', 'sess-mint-4-run_check', 'sess-mint-5-destroy', 'sess-mint-6-read-expiration'].map(
+      (id) => (JSON.parse(readFileSync(new URL(`../../fixtures/conformance/cases/${id}.json`, import.meta.url), 'utf8')) as { legacy: { path: string; request_body: string } }).legacy,
+    );
+    const sent = s.sim.log;
+    expect(sent.map((r) => r.path)).toEqual(recorded.map((r) => r.path));
+    sent.forEach((r, i) => expect(normalized(r.body), r.path).toEqual(normalized((recorded[i] as { request_body: string }).request_body)));
+    // the session cookie, never a database header, on the session routes; the new key on JSON-2
+    const web = sent.slice(0, 5);
+    expect(web.every((r) => r.headers['x-odoo-database'] === undefined)).toBe(true);
+    expect(web[0]?.headers.cookie).toBeUndefined();
+    expect(new Set(web.slice(1).map((r) => r.headers.cookie)).size).toBe(1);
+    expect(web[1]?.headers.cookie).toMatch(/^session_id=[\w-]{20,}$/);
+    const [key] = mintedKeys(s);
+    expect(sent[5]?.headers.authorization).toBe(`bearer ${key?.key}`);
+    expect(sent[5]?.headers['x-odoo-database']).toBe('gw');
+    expect(key).toMatchObject({ uid: 5, scope: null, expiration: '2026-11-22 00:00:00' });
+  });
+
+  it('names minted keys after the gateway and the client', async () => {
+    const s = await start(createTestClock('2026-11-21T12:00:00Z'));
+    await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'], { 'user-agent': 'Python-xmlrpc/3.11' });
+    expect(mintedKeys(s).map((k) => k.name)).toEqual([expect.stringMatching(/^legacy-rpc-gateway for Python-xmlrpc\/3\.11 at 127\.0\.0\.1 \[[0-9a-f]{8}\]$/)]);
+  });
+
+  it('answers login and authenticate with the uid, then serves object calls with the same key', async () => {
+    const s = await start(createTestClock('2026-11-21T12:00:00Z'));
+    expect((await s.jsonrpc('common', 'login', ['gw', 'admin', 'admin'])).result).toBe(2);
+    s.sim.clearLog();
+    expect((await contextGet(s, 2, 'admin')).result).toEqual(new Map<string, unknown>([['lang', 'en_US'], ['tz', 'Europe/Brussels'], ['uid', 2]]));
+    expect(paths(s)).toEqual(['/json/2/res.users/context_get']);
+    expect(bearers(s, '/json/2/res.users/context_get')).toEqual([mintedKeys(s)[0]?.key]);
+  });
+
+  it('100 concurrent first calls with the same new credentials make exactly one exchange; warm calls make none', async () => {
+    const s = await start(createTestClock('2026-11-21T12:00:00Z'), (sim) => ['--service-key', sim.keyFor('gw', 'admin')]);
+    const first = await Promise.all(Array.from({ length: 100 }, () => contextGet(s, 5, 'demo')));
+    expect(first.every((a) => a.error === undefined)).toBe(true);
+    const exchange = paths(s).filter((p) => p !== '/json/2/res.users/context_get');
+    // one uid → login look-up with the service key, then one mint: authenticate → create → make_key → run_check → destroy
+    expect(exchange).toEqual(['/json/2/res.users/search_read', ...mintSequence]);
+    expect(count(s, '/json/2/res.users/context_get')).toBe(100);
+    s.sim.clearLog();
+    await Promise.all(Array.from({ length: 100 }, () => contextGet(s, 5, 'demo')));
+    expect(paths(s).filter((p) => p !== '/json/2/res.users/context_get')).toEqual([]);
+    expect(mintedKeys(s)).toHaveLength(1);
+  });
+
+  it('100 concurrent first authenticate calls make exactly one exchange', async () => {
+    const s = await start(createTestClock('2026-11-21T12:00:00Z'));
+    const answers = await Promise.all(Array.from({ length: 100 }, () => s.jsonrpc('common', 'authenticate', ['gw', 'admin', 'admin', {}])));
+    expect(answers.map((a) => a.result)).toEqual(Array.from({ length: 100 }, () => 2));
+    expect(paths(s)).toEqual(mintSequence);
+  });
+});
+
+describe('key lifetime', () => {
+  it('a key minted at 23:40 for one day expires at 00:00 UTC and is minted anew after midnight', async () => {
+    const clock = createTestClock('2026-11-21T23:40:00Z');
+    const s = await start(clock, ['--key-renew-margin', '0', '--revalidate-interval', String(minutes(60))]);
+    await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo']);
+    expect(mintedKeys(s).map((k) => k.expiration)).toEqual(['2026-11-22 00:00:00']);
+    clock.set('2026-11-21T23:59:59Z');
+    s.sim.clearLog();
+    await contextGet(s, 5, 'demo');
+    expect(paths(s)).toEqual(['/json/2/res.users/context_get']);
+    clock.set('2026-11-22T00:00:01Z');
+    s.sim.clearLog();
+    expect((await contextGet(s, 5, 'demo')).error).toBeUndefined();
+    expect(paths(s)).toEqual([...mintSequence, '/json/2/res.users/context_get']);
+    expect(mintedKeys(s).map((k) => k.expiration)).toEqual(['2026-11-22 00:00:00', '2026-11-23 00:00:00']);
+  });
+
+  it('serves the first call inside the renewal margin with the old key while it mints the new one, removing the old key in that session', async () => {
+    const clock = createTestClock('2026-11-21T12:00:00Z');
+    const s = await start(clock, ['--key-duration', '7', '--revalidate-interval', String(minutes(60 * 24 * 30))]);
+    await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo']);
+    const [old] = mintedKeys(s);
+    expect(old?.expiration).toBe('2026-11-28 00:00:00');
+    clock.set('2026-11-27T23:51:00Z'); // inside the default 10-minute margin
+    s.sim.clearLog();
+    expect((await contextGet(s, 5, 'demo')).error).toBeUndefined();
+    expect(bearers(s, '/json/2/res.users/context_get')).toEqual([old?.key]);
+    await s.gateway.credentials.settled();
+    // the identity check of the new key covers the removal: no second run_check
+    expect(paths(s).filter((p) => p !== '/json/2/res.users/context_get')).toEqual([authPath, createPath, makeKeyPath, runCheckPath, removePath, destroyPath, readKeyPath]);
+    const [fresh] = mintedKeys(s);
+    expect(s.sim.keys.find(old?.key ?? '')).toBeUndefined();
+    expect(fresh?.expiration).toBe('2026-12-04 00:00:00');
+    s.sim.clearLog();
+    await contextGet(s, 5, 'demo');
+    expect(bearers(s, '/json/2/res.users/context_get')).toEqual([fresh?.key]);
+  });
+
+  it('re-validates the password after the interval: a changed password stops working, and is not asked for again at once', async () => {
+    const clock = createTestClock('2026-11-21T12:00:00Z');
+    const s = await start(clock);
+    await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo']);
+    clock.advance(minutes(14));
+    s.sim.clearLog();
+    await contextGet(s, 5, 'demo');
+    expect(paths(s)).toEqual(['/json/2/res.users/context_get']);
+    clock.advance(minutes(2)); // 16 minutes after the mint
+    s.sim.clearLog();
+    await contextGet(s, 5, 'demo');
+    expect(paths(s)).toEqual([authPath, destroyPath, '/json/2/res.users/context_get']);
+    s.sim.control.setPassword('gw', 'demo', 'changed');
+    clock.advance(minutes(16));
+    s.sim.clearLog();
+    expect(errorData((await contextGet(s, 5, 'demo')).error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' });
+    expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'])).result).toBe(false);
+    // one fresh login (refused), then the revoke attempt (404 on this build); the second call hit the negative cache
+    expect(paths(s)).toEqual([authPath, '/json/2/res.users.apikeys/revoke']);
+    expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'changed'])).result).toBe(5);
+  });
+
+  it('caches refused credentials for the negative TTL: a looping bad client makes one login attempt per period', async () => {
+    const clock = createTestClock('2026-11-21T12:00:00Z');
+    const s = await start(clock, (sim) => ['--negative-cache-ttl', '60000', '--service-key', sim.keyFor('gw', 'admin')]);
+    for (let i = 0; i < 5; i++) expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'wrong'])).result).toBe(false);
+    for (let i = 0; i < 5; i++) expect(errorData((await contextGet(s, 5, 'wrong')).error).message).toBe('Access Denied');
+    expect(count(s, authPath)).toBe(1);
+    clock.advance(60_001);
+    expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'wrong'])).result).toBe(false);
+    expect(count(s, authPath)).toBe(2);
+  });
+
+  it('evicts a minted key the upstream refuses (401) and mints anew once, transparently', async () => {
+    const s = await start(createTestClock('2026-11-21T12:00:00Z'));
+    await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo']);
+    const [old] = mintedKeys(s);
+    s.sim.keys.removeKey(old?.key ?? '');
+    s.sim.clearLog();
+    expect((await contextGet(s, 5, 'demo')).result).toBeInstanceOf(Map);
+    expect(paths(s)).toEqual(['/json/2/res.users/context_get', ...mintSequence, '/json/2/res.users/context_get']);
+    expect(bearers(s, '/json/2/res.users/context_get')).toEqual([old?.key, mintedKeys(s)[0]?.key]);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * No password and no API key in any log line (design §5 step 1, §8): a credential-heavy session at
+ * trace level — minting, renewal, re-validation, a 401 re-mint, refusals, throttling, passthrough
+ * keys, the credential map, retirement at shutdown — then every line is searched for every
+ * password and key the session used. (The gateway has no metrics yet; their labels join this test
+ * when they arrive.)
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/credentials/index.ts';
+import { captureLog } from '../support/captured-log.ts';
+import { createTestClock, minutes } from '../support/clock.ts';
+import { startStack } from '../support/stack.ts';
+
+describe('log lines', () => {
+  it('never contain a password or an API key, whatever the credentials went through', async () => {
+    const passwords = { admin: 'Adm1n-Secret-Passphrase', demo: 'Demo-Secret-Passphrase', mapped: 'Mapped-Secret-Passphrase' };
+    const wrong = ['Wrong-Secret-1', 'Wrong-Secret-2', 'Wrong-Secret-3', 'Wrong-Secret-4'];
+    const capture = captureLog('trace');
+    const clock = createTestClock('2026-11-21T12:00:00Z');
+    const file = `${mkdtempSync(`${tmpdir()}/secrets-`)}/map.json`;
+    const hash = await hashPassword(passwords.mapped);
+    const keys = new Set<string>();
+    const stack = await startStack({
+      databases: ['gw', 'gw2'],
+      log: capture.log,
+      sim: { laterBuild: true, totpLogins: ['portal'], now: clock.date },
+      gateway: { now: clock.now },
+      flags: (sim) => {
+        writeFileSync(file, JSON.stringify([{ db: 'gw', login: 'portal', password_hash: hash, key: sim.keyFor('gw', 'portal') }]));
+        return ['--service-key', sim.keyFor('gw', 'admin'), '--service-db', 'gw', '--credentials-file', file, '--throttle-failures', '3', '--key-duration', '7', '--trusted-proxies', 'loopback'];
+      },
+    });
+    const { sim } = stack;
+    const remember = () => sim.keys.list().forEach((k) => keys.add(k.key));
+    sim.control.setPassword('gw', 'admin', passwords.admin);
+    sim.control.setPassword('gw', 'demo', passwords.demo);
+    const call = (uid: number, password: string, ip = '10.0.0.1') =>
+      stack.jsonrpc('object', 'execute_kw', ['gw', uid, password, 'res.partner', 'search_count', [[]]], { 'x-forwarded-for': ip, 'user-agent': 'secret-test/1.0' });
+
+    // minting, warm calls, authenticate, and the passthrough of the client's own key
+    await stack.jsonrpc('common', 'authenticate', ['gw', 'admin', passwords.admin, {}]);
+    await call(2, passwords.admin);
+    await call(5, passwords.demo);
+    await call(2, sim.keyFor('gw', 'admin'));
+    await call(2, 'f'.repeat(40));
+    remember();
+    // refusals: wrong passwords until throttled, a two-factor password, the credential map (right and wrong)
+    for (const pw of wrong) await call(5, pw, '10.0.0.9');
+    await stack.jsonrpc('common', 'login', ['gw2', 'portal', 'portal']); // not mapped in gw2: two-factor refusal
+    await stack.jsonrpc('common', 'login', ['gw', 'portal', passwords.mapped]);
+    await stack.jsonrpc('common', 'login', ['gw', 'portal', passwords.demo]);
+    // a revoked minted key (401 → re-mint), re-validation, renewal inside the margin
+    for (const k of sim.keys.list().filter((r) => r.uid === 5 && r.name.startsWith('legacy-rpc-gateway'))) sim.keys.removeKey(k.key);
+    await call(5, passwords.demo);
+    remember();
+    clock.advance(minutes(20));
+    await call(2, passwords.admin);
+    clock.set('2026-11-27T23:55:00Z');
+    await call(2, passwords.admin);
+    await stack.gateway.credentials.settled();
+    remember();
+    // a changed password, then shutdown (revokes what is left)
+    sim.control.setPassword('gw', 'demo', 'Changed-Secret-Passphrase');
+    await call(5, passwords.demo);
+    remember();
+    await stack.close();
+
+    const text = capture.lines.map((l) => JSON.stringify(l)).join('\n');
+    const secrets = [...Object.values(passwords), ...wrong, 'Changed-Secret-Passphrase', ...keys];
+    expect(keys.size).toBeGreaterThanOrEqual(6);
+    for (const needed of ['minted an API key', 'renewed a minted API key', 'revoked a minted API key', 'legacy call', 'the upstream refused a cached key; resolving it again', 'could not trade a password for an API key']) {
+      expect(capture.matching(needed).length, needed).toBeGreaterThan(0);
+    }
+    for (const secret of secrets) expect(text.includes(secret), `a log line holds ${secret.slice(0, 6)}…`).toBe(false);
+  });
+});
