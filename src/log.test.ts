@@ -1,0 +1,44 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createProcessLogger } from './log.ts';
+
+/** A stream keeping what was written. */
+function sink() {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString('utf8');
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+const secrets = { password: 'hunter2', headers: { authorization: 'Bearer abc', cookie: 'session_id=x', 'set-cookie': ['session_id=y'] } };
+
+describe('createProcessLogger()', () => {
+  it.each([
+    ['json', true],
+    ['auto', false],
+  ] as const)('writes JSON lines for %s (terminal: %s), redacted', (format, isTty) => {
+    const out = sink();
+    createProcessLogger('info', format, { isTty, destination: out.stream }).info(secrets, 'legacy call');
+    const line = JSON.parse(out.text()) as Record<string, unknown>;
+    expect(line).toMatchObject({ level: 30, name: 'legacy-rpc-gateway', msg: 'legacy call', password: '[redacted]' });
+    expect(line.headers).toEqual({ authorization: '[redacted]', cookie: '[redacted]', 'set-cookie': '[redacted]' });
+  });
+
+  it.each([
+    ['pretty', false],
+    ['auto', true],
+  ] as const)('writes pretty lines for %s (terminal: %s), redacted as well', (format, isTty) => {
+    const out = sink();
+    createProcessLogger('info', format, { isTty, destination: out.stream }).info(secrets, 'legacy call');
+    const text = out.text().replace(/\x1b\[[0-9;]*m/g, '');
+    expect(text).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: legacy call\n/);
+    expect(text).toContain('password: "[redacted]"');
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('session_id');
+    expect(text).not.toContain('Bearer abc');
+  });
+});

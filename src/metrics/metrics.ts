@@ -1,0 +1,84 @@
+/**
+ * The gateway's Prometheus metrics (the one door to prom-client): legacy calls by dialect, service,
+ * method and outcome; upstream latency by route; credential cache hits and misses, key exchanges,
+ * retirements and throttled attempts; passthrough answers; requests in flight. One registry per
+ * gateway, so tests can run several in one process.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Dialect } from '../call.ts';
+import type { CredentialEvents } from '../credentials/index.ts';
+import type { CallOutcome } from '../wire/response.ts';
+import { methodLabel, outcomeLabel, serviceLabel, statusClassLabel, upstreamRouteLabel } from './labels.ts';
+
+const prefix = 'legacy_rpc_gateway_';
+/** Seconds, from a cached `version` (a few ms) to Odoo's `limit_time_real` (120 s). */
+const callBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
+/** What the gateway records; every label is bounded (`labels.ts`). */
+export interface GatewayMetrics {
+  /** One finished legacy call. */
+  observeCall(dialect: Dialect, outcome: CallOutcome, seconds: number): void;
+  /** One upstream exchange of the legacy services (`path` below the upstream URL; no status: no answer). */
+  observeUpstream(path: string, status: number | undefined, seconds: number): void;
+  /** One passthrough request (no status: the upstream could not be reached). */
+  observePassthrough(status: number | undefined): void;
+  /** The credentials layer's counters. */
+  readonly credentials: CredentialEvents;
+  /** Reports `count()` as the in-flight requests gauge at each scrape. */
+  trackInFlight(count: () => number): void;
+  /** The exposition's content type. */
+  readonly contentType: string;
+  /** The exposition text for `/metrics`. */
+  text(): Promise<string>;
+}
+
+/** Creates the registry and its metrics; `processMetrics` adds prom-client's process and Node.js metrics. */
+export function createMetrics({ processMetrics = true }: { processMetrics?: boolean } = {}): GatewayMetrics {
+  const registers = [new Registry()];
+  const [registry] = registers as [Registry];
+  if (processMetrics) collectDefaultMetrics({ register: registry });
+
+  const callLabels = ['dialect', 'service', 'method', 'outcome'] as const;
+  const calls = new Counter({ name: `${prefix}calls_total`, help: 'Legacy calls answered, by dialect, service, method (model method for object) and outcome (ok or the error kind).', labelNames: callLabels, registers });
+  const callSeconds = new Histogram({ name: `${prefix}call_duration_seconds`, help: 'Legacy call latency, from the request to the answer.', labelNames: callLabels, buckets: callBuckets, registers });
+  const upstreamSeconds = new Histogram({ name: `${prefix}upstream_request_duration_seconds`, help: 'Upstream requests made for legacy calls, by route and status class (error: no answer).', labelNames: ['route', 'status'] as const, buckets: callBuckets, registers });
+  const cacheLookups = new Counter({ name: `${prefix}credential_cache_lookups_total`, help: 'Credential look-ups: hit when no upstream check or key exchange had to start.', labelNames: ['cache', 'result'] as const, registers });
+  const keyExchanges = new Counter({ name: `${prefix}key_exchanges_total`, help: 'Passwords traded for API keys (mint) and keys renewed (renew), by outcome.', labelNames: ['kind', 'outcome'] as const, registers });
+  const retirements = new Counter({ name: `${prefix}key_retirements_total`, help: 'Minted keys retired: revoked, already gone, or left to expire (unavailable).', labelNames: ['outcome'] as const, registers });
+  const throttled = new Counter({ name: `${prefix}throttled_attempts_total`, help: 'Login attempts refused locally by the failed-login throttle.', registers });
+  const passthrough = new Counter({ name: `${prefix}passthrough_requests_total`, help: 'Requests passed through to the upstream, by status class (error: unreachable).', labelNames: ['status'] as const, registers });
+  let inFlight: () => number = () => 0;
+  new Gauge({
+    name: `${prefix}in_flight_requests`,
+    help: 'Client-port requests being answered, passthrough and websocket tunnels included.',
+    registers,
+    collect() {
+      this.set(inFlight());
+    },
+  });
+
+  return {
+    observeCall(dialect, outcome, seconds) {
+      const labels = { dialect, service: serviceLabel(outcome.service), method: methodLabel(outcome.service, outcome.method, outcome.modelMethod), outcome: outcomeLabel(outcome.error) };
+      calls.inc(labels);
+      callSeconds.observe(labels, seconds);
+    },
+    observeUpstream(path, status, seconds) {
+      upstreamSeconds.observe({ route: upstreamRouteLabel(path), status: statusClassLabel(status) }, seconds);
+    },
+    observePassthrough(status) {
+      passthrough.inc({ status: statusClassLabel(status) });
+    },
+    credentials: {
+      cacheLookup: (cache, hit) => cacheLookups.inc({ cache, result: hit ? 'hit' : 'miss' }),
+      keyExchange: (kind, outcome) => keyExchanges.inc({ kind, outcome }),
+      retirement: (outcome) => retirements.inc({ outcome }),
+      throttled: () => throttled.inc(),
+    },
+    trackInFlight(count) {
+      inFlight = count;
+    },
+    contentType: registry.contentType,
+    text: () => registry.metrics(),
+  };
+}

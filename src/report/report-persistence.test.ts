@@ -1,0 +1,134 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { captureLog } from '../../test/support/captured-log.ts';
+import { createMigrationReport, type ReportedCall, type ReportSnapshot } from './migration-report.ts';
+import { readReportFile, writeReportFile } from './report-file.ts';
+import { createReportPersistence, reportSaveIntervalMs, type ReportStorage } from './report-persistence.ts';
+
+const call: ReportedCall = { dialect: 'jsonrpc', userAgent: 'odoorpc', ip: '10.0.0.7', service: 'common', method: 'version', failed: false };
+
+/** In-memory storage recording what was written. */
+function memoryStorage(initial?: ReportSnapshot | Error) {
+  const writes: ReportSnapshot[] = [];
+  const moved: string[] = [];
+  const storage: ReportStorage = {
+    read: async () => {
+      if (initial instanceof Error) throw initial;
+      return initial;
+    },
+    write: async (_path, snapshot) => void writes.push(snapshot),
+    moveAside: async (_path, to) => void moved.push(to),
+  };
+  return { storage, writes, moved };
+}
+
+describe('createReportPersistence()', () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  it('saves every minute while the report changes, and once more at stop', async () => {
+    const report = createMigrationReport({ maxClients: 10 });
+    const { storage, writes } = memoryStorage();
+    const persistence = createReportPersistence({ report, file: '/data/report.json', log: captureLog().log, storage });
+    persistence.start();
+    report.record(call);
+    await vi.advanceTimersByTimeAsync(reportSaveIntervalMs - 1);
+    expect(writes).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(writes).toHaveLength(1);
+    expect(writes[0]?.clients[0]?.calls).toBe(1);
+    await vi.advanceTimersByTimeAsync(reportSaveIntervalMs * 3);
+    expect(writes).toHaveLength(1); // unchanged: not written again
+    report.record(call);
+    await persistence.stop();
+    expect(writes).toHaveLength(2);
+    expect(writes[1]?.clients[0]?.calls).toBe(2);
+    await vi.advanceTimersByTimeAsync(reportSaveIntervalMs * 2);
+    expect(writes).toHaveLength(2); // the timer is gone
+  });
+
+  it('restores the saved report at load and does not write it back unchanged', async () => {
+    const saved = createMigrationReport({ maxClients: 10, now: () => 0 });
+    saved.record(call);
+    const report = createMigrationReport({ maxClients: 10 });
+    const { storage, writes } = memoryStorage(saved.snapshot());
+    const captured = captureLog();
+    const persistence = createReportPersistence({ report, file: '/data/report.json', log: captured.log, storage });
+    await persistence.load();
+    expect(report.snapshot().clients).toEqual(saved.snapshot().clients);
+    expect(captured.matching('migration report loaded')[0]).toMatchObject({ file: '/data/report.json', clients: 1 });
+    await persistence.stop();
+    expect(writes).toHaveLength(0);
+  });
+
+  it('moves an unreadable file aside and starts empty', async () => {
+    const report = createMigrationReport({ maxClients: 10 });
+    const { storage, moved } = memoryStorage(new Error('/data/report.json: not JSON'));
+    const captured = captureLog();
+    await createReportPersistence({ report, file: '/data/report.json', log: captured.log, storage }).load();
+    expect(report.size).toBe(0);
+    expect(moved).toEqual(['/data/report.json.unreadable']);
+    expect(captured.matching('could not read the migration report')[0]).toMatchObject({ error: '/data/report.json: not JSON', movedTo: '/data/report.json.unreadable' });
+  });
+
+  it('does nothing without a file', async () => {
+    const report = createMigrationReport({ maxClients: 10 });
+    const { storage, writes } = memoryStorage();
+    const persistence = createReportPersistence({ report, file: undefined, log: captureLog().log, storage });
+    await persistence.load();
+    persistence.start();
+    report.record(call);
+    await vi.advanceTimersByTimeAsync(reportSaveIntervalMs);
+    await persistence.stop();
+    expect(writes).toHaveLength(0);
+  });
+
+  it('logs a failed save and tries again at the next tick', async () => {
+    const report = createMigrationReport({ maxClients: 10 });
+    let fail = true;
+    const writes: ReportSnapshot[] = [];
+    const storage: ReportStorage = {
+      read: async () => undefined,
+      write: async (_p, s) => {
+        if (fail) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+        writes.push(s);
+      },
+      moveAside: async () => undefined,
+    };
+    const captured = captureLog();
+    const persistence = createReportPersistence({ report, file: '/data/report.json', log: captured.log, storage });
+    persistence.start();
+    report.record(call);
+    await vi.advanceTimersByTimeAsync(reportSaveIntervalMs);
+    expect(captured.matching('could not save the migration report')[0]).toMatchObject({ file: '/data/report.json', error: 'ENOSPC' });
+    fail = false;
+    await vi.advanceTimersByTimeAsync(reportSaveIntervalMs);
+    expect(writes).toHaveLength(1);
+    await persistence.stop();
+  });
+});
+
+describe('report file', () => {
+  it('round-trips a snapshot and reads a missing file as none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'report-'));
+    const path = join(dir, 'report.json');
+    expect(await readReportFile(path)).toBeUndefined();
+    const report = createMigrationReport({ maxClients: 10, now: () => 0 });
+    report.record({ ...call, service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'read' });
+    await writeReportFile(path, report.snapshot());
+    expect(await readReportFile(path)).toEqual(report.snapshot());
+  });
+
+  it.each([
+    ['{', 'not JSON'],
+    ['{"version":2,"generatedAt":"2026-01-01T00:00:00.000Z","clients":[]}', 'not a migration report (version: Invalid input: expected 1)'],
+    ['{"version":1,"generatedAt":"2026-01-01T00:00:00.000Z","clients":[{"ip":"x"}]}', 'not a migration report (clients.0.userAgent: Invalid input: expected string, received undefined)'],
+  ])('refuses %s', async (text, problem) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'report-')), 'report.json');
+    writeFileSync(path, text);
+    await expect(readReportFile(path)).rejects.toThrow(`${path}: ${problem}`);
+    expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * @module Passthrough handler for the client port (design §6), modelled on hono's `helper/proxy`:
+ * every request the gateway does not own goes to the upstream unchanged — method, path and query,
+ * headers (minus hop-by-hop, plus `X-Forwarded-*`), body streamed without a size limit — and the
+ * answer comes back the same way: status, headers (cookies and redirects untouched), body streamed,
+ * `Content-Encoding`/`Content-Length` passed as they are since nothing is decoded.
+ */
+import type { Context } from 'hono';
+import type { HttpBindings } from '@hono/node-server';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Config } from '../config.ts';
+import { LegacyError } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import type { PassthroughClient } from '../upstream/index.ts';
+import { clientAddress } from './client-address.ts';
+import { requestHeadersToUpstream, responseHeadersToClient } from './proxy-headers.ts';
+
+type Env = { Bindings: Partial<HttpBindings> };
+
+/** Statuses whose answers never carry a body (RFC 9110 §6.4.1). */
+const bodilessStatuses: ReadonlySet<number> = new Set([204, 205, 304]);
+
+/** What the handler needs. */
+export interface PassthroughOptions {
+  forward: PassthroughClient['forward'];
+  config: Pick<Config, 'upstreamHost' | 'trustedProxies'>;
+  log: Logger;
+  /** Hears each answer's status (`undefined`: the upstream could not be reached), for metrics. */
+  onAnswer?: (status: number | undefined) => void;
+}
+
+/**
+ * Creates the handler; mount it last (`app.all('*', passthrough(...))`). Unreachable upstream: 502,
+ * no answer in time: 504, both plain text, detail in the log only.
+ * @example app.all('*', passthrough({ forward: client.forward, config, log }))
+ */
+export function passthrough({ forward, config, log, onAnswer = () => undefined }: PassthroughOptions) {
+  return async function passthroughHandler(c: Context<Env>): Promise<Response> {
+    const started = performance.now();
+    const incoming = c.env?.incoming;
+    const headers: IncomingHttpHeaders = incoming?.headers ?? Object.fromEntries(c.req.raw.headers);
+    const address = clientAddress(incoming?.socket.remoteAddress ?? '127.0.0.1', c.req.header('x-forwarded-for'), c.req.header('x-forwarded-proto'), config.trustedProxies);
+    const url = new URL(c.req.url);
+    // the raw request target, so the upstream sees the path exactly as the client wrote it
+    const target = incoming?.url?.startsWith('/') ? incoming.url : url.pathname + url.search;
+    const method = c.req.method;
+    const line = { method, path: url.pathname, clientIp: address.ip };
+    try {
+      const res = await forward({
+        method,
+        target,
+        headers: requestHeadersToUpstream(headers, { address, clientHost: headers.host ?? '' }, config.upstreamHost),
+        body: method === 'GET' || method === 'HEAD' ? null : c.req.raw.body,
+        signal: c.req.raw.signal,
+      });
+      onAnswer(res.status);
+      log.debug({ ...line, status: res.status, durationMs: Math.round(performance.now() - started) }, 'passthrough');
+      const bodiless = method === 'HEAD' || bodilessStatuses.has(res.status);
+      if (bodiless) await res.body.cancel();
+      if (res.status < 200 || res.status > 599) return gatewayError(502);
+      return new Response(bodiless ? null : res.body, { status: res.status, headers: responseHeadersToClient(res.headers) });
+    } catch (err) {
+      if (c.req.raw.signal.aborted) return gatewayError(502); // the client left; nobody reads this
+      onAnswer(undefined);
+      const error = LegacyError.from(err);
+      log.warn({ ...line, detail: error.message }, 'passthrough failed: the upstream did not answer');
+      return gatewayError(error.kind === 'upstream_timeout' ? 504 : 502);
+    }
+  };
+}
+
+function gatewayError(status: 502 | 504): Response {
+  const text = status === 504 ? '504 Gateway Timeout: the Odoo server did not answer in time.\n' : '502 Bad Gateway: the Odoo server could not be reached.\n';
+  return new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+}

@@ -1,0 +1,150 @@
+/**
+ * Graceful shutdown of the real process (design §8): the gateway runs as a child process (`src/main.ts`)
+ * in front of a proxy that holds chosen upstream requests; SIGTERM arrives while calls are in flight.
+ * New connections are refused and `/readyz` turns 503 at once, held calls still get their whole
+ * answer, minted keys are revoked, the migration report is saved, and the exit code is 0 — or, past
+ * `--shutdown-grace`, the held calls' connections are closed and the exit code is still 0.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../sim/index.ts';
+import type { ReportSnapshot } from '../../src/report/migration-report.ts';
+
+const root = new URL('../..', import.meta.url).pathname;
+const heldPath = '/json/2/res.partner/search_count';
+
+/** A proxy to the simulator that holds requests to `heldPath` until `release()`. */
+async function holdingProxy(target: string) {
+  const held: Array<() => void> = [];
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  const server: Server = createServer((req, res) => {
+    const forward = () => {
+      const upstream = request(target + (req.url ?? '/'), { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    };
+    if (req.url === heldPath) {
+      held.push(forward);
+      for (const w of waiters.filter((x) => held.length >= x.n)) w.resolve();
+    } else forward();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    holding: (n: number) => new Promise<void>((resolve) => (held.length >= n ? resolve() : waiters.push({ n, resolve }))),
+    release: () => held.splice(0).forEach((go) => go()),
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
+
+/** The gateway as a child process; its JSON log lines are collected. */
+function spawnGateway(args: string[]) {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: Array<Record<string, unknown>> = [];
+  const waiters: Array<{ msg: string; resolve: (line: Record<string, unknown>) => void }> = [];
+  createInterface({ input: child.stdout! }).on('line', (text) => {
+    const line = JSON.parse(text) as Record<string, unknown>;
+    lines.push(line);
+    for (const w of waiters.filter((x) => x.msg === line.msg)) w.resolve(line);
+  });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return {
+    child,
+    lines,
+    exited,
+    stderr: () => stderr,
+    logged: (msg: string) => new Promise<Record<string, unknown>>((resolve) => {
+      const seen = lines.find((l) => l.msg === msg);
+      if (seen) resolve(seen);
+      else waiters.push({ msg, resolve });
+    }),
+  };
+}
+
+async function jsonrpc(url: string, service: string, method: string, args: unknown[]) {
+  const res = await fetch(`${url}/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': 'shutdown-test/1' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service, method, args }, id: 1 }),
+  });
+  return (await res.json()) as { result?: unknown; error?: unknown };
+}
+
+let sim: Simulator;
+let proxy: Awaited<ReturnType<typeof holdingProxy>>;
+let gateway: ReturnType<typeof spawnGateway> | undefined;
+
+beforeEach(async () => {
+  sim = await startSimulator({ databases: ['demo'], laterBuild: true });
+  proxy = await holdingProxy(sim.url);
+});
+afterEach(async () => {
+  if (gateway?.child.exitCode === null) gateway.child.kill('SIGKILL');
+  proxy.release();
+  await proxy.close();
+  await sim.close();
+});
+
+describe('SIGTERM with calls in flight', () => {
+  it('finishes them, refuses new work, retires minted keys, saves the report and exits 0', async () => {
+    const reportFile = join(mkdtempSync(join(tmpdir(), 'shutdown-')), 'report.json');
+    gateway = spawnGateway(['--upstream', proxy.url, '--port', '0', '--admin-port', '0', '--report-file', reportFile, '--log-format', 'json', '--shutdown-grace', '20000']);
+    const listening = await gateway.logged('legacy-rpc-gateway listening');
+    const url = listening.url as string;
+    const adminUrl = listening.adminUrl as string;
+    const password = sim.users('demo').find((u) => u.login === 'admin')?.password as string;
+
+    expect((await jsonrpc(url, 'common', 'authenticate', ['demo', 'admin', password, {}])).result).toBe(2);
+    const minted = () => sim.keys.list().filter((k) => k.name.startsWith('legacy-rpc-gateway for '));
+    expect(minted()).toHaveLength(1);
+
+    const inFlight = [1, 2, 3].map(() => jsonrpc(url, 'object', 'execute_kw', ['demo', 2, password, 'res.partner', 'search_count', [[]]]));
+    await proxy.holding(3);
+    gateway.child.kill('SIGTERM');
+    await gateway.logged('shutting down');
+
+    await expect(fetch(`${url}/livez`)).rejects.toThrow();
+    const ready = await fetch(`${adminUrl}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: 'not ready', reason: 'draining: the gateway is shutting down' });
+
+    proxy.release();
+    const answers = await Promise.all(inFlight);
+    for (const answer of answers) expect(answer).toEqual({ jsonrpc: '2.0', id: 1, result: expect.any(Number) });
+    expect(new Set(answers.map((a) => a.result)).size).toBe(1);
+
+    expect(await gateway.exited).toEqual({ code: 0, signal: null });
+    expect(gateway.stderr()).toBe('');
+    expect(minted()).toEqual([]);
+    expect(gateway.lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['revoked a minted API key', 'stopped']));
+    expect(gateway.lines.some((l) => l.msg === 'calls still in flight after the shutdown grace period: their connections were closed')).toBe(false);
+    const saved = JSON.parse(readFileSync(reportFile, 'utf8')) as ReportSnapshot;
+    expect(saved.clients.map((c) => [c.userAgent, c.calls, c.services])).toEqual([['shutdown-test/1', 4, { common: 1, object: 3 }]]);
+  });
+
+  it('closes calls still running after the grace period and exits 0', async () => {
+    gateway = spawnGateway(['--upstream', proxy.url, '--port', '0', '--admin-port', '0', '--log-format', 'json', '--shutdown-grace', '300']);
+    const url = (await gateway.logged('legacy-rpc-gateway listening')).url as string;
+    const key = sim.keyFor('demo', 'admin');
+    const stuck = jsonrpc(url, 'object', 'execute_kw', ['demo', 2, key, 'res.partner', 'search_count', [[]]]);
+    await proxy.holding(1);
+    gateway.child.kill('SIGTERM');
+    await expect(stuck).rejects.toThrow();
+    expect(await gateway.exited).toEqual({ code: 0, signal: null });
+    expect(gateway.lines.find((l) => l.msg === 'calls still in flight after the shutdown grace period: their connections were closed')).toMatchObject({ graceMs: 300 });
+  });
+});

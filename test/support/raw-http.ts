@@ -1,0 +1,58 @@
+/**
+ * Raw HTTP helpers for passthrough tests: a request whose body the test writes chunk by chunk, a
+ * response read chunk by chunk, and an upgrade request on a bare socket (fetch can do none of these).
+ */
+import { request, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
+
+/** A POST whose body is written by the test; `end()` resolves with the answer. */
+export function openUpload(url: string, headers: Record<string, string> = {}) {
+  const req = request(url, { method: 'POST', headers: { 'content-type': 'application/octet-stream', ...headers } });
+  const answer = new Promise<{ status: number; headers: IncomingMessage['headers']; text: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+  return {
+    write: (chunk: Buffer) => new Promise<void>((resolve, reject) => req.write(chunk, (err) => (err ? reject(err) : resolve()))),
+    end() {
+      req.end();
+      return answer;
+    },
+  };
+}
+
+/** A GET whose answer the test reads as it arrives. */
+export function openDownload(url: string): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, (res) => resolve(res));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Sends `GET <path>` with `Upgrade: websocket` on a bare socket; resolves with the answer's status line. */
+export function upgradeStatusLine(host: string, port: number, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, host, () => {
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+          'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+      );
+    });
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      const end = text.indexOf('\r\n');
+      if (end !== -1) {
+        socket.destroy();
+        resolve(text.slice(0, end));
+      }
+    });
+    socket.on('error', reject);
+  });
+}
