@@ -1,15 +1,15 @@
 /**
- * Python's xmlrpc.client (v1 and v2) and a raw /jsonrpc client run a fixed session through the
- * gateway in front of the simulator; every value and fault is asserted exactly. Expected records
- * come from the seed data (fixtures/odoo-data), not from the gateway.
+ * Python's xmlrpc.client (v2 and v1) runs the core session (core-session.ts) through the gateway in
+ * front of the simulator, with the admin's password (minted) and API key; then a raw /jsonrpc client
+ * a short session. Every value and fault is asserted exactly; expected records come from the seed
+ * data (fixtures/odoo-data), not from the gateway.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reprValue } from '../../src/python/py-repr.ts';
 import { startStack, type Stack } from '../support/stack.ts';
+import { expectCoreSession, expectFaults, type RecordedFault, runClientScript } from './core-session.ts';
 
-const run = promisify(execFile);
 let stack: Stack;
 let out: Record<string, Record<string, unknown>>;
 
@@ -18,64 +18,28 @@ interface Partner {
   name: string;
   is_company: boolean;
   active: boolean;
-  credit_limit: number;
-  country_id: [number, string] | false;
 }
 const partners = (JSON.parse(readFileSync(new URL('../../fixtures/odoo-data/res.partner.json', import.meta.url), 'utf8')) as { records: Partner[] }).records;
 const companies = partners.filter((p) => p.is_company && p.active).sort((a, b) => a.id - b.id);
 
 beforeAll(async () => {
   stack = await startStack({ databases: ['demo'] });
-  const key = stack.sim.keyFor('demo', 'admin');
+  const admin = stack.sim.users('demo').find((u) => u.login === 'admin');
   const script = new URL('./python_session.py', import.meta.url).pathname;
-  const { stdout } = await run('python3', [script, stack.gateway.url, 'demo', key], { timeout: 60_000 });
-  out = JSON.parse(stdout);
+  out = await runClientScript('python3', [script, stack.gateway.url, 'demo', 'admin', admin?.password ?? '', stack.sim.keyFor('demo', 'admin')]);
 }, 90_000);
 afterAll(() => stack.close());
 
-describe.each(['v2', 'v1'])('Python xmlrpc.client on %s', (tag) => {
-  const r = () => out[tag] as Record<string, unknown>;
-
-  it('reads version and authenticates with the API key', () => {
-    expect(r().version).toEqual({ server_version: '19.0', server_version_info: [19, 0, 0, 'final', 0, ''], server_serie: '19.0', protocol_version: 1 });
-    expect(r().uid).toBe(2);
+describe.each(['v2', 'v1'] as const)('Python xmlrpc.client on %s', (tag) => {
+  it('runs the core session with the values Odoo answers, floats as float', () => {
+    expectCoreSession(out[tag] as Record<string, unknown>, tag, { floatType: 'float' });
   });
 
-  it('search_reads with floats that stay floats', () => {
-    expect(r().search_read).toEqual(companies.slice(0, 3).map((p) => ({ id: p.id, name: p.name, credit_limit: p.credit_limit })));
-    // credit_limit is 0.0 in the seed: the client must have received a <double>, not an <int>.
-    expect(r().float_type).toBe('float');
-  });
-
-  it('reads many2one as [id, name] and datetimes as strings', () => {
-    const p = companies[0] as Partner;
-    const [row] = r().read as Record<string, unknown>[];
-    expect(row).toMatchObject({ id: p.id, name: p.name, country_id: p.country_id });
-    expect(row?.create_date).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-  });
-
-  it('creates, writes, reads back unicode and markup exactly, unlinks', () => {
-    expect(r().create).toBeTypeOf('number');
-    expect(r().write).toBe(true);
-    expect(r().read_back).toEqual([{ id: r().create, name: `E2E & <tag> ]]> 😀 ${tag} v2` }]);
-    expect(r().unlink).toBe(true);
-    expect(r().read_gone).toEqual([]);
-  });
-
-  it('raises the faults Odoo raises, with the dialect\'s faultCode type', () => {
-    if (tag === 'v2') {
-      expect(r().fault_unknown_model).toMatchObject({ type: 'int', code: 2 });
-      expect(r().fault_private).toMatchObject({ type: 'int', code: 4, last: "Private methods (such as 'res.partner._read') cannot be called remotely." });
-      expect(r().fault_typeerror).toEqual({ type: 'int', code: 1, last: 'TypeError: BaseModel.search_count() takes from 2 to 3 positional arguments but 5 were given' });
-      expect(r().fault_bad_key).toEqual({ type: 'int', code: 3, last: 'Access Denied' });
-      expect(r().fault_missing).toMatchObject({ type: 'int', code: 2 });
-    } else {
-      expect(r().fault_unknown_model).toMatchObject({ type: 'str', code: "warning -- UserError\n\nObject no.such.model doesn't exist", last: '' });
-      expect(r().fault_private).toMatchObject({ type: 'str', code: "warning -- AccessError\n\nPrivate methods (such as 'res.partner._read') cannot be called remotely." });
-      expect(r().fault_typeerror).toMatchObject({ type: 'str', code: 'BaseModel.search_count() takes from 2 to 3 positional arguments but 5 were given' });
-      expect(r().fault_bad_key).toEqual({ type: 'str', code: 'AccessDenied', last: 'Access Denied' });
-      expect((r().fault_missing as { code: string }).code).toMatch(/^warning -- MissingError\n\nRecord does not exist or has been deleted\./);
-    }
+  it("raises xmlrpc.client.Fault with the dialect's faultCode for codes 1 to 4", () => {
+    const faults = out[tag]?.faults as Record<string, RecordedFault>;
+    expectFaults(faults, tag, 'Fault');
+    // str(Fault): "<Fault %s: %r>" % (faultCode, faultString)
+    for (const f of Object.values(faults)) expect(f.message).toBe(`<Fault ${String(f.faultCode)}: ${reprValue(f.faultString as string)}>`);
   });
 });
 

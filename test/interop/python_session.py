@@ -1,21 +1,25 @@
-"""A scripted legacy session with Python's own xmlrpc.client (Odoo's reference client) and a raw
-/jsonrpc client, against the gateway. Prints one JSON document with what each call returned or
-raised; the vitest file asserts the exact values. Usage: python_session.py URL DB KEY"""
+"""Python's xmlrpc.client (Odoo's reference client) runs the core session of core-session.ts on
+/xmlrpc/2 and /xmlrpc (v1), then a raw /jsonrpc client a short one, against the gateway. Prints one
+JSON document with what each call returned or raised; the vitest file asserts the exact values.
+Only the faults of the fixed list are caught (xmlrpc.client.Fault, precisely); anything else
+crashes the script. Usage: python_session.py URL DB LOGIN PASSWORD KEY"""
+import datetime
 import json
 import sys
 import urllib.request
 import xmlrpc.client
 
-url, db, key = sys.argv[1], sys.argv[2], sys.argv[3]
+url, db, login, password, key = sys.argv[1:6]
 out = {}
 
 
 def fault(fn):
+    """Runs a call that must fault; returns the exception's class, faultCode and faultString."""
     try:
-        fn()
+        result = fn()
     except xmlrpc.client.Fault as f:
-        return {"type": type(f.faultCode).__name__, "code": f.faultCode, "last": f.faultString.rstrip("\n").split("\n")[-1]}
-    return None
+        return {"class": type(f).__name__, "faultCode": f.faultCode, "faultString": f.faultString, "message": str(f)}
+    raise AssertionError(f"expected a Fault, got {result!r}")
 
 
 def session(prefix, tag):
@@ -23,22 +27,45 @@ def session(prefix, tag):
     models = xmlrpc.client.ServerProxy(f"{url}{prefix}/object")
     r = out[tag] = {}
     r["version"] = common.version()
-    uid = r["uid"] = common.authenticate(db, "admin", key, {})
-    call = lambda model, method, *args, **kw: models.execute_kw(db, uid, key, model, method, list(args), kw)
-    r["search_read"] = call("res.partner", "search_read", [["is_company", "=", True]], fields=["name", "credit_limit"], limit=3, order="id")
+    uid = r["uid"] = common.authenticate(db, login, password, {})
+    r["uid_key"] = common.authenticate(db, login, key, {})
+    r["auth_wrong"] = common.authenticate(db, login, "wrong-password", {})
+
+    def call(model, method, *args, **kw):
+        return models.execute_kw(db, uid, password, model, method, list(args), kw)
+
+    companies = [["is_company", "=", True]]
+    r["search"] = call("res.partner", "search", companies, order="id")
+    r["count_key"] = models.execute_kw(db, uid, key, "res.partner", "search_count", [companies], {})
+    r["search_read"] = call("res.partner", "search_read", companies, fields=["name", "credit_limit"], limit=3, order="id")
     r["float_type"] = type(r["search_read"][0]["credit_limit"]).__name__
-    r["read"] = call("res.partner", "read", [r["search_read"][0]["id"]], ["name", "country_id", "create_date"])
-    name = "E2E & <tag> ]]> \U0001F600 " + tag
+    r["read"] = call("sale.order", "read", [1], ["name", "partner_id", "date_order", "validity_date", "amount_total"])
+    r["binary"] = call("res.partner", "read", [13], ["image_128"])
+    r["fields_get"] = call("res.partner", "fields_get", ["name", "country_id", "type", "child_ids"],
+                           attributes=["string", "type", "relation", "relation_field", "required", "readonly", "selection"])
+    r["name_search"] = call("res.partner", "name_search", "a", companies, limit=3)
+
+    name = "E2E Zo\u00eb & <tag> ]]> \U0001F600 " + tag
     new_id = r["create"] = call("res.partner.category", "create", {"name": name})
     r["write"] = call("res.partner.category", "write", [new_id], {"name": name + " v2"})
     r["read_back"] = call("res.partner.category", "read", [new_id], ["name"])
+    r["copy"] = call("res.partner", "copy", [13])
+    r["copy_read"] = call("res.partner", "read", r["copy"], ["name", "is_company"])
+    r["copy_unlink"] = call("res.partner", "unlink", r["copy"])
     r["unlink"] = call("res.partner.category", "unlink", [new_id])
     r["read_gone"] = call("res.partner.category", "read", [new_id], ["name"])
-    r["fault_unknown_model"] = fault(lambda: call("no.such.model", "search", []))
-    r["fault_private"] = fault(lambda: call("res.partner", "_read", [1]))
-    r["fault_typeerror"] = fault(lambda: call("res.partner", "search_count", [], 1, 2, 3))
-    r["fault_bad_key"] = fault(lambda: models.execute_kw(db, uid, "f" * 40, "res.partner", "search", [[]], {}))
-    r["fault_missing"] = fault(lambda: call("res.partner.category", "write", [new_id], {"name": "x"}))
+
+    # a naive datetime object: xmlrpc.client sends <dateTime.iso8601>20261015T10:30:00</dateTime.iso8601>
+    order = r["order_create"] = call("sale.order", "create", {"partner_id": 9, "date_order": datetime.datetime(2026, 10, 15, 10, 30), "validity_date": "2026-12-31"})
+    r["order_read"] = call("sale.order", "read", [order], ["partner_id", "date_order", "validity_date"])
+    r["order_unlink"] = call("sale.order", "unlink", [order])
+
+    r["faults"] = {
+        "1": fault(lambda: call("res.partner", "search_count", [], 1, 2, 3)),
+        "2": fault(lambda: call("no.such.model", "search", [])),
+        "3": fault(lambda: models.execute_kw(db, uid, "wrong-password", "res.partner", "search", [[]], {})),
+        "4": fault(lambda: call("res.partner", "_read", [1])),
+    }
 
 
 session("/xmlrpc/2", "v2")
@@ -63,4 +90,4 @@ j["fault_unknown_model"] = jsonrpc("object", "execute_kw", db, 2, key, "no.such.
 j["fault_bad_key"] = jsonrpc("object", "execute_kw", db, 2, "f" * 40, "res.partner", "search", [[]])
 j["fault_typeerror"] = jsonrpc("object", "execute_kw", db, 2, key, "res.partner", "search_count", [[], 1, 2, 3])
 
-print(json.dumps(out, default=str))
+print(json.dumps(out))
