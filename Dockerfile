@@ -1,6 +1,9 @@
 # syntax=docker/dockerfile:1
-# legacy-rpc-gateway: multi-stage build on the slim Node LTS image, non-root, tini as PID 1.
+# legacy-rpc-gateway: multi-stage build on the slim Node 22 LTS image; the runtime image holds the
+# compiled dist/ and the production dependencies only, runs as the unprivileged `node` user under
+# tini (PID 1: signals reach node, zombies are reaped), and checks itself on /livez.
 
+# --- build: compile TypeScript to dist/ (dev dependencies needed) ---
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -9,27 +12,42 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY sim ./sim
 COPY fixtures/odoo-data ./fixtures/odoo-data
+# tsc -p tsconfig.build.json, then fixtures/odoo-data → dist/fixtures/odoo-data (the --demo simulator's seed)
 RUN npm run build
 
+# --- deps: production dependencies only ---
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
+# --- runtime ---
 FROM node:22-bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
- && rm -rf /var/lib/apt/lists/*
+ && rm -rf /var/lib/apt/lists/* \
+ && mkdir -p /var/lib/legacy-rpc-gateway \
+ && chown node:node /var/lib/legacy-rpc-gateway
 WORKDIR /app
+# Defaults for a container: listen on every interface (publishing a port stays explicit), JSON logs,
+# the migration report on the volume. Every other setting keeps its built-in default (see README).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=8070
-COPY --from=deps /app/node_modules ./node_modules
-# dist/ includes dist/fixtures/odoo-data, the seed the simulator (demo mode) reads at run time.
-COPY --from=build /app/dist ./dist
-COPY package.json ./
+    PORT=8070 \
+    ADMIN_HOST=0.0.0.0 \
+    ADMIN_PORT=8071 \
+    LOG_FORMAT=json \
+    REPORT_FILE=/var/lib/legacy-rpc-gateway/report.json \
+    SHUTDOWN_GRACE=25000
+COPY --from=deps --chown=root:root /app/node_modules ./node_modules
+COPY --from=build --chown=root:root /app/dist ./dist
+COPY --chown=root:root package.json ./
 USER node
-EXPOSE 8070
+VOLUME ["/var/lib/legacy-rpc-gateway"]
+# 8070: legacy endpoints and the passthrough to Odoo; 8071: /metrics, /readyz, /gateway/report
+EXPOSE 8070 8071
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8070)+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# SIGTERM starts the graceful shutdown (SHUTDOWN_GRACE); give `docker stop` at least 30 s (-t 30).
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/src/main.js"]

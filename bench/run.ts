@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   const info = JSON.parse(sim.line) as { url: string; users: Record<string, { login: string; key: string }[]> };
   const key = (info.users.demo ?? []).find((u) => u.login === 'admin')?.key as string;
   const port = await freePort();
-  const gw = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--upstream', info.url, '--port', String(port), '--log-level', 'warn'], {
+  const gw = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--upstream', info.url, '--port', String(port), '--admin-port', '0', '--log-level', 'warn'], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   // The gateway logs nothing at warn level when healthy: wait for its port instead.

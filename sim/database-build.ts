@@ -1,12 +1,14 @@
 /**
  * Builds a database from the seed: one model per `<model>.json` (rows in stored form, names of
  * referenced-but-absent records kept as ghosts), empty models for the rest of the method table,
- * `res.users.apikeys` with its fields, inverse many2many pairs, passwords, synthetic partners.
+ * `res.users.apikeys` with its fields, `ir.model` listing the models, inverse many2many pairs,
+ * passwords, synthetic partners.
  */
 import type { Struct, Value } from '../src/value.ts';
 import { apiKeyFields } from './apikeys-model.ts';
 import { formatDatetime } from './clock.ts';
 import { Database } from './database.ts';
+import { fillIrModel, irModelDescription, irModelFields, irModelOrder } from './ir-model.ts';
 import { emptyStored, type FieldDef, fieldFromAttrs, storedFromSeed } from './fields.ts';
 import { ModelStore, type Row } from './model.ts';
 import { rulesFor } from './rules/index.ts';
@@ -123,6 +125,10 @@ export function buildDatabase(name: string, seed: Seed, opts: BuildOptions): Dat
   for (const modelName of seed.methods.keys()) {
     if (models.has(modelName)) continue;
     const isKeys = modelName === 'res.users.apikeys';
+    if (modelName === 'ir.model') {
+      models.set(modelName, new ModelStore(modelName, irModelDescription, irModelFields(), irModelOrder, true));
+      continue;
+    }
     const fields = isKeys ? apiKeyFields() : new Map<string, FieldDef>();
     models.set(modelName, new ModelStore(modelName, isKeys ? 'Users API Keys' : modelName, fields, 'id', isKeys));
   }
@@ -137,6 +143,7 @@ export function buildDatabase(name: string, seed: Seed, opts: BuildOptions): Dat
   }
   for (const [model, row, record] of loaded) rulesFor(model).fromSeed?.(db, row, record);
   pairMany2many(db);
+  fillIrModel(db);
   for (const user of db.model('res.users')?.rows.values() ?? []) {
     if (typeof user.v.login === 'string') db.passwords.set(user.id, passwordFor(user.v.login));
   }

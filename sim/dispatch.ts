@@ -13,7 +13,9 @@ import { accessError, notFound, notImplemented, typeError, unprocessable } from 
 import type { KeyStore } from './key-store.ts';
 import { Call, type MethodImpl } from './methods/call.ts';
 import { methodImpl } from './methods/index.ts';
+import type { ModelStore } from './model.ts';
 import { reprString } from './python-repr.ts';
+import type { SimRequestState } from './request-state.ts';
 import type { MethodSpec } from './seed.ts';
 import { Transaction } from './transaction.ts';
 
@@ -31,10 +33,12 @@ export interface DispatchContext {
   keys: KeyStore;
   now: Date;
   methods: Map<string, Map<string, MethodSpec>>;
+  /** Odoo's `request` (its web session): the key flows need it. */
+  request?: SimRequestState;
 }
 
 /** `Model.browse(ids)`: an int, a list, or any iterable (whose items then match nothing). */
-function browseIds(ids: Value | undefined): Value[] {
+export function browseIds(ids: Value | undefined): Value[] {
   if (ids === undefined || !isTruthy(ids)) return [];
   if (typeof ids === 'number' || typeof ids === 'bigint') return [Number(ids)];
   if (Array.isArray(ids)) return ids.map((id) => (typeof id === 'bigint' ? Number(id) : id));
@@ -43,7 +47,8 @@ function browseIds(ids: Value | undefined): Value[] {
   throw typeError(`'${typeof ids === 'boolean' ? 'bool' : 'float'}' object is not iterable`);
 }
 
-function resolveMethod(ctx: DispatchContext, model: string, method: string): MethodSpec {
+/** `get_public_method`: 403 for private names, 404 for unknown ones. */
+export function resolveMethod(ctx: DispatchContext, model: string, method: string): MethodSpec {
   const privateError = () => accessError(`Private methods (such as '${model}.${method}') cannot be called remotely.`);
   if (method.startsWith('_')) throw privateError();
   const spec = ctx.methods.get(model)?.get(method);
@@ -66,15 +71,28 @@ export function dispatchJson2(ctx: DispatchContext, modelName: string, methodNam
   const kwargs = new Map(params);
   kwargs.delete('ids');
   kwargs.delete('context');
+  return invokeMethod(ctx, model, methodName, spec, ids, kwargs, context);
+}
+
+/** Binds named arguments and runs the method in one transaction (shared with `call_kw`). */
+export function invokeMethod(
+  ctx: DispatchContext,
+  model: ModelStore,
+  methodName: string,
+  spec: MethodSpec,
+  ids: Value[],
+  kwargs: Struct,
+  context: Struct,
+): Value {
   const bound = bindArguments(spec.params, kwargs);
-  const impl: MethodImpl | undefined = methodImpl(modelName, model.seeded, methodName);
+  const impl: MethodImpl | undefined = methodImpl(model.name, model.seeded, methodName);
   if (impl === undefined) {
-    throw notImplemented(`the Odoo simulator does not model ${modelName}.${methodName} (${spec.qualname})`);
+    throw notImplemented(`the Odoo simulator does not model ${model.name}.${methodName} (${spec.qualname})`);
   }
   const tx = new Transaction(ctx.db);
-  const env = new Env(ctx.db, ctx.uid, context, ctx.now, tx);
+  const env = new Env(ctx.db, ctx.uid, context, ctx.now, tx, ctx.request);
   checkLang(env);
-  if (modelName === 'res.users.apikeys') syncApiKeys(ctx.db, ctx.keys);
+  if (model.name === 'res.users.apikeys') syncApiKeys(ctx.db, ctx.keys);
   try {
     return impl(new Call(env, model, ids, methodName, spec, bound.args, bound.extra));
   } catch (err) {

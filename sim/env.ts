@@ -6,6 +6,7 @@ import { isTruthy, type Struct, type Value } from '../src/value.ts';
 import { formatDatetime } from './clock.ts';
 import type { Database } from './database.ts';
 import type { Row } from './model.ts';
+import type { SimRequestState } from './request-state.ts';
 import type { Transaction } from './transaction.ts';
 
 /** Odoo's superuser (`__system__`), which bypasses access rights. */
@@ -18,6 +19,8 @@ export class Env {
     readonly context: Struct,
     readonly now: Date,
     readonly tx: Transaction,
+    /** Odoo's `request`: absent outside HTTP (then `@check_identity` refuses). */
+    readonly request?: SimRequestState,
   ) {}
 
   /** `context.get('active_test', True)`, by Python truthiness. */
@@ -33,7 +36,7 @@ export class Env {
 
   /** The same call with another context (`with_context`, which replaces it). */
   withContext(context: Struct): Env {
-    return new Env(this.db, this.uid, context, this.now, this.tx);
+    return new Env(this.db, this.uid, context, this.now, this.tx, this.request);
   }
 
   /** The same call with one context key changed or removed (`undefined`). */

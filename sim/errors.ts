@@ -51,6 +51,8 @@ const odoo = (cls: string, status: number) => (message: string) =>
 
 /** odoo.exceptions.AccessError (403): ACL, record rule, private method. */
 export const accessError = odoo('AccessError', 403);
+/** odoo.exceptions.AccessDenied raised inside a method (403 on JSON-2: `generate`/`revoke` key checks). */
+export const accessDenied = odoo('AccessDenied', 403);
 /** odoo.exceptions.MissingError (404): write/unlink on ids that do not exist. */
 export const missingError = odoo('MissingError', 404);
 /** odoo.exceptions.UserError (422). */

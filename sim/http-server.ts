@@ -2,12 +2,17 @@
  * The simulator's node:http server (keep-alive on): records every request, routes it, and writes the
  * answer. Routing is by path only; each handler returns a framework-free {@link SimResponse}.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { handleDocBearer, type DocBearerState } from './doc-bearer-route.ts';
 import { werkzeugPage, notFoundDescription } from './html-pages.ts';
 import { htmlResponse, type SimRequest, type SimResponse } from './http-types.ts';
 import { handleJson2, type Json2State } from './json2-route.ts';
+import { handleWebDatabase, isWebDatabasePath, type DatabaseManagerState } from './web-database-routes.ts';
+import { handleWebSession, isWebSessionPath } from './web-session-routes.ts';
 import { webclientVersionInfo, webHealth, webVersion } from './version-routes.ts';
+import { handleTransfer, isTransferRoute, type TransferState } from './transfer-routes.ts';
+import { handleWebsocketUpgrade } from './websocket-echo.ts';
 
 /** One HTTP request as the simulator received it. */
 export interface RecordedRequest {
@@ -19,7 +24,7 @@ export interface RecordedRequest {
   body: string;
 }
 
-export interface ServerState extends Json2State {
+export interface ServerState extends Json2State, DocBearerState, DatabaseManagerState, TransferState {
   log: RecordedRequest[];
   /** Most entries kept in `log`. */
   logLimit: number;
@@ -38,6 +43,9 @@ function route(state: ServerState, req: SimRequest): SimResponse {
   if (path === '/web/version' || path === '/json/version') return webVersion();
   if (path === '/web/webclient/version_info') return webclientVersionInfo(req);
   if (path === '/web/health') return webHealth();
+  if (isWebSessionPath(path)) return handleWebSession(state, req);
+  if (path.startsWith('/doc-bearer/')) return handleDocBearer(state, req);
+  if (isWebDatabasePath(path)) return handleWebDatabase(state, req);
   return htmlResponse(404, werkzeugPage(404, notFoundDescription));
 }
 
@@ -61,24 +69,40 @@ function decodePath(target: string): string {
 /** Starts listening; resolves once the port is bound. */
 export async function listen(state: ServerState, host: string, port: number): Promise<Server> {
   const server = createServer({ keepAlive: true }, (msg, res) => {
+    // streamed routes (passthrough tests) read the body themselves
+    if (isTransferRoute(msg.method ?? 'GET', decodePath(msg.url ?? '/'))) {
+      record(state, { method: msg.method ?? 'GET', path: msg.url ?? '/', headers: headersOf(msg), body: '' });
+      return handleTransfer(state, msg, res);
+    }
     const chunks: Buffer[] = [];
     msg.on('data', (c: Buffer) => chunks.push(c));
     msg.on('end', () => {
       const target = msg.url ?? '/';
       const headers = headersOf(msg);
-      const body = Buffer.concat(chunks).toString('utf8');
+      const raw = Buffer.concat(chunks);
+      const body = raw.toString('utf8');
       const method = msg.method ?? 'GET';
       record(state, { method, path: target, headers, body });
       let response: SimResponse;
       try {
-        response = route(state, { method, path: decodePath(target), headers, body });
+        response = route(state, { method, path: decodePath(target), headers, body, raw });
       } catch (err) {
         response = htmlResponse(500, werkzeugPage(500, `odoo simulator internal error: ${String(err)}`));
+      }
+      if (response.stream !== undefined) {
+        res.writeHead(response.status, response.headers);
+        void sendStream(res, response.stream);
+        return;
       }
       const payload = Buffer.from(response.body, 'utf8');
       res.writeHead(response.status, { ...response.headers, 'Content-Length': String(payload.length) });
       res.end(method === 'HEAD' ? undefined : payload);
     });
+  });
+  server.on('upgrade', (msg: IncomingMessage, socket, head: Buffer) => {
+    record(state, { method: msg.method ?? 'GET', path: msg.url ?? '/', headers: headersOf(msg), body: '' });
+    state.transfers.trackUpgraded(socket);
+    handleWebsocketUpgrade(msg, socket, head);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -88,6 +112,42 @@ export async function listen(state: ServerState, host: string, port: number): Pr
     });
   });
   return server;
+}
+
+/**
+ * Writes a streamed body chunked, waiting for the socket to drain; a failing stream cuts the
+ * connection without the final chunk, as a worker that dies mid-backup does.
+ */
+async function sendStream(res: ServerResponse, stream: AsyncIterable<Uint8Array>): Promise<void> {
+  // What was written before a failure reaches the client before the connection is cut.
+  let written: Promise<void> = Promise.resolve();
+  try {
+    for await (const chunk of stream) {
+      if (res.destroyed) return;
+      let ok = true;
+      written = new Promise<void>((resolve) => {
+        ok = res.write(chunk, () => resolve());
+      });
+      if (!ok) await drainedOrClosed(res);
+    }
+    res.end();
+  } catch {
+    await written;
+    res.destroy();
+  }
+}
+
+/** Resolves when `res` can take more data or its connection closed (listeners removed either way). */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** The bound port of a listening server. */

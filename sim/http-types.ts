@@ -9,12 +9,16 @@ export interface SimRequest {
   /** Request headers with lower-cased names. */
   headers: Record<string, string>;
   body: string;
+  /** The body's bytes (multipart uploads carry binary files). */
+  raw?: Buffer;
 }
 
 export interface SimResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** A body sent as it is produced (chunked) instead of `body`: database backups. */
+  stream?: AsyncIterable<Uint8Array>;
 }
 
 export const contentTypeJson = 'application/json; charset=utf-8';

@@ -93,7 +93,11 @@ describe('optionsFromArgs()', () => {
     });
   });
 
-  it.each([[['--port', 'x']], [['--generated-partners', '-3']], [['--bogus']]])('rejects %j', (argv) => {
+  it('takes the generated filestore bytes of every backup', () => {
+    expect(optionsFromArgs(['--backup-padding', '1073741824'])).toEqual({ databaseManager: { backupPadding: 1_073_741_824 } });
+  });
+
+  it.each([[['--port', 'x']], [['--generated-partners', '-3']], [['--backup-padding', '1e9']], [['--bogus']]])('rejects %j', (argv) => {
     expect(() => optionsFromArgs(argv)).toThrow();
   });
 });

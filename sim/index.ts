@@ -1,18 +1,28 @@
 /**
- * The Odoo 19 simulator (design §7): an in-memory HTTP server answering the JSON-2 API and the
- * version routes like Odoo 19.0, seeded from `fixtures/odoo-data/`. Used by tests, the conformance
+ * The Odoo 19 simulator (design §7): an in-memory HTTP server answering the JSON-2 API, the version
+ * routes, the web session routes (key minting) and the database manager (`/web/database/*`) like
+ * Odoo 19.0, seeded from `fixtures/odoo-data/`. Used by tests, the conformance
  * runner, benchmarks and the demo command; never the gateway's default upstream.
  */
 import type { Server } from 'node:http';
+import { parseJson } from '../src/json/index.ts';
+import { configParameters } from './config-parameters.ts';
 import { buildDatabase } from './database-build.ts';
 import type { Database } from './database.ts';
+import { docsFor } from './doc-bearer-docs.ts';
 import { listen, portOf, type RecordedRequest, type ServerState } from './http-server.ts';
 import { KeyStore } from './key-store.ts';
+import { methodTableFor } from './method-specs.ts';
+import { withCustomSpecs } from './methods/custom.ts';
 import { loadSeed } from './seed.ts';
+import { SessionStore } from './sessions.ts';
+import { createTransfers, type TransferControl } from './transfer-routes.ts';
+import type { DatabaseManagerSettings } from './web-database-routes.ts';
 
 export type { RecordedRequest } from './http-server.ts';
 export { KeyStore, type ApiKeyRecord, type NewApiKey } from './key-store.ts';
 export { notModelled, type NotModelled } from './not-modelled.ts';
+export type { DatabaseManagerSettings } from './web-database-routes.ts';
 
 export interface SimulatorOptions {
   /** Interface to bind. Default `127.0.0.1`: the simulator is a local test double. */
@@ -30,6 +40,21 @@ export interface SimulatorOptions {
    * does not grow the process without bound; 0 keeps none.
    */
   logLimit?: number;
+  /**
+   * The later 19.0 build (19.0-20260402): public `res.users.apikeys.generate` / `revoke` with their
+   * rules (reference §3.7). Default false: the recorded build, which answers 404 for both.
+   */
+  laterBuild?: boolean;
+  /** Logins that have two-factor authentication (TOTP) enabled, in every database. Default none. */
+  totpLogins?: string[];
+  /** System parameters (`ir.config_parameter`) every database starts with. Default none. */
+  configParameters?: Record<string, string>;
+  /**
+   * The database manager (`/web/database/*`): master password (default `admin`, the unprotected
+   * state), `enabled: false` for `--no-database-list`, the later versions' rename route, and
+   * generated filestore bytes in every backup (benchmarks). Defaults: Odoo 19.0's.
+   */
+  databaseManager?: Partial<Omit<DatabaseManagerSettings, 'failBackupsAfter'>>;
 }
 
 /** A seeded user with the credentials a client needs. */
@@ -60,6 +85,32 @@ export interface Simulator {
   keys: KeyStore;
   /** Database names, in creation order. */
   databases(): string[];
+  /** What `/doc-bearer` documents (tests change a signature the way a module upgrade would). */
+  docBearer: DocBearerControl;
+  /** Users and system parameters. */
+  control: SimulatorControl;
+  /** The database manager's live settings (master password, rename route, failing backups…); tests change them. */
+  databaseManager: DatabaseManagerSettings;
+  /** The streaming test routes (`/sim/upload`, `/sim/download`): wait for upload progress, release held downloads. */
+  transfers: TransferControl;
+}
+
+/** The test API of the `/doc-bearer` routes. */
+export interface DocBearerControl {
+  /**
+   * Adds or replaces (`doc`, plain JSON data shaped like a `/doc-bearer` method entry) or removes
+   * (`undefined`) one method's documentation in `db`; every ETag of `db` changes. What JSON-2 runs
+   * is not changed. Throws for an unknown database.
+   */
+  setMethod(db: string, model: string, method: string, doc: unknown): void;
+}
+
+/** The test API of users and system parameters. */
+export interface SimulatorControl {
+  /** Changes a user's password in `db` (as the user would in Preferences); throws for unknown names. */
+  setPassword(db: string, login: string, password: string): void;
+  /** Sets (or, with `undefined`, removes) a system parameter of `db`. */
+  setConfigParameter(db: string, key: string, value: string | undefined): void;
 }
 
 function validateOptions(opts: SimulatorOptions): Required<SimulatorOptions> {
@@ -75,15 +126,48 @@ function validateOptions(opts: SimulatorOptions): Required<SimulatorOptions> {
   if (!Number.isInteger(logLimit) || logLimit < 0) throw new Error(`logLimit must be a non-negative integer, got ${logLimit}`);
   const port = opts.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be 0..65535, got ${port}`);
-  return { host: opts.host ?? '127.0.0.1', port, databases, generatedPartners, now: opts.now ?? (() => new Date()), logLimit };
+  return {
+    host: opts.host ?? '127.0.0.1',
+    port,
+    databases,
+    generatedPartners,
+    now: opts.now ?? (() => new Date()),
+    logLimit,
+    laterBuild: opts.laterBuild ?? false,
+    totpLogins: opts.totpLogins ?? [],
+    configParameters: opts.configParameters ?? {},
+    databaseManager: opts.databaseManager ?? {},
+  };
+}
+
+/** The database manager's settings at start (and after `reset()`). */
+function initialManager(options: Required<SimulatorOptions>): DatabaseManagerSettings {
+  const padding = options.databaseManager.backupPadding ?? 0;
+  if (!Number.isInteger(padding) || padding < 0) throw new Error(`backupPadding must be a non-negative integer, got ${padding}`);
+  return {
+    masterPassword: options.databaseManager.masterPassword ?? 'admin',
+    enabled: options.databaseManager.enabled ?? true,
+    renameRoute: options.databaseManager.renameRoute ?? false,
+    backupPadding: padding,
+    failBackupsAfter: undefined,
+  };
+}
+
+/** Builds one seeded database (at start, and for the database manager's create and restore). */
+function databaseBuilder(options: Required<SimulatorOptions>): (name: string) => Database {
+  const seed = loadSeed();
+  // every model of the served method table exists (ir.config_parameter included)
+  const served = { ...seed, methods: methodTableFor(seed.methods, options.laterBuild) };
+  return (name) => {
+    const db = buildDatabase(name, served, { generatedPartners: options.generatedPartners, now: options.now() });
+    for (const [key, value] of Object.entries(options.configParameters)) configParameters(db).set(key, value);
+    return db;
+  };
 }
 
 function buildAll(options: Required<SimulatorOptions>): Map<string, Database> {
-  const seed = loadSeed();
-  const now = options.now();
-  return new Map(
-    options.databases.map((name) => [name, buildDatabase(name, seed, { generatedPartners: options.generatedPartners, now })]),
-  );
+  const build = databaseBuilder(options);
+  return new Map(options.databases.map((name) => [name, build(name)]));
 }
 
 /** Seeds the databases, generates one API key per active user, and starts listening. */
@@ -93,10 +177,17 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const state: ServerState = {
     databases: buildAll(options),
     keys,
-    methods: loadSeed().methods,
+    methods: methodTableFor(withCustomSpecs(loadSeed().methods), options.laterBuild),
+    docs: new Map(),
+    sessions: new SessionStore(),
+    laterBuild: options.laterBuild,
+    totpLogins: new Set(options.totpLogins),
     now: options.now,
     log: [],
     logLimit: options.logLimit,
+    manager: initialManager(options),
+    buildDatabase: databaseBuilder(options),
+    transfers: createTransfers(),
   };
   const initialKeys = new Map<number, string>();
   const first = [...state.databases.values()][0] as Database;
@@ -137,13 +228,38 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     clearLog: () => void state.log.splice(0),
     reset() {
       state.databases = buildAll(options);
+      Object.assign(state.manager, initialManager(options));
+      state.docs.clear();
+      state.sessions.clear();
       keys.restore();
     },
     databases: () => [...state.databases.keys()],
+    docBearer: {
+      setMethod(name, model, method, doc) {
+        dbOf(name);
+        docsFor(state, name).setMethod(model, method, doc === undefined ? undefined : parseJson(JSON.stringify(doc)));
+      },
+    },
+    databaseManager: state.manager,
+    transfers: state.transfers,
+    control: {
+      setPassword(name, login, password) {
+        const db = dbOf(name);
+        const user = [...(db.model('res.users')?.rows.values() ?? [])].find((u) => u.v.login === login);
+        if (user === undefined) throw new Error(`no user ${JSON.stringify(login)} in ${name}`);
+        db.passwords.set(user.id, password);
+      },
+      setConfigParameter(name, key, value) {
+        const params = configParameters(dbOf(name));
+        if (value === undefined) params.delete(key);
+        else params.set(key, value);
+      },
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
+        state.transfers.closeUpgraded();
       }),
   };
 }

@@ -1,11 +1,11 @@
 /**
  * The `/json/2` routes at the HTTP level, in Odoo's order (reference §2.2–2.5): database selection
- * (404 HTML page), route match (the catch-all answers 404 JSON for wrong verbs and paths), body type
- * (415 HTML), bearer auth (401), body parsing (400; a non-object body is ignored), dispatch.
+ * (session cookie or header: 403 HTML on a conflict, 404 HTML page for none), route match (the
+ * catch-all answers 404 JSON for wrong verbs and paths), body type (415 HTML), bearer auth or an
+ * interactive cookie session (401/403), body parsing (400; a non-object body is ignored), dispatch.
  */
 import { JsonSyntaxError, parseJson } from '../src/json/index.ts';
 import type { Struct } from '../src/value.ts';
-import { authenticateBearer } from './auth.ts';
 import type { Database } from './database.ts';
 import { type DispatchContext, dispatchJson2 } from './dispatch.ts';
 import { badRequest, errorFrom, errorToBody, notFound, type OdooError } from './errors.ts';
@@ -13,6 +13,8 @@ import { noDatabasePage, unsupportedMediaTypePage } from './html-pages.ts';
 import { htmlResponse, jsonResponse, mimetypeOf, type SimRequest, type SimResponse } from './http-types.ts';
 import type { KeyStore } from './key-store.ts';
 import type { MethodSpec } from './seed.ts';
+import { authenticateJson2, sessionAndDatabase } from './session-auth.ts';
+import type { SessionStore } from './sessions.ts';
 
 /** What the JSON-2 routes need from the running simulator. */
 export interface Json2State {
@@ -20,6 +22,12 @@ export interface Json2State {
   keys: KeyStore;
   methods: Map<string, Map<string, MethodSpec>>;
   now: () => Date;
+  /** Web sessions (`session_id` cookies). */
+  sessions: SessionStore;
+  /** The later 19.0 build's rules (reference §3.7). */
+  laterBuild: boolean;
+  /** Logins with two-factor authentication: their web login stops at `{"uid": null}`. */
+  totpLogins: ReadonlySet<string>;
 }
 
 const rpcPath = /^\/json\/2\/([^/]+)\/([^/]+)$/;
@@ -37,7 +45,9 @@ function errorResponse(err: OdooError, where: string): SimResponse {
 
 /** Serves `/json/2` and `/json/2/...`. */
 export function handleJson2(state: Json2State, req: SimRequest): SimResponse {
-  const db = selectDatabase(state, req);
+  const found = sessionAndDatabase(state, req);
+  if ('status' in found) return found;
+  const db = found.db;
   if (db === undefined) return htmlResponse(404, noDatabasePage());
   const match = rpcPath.exec(req.path);
   const isRpc = match !== null && (req.method === 'POST' || req.method === 'OPTIONS');
@@ -54,7 +64,7 @@ export function handleJson2(state: Json2State, req: SimRequest): SimResponse {
   }
   const [, model = '', method = ''] = match;
   try {
-    const uid = authenticateBearer(req.headers.authorization, state.keys, db);
+    const { uid, session } = authenticateJson2(req, state.keys, db, found.session);
     let params: Struct = new Map();
     if (hasBody) {
       let body;
@@ -66,7 +76,8 @@ export function handleJson2(state: Json2State, req: SimRequest): SimResponse {
       }
       if (body instanceof Map) params = body;
     }
-    const ctx: DispatchContext = { db, uid, keys: state.keys, now: state.now(), methods: state.methods };
+    const request = { session, keys: state.keys, laterBuild: state.laterBuild };
+    const ctx: DispatchContext = { db, uid, keys: state.keys, now: state.now(), methods: state.methods, request };
     return jsonResponse(200, dispatchJson2(ctx, model, method, params));
   } catch (err) {
     return errorResponse(errorFrom(err), `${model}.${method}`);

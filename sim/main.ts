@@ -3,6 +3,7 @@
  * credentials as one JSON line on stdout. Stops on SIGINT/SIGTERM.
  *
  *   tsx sim/main.ts [--port N] [--host H] [--databases a,b] [--generated-partners N] [--log-limit N]
+ *                   [--backup-padding BYTES]   (generated filestore bytes in every database backup)
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -24,6 +25,7 @@ export function optionsFromArgs(argv: string[]): SimulatorOptions {
       databases: { type: 'string' },
       'generated-partners': { type: 'string' },
       'log-limit': { type: 'string' },
+      'backup-padding': { type: 'string' },
     },
     strict: true,
   });
@@ -36,6 +38,8 @@ export function optionsFromArgs(argv: string[]): SimulatorOptions {
   if (generated !== undefined) opts.generatedPartners = generated;
   const logLimit = integer('log-limit', values['log-limit']);
   if (logLimit !== undefined) opts.logLimit = logLimit;
+  const backupPadding = integer('backup-padding', values['backup-padding']);
+  if (backupPadding !== undefined) opts.databaseManager = { backupPadding };
   return opts;
 }
 

@@ -43,6 +43,26 @@ describe('loadConfig()', () => {
     expect(problems.some((p) => p.startsWith('--marshal-none / MARSHAL_NONE: invalid value "maybe"'))).toBe(true);
   });
 
+  it.each(['1', '7', '30', '90', '180', '365'])('accepts Odoo\'s key duration %s', (days) => {
+    expect(loadConfig(['--key-duration', days], {}).keyDurationDays).toBe(Number(days));
+  });
+
+  it.each(['0', '-1', '2', '14', 'forever'])('refuses key duration %s, naming the values Odoo accepts', (days) => {
+    expect(() => loadConfig([], { KEY_DURATION: days })).toThrow(`--key-duration / KEY_DURATION: invalid value "${days}": one of Odoo's key durations: 1, 7, 30, 90, 180 or 365 (days)`);
+  });
+
+  it('defaults the credential settings', () => {
+    expect(loadConfig([], {})).toMatchObject({
+      keyDurationDays: 1,
+      keyRenewMarginMs: 600_000,
+      revalidateIntervalMs: 900_000,
+      negativeCacheTtlMs: 60_000,
+      throttleFailures: 5,
+      throttleBackoffMs: 60_000,
+      throttleMaxBackoffMs: 3_600_000,
+    });
+  });
+
   it('refuses a flag with no value', () => {
     expect(() => loadConfig(['--port'], {})).toThrow('--port needs a value');
   });
@@ -54,5 +74,58 @@ describe('loadConfig()', () => {
       expect(readme).toContain(`\`--${s.flag}\``);
       expect(readme).toContain(`\`${s.env}\``);
     }
+  });
+});
+
+describe('operations settings (issue #6)', () => {
+  const fixture = (name: string) => new URL(`../test/fixtures-tls/${name}`, import.meta.url).pathname;
+
+  it('defaults the admin port, report, grace period and log format', () => {
+    expect(loadConfig([], {})).toMatchObject({
+      adminHost: '127.0.0.1',
+      adminPort: 8071,
+      adminToken: undefined,
+      upstreamCa: undefined,
+      reportFile: undefined,
+      reportSize: 1000,
+      shutdownGraceMs: 25_000,
+      logFormat: 'auto',
+    });
+  });
+
+  it('accepts a CA file holding a PEM certificate', () => {
+    expect(loadConfig(['--upstream-ca', fixture('ca.pem')], {}).upstreamCa).toBe(fixture('ca.pem'));
+  });
+
+  it.each([
+    ['/nonexistent/ca.pem', 'cannot read the file (ENOENT)'],
+    [fixture('README.md'), 'the file holds no PEM certificate'],
+  ])('refuses --upstream-ca %s', (path, why) => {
+    expect(() => loadConfig([], { UPSTREAM_CA: path })).toThrow(`--upstream-ca / UPSTREAM_CA: invalid value "${path}": ${why}`);
+  });
+
+  it('names every bad operations value at once', () => {
+    let error: unknown;
+    try {
+      loadConfig(['--admin-port', '70000', '--admin-token', 'short', '--log-format', 'xml', '--report-size', '0', '--shutdown-grace', '-1'], {});
+    } catch (e) {
+      error = e;
+    }
+    expect((error as ConfigError).problems).toEqual([
+      '--admin-port / ADMIN_PORT: invalid value "70000": Too big: expected number to be <=65535',
+      '--admin-token / ADMIN_TOKEN: invalid value "short": at least 16 characters',
+      '--log-format / LOG_FORMAT: invalid value "xml": Invalid option: expected one of "auto"|"json"|"pretty"',
+      '--report-size / REPORT_SIZE: invalid value "0": Too small: expected number to be >=1',
+      '--shutdown-grace / SHUTDOWN_GRACE: invalid value "-1": Too small: expected number to be >=0',
+    ]);
+  });
+
+  it('prints each default in --help', () => {
+    const help = helpText();
+    expect(help).toContain('--admin-port <value>  (ADMIN_PORT, default 8071)');
+    expect(help).toContain('--upstream-ca <value>  (UPSTREAM_CA, default none)');
+    expect(help).toContain('--db-headers <value>  (DB_HEADERS, default X-Odoo-Database,X-Service-Database)');
+    expect(help).toContain('--key-duration <value>  (KEY_DURATION, default 1)');
+    expect(help).toContain('--demo  (DEMO, default false)');
   });
 });

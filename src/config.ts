@@ -3,6 +3,7 @@
  * (`--call-timeout` / `CALL_TIMEOUT`; a flag wins over the variable), validated with one message
  * per bad value. The rest of the gateway receives a frozen, fully defaulted {@link Config}.
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /** One setting: its flag (kebab-case), its variable, its default and why it has that default. */
@@ -18,6 +19,17 @@ const durationMs = (min: number) => z.coerce.number().int().min(min);
 const boolText = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', ''])])
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes' || v === '');
+/** A PEM file holding at least one certificate, read at start so a bad path stops the gateway. */
+const pemFile = z.string().min(1).superRefine((path, ctx) => {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
+    return;
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) ctx.addIssue({ code: 'custom', message: 'the file holds no PEM certificate' });
+});
 
 /** The settings table; README's configuration table mirrors it (a test checks they agree). */
 export const settings = {
@@ -26,6 +38,12 @@ export const settings = {
     env: 'UPSTREAM_URL',
     schema: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8069'),
     help: 'Odoo base URL (http or https). Default http://127.0.0.1:8069, Odoo\'s own default port.',
+  },
+  upstreamCa: {
+    flag: 'upstream-ca',
+    env: 'UPSTREAM_CA',
+    schema: pemFile.optional(),
+    help: 'PEM file of the CA(s) that signed an https upstream\'s certificate, trusted besides Node\'s bundled roots (a private CA). Default none.',
   },
   host: {
     flag: 'host',
@@ -39,6 +57,24 @@ export const settings = {
     schema: z.coerce.number().int().min(0).max(65535).default(8070),
     help: 'Client port (legacy endpoints). Default 8070, next to Odoo\'s 8069.',
   },
+  adminHost: {
+    flag: 'admin-host',
+    env: 'ADMIN_HOST',
+    schema: z.string().min(1).default('127.0.0.1'),
+    help: 'Address the admin port (/metrics, /readyz, migration report) listens on. Default 127.0.0.1: only local scrapers see it.',
+  },
+  adminPort: {
+    flag: 'admin-port',
+    env: 'ADMIN_PORT',
+    schema: z.coerce.number().int().min(0).max(65535).default(8071),
+    help: 'Admin port. Default 8071, next to the client port.',
+  },
+  adminToken: {
+    flag: 'admin-token',
+    env: 'ADMIN_TOKEN',
+    schema: z.string().min(16, 'at least 16 characters').regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').optional(),
+    help: 'Bearer token the admin port requires for /metrics and the migration report (/readyz stays open for probes). Default none.',
+  },
   demo: {
     flag: 'demo',
     env: 'DEMO',
@@ -51,6 +87,12 @@ export const settings = {
     env: 'CALL_TIMEOUT',
     schema: durationMs(1).default(120_000),
     help: 'Milliseconds a legacy call may take upstream. Default 120000, Odoo\'s limit_time_real.',
+  },
+  dbTimeoutMs: {
+    flag: 'db-timeout',
+    env: 'DB_TIMEOUT',
+    schema: durationMs(1).default(3_600_000),
+    help: 'Milliseconds a db service call (create, duplicate, dump, restore, ...) may take upstream, dump and restore transfers included. Default 3600000 (1 h): creating a database takes ~20 s, big backups much longer.',
   },
   connectTimeoutMs: {
     flag: 'connect-timeout',
@@ -132,6 +174,57 @@ export const settings = {
     schema: durationMs(1000).default(900_000),
     help: 'Milliseconds a checked API key is trusted before it is checked again. Default 900000 (15 min).',
   },
+  credentialsFile: {
+    flag: 'credentials-file',
+    env: 'CREDENTIALS_FILE',
+    schema: z.string().min(1).optional(),
+    help: 'JSON credential map: (db, login, scrypt hash of the password) → API key, checked before minting; for 2FA users and integrations that must not log in upstream. Default none.',
+  },
+  keyDurationDays: {
+    flag: 'key-duration',
+    env: 'KEY_DURATION',
+    schema: z
+      .enum(['1', '7', '30', '90', '180', '365'], { error: "one of Odoo's key durations: 1, 7, 30, 90, 180 or 365 (days)" })
+      .default('1')
+      .transform(Number),
+    help: 'Days a minted API key lives (Odoo expires it at 00:00 UTC that many days ahead). Default 1: a leaked key dies soon; it is renewed while in use.',
+  },
+  keyRenewMarginMs: {
+    flag: 'key-renew-margin',
+    env: 'KEY_RENEW_MARGIN',
+    schema: durationMs(0).default(600_000),
+    help: 'Milliseconds before a minted key expires when the next call renews it (the call is served with the old key). Default 600000 (10 min).',
+  },
+  revalidateIntervalMs: {
+    flag: 'revalidate-interval',
+    env: 'REVALIDATE_INTERVAL',
+    schema: durationMs(1000).default(900_000),
+    help: 'Milliseconds after which the password behind a minted key is checked again by a fresh login, so a changed password stops working. Default 900000 (15 min).',
+  },
+  negativeCacheTtlMs: {
+    flag: 'negative-cache-ttl',
+    env: 'NEGATIVE_CACHE_TTL',
+    schema: durationMs(0).default(60_000),
+    help: 'Milliseconds refused credentials are answered without asking the upstream again (a looping bad client makes one login per period). Default 60000.',
+  },
+  throttleFailures: {
+    flag: 'throttle-failures',
+    env: 'THROTTLE_FAILURES',
+    schema: z.coerce.number().int().min(1).default(5),
+    help: "Failed logins per client address, database and login before further attempts are refused. Default 5, like Odoo's own login cooldown.",
+  },
+  throttleBackoffMs: {
+    flag: 'throttle-backoff',
+    env: 'THROTTLE_BACKOFF',
+    schema: durationMs(1).default(60_000),
+    help: 'Milliseconds refused after the failures above; doubled for each further failure. Default 60000 (Odoo\'s cooldown).',
+  },
+  throttleMaxBackoffMs: {
+    flag: 'throttle-max-backoff',
+    env: 'THROTTLE_MAX_BACKOFF',
+    schema: durationMs(1).default(3_600_000),
+    help: 'Longest refusal in milliseconds; failures older than this are forgotten. Default 3600000 (1 h).',
+  },
   versionCacheTtlMs: {
     flag: 'version-cache-ttl',
     env: 'VERSION_CACHE_TTL',
@@ -153,11 +246,47 @@ export const settings = {
     schema: z.string().min(1).optional(),
     help: 'Database the service key belongs to, for calls that name no database (db.list_lang fallback). Default none.',
   },
+  signatureTtlMs: {
+    flag: 'signature-ttl',
+    env: 'SIGNATURE_TTL',
+    schema: durationMs(0).default(300_000),
+    help: 'Milliseconds a signature discovered through /doc-bearer is used before it is revalidated (If-None-Match). Default 300000 (5 min).',
+  },
+  signaturesFile: {
+    flag: 'signatures-file',
+    env: 'SIGNATURES_FILE',
+    schema: z.string().min(1).optional(),
+    help: 'JSON or YAML file declaring or correcting method signatures; it wins over discovery and the built-in table. Default none.',
+  },
   logLevel: {
     flag: 'log-level',
     env: 'LOG_LEVEL',
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     help: 'pino log level. Default info: one line per legacy call.',
+  },
+  logFormat: {
+    flag: 'log-format',
+    env: 'LOG_FORMAT',
+    schema: z.enum(['auto', 'json', 'pretty']).default('auto'),
+    help: 'Log lines as "json" (pino), "pretty" (colored, for people) or "auto": pretty when stdout is a terminal, JSON otherwise.',
+  },
+  reportFile: {
+    flag: 'report-file',
+    env: 'REPORT_FILE',
+    schema: z.string().min(1).optional(),
+    help: 'JSON file the migration report is saved to every minute and at shutdown, and read back at start. Default none: the report lives in memory only.',
+  },
+  reportSize: {
+    flag: 'report-size',
+    env: 'REPORT_SIZE',
+    schema: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+    help: 'Legacy clients (User-Agent and address) the migration report keeps; the least recently seen leaves first. Default 1000.',
+  },
+  shutdownGraceMs: {
+    flag: 'shutdown-grace',
+    env: 'SHUTDOWN_GRACE',
+    schema: durationMs(0).default(25_000),
+    help: 'Milliseconds in-flight calls may take to finish after SIGTERM/SIGINT before their connections are closed. Default 25000, inside Kubernetes\' 30 s before SIGKILL (give `docker stop` -t 30).',
   },
 } satisfies Record<string, Setting>;
 
@@ -221,9 +350,22 @@ function parseFlags(argv: readonly string[], problems: string[]): Map<string, st
 
 /** The `--help` text: every setting with its variable and default. */
 export function helpText(): string {
-  const lines = ['Usage: legacy-rpc-gateway [--flag value ...]', '', 'Every flag can also be set through the environment variable shown.', ''];
+  const lines = [
+    'Usage: legacy-rpc-gateway [--flag value ...]',
+    '       legacy-rpc-gateway hash-password < password   (prints the scrypt hash a --credentials-file entry needs)',
+    '',
+    'Every flag can also be set through the environment variable shown.',
+    '',
+  ];
   for (const s of Object.values(settings) as Setting[]) {
-    lines.push(`  --${s.flag}${s.boolean ? '' : ' <value>'}  (${s.env})`, `      ${s.help}`);
+    lines.push(`  --${s.flag}${s.boolean ? '' : ' <value>'}  (${s.env}, default ${defaultText(s)})`, `      ${s.help}`);
   }
   return lines.join('\n');
+}
+
+/** A setting's default as `--help` prints it. */
+function defaultText(s: Setting): string {
+  const parsed = s.schema.safeParse(undefined);
+  if (!parsed.success || parsed.data === undefined) return 'none';
+  return Array.isArray(parsed.data) ? parsed.data.join(',') : String(parsed.data);
 }

@@ -2,12 +2,19 @@
 /**
  * CLI entry: `legacy-rpc-gateway [--flag value ...]`. `--demo` starts the embedded Odoo 19
  * simulator and serves in front of it, printing the demo credentials once to stderr.
+ * `legacy-rpc-gateway hash-password` prints the scrypt hash of the password on standard input
+ * (credential map entries). SIGTERM/SIGINT stop gracefully and retire the minted API keys.
  */
 import { ConfigError, helpText, loadConfig, type Config } from './config.ts';
-import { createLogger } from './log.ts';
+import { runHashPasswordCommand } from './credentials/hash-password-command.ts';
+import { createProcessLogger } from './log.ts';
 import { startGateway } from './server/gateway.ts';
 
 async function main(argv: string[]): Promise<void> {
+  if (argv[0] === 'hash-password') {
+    await runHashPasswordCommand(process.stdin, process.stdout);
+    return;
+  }
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(`${helpText()}\n`);
     return;
@@ -17,10 +24,9 @@ async function main(argv: string[]): Promise<void> {
     config = loadConfig(argv, process.env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`legacy-rpc-gateway: invalid configuration\n${err.problems.map((p) => `  - ${p}`).join('\n')}\n`);
-    process.exit(2);
+    exitOnConfigError(err);
   }
-  const log = createLogger(config.logLevel);
+  const log = createProcessLogger(config.logLevel, config.logFormat);
   const stops: Array<() => Promise<void>> = [];
   if (config.demo) {
     const { startSimulator } = await import('../sim/index.ts');
@@ -32,22 +38,32 @@ async function main(argv: string[]): Promise<void> {
   }
   const gateway = await startGateway(config, log);
   stops.unshift(() => gateway.close());
-  log.info({ url: gateway.url, upstream: config.upstream }, 'legacy-rpc-gateway listening');
+  log.info({ url: gateway.url, adminUrl: gateway.adminUrl, upstream: config.upstream }, 'legacy-rpc-gateway listening');
   if (config.demo) process.stderr.write(`Point legacy clients at ${gateway.url} (e.g. ${gateway.url}/xmlrpc/2/common).\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
+    // stop taking calls, let in-flight ones finish (--shutdown-grace), retire the minted keys,
+    // save the migration report (gateway.close), then the demo simulator; a second signal kills
+    log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
     for (const s of stops) await s().catch((err: unknown) => log.error({ err }, 'error while stopping'));
+    log.info({ signal }, 'stopped');
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 }
 
+/** Bad settings, or a settings file (`--signatures-file`) that does not validate: one line each, exit 2. */
+function exitOnConfigError(err: ConfigError): never {
+  process.stderr.write(`legacy-rpc-gateway: invalid configuration\n${err.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+  process.exit(2);
+}
+
 main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof ConfigError) exitOnConfigError(err);
   process.stderr.write(`legacy-rpc-gateway: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

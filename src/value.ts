@@ -47,6 +47,18 @@ export type Value =
   | Value[]
   | Struct;
 
+/**
+ * A string result produced while it is sent: `db.dump`'s base64, read from the upstream backup as it
+ * arrives (design §1, §2). `chunks` yields ASCII text with nothing to escape, once; it throws a
+ * LegacyError when the source fails midway, after part of the string may already be on the wire.
+ */
+export class StreamedString {
+  constructor(readonly chunks: AsyncIterable<string>) {}
+}
+
+/** What a legacy service resolves with: a value, or the one streamed string (`db.dump`). */
+export type CallResult = Value | StreamedString;
+
 /** Normalizes an exact integer: a `number` when it is safe, else the `bigint`. */
 export function intFromBigInt(n: bigint): number | bigint {
   return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;

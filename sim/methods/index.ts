@@ -2,7 +2,11 @@
  * The methods the simulator implements, by name. A method of the method table that is not here is
  * answered with a NotImplementedError naming it (and listed in `not-modelled.ts`).
  */
+import { getParam } from '../config-parameters.ts';
+import { createDescription, makeKey, removeKeys, runCheck } from './apikeys.ts';
+import { generateKey, revokeKey } from './apikeys-programmatic.ts';
 import type { MethodImpl } from './call.ts';
+import { customMethods } from './custom.ts';
 import { checkAccessRights, defaultGet, fieldsGet, hasAccess } from './meta.ts';
 import { formattedReadGroup, readGroup } from './read-group.ts';
 import { contextGet, nameSearch, read, search, searchCountMethod, searchRead } from './search.ts';
@@ -37,9 +41,16 @@ const generic: Record<string, MethodImpl> = {
 /** Methods of one model. */
 const specific: Record<string, Record<string, MethodImpl>> = {
   'res.users': { context_get: contextGet },
+  // The key flows (reference §3.3, §3.6); generate/revoke are reachable only on the later build.
+  'res.users.apikeys': { remove: removeKeys, generate: generateKey, revoke: revokeKey },
+  'res.users.apikeys.description': { create: createDescription, make_key: makeKey },
+  'res.users.identitycheck': { run_check: runCheck },
+  'ir.config_parameter': { get_param: getParam },
 };
+// Custom methods a database's own modules would add (absent from the recorded method table).
+for (const custom of customMethods) (specific[custom.model] ??= {})[custom.method] = custom.impl;
 
-/** Methods every model has but that write: refused on the read-only key view. */
+/** Methods every model has but that write: refused on the read-only views (the key store, ir.model). */
 const keyViewReadOnly = new Set(['write', 'create', 'unlink', 'copy', 'name_create', 'action_archive', 'action_unarchive', 'toggle_active']);
 
 /** The implementation of `model.method`, or undefined when the simulator does not model it. */
@@ -47,7 +58,7 @@ export function methodImpl(model: string, seeded: boolean, method: string): Meth
   const own = specific[model]?.[method];
   if (own !== undefined) return own;
   if (!seeded) return undefined;
-  if (model === 'res.users.apikeys' && keyViewReadOnly.has(method)) return undefined;
+  if ((model === 'res.users.apikeys' || model === 'ir.model') && keyViewReadOnly.has(method)) return undefined;
   return generic[method];
 }
 

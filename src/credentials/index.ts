@@ -14,6 +14,7 @@ import { createApiKeyPasswords } from './api-key-passwords.ts';
 import { createCredentialCache } from './cache.ts';
 import { createCacheKeyer } from './cache-key.ts';
 import { createCredentialMap, loadCredentialMap, type CredentialMap, type CredentialMapEntry } from './credential-map.ts';
+import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
 import { checkPassword, keyName, mintKey } from './minting.ts';
 import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
 import { createPasswordKeys, type PasswordKey, type PasswordRequest } from './password-keys.ts';
@@ -26,6 +27,7 @@ import { createUidLogins } from './uid-logins.ts';
 export { isUnauthorized, looksLikeApiKey } from './passthrough.ts';
 export { checkUpstreamPrerequisites } from './prerequisites.ts';
 export { hashPassword } from './password-hash.ts';
+export type { CredentialCacheName, CredentialEvents, KeyExchangeOutcome } from './events.ts';
 
 /** What the legacy services ask of the credentials layer (and the gateway's lifecycle hooks). */
 export interface Credentials {
@@ -52,23 +54,30 @@ export interface CredentialsOptions {
   now?: () => number;
   /** Replaces the map read from `--credentials-file`. */
   map?: CredentialMap;
+  /** Hears cache look-ups, key exchanges, retirements and throttled attempts (metrics). Default: nobody. */
+  events?: CredentialEvents;
 }
 
 /** Builds the credentials layer; throws when `--credentials-file` cannot be used. */
 export function createCredentials(config: Config, upstream: Upstream, options: CredentialsOptions): Credentials {
   const { log } = options;
   const now = options.now ?? Date.now;
+  const events = options.events ?? ignoredCredentialEvents;
   const cacheKey = createCacheKeyer();
   const map = options.map ?? (config.credentialsFile === undefined ? createCredentialMap([]) : loadCredentialMap(config.credentialsFile));
-  const apiKeys = createApiKeyPasswords({ upstream, cache: createCredentialCache({ max: config.keyCacheSize, ttlMs: config.keyCacheTtlMs }), cacheKey });
+  const apiKeyCache = countedCache(createCredentialCache({ max: config.keyCacheSize, ttlMs: config.keyCacheTtlMs }), 'api_key', events);
+  const apiKeys = createApiKeyPasswords({ upstream, cache: apiKeyCache, cacheKey });
   const logins = createUidLogins({ max: config.keyCacheSize, upstream, serviceKey: config.serviceKey, map });
-  const throttle = createThrottle({
-    failures: config.throttleFailures,
-    backoffMs: config.throttleBackoffMs,
-    maxBackoffMs: config.throttleMaxBackoffMs,
-    max: config.keyCacheSize,
-    now,
-  });
+  const throttle = countedThrottle(
+    createThrottle({
+      failures: config.throttleFailures,
+      backoffMs: config.throttleBackoffMs,
+      maxBackoffMs: config.throttleMaxBackoffMs,
+      max: config.keyCacheSize,
+      now,
+    }),
+    events,
+  );
   const retirer = createRetirer(upstream);
   const throttleKey = (origin: CallOrigin, db: string, login: string) => cacheKey('throttle', origin.ip, db, login);
 
@@ -107,7 +116,14 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   async function mint(req: PasswordRequest, retire?: PasswordKey): Promise<PasswordKey> {
     const name = keyName(req.origin, randomBytes(4).toString('hex'));
     const mintedAt = now();
-    const minted = await mintKey(upstream, { db: req.db, login: req.login, password: req.password, durationDays: config.keyDurationDays, name, ...(retire?.keyId === undefined ? {} : { retireKeyId: retire.keyId }) }, req.origin, mintedAt);
+    const exchange = retire === undefined ? 'mint' : 'renew';
+    const minted = await mintKey(upstream, { db: req.db, login: req.login, password: req.password, durationDays: config.keyDurationDays, name, ...(retire?.keyId === undefined ? {} : { retireKeyId: retire.keyId }) }, req.origin, mintedAt).then(
+      (out) => (events.keyExchange(exchange, 'ok'), out),
+      (err: unknown) => {
+        events.keyExchange(exchange, isRefusal(err) ? 'refused' : 'error');
+        throw err;
+      },
+    );
     const expiresAt = Number.isFinite(minted.expiresAt) ? new Date(minted.expiresAt).toISOString() : 'never';
     log.info({ db: req.db, uid: minted.uid, keyId: minted.keyId, expiresAt, requestId: req.origin.requestId, ...(retire === undefined ? {} : { replacedKeyId: retire.keyId }) }, retire === undefined ? 'minted an API key' : 'renewed a minted API key');
     return { db: req.db, uid: minted.uid, login: req.login, key: minted.key, source: 'minted', keyId: minted.keyId, expiresAt: minted.expiresAt, renewAt: renewAtFor(minted.expiresAt, mintedAt), validatedAt: now() };
@@ -125,7 +141,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   }
 
   const keys = createPasswordKeys(
-    { max: config.keyCacheSize, now, negativeTtlMs: config.negativeCacheTtlMs, revalidateIntervalMs: config.revalidateIntervalMs },
+    { max: config.keyCacheSize, now, negativeTtlMs: config.negativeCacheTtlMs, revalidateIntervalMs: config.revalidateIntervalMs, onLookup: (hit) => events.cacheLookup('password', hit) },
     {
       resolve: (req) =>
         counted(req, () => {
@@ -140,6 +156,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       async retire(entry, why) {
         if (entry.source !== 'minted' || entry.expiresAt <= now()) return;
         const outcome = await retirer.revoke(entry.db, entry.uid, entry.key, ownOrigin());
+        events.retirement(outcome);
         const line = { db: entry.db, uid: entry.uid, keyId: entry.keyId, why };
         if (outcome === 'unavailable') log.info(line, 'minted API key left to expire (the upstream cannot revoke it)');
         else log.info(line, outcome === 'revoked' ? 'revoked a minted API key' : 'minted API key already gone');

@@ -55,6 +55,8 @@ export interface PasswordKeyOptions {
   now: () => number;
   negativeTtlMs: number;
   revalidateIntervalMs: number;
+  /** Hears each `get`: a hit when it was answered from the table (a cached refusal included). */
+  onLookup?: (hit: boolean) => void;
 }
 
 /** The table. */
@@ -146,7 +148,10 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     async get(slot, req) {
       const negative = negatives.get(slot);
       if (negative !== undefined) {
-        if (negative.until > now()) throw negative.error;
+        if (negative.until > now()) {
+          options.onLookup?.(true);
+          throw negative.error;
+        }
         negatives.delete(slot);
       }
       let entry = entries.get(slot);
@@ -154,6 +159,7 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
         entries.delete(slot); // expired unused: dead upstream, resolved again
         entry = undefined;
       }
+      options.onLookup?.(entry !== undefined);
       if (entry === undefined) return first(slot, req);
       if (now() - entry.validatedAt >= revalidateIntervalMs) entry = await revalidate(slot, entry, req);
       if (now() >= entry.renewAt) renew(slot, entry, req);

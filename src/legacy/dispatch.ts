@@ -5,10 +5,10 @@
 import type { CallOrigin, LegacyCall } from '../call.ts';
 import { pythonError } from '../errors.ts';
 import { pyRepr } from '../python/int-text.ts';
-import type { Value } from '../value.ts';
+import type { CallResult } from '../value.ts';
 
-/** One legacy service: resolves with the result or rejects with a LegacyError. */
-export type ServiceHandler = (call: LegacyCall, origin: CallOrigin) => Promise<Value>;
+/** One legacy service: resolves with the result (streamed for `db.dump`) or rejects with a LegacyError. */
+export type ServiceHandler = (call: LegacyCall, origin: CallOrigin) => Promise<CallResult>;
 
 /** The dispatcher every wire handler calls. */
 export type Dispatch = ServiceHandler;

@@ -7,7 +7,7 @@ import type { CallOrigin, LegacyCall } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
 import { accessDenied, accessError, LegacyError, pythonError, userError } from '../errors.ts';
 import { dictFrom } from '../python/dict-from.ts';
-import { parsePythonInt, pyRepr } from '../python/int-text.ts';
+import { intValueErrorMessage, parsePythonInt } from '../python/int-text.ts';
 import { bindArguments, isPrivateMethod, type MethodSignature, type SignatureResolver } from '../signatures/index.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { isInt, isStruct, isTruthy, PyDecimal, PyFloat, pyTypeName, type Struct, type Value } from '../value.ts';
@@ -87,7 +87,7 @@ function pythonInt(v: Value): number | bigint {
   if (typeof v === 'string' || v instanceof PyDecimal) {
     const text = typeof v === 'string' ? v : v.text;
     const n = parsePythonInt(text);
-    if (n === undefined) throw pythonError('ValueError', `invalid literal for int() with base 10: ${pyRepr(text)}`);
+    if (n === undefined) throw pythonError('ValueError', intValueErrorMessage(text));
     return n;
   }
   throw pythonError('TypeError', `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(v)}'`);
@@ -101,7 +101,7 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
     await ensureModel();
     throw accessError(`Private methods (such as '${model}.${method}') cannot be called remotely.`);
   }
-  const sig = await deps.signatures.resolve(db, model, method);
+  const sig = await deps.signatures.resolve(db, model, method, origin);
   const args = positionalArgs(target.args, sig, method);
   if (args instanceof LegacyError) return ensureModel().then(() => Promise.reject(args));
   const request = sig ? requestFromSignature(sig, target, args) : requestFromFallback(target, args);

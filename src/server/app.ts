@@ -14,13 +14,24 @@ import type { CallOutcome, WireResponse } from '../wire/response.ts';
 import { createXmlRpcHandler, encodeFault } from '../wire/xmlrpc/index.ts';
 import { logCall } from './access-log.ts';
 import { clientAddress } from './client-address.ts';
+import { createDeadlines } from './deadline.ts';
 import { readBody } from './read-body.ts';
 import { headerRequestId, requestIdFrom } from './request-id.ts';
+import { streamResponseBody, type StreamTarget } from './stream-body.ts';
 
 export interface AppDeps {
   config: Config;
   log: Logger;
   dispatch: Dispatch;
+  /** Serves every path the gateway does not own (design §6, `passthrough.ts`); without it they get a 404. */
+  passthrough?: (c: Context<Env>) => Promise<Response>;
+  /** Hears each finished legacy call besides the access log (metrics, migration report). */
+  onCall?: (dialect: Dialect, origin: CallOrigin, outcome: CallOutcome, seconds: number) => void;
+}
+
+/** The paths the client port answers itself (the rest is passed through): `/xmlrpc*`, `/jsonrpc`, `/livez`. */
+export function isGatewayPath(path: string): boolean {
+  return path === '/jsonrpc' || path === '/livez' || path === '/xmlrpc' || path.startsWith('/xmlrpc/');
 }
 
 type Env = { Bindings: Partial<HttpBindings> };
@@ -30,28 +41,52 @@ const methodNotAllowedPage =
   '<!doctype html>\n<html lang=en>\n<title>405 Method Not Allowed</title>\n<h1>Method Not Allowed</h1>\n' +
   '<p>The method is not allowed for the requested URL.</p>\n';
 
-export function createApp({ config, log, dispatch }: AppDeps): Hono<Env> {
+export function createApp({ config, log, dispatch, passthrough, onCall }: AppDeps): Hono<Env> {
   const app = new Hono<Env>();
   const marshal = { nullAs: config.marshalNone, bigIntAs: config.marshalBigInt };
-  const handleXmlRpc = createXmlRpcHandler({ dispatch, maxDepth: config.maxDepth, marshal, strictBase64: config.strictBase64 });
-  const handleJsonRpc = createJsonRpcHandler({ dispatch, maxDepth: config.maxDepth });
+  // db calls run under --db-timeout, the others under --call-timeout.
+  const deadlines = createDeadlines({ callTimeoutMs: config.callTimeoutMs, dbTimeoutMs: config.dbTimeoutMs });
+  const handleXmlRpc = createXmlRpcHandler({ dispatch: deadlines.dispatch(dispatch), maxDepth: config.maxDepth, marshal, strictBase64: config.strictBase64 });
+  const handleJsonRpc = createJsonRpcHandler({ dispatch: deadlines.dispatch(dispatch), maxDepth: config.maxDepth });
 
   /** Per-request facts, the deadline, and the access-log hook. */
   function begin(c: Context<Env>, dialect: Dialect) {
     const startedAt = performance.now();
     const socketIp = c.env?.incoming?.socket.remoteAddress ?? '127.0.0.1';
     const address = clientAddress(socketIp, c.req.header('x-forwarded-for'), c.req.header('x-forwarded-proto'), config.trustedProxies);
-    const origin: CallOrigin = {
-      host: c.req.header('host') ?? '',
-      ip: address.ip,
-      proto: address.proto,
-      userAgent: c.req.header('user-agent') ?? '',
-      requestId: requestIdFrom(c.req.header(headerRequestId)),
-      signal: AbortSignal.any([AbortSignal.timeout(config.callTimeoutMs), c.req.raw.signal]),
+    const origin: CallOrigin = deadlines.origin(
+      {
+        host: c.req.header('host') ?? '',
+        ip: address.ip,
+        proto: address.proto,
+        userAgent: c.req.header('user-agent') ?? '',
+        requestId: requestIdFrom(c.req.header(headerRequestId)),
+      },
+      c.req.raw.signal,
+    );
+    const onOutcome = (outcome: CallOutcome) => {
+      logCall(log, dialect, origin, outcome, startedAt);
+      onCall?.(dialect, origin, outcome, (performance.now() - startedAt) / 1000);
     };
-    const onOutcome = (outcome: CallOutcome) => logCall(log, dialect, origin, outcome, startedAt);
     return { origin, onOutcome };
   }
+
+  /**
+   * Where a streamed answer (`db.dump`) goes: text to a Node response, bytes to a Web consumer; when
+   * its source fails midway, the client connection is closed without the closing tags (design §2)
+   * and the cut is logged.
+   */
+  const streamTarget = (c: Context<Env>, origin: CallOrigin): StreamTarget => ({
+    text: c.env?.outgoing !== undefined,
+    cut(err) {
+      const detail = err instanceof Error ? err.message : String(err);
+      log.warn({ requestId: origin.requestId, detail }, 'streamed answer cut short: connection closed without the closing tags');
+      const outgoing = c.env?.outgoing;
+      if (outgoing === undefined) return false;
+      outgoing.destroy();
+      return true;
+    },
+  });
 
   const xmlrpc = (dialect: 'xmlrpc1' | 'xmlrpc2') =>
     async function xmlrpcRoute(c: Context<Env>) {
@@ -63,7 +98,7 @@ export function createApp({ config, log, dispatch }: AppDeps): Hono<Env> {
         onOutcome({ service, method: '', error: err });
         return respond({ status: 200, contentType: 'text/xml; charset=utf-8', body: encodeFault(err, dialect) }, origin, true);
       }
-      return respond(await handleXmlRpc(dialect, service, body, origin, onOutcome), origin);
+      return respond(await handleXmlRpc(dialect, service, body, origin, onOutcome), origin, false, streamTarget(c, origin));
     };
 
   app.on(['POST', 'OPTIONS'], '/xmlrpc/2/:service', xmlrpc('xmlrpc2'));
@@ -78,10 +113,13 @@ export function createApp({ config, log, dispatch }: AppDeps): Hono<Env> {
       onOutcome({ service: '', method: '', error: err });
       return respond({ status: 200, contentType: 'application/json; charset=utf-8', body: encodeError(null, err) }, origin, true);
     }
-    return respond(await handleJsonRpc(c.req.header('content-type'), body, origin, onOutcome), origin);
+    return respond(await handleJsonRpc(c.req.header('content-type'), body, origin, onOutcome), origin, false, streamTarget(c, origin));
   });
 
   app.get('/livez', (c) => c.json({ status: 'ok' }));
+
+  // Everything else goes to Odoo unchanged, so the gateway's URL can replace Odoo's (design §6).
+  if (passthrough !== undefined) app.all('*', passthrough);
 
   app.notFound(
     () =>
@@ -108,9 +146,14 @@ export function createApp({ config, log, dispatch }: AppDeps): Hono<Env> {
   return app;
 }
 
-function respond(res: WireResponse, origin: CallOrigin, closeConnection = false): Response {
+function respond(res: WireResponse, origin: CallOrigin, closeConnection = false, target: StreamTarget = { text: false, cut: () => false }): Response {
   const headers: Record<string, string> = { 'content-type': res.contentType, [headerRequestId]: origin.requestId, ...res.headers };
   if (closeConnection) headers.connection = 'close';
+  if (typeof res.body !== 'string' && !(res.body instanceof Uint8Array)) {
+    // Streamed (db.dump): chunked, so nothing is read ahead to compute a length.
+    headers['transfer-encoding'] = 'chunked';
+    return new Response(streamResponseBody(res.body, target), { status: res.status, headers });
+  }
   return new Response(res.body as ConstructorParameters<typeof Response>[0], { status: res.status, headers });
 }
 

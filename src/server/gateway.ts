@@ -1,68 +1,153 @@
 /**
- * The composition root: builds upstream, credentials, signatures, services and the app from a
- * validated Config, and starts or stops the HTTP server.
+ * The composition root: builds upstream, credentials, signatures, services, metrics, the migration
+ * report and the two apps (client port, admin port) from a validated Config, and starts or
+ * gracefully stops their HTTP servers.
  */
-import { serve, type ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
-import { pythonError } from '../errors.ts';
-import { createCredentials } from '../credentials/index.ts';
+import { checkUpstreamPrerequisites, createCredentials, type Credentials } from '../credentials/index.ts';
 import { createCommonService } from '../legacy/common.ts';
+import { createDbService } from '../legacy/db.ts';
 import { createDispatch } from '../legacy/dispatch.ts';
 import { createObjectService } from '../legacy/object.ts';
 import { createVersionCache } from '../legacy/version-cache.ts';
 import type { Logger } from '../log.ts';
-import { createSignatureResolver, type SignatureResolver } from '../signatures/index.ts';
-import { createUpstream, type Upstream } from '../upstream/index.ts';
-import { createApp } from './app.ts';
+import { createMetrics, type GatewayMetrics } from '../metrics/metrics.ts';
+import { createMigrationReport, type MigrationReport } from '../report/migration-report.ts';
+import { createReportPersistence } from '../report/report-persistence.ts';
+import { createSignatureResolverFromConfig, type SignatureResolver } from '../signatures/index.ts';
+import {
+  checkHealth,
+  createPassthroughClient,
+  createTunnelOpener,
+  createUpstream,
+  createUpstreamHttp,
+  observeUpstreamHttp,
+  type Upstream,
+} from '../upstream/index.ts';
+import { createAdminApp } from './admin-app.ts';
+import { createApp, isGatewayPath } from './app.ts';
+import { createInFlight } from './in-flight.ts';
+import { closeServer, drainServer, listen, portOf, urlOf } from './listen.ts';
+import { passthrough } from './passthrough.ts';
+import { createReadiness } from './readiness.ts';
+import { upgradeTunnel } from './upgrade.ts';
 
 export interface GatewayOptions {
-  /** Replaces the built-in signature resolver (tests mutate the table through it). */
+  /** Replaces the signature resolver built from config (tests mutate the table through it). */
   signatures?: SignatureResolver;
+  /** The credentials' clock (key expiry, renewal, re-validation, throttling); tests move it. */
+  now?: () => number;
 }
 
-/** Builds the Hono app and the upstream client it uses. */
+/** Builds the two Hono apps and what they use, without sockets. */
 export function createGateway(config: Config, log: Logger, options: GatewayOptions = {}) {
-  const upstream = createUpstream(config);
-  const credentials = createCredentials(config, upstream);
+  const metrics = createMetrics();
+  const http = observeUpstreamHttp(createUpstreamHttp(config), metrics.observeUpstream);
+  const upstream = createUpstream(config, http);
+  // A bad --credentials-file stops the start here.
+  const credentials = createCredentials(config, upstream, { log, events: metrics.credentials, ...(options.now === undefined ? {} : { now: options.now }) });
   const versions = createVersionCache(upstream, config.versionCacheTtlMs);
-  const signatures = options.signatures ?? createSignatureResolver();
+  // Overrides file, /doc-bearer discovery, built-in table; a bad signatures file stops the start here.
+  const signatures = options.signatures ?? createSignatureResolverFromConfig(config, upstream, log);
   const dispatch = createDispatch({
     common: createCommonService({ upstream, credentials, versions }),
     object: createObjectService({ upstream, credentials, signatures }),
-    db: dbNotYetAvailable,
+    db: createDbService({
+      web: upstream.webDatabase,
+      versions,
+      probeDatabase: (db, origin) => credentials.probeDatabase(db, origin),
+      json2: (call, origin) => upstream.json2(call, origin),
+      serviceKey: config.serviceKey,
+      serviceDb: config.serviceDb,
+      log,
+    }),
   });
-  return { app: createApp({ config, log, dispatch }), upstream };
-}
-
-// TODO(#5): the db service over /web/database/*.
-async function dbNotYetAvailable(): Promise<never> {
-  throw pythonError('legacy_rpc_gateway.NotSupported', 'the db service is not available in this version of legacy-rpc-gateway');
+  const report = createMigrationReport({ maxClients: config.reportSize });
+  const passthroughClient = createPassthroughClient(config);
+  const inFlight = createInFlight();
+  const readiness = createReadiness({
+    isDraining: () => inFlight.draining,
+    checkUpstream: (signal) => checkHealth(http, config, { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'readyz', signal }),
+    timeoutMs: Math.min(config.callTimeoutMs, 5000),
+  });
+  return {
+    app: createApp({
+      config,
+      log,
+      dispatch,
+      passthrough: passthrough({ forward: passthroughClient.forward, config, log, onAnswer: metrics.observePassthrough }),
+      onCall(dialect, origin, outcome, seconds) {
+        metrics.observeCall(dialect, outcome, seconds);
+        report.record({ dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod, failed: outcome.error !== undefined });
+      },
+    }),
+    admin: createAdminApp({ metrics, report, readiness, token: config.adminToken }),
+    upstream,
+    credentials,
+    metrics,
+    report,
+    inFlight,
+    /** Retires the minted keys, then closes the upstream pools (after the server stopped taking calls). */
+    async close() {
+      await credentials.close();
+      await Promise.all([upstream.close(), passthroughClient.close()]);
+    },
+  };
 }
 
 export interface RunningGateway {
   url: string;
   port: number;
+  /** The admin port's base URL (`/metrics`, `/readyz`, `/gateway/report`). */
+  adminUrl: string;
   upstream: Upstream;
+  credentials: Credentials;
+  metrics: GatewayMetrics;
+  report: MigrationReport;
+  /** The start-up check of the upstream prerequisites (design §5 step 9); never rejects. */
+  prerequisites: Promise<void>;
+  /**
+   * Graceful stop (design §8): stops accepting, lets in-flight calls finish for up to
+   * `--shutdown-grace`, closes what is left, retires the minted keys, saves the migration report,
+   * closes the pools and the admin port.
+   */
   close(): Promise<void>;
 }
 
-/** Starts listening on `config.host:config.port` (port 0 picks a free one). */
+/** Starts listening on `config.host:config.port` and the admin port (port 0 picks a free one). */
 export async function startGateway(config: Config, log: Logger, options: GatewayOptions = {}): Promise<RunningGateway> {
-  const { app, upstream } = createGateway(config, log, options);
-  const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
-    s.once('error', reject);
+  const gateway = createGateway(config, log, options);
+  const { app, admin, upstream, credentials, metrics, report, inFlight } = gateway;
+  const persistence = createReportPersistence({ report, file: config.reportFile, log });
+  await persistence.load();
+  const server = await listen(app.fetch, config.host, config.port);
+  server.on('request', (_req, res) => inFlight.trackResponse(res));
+  server.on('upgrade', upgradeTunnel({ open: createTunnelOpener(config), config, log, inFlight, isOwnedPath: isGatewayPath }));
+  metrics.trackInFlight(() => inFlight.count);
+  const adminServer = await listen(admin.fetch, config.adminHost, config.adminPort).catch(async (err: unknown) => {
+    await closeServer(server);
+    await gateway.close();
+    throw err;
   });
-  const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  persistence.start();
+  const port = portOf(server);
+  const prerequisites = checkUpstreamPrerequisites(config, upstream, log);
   return {
-    url: `http://${host}:${port}`,
+    url: urlOf(config.host, port),
     port,
+    adminUrl: urlOf(config.adminHost, portOf(adminServer)),
     upstream,
+    credentials,
+    metrics,
+    report,
+    prerequisites,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await upstream.close();
+      const drained = await drainServer(server, inFlight, config.shutdownGraceMs);
+      if (!drained) log.warn({ graceMs: config.shutdownGraceMs }, 'calls still in flight after the shutdown grace period: their connections were closed');
+      await prerequisites;
+      await gateway.close();
+      await persistence.stop();
+      await closeServer(adminServer);
     },
   };
 }

@@ -21,9 +21,12 @@ export function forwardedHeaders(config: Config, origin: CallOrigin, db: string 
   return headers;
 }
 
-/** `client` → the client's Host; `upstream` → undici's default; `{db}` templates filled in. */
+/**
+ * `client` → the client's Host; `upstream` → undici's default; `{db}` templates filled in — or, for
+ * a request that names no database (version, database manager), the client's Host.
+ */
 function hostFor(mode: string, clientHost: string, db: string | undefined): string | undefined {
   if (mode === 'upstream') return undefined;
-  if (mode === 'client') return clientHost || undefined;
+  if (mode === 'client' || (db === undefined && mode.includes('{db}'))) return clientHost || undefined;
   return mode.replaceAll('{db}', db ?? '');
 }

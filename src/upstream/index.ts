@@ -2,19 +2,38 @@
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import type { Value } from '../value.ts';
+import { fetchDocBearer, type DocBearerAnswer, type DocBearerRequest } from './doc-bearer.ts';
 import { callJson2, type Json2Call } from './json2.ts';
 import { createUpstreamHttp, type UpstreamHttp } from './pool.ts';
 import { fetchVersionInfo } from './version.ts';
+import { createWebDatabaseClient, type WebDatabaseClient } from './web-database.ts';
+import { createWebSessionClient, type WebSessionClient } from './web-session.ts';
 
 export { unauthorizedName, unknownDatabase } from './answer.ts';
 export { kindFromName } from './error-json.ts';
 export type { Json2Call } from './json2.ts';
+export type { DocBearerAnswer, DocBearerRequest } from './doc-bearer.ts';
+export type { CallKw, WebLogin, WebSession, WebSessionClient } from './web-session.ts';
+export type { DatabaseRoute, FormFields, FormFile, ManagerPage, WebDatabaseClient } from './web-database.ts';
+// Operations (issue #6): the pool behind the legacy services, its timing wrapper, the health probe,
+// and the raw passthrough and websocket tunnels.
+export { createUpstreamHttp, type UpstreamHttp } from './pool.ts';
+export { observeUpstreamHttp, type UpstreamObserver } from './observed-http.ts';
+export { checkHealth } from './health.ts';
+export { createPassthroughClient, type PassthroughClient, type PassthroughRequest, type PassthroughResponse } from './passthrough.ts';
+export { createTunnelOpener, type TunnelOpener } from './tunnel.ts';
 
 /** What the legacy services and the credentials layer may ask of the upstream. */
 export interface Upstream {
   readonly url: string;
   json2(call: Json2Call, origin: CallOrigin): Promise<Value>;
   versionInfo(origin: CallOrigin): Promise<Value>;
+  /** `GET /doc-bearer/<model>.json`, conditional when an ETag is given (signature discovery). */
+  docBearer(request: DocBearerRequest, origin: CallOrigin): Promise<DocBearerAnswer>;
+  /** The web session routes: password login, `call_kw` with the session cookie, logout (key minting). */
+  readonly webSession: WebSessionClient;
+  /** The `/web/database/*` controllers: the legacy `db` service's upstream. */
+  readonly webDatabase: WebDatabaseClient;
   close(): Promise<void>;
 }
 
@@ -24,6 +43,9 @@ export function createUpstream(config: Config, http: UpstreamHttp = createUpstre
     url: http.url,
     json2: (call, origin) => callJson2(http, config, call, origin),
     versionInfo: (origin) => fetchVersionInfo(http, config, origin),
+    docBearer: (request, origin) => fetchDocBearer(http, config, request, origin),
+    webSession: createWebSessionClient(http, config),
+    webDatabase: createWebDatabaseClient(http, config),
     close: () => http.close(),
   };
 }

@@ -3,10 +3,11 @@
  * timeouts, plus `send()` which times the exchange and turns transport failures into LegacyErrors.
  * Only this folder imports undici.
  */
-import { Pool } from 'undici';
+import { Pool, type FormData } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
+import { tlsOptionsFrom } from './tls.ts';
 import { errorFromTransport } from './transport-error.ts';
 
 export interface UpstreamRequest {
@@ -14,7 +15,10 @@ export interface UpstreamRequest {
   /** Path below the upstream base URL, starting with `/`. */
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  /** A text body, or a multipart form (undici's FormData sets the content type and boundary). */
+  body?: string | FormData;
+  /** Replaces the call timeout as the headers and body timeout (db operations use --db-timeout). */
+  timeoutMs?: number;
 }
 
 export interface UpstreamResponse {
@@ -25,12 +29,46 @@ export interface UpstreamResponse {
   elapsedMs: number;
 }
 
+/** An answer whose body is read as it arrives (database backups). */
+export interface UpstreamStream {
+  status: number;
+  contentType: string;
+  headers: IncomingHttpHeaders;
+  /** The body, once; a transport failure while reading it throws the LegacyError `send` would. */
+  body: AsyncIterable<Uint8Array>;
+  /** Reads the whole body as text instead (an error page). */
+  text(): Promise<string>;
+  /** Milliseconds until the headers arrived. */
+  elapsedMs: number;
+}
+
 export interface UpstreamHttp {
   /** The upstream base URL, for messages. */
   readonly url: string;
   /** Sends one request and reads the whole answer; throws LegacyError when no answer arrives. */
   send(request: UpstreamRequest, origin: CallOrigin): Promise<UpstreamResponse>;
+  /**
+   * Sends one request and resolves as soon as the headers arrive, the body still to be read. Test
+   * doubles that only answer whole bodies leave it out: {@link openStream} falls back to `send`.
+   */
+  open?(request: UpstreamRequest, origin: CallOrigin): Promise<UpstreamStream>;
   close(): Promise<void>;
+}
+
+/** `http.open()`, or for a double without it, `send()` with its whole body as the one chunk. */
+export async function openStream(http: UpstreamHttp, request: UpstreamRequest, origin: CallOrigin): Promise<UpstreamStream> {
+  if (http.open !== undefined) return http.open(request, origin);
+  const res = await http.send(request, origin);
+  return {
+    status: res.status,
+    contentType: res.contentType,
+    headers: res.headers,
+    body: (async function* whole() {
+      yield new TextEncoder().encode(res.text);
+    })(),
+    text: async () => res.text,
+    elapsedMs: res.elapsedMs,
+  };
 }
 
 /** Creates the pool from validated config. */
@@ -45,20 +83,55 @@ export function createUpstreamHttp(config: Config): UpstreamHttp {
     connectTimeout: config.connectTimeoutMs,
     headersTimeout: config.callTimeoutMs,
     bodyTimeout: config.callTimeoutMs,
+    connect: tlsOptionsFrom(config),
   });
+
+  const failure = (err: unknown, origin: CallOrigin, started: number) => {
+    const timedOut = origin.signal.aborted && isTimeout(origin.signal.reason);
+    return errorFromTransport(err, url, performance.now() - started, timedOut);
+  };
+  const dispatch = (request: UpstreamRequest, origin: CallOrigin) =>
+    pool.request({
+      method: request.method,
+      path: prefix + request.path,
+      headers: request.headers,
+      body: request.body ?? null,
+      signal: origin.signal,
+      ...(request.timeoutMs === undefined ? {} : { headersTimeout: request.timeoutMs, bodyTimeout: request.timeoutMs }),
+    });
 
   return {
     url,
+    async open(request, origin) {
+      const started = performance.now();
+      let res: Awaited<ReturnType<typeof dispatch>>;
+      try {
+        res = await dispatch(request, origin);
+      } catch (err) {
+        throw failure(err, origin, started);
+      }
+      const ct = res.headers['content-type'];
+      const raw = res.body;
+      async function* body(): AsyncGenerator<Uint8Array> {
+        try {
+          for await (const chunk of raw) yield chunk as Uint8Array;
+        } catch (err) {
+          throw failure(err, origin, started);
+        }
+      }
+      return {
+        status: res.statusCode,
+        contentType: (Array.isArray(ct) ? ct[0] : ct) ?? '',
+        headers: res.headers,
+        body: body(),
+        text: () => raw.text().catch((err: unknown) => Promise.reject(failure(err, origin, started))),
+        elapsedMs: performance.now() - started,
+      };
+    },
     async send(request, origin) {
       const started = performance.now();
       try {
-        const res = await pool.request({
-          method: request.method,
-          path: prefix + request.path,
-          headers: request.headers,
-          body: request.body ?? null,
-          signal: origin.signal,
-        });
+        const res = await dispatch(request, origin);
         const text = await res.body.text();
         const ct = res.headers['content-type'];
         return {
@@ -69,8 +142,7 @@ export function createUpstreamHttp(config: Config): UpstreamHttp {
           elapsedMs: performance.now() - started,
         };
       } catch (err) {
-        const timedOut = origin.signal.aborted && isTimeout(origin.signal.reason);
-        throw errorFromTransport(err, url, performance.now() - started, timedOut);
+        throw failure(err, origin, started);
       }
     },
     close: () => pool.close(),

@@ -4,7 +4,12 @@ import type { LegacyError } from '../errors.ts';
 export interface WireResponse {
   status: number;
   contentType: string;
-  body: string | Uint8Array;
+  /**
+   * The whole answer, or — for a streamed result (`db.dump`) — its text (UTF-8 on the wire) as it is
+   * produced. A streamed body throws when the answer must be cut short: the server then closes the
+   * connection without the rest, so the client sees a truncated answer, never a success (design §2).
+   */
+  body: string | Uint8Array | AsyncIterable<string>;
   headers?: Record<string, string>;
 }
 

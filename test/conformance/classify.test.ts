@@ -34,7 +34,8 @@ describe('classify()', () => {
     ['a differing case', outcome('obj-read-xmlrpc1', diff), 'failed'],
     ['a json2 case', outcome('err-json2-root'), 'json2-passed'],
     ['a differing json2 case', outcome('err-json2-root', diff), 'json2-failed'],
-    ['a db case', outcome('db-list-xmlrpc2'), 'out-of-scope'],
+    ['a db case', outcome('db-list-xmlrpc2'), 'passed'],
+    ['a web-database case', outcome('webdb-list'), 'json2-passed'],
     ['a case with a key the simulator cannot have', { ...outcome('auth-legacy-expired-key'), unbound: ['EXPIRED_KEY'] }, 'not-modelled'],
     ['a runner error', { ...outcome('obj-read-xmlrpc1'), runnerError: 'boom' }, 'failed'],
   ])('classifies %s', (_what, o, cls) => {

@@ -1,7 +1,7 @@
 /**
  * Puts each replayed case in one class — passed, failed, intended deviation, not modelled, json2
- * (checked against the simulator), out of scope — from its differences, `COMPATIBILITY.md`'s
- * `- Corpus:` lines and `not-modelled-cases.ts`. "Needs minting" is a flag on top of the class.
+ * (an upstream exchange checked against the simulator: JSON-2 or the web session routes), out of
+ * scope — from its differences, `COMPATIBILITY.md`'s `- Corpus:` lines and `not-modelled-cases.ts`.
  */
 import { readFileSync } from 'node:fs';
 import type { Difference } from './compare.ts';
@@ -49,9 +49,7 @@ export interface CaseOutcome {
   differences: Difference[];
   /** Runner notes: substitutions made, stand-in records, ids learned, placeholders learned. */
   notes: string[];
-  /** The user whose password was replaced by their API key (the minting substitution). */
-  mintingUser?: string;
-  /** Placeholders the simulator could not provide; the case was not sent. */
+  /** Keys or sessions the run could not provide; the case was not sent. */
   unbound?: string[];
   /** For `cause: 'corpus'` entries: does the gateway agree with the simulator's own JSON-2 answer? */
   relativeDifferences?: Difference[];
@@ -82,7 +80,7 @@ export function classify(
   if (outcome.scope.kind === 'out-of-scope') return { ...outcome, class: 'out-of-scope', reason: `${outcome.scope.issue}: ${outcome.scope.reason}` };
   if (outcome.runnerError !== undefined) return { ...outcome, class: 'failed', reason: `runner error: ${outcome.runnerError}` };
   if (outcome.unbound !== undefined && outcome.unbound.length > 0) {
-    return { ...outcome, class: 'not-modelled', reason: `needs ${outcome.unbound.map((n) => `<${n}>`).join(', ')}, a key the simulator cannot provide` };
+    return { ...outcome, class: 'not-modelled', reason: `needs ${outcome.unbound.map((n) => `<${n}>`).join(', ')}, which the corpus never shows being made and the run cannot provide` };
   }
   const entry = notModelled.get(id);
   const clean = outcome.differences.length === 0;

@@ -62,6 +62,23 @@ describe('sectionsOf()', () => {
     expect(sectionOf('obj-read-html-xmlrpc2')).toBe(2);
     expect(sectionOf('types-nil-kwarg-limit')).toBe(3);
   });
+
+  it('measures a pause from the end of an answer to the start of the next request (duration_ms)', () => {
+    const sections = sectionsOf(ordered);
+    const sectionOf = (id: string) => sections[position(id)];
+    // creating gw6 took 17 s, gw6b 20 s: no pause, gw6 still exists when it is dropped
+    expect(sectionOf('db-create_database-ok-xmlrpc2')).toBe(sectionOf('db-db_exist-false-xmlrpc2'));
+    expect(sectionOf('db-drop-gw6-xmlrpc2')).toBe(sectionOf('db-create_database-ok-xmlrpc2'));
+    expect(sectionOf('webdb-restore-ok')).toBe(sectionOf('webdb-duplicate-exists'));
+    expect(sectionOf('db-change_admin_password-after-takeover-xmlrpc2')).toBe(sectionOf('webdb-insecure-default-master-takeover'));
+  });
+});
+
+describe('parseCase()', () => {
+  it('reads the later-build cases, which keep their answers as raw text, as JSON values', () => {
+    const c = cases.find((x) => x.id === 'later-apikeys-revoke-ok');
+    expect([c?.json2?.responseContentType, c?.json2?.responseBody]).toEqual(['application/json; charset=utf-8', true]);
+  });
 });
 
 describe('scopeOf()', () => {
@@ -70,13 +87,15 @@ describe('scopeOf()', () => {
     ['common-authenticate-apikey-xmlrpc2', 'legacy'],
     ['auth-legacy-expired-key', 'legacy'],
     ['err-json2-root', 'json2'],
-    ['db-list-xmlrpc2', 'out-of-scope'],
-    ['err-db-unknown-method-xmlrpc2', 'out-of-scope'],
-    ['multidb-db-list-xmlrpc2', 'out-of-scope'],
-    ['webdb-list', 'out-of-scope'],
-    ['sess-mint-1-authenticate', 'out-of-scope'],
-    ['later-apikeys-generate-ok', 'out-of-scope'],
-    ['auth-json2-session-cookie-own-key', 'out-of-scope'],
+    ['db-list-xmlrpc2', 'legacy'],
+    ['err-db-unknown-method-xmlrpc2', 'legacy'],
+    ['multidb-db-list-xmlrpc2', 'legacy'],
+    ['webdb-list', 'json2'],
+    ['sess-mint-1-authenticate', 'json2'],
+    ['web-webclient-version_info', 'json2'],
+    ['auth-web-session-authenticate', 'json2'],
+    ['later-apikeys-generate-ok', 'json2'],
+    ['auth-json2-session-cookie-own-key', 'json2'],
     ['types-python-client-bigint', 'out-of-scope'],
   ])('%s is %s', (id, kind) => {
     const c = cases.find((x) => x.id === id);

@@ -11,7 +11,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseJson } from '../../src/json/index.ts';
-import type { Value } from '../../src/value.ts';
+import { PyFloat, type Value } from '../../src/value.ts';
+import { databaseOrderHints } from './db-scenario.ts';
 import { decodeLegacyCall, type LegacyCallInfo } from './legacy-call.ts';
 
 /** The corpus folder. */
@@ -64,6 +65,8 @@ export interface ConformanceCase {
   extraExchanges: RecordedExchange[];
   /** Epoch milliseconds of the recorded response's `Date` header. */
   recordedAt?: number;
+  /** `duration_ms` (db cases): the server time of the call, so its request started that much before `recordedAt`. */
+  durationMs?: number;
   /** The decoded legacy request, when it is a readable call. */
   call?: LegacyCallInfo;
 }
@@ -84,14 +87,16 @@ export function headerValue(headers: readonly [string, string][], name: string):
 
 function readExchange(o: Obj): RecordedExchange {
   const meta = o.get('response_body_meta');
+  const responseHeaders = headerPairs(o.get('response_headers'));
   return {
     method: str(o, 'method') || 'POST',
     path: str(o, 'path'),
     requestHeaders: headerPairs(o.get('request_headers')),
     requestBody: str(o, 'request_body'),
     status: Number(o.get('status') ?? 0),
-    responseContentType: str(o, 'response_content_type'),
-    responseHeaders: headerPairs(o.get('response_headers')),
+    // the web-session cases name it only in their headers
+    responseContentType: str(o, 'response_content_type') || (headerValue(responseHeaders, 'Content-Type') ?? ''),
+    responseHeaders,
     responseBody: str(o, 'response_body'),
     truncated: isObj(meta) && meta.get('truncated') === true,
   };
@@ -99,14 +104,18 @@ function readExchange(o: Obj): RecordedExchange {
 
 function readJson2(o: Obj): RecordedJson2 {
   const body = o.get('request_body');
+  const contentType = str(o, 'response_content_type') || (headerValue(headerPairs(o.get('response_headers')), 'Content-Type') ?? '');
+  let responseBody = o.get('response_body') ?? null;
+  // The later-build cases keep their answer as raw text (no response_content_type): read JSON as a value.
+  if (typeof responseBody === 'string' && !o.has('response_content_type') && contentType.startsWith('application/json')) responseBody = parseJson(responseBody);
   return {
     method: str(o, 'method') || 'POST',
     path: str(o, 'path'),
     requestHeaders: headerPairs(o.get('request_headers')),
     requestBody: body === null || body === undefined ? { kind: 'none' } : typeof body === 'string' ? { kind: 'text', text: body } : { kind: 'json', value: body },
     status: Number(o.get('status') ?? 0),
-    responseContentType: str(o, 'response_content_type'),
-    responseBody: o.get('response_body') ?? null,
+    responseContentType: contentType,
+    responseBody,
   };
 }
 
@@ -137,6 +146,8 @@ export function parseCase(file: string, text: string): ConformanceCase {
   if (json2 !== undefined) c.json2 = json2;
   if (isObj(decoded)) c.legacyDecoded = { kind: str(decoded, 'kind') as 'ok', value: decoded.get('value') ?? null };
   if (date !== undefined) c.recordedAt = Date.parse(date);
+  const duration = o.get('duration_ms');
+  if (duration instanceof PyFloat || typeof duration === 'number') c.durationMs = duration instanceof PyFloat ? duration.value : duration;
   if (legacy !== undefined) {
     const call = decodeLegacyCall(protocol, legacy.path, legacy.requestBody);
     if (call !== undefined) c.call = call;
@@ -155,45 +166,28 @@ export function loadCases(dir: URL = casesUrl): ConformanceCase[] {
 // ---------------------------------------------------------------------------------------------
 // Scope
 
-/** What the runner does with a case. */
+/**
+ * What the runner does with a case: `legacy` goes through the gateway; `json2` is an upstream
+ * exchange (JSON-2, the web session routes the gateway mints keys over, or the `/web/database/*`
+ * controllers its db service runs on) checked against the simulator alone.
+ */
 export type Scope =
   | { kind: 'legacy' }
   | { kind: 'json2' }
   | { kind: 'out-of-scope'; issue: string; reason: string };
 
-const inScopeCategories = new Set(['common', 'object', 'types', 'errors', 'multidb']);
+const inScopeCategories = new Set(['common', 'object', 'types', 'errors', 'multidb', 'auth', 'db']);
 
 /**
- * Legacy cases of the common/object/types/errors/multidb categories (and the `auth-legacy-*` /
- * `common-authenticate-*` cases that need only API keys) are replayed through the gateway; `json2`
- * cases are checked against the simulator; the db service, the web routes and session minting are
- * later issues.
+ * Legacy cases of the common/object/types/errors/multidb/auth categories are replayed through the
+ * gateway, passwords as recorded; `json2` cases (the `later-*` ones on a later-build simulator) and
+ * the `web-session` cases (`sess-*`, the routes minting uses) and the `web-database` cases
+ * (`webdb-*`, the routes the db service uses) are checked against the simulator.
  */
 export function scopeOf(c: ConformanceCase): Scope {
-  if (c.id.startsWith('later-')) {
-    return { kind: 'out-of-scope', issue: 'later issue: minting (#4)', reason: 'recorded on a later 19.0 build (public res.users.apikeys generate/revoke)' };
-  }
-  if (c.protocol === 'web-database' || c.protocol.startsWith('webdb') || c.category === 'db') {
-    return { kind: 'out-of-scope', issue: 'later issue: db service (#5)', reason: 'db service / /web/database/* (not in this version of the gateway)' };
-  }
-  if (c.protocol === 'web-session' || c.id.startsWith('sess-')) {
-    return { kind: 'out-of-scope', issue: 'later issue: minting (#4)', reason: 'web session routes used for password→key minting' };
-  }
-  if (c.protocol === 'json2') {
-    if (c.json2 !== undefined && headerValue(c.json2.requestHeaders, 'Cookie') !== undefined) {
-      return { kind: 'out-of-scope', issue: 'later issue: minting (#4)', reason: 'needs a web session cookie from /web/session/authenticate' };
-    }
-    return { kind: 'json2' };
-  }
+  if (c.protocol === 'web-session' || c.protocol === 'json2' || c.protocol === 'web-database') return { kind: 'json2' };
   if (c.legacy === undefined) {
     return { kind: 'out-of-scope', issue: 'nothing to replay', reason: 'no request reached the server (the client refused to send it)' };
-  }
-  if (c.call?.service === 'db') {
-    return { kind: 'out-of-scope', issue: 'later issue: db service (#5)', reason: 'calls the db service' };
-  }
-  if (c.category === 'auth') {
-    if (c.id.startsWith('auth-legacy-')) return { kind: 'legacy' };
-    return { kind: 'out-of-scope', issue: 'later issue: minting (#4)', reason: 'session authentication' };
   }
   if (inScopeCategories.has(c.category)) return { kind: 'legacy' };
   return { kind: 'out-of-scope', issue: 'unknown category', reason: `category ${c.category}` };
@@ -209,6 +203,13 @@ export function scopeOf(c: ConformanceCase): Scope {
 export const orderHints: readonly { first: string; then: string; why: string }[] = [
   { first: 'obj-write-xmlrpc2', then: 'obj-read-html-xmlrpc2', why: 'the read returns the (sanitised) comment that write stored on the same record' },
   { first: 'types-read-empty-fields', then: 'types-nested-structs', why: 'tag 1 is read with no partners, before nested-structs creates a child tagged 1 and 2' },
+  ...['auth-json2-session-cookie-and-db-header', 'auth-json2-session-cookie-own-key', 'auth-json2-session-cookie-sec-fetch', 'auth-json2-session-make_key'].map((then) => ({
+    first: 'auth-web-session-authenticate',
+    then,
+    why: 'the JSON-2 request carries the session cookie that login set',
+  })),
+  { first: 'later-apikeys-revoke-ok', then: 'later-apikeys-revoke-invalid', why: 'revoke-invalid revokes the key revoke-ok revoked ("no longer valid")' },
+  ...databaseOrderHints,
 ];
 
 const recordMethodsCreating = new Set(['create', 'name_create', 'copy']);
@@ -355,8 +356,9 @@ function orderWithinSecond(group: ConformanceCase[]): ConformanceCase[] {
 }
 
 /**
- * Splits ordered cases into recording sections: a gap of {@link sectionGapMs} or more between two
- * recorded answers. The recorder cleaned up between sections (for instance
+ * Splits ordered cases into recording sections: a gap of {@link sectionGapMs} or more between an
+ * answer and the next request (its answer's time minus its `durationMs`: creating a database takes
+ * ~20 s and is no pause). The recorder cleaned up between sections (for instance
  * `auth-legacy-execute-with-apikey` counts 39 partners again after the object and types sections
  * created some, and `types-nil-kwarg-limit` lists 7 tags after `obj-name_create-jsonrpc` made an
  * eighth), so the runner resets the simulator at each boundary. Returns the section number per case.
@@ -366,7 +368,7 @@ export function sectionsOf(ordered: readonly ConformanceCase[]): number[] {
   let previous: number | undefined;
   return ordered.map((c) => {
     if (c.recordedAt !== undefined) {
-      if (previous !== undefined && c.recordedAt - previous >= sectionGapMs) section++;
+      if (previous !== undefined && c.recordedAt - (c.durationMs ?? 0) - previous >= sectionGapMs) section++;
       previous = c.recordedAt;
     }
     return section;

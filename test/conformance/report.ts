@@ -1,23 +1,15 @@
 /**
- * The conformance report, as plain text: counts per class, the minting substitution note, each
- * failure with its differences, deviations and not-modelled cases with their reasons, the
- * simulator's own not-modelled list and the cross-check of the two lists.
+ * The conformance report, as plain text: counts per class, each failure with its differences,
+ * deviations and not-modelled cases with their reasons, the simulator's own not-modelled list and
+ * the cross-check of the two lists.
  */
 import type { NotModelled } from '../../sim/index.ts';
-import { isFailure, type CaseClass, type ClassifiedOutcome } from './classify.ts';
+import type { CaseClass, ClassifiedOutcome } from './classify.ts';
 import type { NotModelledEntry } from './not-modelled-cases.ts';
 
-/** The one paragraph that explains the minting substitution wherever the report is printed. */
-export const mintingNote =
-  'Minting substitution (test/conformance/substitute.ts, applied in run-corpus.ts only): until password→key minting ' +
-  'lands (#4), a legacy request that sends a user\'s real plain password in the password position (params[2] of ' +
-  'object execute/execute_kw and of common login/authenticate) is replayed with that password replaced by the ' +
-  "simulator's API key of the same user. Only that position changes (the login stays); wrong passwords are sent " +
-  'as recorded. Such cases are flagged "needs minting".';
-
-/** Counts per class plus the minting flag. */
-export function countClasses(outcomes: readonly ClassifiedOutcome[]): Record<CaseClass | 'needs-minting', number> {
-  const counts: Record<CaseClass | 'needs-minting', number> = {
+/** Counts per class. */
+export function countClasses(outcomes: readonly ClassifiedOutcome[]): Record<CaseClass, number> {
+  const counts: Record<CaseClass, number> = {
     passed: 0,
     failed: 0,
     deviation: 0,
@@ -25,11 +17,9 @@ export function countClasses(outcomes: readonly ClassifiedOutcome[]): Record<Cas
     'json2-passed': 0,
     'json2-failed': 0,
     'out-of-scope': 0,
-    'needs-minting': 0,
   };
   for (const o of outcomes) {
     counts[o.class]++;
-    if (o.mintingUser !== undefined) counts['needs-minting']++;
   }
   return counts;
 }
@@ -55,26 +45,23 @@ export function buildReport(
 ): string {
   const c = countClasses(outcomes);
   const json2 = c['json2-passed'] + c['json2-failed'];
-  const minted = outcomes.filter((o) => o.mintingUser !== undefined);
   const out: string[] = [];
   const section = (title: string, items: readonly ClassifiedOutcome[], render: (o: ClassifiedOutcome) => string[]) => {
     if (items.length === 0) return;
     out.push('', `${title} (${items.length}):`);
     for (const o of items) out.push(...render(o));
   };
-  const head = (o: ClassifiedOutcome) => `  - ${o.case.id} [${o.case.protocol}${o.mintingUser === undefined ? '' : ', needs minting'}]`;
+  const head = (o: ClassifiedOutcome) => `  - ${o.case.id} [${o.case.protocol}]`;
 
   out.push(`Conformance report: legacy-rpc-gateway against ${outcomes.length} recorded Odoo 19.0 cases${context.durationMs === undefined ? '' : ` (${Math.round(context.durationMs)} ms)`}`);
   out.push(
     `  passed ${c.passed} | failed ${c.failed} | intended deviations ${c.deviation} | not modelled ${c['not-modelled']} | ` +
-      `json2-only ${json2} (${c['json2-passed']} match the recording, ${c['json2-failed']} differ) | out of scope ${c['out-of-scope']}`,
+      `upstream-only ${json2} (JSON-2 and web-session exchanges checked against the simulator: ${c['json2-passed']} match the recording, ${c['json2-failed']} differ) | out of scope ${c['out-of-scope']}`,
   );
   out.push(
-    `  needs minting ${c['needs-minting']} (${minted.filter((o) => o.class === 'passed').length} passed, ${minted.filter((o) => isFailure(o)).length} failed, ` +
-      `${minted.filter((o) => !['passed', 'failed'].includes(o.class)).length} other) — counted in their class above`,
+    '',
+    'Passwords are replayed as recorded: the gateway trades them for API keys it mints (design §5); the later-* cases run on a simulator with the later 19.0 build\'s rules.',
   );
-  out.push('', mintingNote);
-  out.push(`  cases: ${minted.map((o) => `${o.case.id} (${o.mintingUser})`).join(', ') || 'none'}`);
   out.push(
     '',
     `Order: Date headers, then JSON-RPC ids, id sequences and hints inside a second (INDEX.md's table is sorted by id); ` +
@@ -82,7 +69,7 @@ export function buildReport(
   );
 
   section('Failed', outcomes.filter((o) => o.class === 'failed'), (o) => [`${head(o)}${o.reason === undefined ? '' : ` — ${o.reason}`}`, ...differencesText(o)]);
-  section('json2 cases where the simulator differs from the recording', outcomes.filter((o) => o.class === 'json2-failed'), (o) => [head(o), ...differencesText(o, 3)]);
+  section('Upstream (json2, web-session) cases where the simulator differs from the recording', outcomes.filter((o) => o.class === 'json2-failed'), (o) => [head(o), ...differencesText(o, 3)]);
   section('Intended deviations (COMPATIBILITY.md)', outcomes.filter((o) => o.class === 'deviation'), (o) => [
     `${head(o)} — ${o.reason ?? ''}`,
     ...(o.differences.length === 0 ? ['      (answers exactly as recorded)'] : differencesText(o, 2)),

@@ -4,20 +4,16 @@ import { decodeLegacyCall } from './legacy-call.ts';
 import { loadCases } from './load-cases.ts';
 import {
   fillPlaceholders,
+  fillValuePlaceholders,
   learnPlaceholders,
   placeholdersIn,
-  plainPasswordOwner,
   pythonJsonDumps,
-  replaceParam,
   rewriteCallIds,
+  rewriteCallKwIds,
   rewriteJson2Ids,
-  type SimUser,
+  sessionIdOf,
+  withSessionId,
 } from './substitute.ts';
-
-const users: SimUser[] = [
-  { uid: 2, login: 'admin', password: 'admin', key: 'a'.repeat(40), name: 'Mitchell Admin' },
-  { uid: 5, login: 'demo', password: 'demo', key: 'd'.repeat(40), name: 'Marc Demo' },
-];
 
 const xmlCall = (method: string, params: string[]) =>
   `<?xml version='1.0'?>\n<methodCall>\n<methodName>${method}</methodName>\n<params>\n${params.map((p) => `<param>\n<value>${p}</value>\n</param>\n`).join('')}</params>\n</methodCall>\n`;
@@ -37,28 +33,31 @@ describe('placeholders', () => {
   });
 });
 
-describe('the minting substitution', () => {
-  it.each([
-    ['object execute_kw with the admin password', 'object', ['<string>gw</string>', '<int>2</int>', '<string>admin</string>', '<string>res.partner</string>', '<string>search</string>'], 'admin'],
-    ['common login with the demo password', 'common', ['<string>gw</string>', '<string>demo</string>', '<string>demo</string>'], 'demo'],
-    ['a wrong password', 'object', ['<string>gw</string>', '<int>2</int>', '<string>wrong</string>', '<string>res.partner</string>', '<string>search</string>'], undefined],
-    ['an API key', 'object', ['<string>gw</string>', '<int>2</int>', `<string>${'a'.repeat(40)}</string>`, '<string>res.partner</string>', '<string>search</string>'], undefined],
-    ['a password sent as an int', 'object', ['<string>gw</string>', '<int>2</int>', '<int>123</int>', '<string>res.partner</string>', '<string>search</string>'], undefined],
-  ])('finds the owner of %s', (_what, service, params, owner) => {
-    const method = service === 'common' ? 'login' : 'execute_kw';
-    const call = decodeLegacyCall('xmlrpc2', `/xmlrpc/2/${service}`, xmlCall(method, params));
-    expect(call && plainPasswordOwner(call, users)?.login).toBe(owner);
-  });
-
-  it('replaces only the password position of an XML-RPC call, every other byte kept', () => {
+describe('passwords', () => {
+  it('are never substituted: every recorded request is replayed with its own password', () => {
     const body = xmlCall('login', ['<string>gw</string>', '<string>admin</string>', '<string>admin</string>']);
-    const out = replaceParam('xmlrpc2', body, 2, 'k'.repeat(40));
-    expect(out).toBe(xmlCall('login', ['<string>gw</string>', '<string>admin</string>', `<string>${'k'.repeat(40)}</string>`]));
+    expect(fillPlaceholders(body, new Map([['ADMIN_KEY', 'k'.repeat(40)]])).text).toBe(body);
+  });
+});
+
+describe('session cookies', () => {
+  it('reads and replaces the session_id of Cookie and Set-Cookie headers', () => {
+    expect(sessionIdOf('session_id=abc-1; Expires=Sun, 21 Nov 2027 23:40:39 GMT; HttpOnly; Path=/')).toBe('abc-1');
+    expect(sessionIdOf('cids=; Max-Age=0, session_id=xyz; Path=/')).toBe('xyz');
+    expect(withSessionId('a=1; session_id=old', 'new')).toBe('a=1; session_id=new');
+  });
+});
+
+describe('call_kw and answers', () => {
+  it('rewrites the ids of a call_kw request, leaving a create untouched', () => {
+    const body = '{"jsonrpc": "2.0", "method": "call", "params": {"model": "res.users.identitycheck", "method": "run_check", "args": [[23]], "kwargs": {"context": {"password": "demo"}}}, "id": null}';
+    expect(rewriteCallKwIds(body, (id) => (id === 23n ? 4n : undefined))).toBe(body.replace('[[23]]', '[[4]]'));
+    const create = '{"jsonrpc": "2.0", "method": "call", "params": {"model": "m", "method": "create", "args": [{"name": "x"}], "kwargs": {}}, "id": null}';
+    expect(rewriteCallKwIds(create, () => 9n)).toBe(create);
   });
 
-  it('replaces only the password position of a JSON-RPC call', () => {
-    const body = '{"jsonrpc": "2.0", "method": "call", "params": {"service": "common", "method": "login", "args": ["gw", "admin", "admin"]}, "id": 3}';
-    expect(replaceParam('jsonrpc', body, 2, 'KEY')).toBe(body.replace('"admin", "admin"]', '"admin", "KEY"]'));
+  it('fills bound placeholders in a recorded answer', () => {
+    expect(fillValuePlaceholders(parseJson('{"k": ["<NEW_KEY_1>", "<OTHER_KEY>"]}'), new Map([['NEW_KEY_1', 'f00']]))).toEqual(parseJson('{"k": ["f00", "<OTHER_KEY>"]}'));
   });
 });
 

@@ -1,11 +1,9 @@
 /**
  * Everything the runner changes in a recorded request before replaying it, in one place:
  * - placeholders (`<ADMIN_KEY>`, `<DEMO_KEY>`, keys learned or created during the run);
- * - the **minting substitution**: until password→key minting lands (#4), a user's real plain password
- *   in the password position (`params[2]` of object execute/execute_kw and of common
- *   login/authenticate) is replaced by that user's API key, and the case is reported as "needs
- *   minting". Only that position changes (the login `admin` stays); wrong passwords stay;
- * - record ids in the positions the corpus marks volatile, through the run's id table.
+ * - record ids in the positions the corpus marks volatile (and `call_kw` ids), through the run's id table;
+ * - `session_id` cookies, through the run's session table.
+ * Passwords are never changed: every request carries the password it was recorded with.
  * Requests are edited in place (XML-RPC by source span, JSON-RPC re-serialised the way Python's
  * `json.dumps` wrote it), so every other byte stays as recorded.
  */
@@ -13,15 +11,6 @@ import { parseJson, stringifyJson } from '../../src/json/index.ts';
 import type { Value } from '../../src/value.ts';
 import type { LegacyCallInfo } from './legacy-call.ts';
 import { parseTaggedCall, type Tagged } from './xmlrpc-tagged.ts';
-
-/** A simulator user, as `sim.users(db)` lists them. */
-export interface SimUser {
-  uid: number;
-  login: string;
-  password: string;
-  key: string;
-  name: string;
-}
 
 /** The placeholder pattern of the corpus: `<ADMIN_KEY>`, `<NEW_KEY_1>`, `<GENERATED_KEY>`. */
 export const placeholderPattern = /<([A-Z][A-Z0-9_]*_KEY(?:_\d+)?)>/g;
@@ -71,47 +60,6 @@ export function learnPlaceholders(recorded: Value, actual: Value, bind: (name: s
 /** Python's `json.dumps` (default separators, `ensure_ascii=True`): how the recorded JSON-RPC clients wrote. */
 export function pythonJsonDumps(value: Value): string {
   return stringifyJson(value, { python: true, ensureAscii: true });
-}
-
-/** Where a legacy call carries a password, or undefined. */
-export function passwordPosition(call: LegacyCallInfo): number | undefined {
-  if (call.service === 'object' && (call.method === 'execute' || call.method === 'execute_kw') && call.params.length >= 3) return 2;
-  if (call.service === 'common' && (call.method === 'login' || call.method === 'authenticate') && call.params.length >= 3) return 2;
-  return undefined;
-}
-
-/**
- * The user whose real plain password the call sends in the password position (never an API key,
- * never a wrong password), or undefined.
- */
-export function plainPasswordOwner(call: LegacyCallInfo, users: readonly SimUser[]): SimUser | undefined {
-  const at = passwordPosition(call);
-  if (at === undefined) return undefined;
-  const password = call.params[at];
-  if (typeof password !== 'string' || password === '') return undefined;
-  return users.find((u) => u.password === password);
-}
-
-/** Replaces `params[index]` of an XML-RPC `methodCall` with a `<string>`, leaving every other byte. */
-export function replaceXmlrpcParam(body: string, index: number, text: string): string {
-  const param = parseTaggedCall(body).params[index];
-  if (param === undefined) throw new Error(`no params[${index}] in the request`);
-  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return `${body.slice(0, param.span[0])}<value><string>${escaped}</string></value>${body.slice(param.span[1])}`;
-}
-
-/** Replaces `params.args[index]` of a JSON-RPC request, re-serialised as Python wrote it. */
-export function replaceJsonrpcArg(body: string, index: number, value: Value): string {
-  const envelope = parseJson(body);
-  const args = envelope instanceof Map ? (envelope.get('params') as Map<string, Value> | undefined)?.get('args') : undefined;
-  if (!Array.isArray(args) || index >= args.length) throw new Error(`no params.args[${index}] in the request`);
-  args[index] = value;
-  return pythonJsonDumps(envelope);
-}
-
-/** Replaces the call's `params[index]` with a string, for either dialect. */
-export function replaceParam(protocol: string, body: string, index: number, text: string): string {
-  return protocol === 'jsonrpc' ? replaceJsonrpcArg(body, index, text) : replaceXmlrpcParam(body, index, text);
 }
 
 function intScalars(t: Tagged): Tagged[] {
@@ -167,4 +115,47 @@ export function rewriteJson2Ids(body: Value, map: (id: bigint) => bigint | undef
   const copy = new Map(body);
   copy.set('ids', swap(body.get('ids') as Value));
   return copy;
+}
+
+/** The `session_id` of a Cookie or Set-Cookie header value. */
+export function sessionIdOf(header: string): string | undefined {
+  return /(?:^|[;,]\s*)session_id=([^;,\s]+)/.exec(header)?.[1];
+}
+
+/** A Cookie header value with its `session_id` replaced. */
+export function withSessionId(cookie: string, sessionId: string): string {
+  return cookie.replace(/(^|;\s*)session_id=[^;\s]+/, `$1session_id=${sessionId}`);
+}
+
+/**
+ * Rewrites the ids of a `/web/dataset/call_kw` request (`params.args[0]`, an id or a list of ids)
+ * through `map`, re-serialised as Python wrote it; other bodies are returned unchanged.
+ */
+export function rewriteCallKwIds(body: string, map: (id: bigint) => bigint | undefined): string {
+  const envelope = parseJson(body);
+  const params = envelope instanceof Map ? envelope.get('params') : undefined;
+  const args = params instanceof Map ? params.get('args') : undefined;
+  if (!Array.isArray(args) || args.length === 0) return body;
+  const swap = (v: Value): Value => {
+    if (typeof v === 'number' || typeof v === 'bigint') {
+      const m = map(BigInt(v));
+      return m === undefined ? v : Number(m);
+    }
+    return Array.isArray(v) ? v.map(swap) : v;
+  };
+  const first = args[0] as Value;
+  if (!(typeof first === 'number' || Array.isArray(first))) return body;
+  args[0] = swap(first);
+  return pythonJsonDumps(envelope);
+}
+
+/** A recorded value with every `"<NAME_KEY>"` string the run has bound replaced by its value. */
+export function fillValuePlaceholders(value: Value, bindings: ReadonlyMap<string, string>): Value {
+  if (typeof value === 'string') {
+    const m = /^<([A-Z][A-Z0-9_]*_KEY(?:_\d+)?)>$/.exec(value);
+    return m !== null && bindings.has(m[1] ?? '') ? (bindings.get(m[1] ?? '') as string) : value;
+  }
+  if (Array.isArray(value)) return value.map((v) => fillValuePlaceholders(v, bindings));
+  if (value instanceof Map) return new Map([...value].map(([k, v]) => [k, fillValuePlaceholders(v, bindings)]));
+  return value;
 }

@@ -26,7 +26,7 @@ async function fakeUpstream(handler: Parameters<typeof createServer>[1]): Promis
 }
 
 async function versionThrough(upstreamUrl: string, flags: string[] = []) {
-  gateway = await startGateway(loadConfig(['--port', '0', '--upstream', upstreamUrl, ...flags], {}), createLogger('silent'));
+  gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstreamUrl, ...flags], {}), createLogger('silent'));
   const res = await fetch(`${gateway.url}/xmlrpc/2/common`, {
     method: 'POST',
     body: "<?xml version='1.0'?>\n<methodCall>\n<methodName>version</methodName>\n<params>\n</params>\n</methodCall>\n",

@@ -2,7 +2,7 @@
  * Test harness: the simulator and a gateway in front of it, over real HTTP on loopback ports, plus
  * a raw JSON-RPC caller. One stack per test file; `close()` in afterAll.
  */
-import { startSimulator, type Simulator } from '../../sim/index.ts';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../sim/index.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { parseJson, stringifyJson } from '../../src/json/index.ts';
 import { createLogger, type Logger } from '../../src/log.ts';
@@ -15,21 +15,30 @@ export interface Stack {
   config: Config;
   /** POSTs a `/jsonrpc` call; resolves with the decoded envelope's `result` or `error`. */
   /** Plain objects in `args` are sent as JSON objects. */
-  jsonrpc(service: string, method: string, args: unknown[]): Promise<{ result?: Value; error?: Map<string, Value> }>;
+  jsonrpc(service: string, method: string, args: unknown[], headers?: Record<string, string>): Promise<{ result?: Value; error?: Map<string, Value> }>;
   /** POSTs a raw body to a gateway path. */
   post(path: string, body: string, contentType?: string): Promise<{ status: number; contentType: string; text: string }>;
   close(): Promise<void>;
 }
 
 export async function startStack(
-  options: { databases?: string[]; flags?: string[]; gateway?: GatewayOptions; log?: Logger } = {},
+  /** `flags` may depend on the simulator (e.g. `--service-key` with a seeded user's key). */
+  options: {
+    databases?: string[];
+    flags?: string[] | ((sim: Simulator) => string[]);
+    gateway?: GatewayOptions;
+    log?: Logger;
+    /** More simulator options (clock, later build, TOTP logins, system parameters). */
+    sim?: Omit<SimulatorOptions, 'databases'>;
+  } = {},
 ): Promise<Stack> {
-  const sim = await startSimulator({ databases: options.databases ?? ['demo'] });
-  const config = loadConfig(['--port', '0', '--upstream', sim.url, ...(options.flags ?? [])], {});
+  const sim = await startSimulator({ ...options.sim, databases: options.databases ?? ['demo'] });
+  const flags = typeof options.flags === 'function' ? options.flags(sim) : (options.flags ?? []);
+  const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, ...flags], {});
   const gateway = await startGateway(config, options.log ?? createLogger('silent'), options.gateway);
   let id = 0;
-  async function post(path: string, body: string, contentType = 'application/json') {
-    const res = await fetch(gateway.url + path, { method: 'POST', body, headers: { 'content-type': contentType } });
+  async function post(path: string, body: string, contentType = 'application/json', headers: Record<string, string> = {}) {
+    const res = await fetch(gateway.url + path, { method: 'POST', body, headers: { ...headers, 'content-type': contentType } });
     return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
   }
   return {
@@ -37,10 +46,10 @@ export async function startStack(
     gateway,
     config,
     post,
-    async jsonrpc(service, method, args) {
+    async jsonrpc(service, method, args, headers) {
       const params = struct({ service, method, args: args.map(toValue) });
       const body = stringifyJson(struct({ jsonrpc: '2.0', method: 'call', params, id: ++id }));
-      const res = await post('/jsonrpc', body);
+      const res = await post('/jsonrpc', body, undefined, headers);
       const envelope = parseJson(res.text) as Map<string, Value>;
       return envelope.has('error')
         ? { error: envelope.get('error') as Map<string, Value> }
@@ -71,3 +80,4 @@ export function toValue(v: unknown): Value {
   }
   return v as Value;
 }
+

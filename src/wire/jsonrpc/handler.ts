@@ -4,15 +4,17 @@
  */
 import { targetOf, type CallOrigin, type LegacyCall } from '../../call.ts';
 import { LegacyError } from '../../errors.ts';
-import type { Value } from '../../value.ts';
+import { StreamedString, type CallResult } from '../../value.ts';
 import type { CallOutcome, WireResponse } from '../response.ts';
+import { reportWhenDone } from '../streamed-body.ts';
 import { badRequestPage, contentTypeJson, isJsonRpcContentType, unsupportedMediaTypePage } from './content-type.ts';
 import { BadJsonRpcBody, decodeRequest } from './decode.ts';
 import { encodeResult } from './encode.ts';
+import { encodeStreamedResult } from './encode-stream.ts';
 import { encodeError } from './fault.ts';
 
 export interface JsonRpcHandlerDeps {
-  dispatch: (call: LegacyCall, origin: CallOrigin) => Promise<Value>;
+  dispatch: (call: LegacyCall, origin: CallOrigin) => Promise<CallResult>;
   maxDepth: number;
 }
 
@@ -40,7 +42,10 @@ export function createJsonRpcHandler(deps: JsonRpcHandlerDeps) {
     }
     try {
       const result = await deps.dispatch(call, origin);
-      report({ service: call.service, method: call.method, ...targetOf(call) });
+      const outcome: CallOutcome = { service: call.service, method: call.method, ...targetOf(call) };
+      // db.dump: the answer goes out while it is produced; its outcome is known at the end.
+      if (result instanceof StreamedString) return { status: 200, contentType: contentTypeJson, body: reportWhenDone(encodeStreamedResult(id, result), outcome, report) };
+      report(outcome);
       return { status: 200, contentType: contentTypeJson, body: encodeResult(id, result) };
     } catch (err) {
       const error = LegacyError.from(err);

@@ -11,7 +11,7 @@ import { defaultMarshalOptions, encodeResponse } from './encode.ts';
 const marker = 'streamed-string-marker';
 const [head, tail] = (encodeResponse(marker, defaultMarshalOptions) as Buffer).toString('utf8').split(marker) as [string, string];
 
-/** The bytes of a `methodResponse` whose one param is the streamed string. */
-export function encodeStreamedResponse(result: StreamedString): AsyncGenerator<Uint8Array> {
+/** The text of a `methodResponse` whose one param is the streamed string, chunk by chunk. */
+export function encodeStreamedResponse(result: StreamedString): AsyncGenerator<string> {
   return framedChunks(head, result.chunks, tail);
 }

@@ -55,7 +55,7 @@ export function createXmlRpcHandler(deps: XmlRpcHandlerDeps) {
   };
 }
 
-function answer(body: Uint8Array | AsyncIterable<Uint8Array>): WireResponse {
+function answer(body: Uint8Array | AsyncIterable<string>): WireResponse {
   return { status: 200, contentType: contentTypeXml, body };
 }
 

@@ -1,0 +1,36 @@
+/**
+ * The method table a simulator serves: `_method-table.json` plus what every 19.0 build has but the
+ * recorded table does not list (`ir.config_parameter.get_param`), and on the later build the public
+ * `res.users.apikeys.generate` / `revoke` (reference §3.7). The earlier build answers 404 for them.
+ */
+import type { MethodParam, MethodSpec } from './seed.ts';
+
+const required = (name: string): MethodParam => ({ name, kind: 'POSITIONAL_OR_KEYWORD', default: null });
+
+/** Specs added on every build. */
+const everyBuild: Record<string, Record<string, MethodSpec>> = {
+  'ir.config_parameter': {
+    get_param: { apiModel: true, qualname: 'IrConfigParameter.get_param', params: [required('key'), { name: 'default', kind: 'POSITIONAL_OR_KEYWORD', default: 'False' }] },
+  },
+};
+
+/** Specs of the later 19.0 build (`@api.model`, four and one required parameters). */
+const laterBuildOnly: Record<string, Record<string, MethodSpec>> = {
+  'res.users.apikeys': {
+    generate: { apiModel: true, qualname: 'ResUsersApikeys.generate', params: ['key', 'scope', 'name', 'expiration_date'].map(required) },
+    revoke: { apiModel: true, qualname: 'ResUsersApikeys.revoke', params: [required('key')] },
+  },
+};
+
+/** A copy of `seedMethods` with the additions of the chosen build (the seed's own maps are not mutated). */
+export function methodTableFor(seedMethods: ReadonlyMap<string, ReadonlyMap<string, MethodSpec>>, laterBuild: boolean): Map<string, Map<string, MethodSpec>> {
+  const table = new Map([...seedMethods].map(([model, specs]) => [model, new Map(specs)]));
+  for (const additions of laterBuild ? [everyBuild, laterBuildOnly] : [everyBuild]) {
+    for (const [model, specs] of Object.entries(additions)) {
+      const target = table.get(model) ?? new Map<string, MethodSpec>();
+      for (const [name, spec] of Object.entries(specs)) target.set(name, spec);
+      table.set(model, target);
+    }
+  }
+  return table;
+}

@@ -1,0 +1,46 @@
+/**
+ * One deadline per legacy call (design §3 db, §6): the call timeout for `common` and `object`, the
+ * separate db timeout for the `db` service (create, restore and dumps take far longer), both cut
+ * short when the client goes away. The signal travels in the call's origin down to `upstream/`.
+ */
+import type { CallOrigin } from '../call.ts';
+import type { Dispatch } from '../legacy/dispatch.ts';
+
+/** The two deadlines, in milliseconds. */
+export interface DeadlineOptions {
+  callTimeoutMs: number;
+  dbTimeoutMs: number;
+}
+
+/** A signal that fires `ms` from now with a TimeoutError, like `AbortSignal.timeout` (but on `setTimeout`). */
+function timeoutSignal(ms: number): AbortSignal {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms);
+  timer.unref?.();
+  return controller.signal;
+}
+
+/**
+ * Creates the deadline helper: `origin()` builds a call's signal from the client's (call timeout),
+ * and `dispatch()` gives `db` calls the db timeout instead.
+ */
+export function createDeadlines({ callTimeoutMs, dbTimeoutMs }: DeadlineOptions) {
+  // The client's own signal behind each origin, so a db call can drop the call timeout.
+  const clientSignals = new WeakMap<CallOrigin, AbortSignal>();
+  return {
+    /** Completes `facts` with a signal that fires when the client goes away or the call timeout passes. */
+    origin(facts: Omit<CallOrigin, 'signal'>, client: AbortSignal): CallOrigin {
+      const origin: CallOrigin = { ...facts, signal: AbortSignal.any([AbortSignal.timeout(callTimeoutMs), client]) };
+      clientSignals.set(origin, client);
+      return origin;
+    },
+    /** Wraps a dispatcher so that `db` calls run under the db timeout. */
+    dispatch(inner: Dispatch): Dispatch {
+      return function dispatchWithDeadline(call, origin) {
+        const client = clientSignals.get(origin);
+        if (call.service !== 'db' || client === undefined) return inner(call, origin);
+        return inner(call, { ...origin, signal: AbortSignal.any([timeoutSignal(dbTimeoutMs), client]) });
+      };
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it, vi } from 'vitest';
+import { renderManagerPage } from '../../sim/database-manager-page.ts';
+import type { CallOrigin } from '../call.ts';
+import { loadConfig } from '../config.ts';
+import { LegacyError } from '../errors.ts';
+import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from './pool.ts';
+import { createWebDatabaseClient } from './web-database.ts';
+
+const origin: CallOrigin = { host: 'gateway:8070', ip: '10.0.0.7', proto: 'http', userAgent: 'py', requestId: 'r', signal: new AbortController().signal };
+const config = loadConfig(['--upstream', 'http://odoo:8069', '--db-timeout', '900000'], {});
+const answer = (status: number, contentType: string, text: string, headers: Record<string, string> = {}): UpstreamResponse => ({ status, contentType, text, headers, elapsedMs: 3 });
+
+function clientAnswering(...answers: UpstreamResponse[]) {
+  const sent: UpstreamRequest[] = [];
+  const http: UpstreamHttp = {
+    url: 'http://odoo:8069',
+    send: vi.fn(async (req: UpstreamRequest) => {
+      sent.push(req);
+      const next = answers.shift();
+      if (next === undefined) throw new Error('no more answers');
+      return next;
+    }),
+    close: async () => {},
+  };
+  return { client: createWebDatabaseClient(http, config), sent };
+}
+
+describe('createWebDatabaseClient()', () => {
+  it('posts forms urlencoded, under the db timeout, with no database header', async () => {
+    const { client, sent } = clientAnswering(answer(303, 'text/html', '', { location: '/web/database/manager' }));
+    await client.submit('duplicate', [['master_pwd', 'admin'], ['name', 'gw'], ['new_name', 'gw 3']], 'gw', origin);
+    expect(sent[0]).toMatchObject({ method: 'POST', path: '/web/database/duplicate', body: 'master_pwd=admin&name=gw&new_name=gw+3', timeoutMs: 900_000 });
+    expect(sent[0]?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.keys(sent[0]?.headers ?? {}).filter((h) => /database/i.test(h))).toEqual([]);
+  });
+
+  it("rejects with the error the manager page shows", async () => {
+    const page = renderManagerPage({ databases: ['gw'], insecure: true, error: 'Database duplication error: database "gw3" already exists\n' });
+    const { client } = clientAnswering(answer(200, 'text/html; charset=utf-8', page));
+    await expect(client.submit('duplicate', [], 'gw', origin)).rejects.toMatchObject({ name: 'psycopg2.errors.DuplicateDatabase', message: 'database "gw3" already exists\n' });
+  });
+
+  it('names the status of an answer that is neither a redirect nor an error page', async () => {
+    const { client } = clientAnswering(answer(502, 'text/html', '<h1>Bad Gateway</h1>'));
+    const err = await client.submit('drop', [], 'gw', origin).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LegacyError);
+    expect((err as LegacyError).lastLine).toMatch(/^legacy_rpc_gateway\.UpstreamError: upstream \/web\/database\/drop answered HTTP 502, neither a redirect nor an error page \(http:\/\/odoo:8069, \d+ ms\)$/);
+  });
+
+  it('reads the list, and its AccessDenied under --no-database-list', async () => {
+    const denied = '{"jsonrpc": "2.0", "id": null, "error": {"code": 0, "message": "Odoo Server Error", "data": {"name": "odoo.exceptions.AccessDenied", "message": "Access Denied", "arguments": [], "context": {}, "debug": ""}}}';
+    const { client, sent } = clientAnswering(answer(200, 'application/json', '{"jsonrpc": "2.0", "id": null, "result": ["gw", "gw2"]}'), answer(200, 'application/json', denied));
+    expect(await client.list(origin)).toEqual(['gw', 'gw2']);
+    expect(sent[0]).toMatchObject({ path: '/web/database/list', body: '{"jsonrpc":"2.0","method":"call","params":{},"id":null}' });
+    await expect(client.list(origin)).rejects.toMatchObject({ kind: 'access_denied' });
+  });
+
+  it('has no manager page when the upstream does not serve one', async () => {
+    const { client } = clientAnswering(answer(404, 'text/html', 'Not Found'));
+    expect(await client.manager(origin)).toBeUndefined();
+  });
+
+  it.each([
+    [405, true],
+    [404, false],
+  ])('detects /web/database/rename once (GET answered %i → %s)', async (status, has) => {
+    const { client, sent } = clientAnswering(answer(status, 'text/html', ''));
+    expect(await client.hasRename(origin)).toBe(has);
+    expect(await client.hasRename(origin)).toBe(has);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ method: 'GET', path: '/web/database/rename' });
+  });
+
+  it('returns the backup body of a 200 octet-stream, and the error of an error page', async () => {
+    const page = renderManagerPage({ databases: ['gw'], insecure: true, error: "Database backup error: Database 'nope' is not known" });
+    const { client } = clientAnswering(answer(200, 'application/octet-stream; charset=binary', 'PK\u0003\u0004'), answer(200, 'text/html', page));
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of await client.backup([['name', 'gw']], 'gw', origin)) chunks.push(chunk);
+    expect(Buffer.concat(chunks).toString('latin1')).toBe('PK\u0003\u0004');
+    await expect(client.backup([['name', 'nope']], 'nope', origin)).rejects.toMatchObject({ name: 'psycopg2.OperationalError' });
+  });
+
+  it('uploads a restore as multipart with the backup file built from its chunks', async () => {
+    const { client, sent } = clientAnswering(answer(303, 'text/html', '', { location: '/web/database/manager' }));
+    const file = { field: 'backup_file', filename: 'gw5.zip', type: 'application/zip', chunks: [Buffer.from('PK\u0003\u0004'), Buffer.from('rest')] };
+    await client.restore([['master_pwd', 'admin'], ['name', 'gw5'], ['copy', 'true']], file, 'gw5', origin);
+    const form = sent[0]?.body as unknown as { get(name: string): unknown };
+    expect(form.get('name')).toBe('gw5');
+    const blob = form.get('backup_file') as Blob & { name: string };
+    expect([blob.name, blob.type, Buffer.from(await blob.arrayBuffer()).toString('latin1')]).toEqual(['gw5.zip', 'application/zip', 'PK\u0003\u0004rest']);
+  });
+});
+
+describe('createWebDatabaseClient() with a {db} Host template', () => {
+  it("sends the database's host where a call names one, and the client's where it names none", async () => {
+    const templated = loadConfig(['--upstream', 'http://odoo:8069', '--upstream-host', '{db}.erp.example.com'], {});
+    const sent: UpstreamRequest[] = [];
+    const http: UpstreamHttp = {
+      url: 'http://odoo:8069',
+      send: async (req) => {
+        sent.push(req);
+        return answer(303, 'text/html', '', { location: '/web/database/manager' });
+      },
+      close: async () => {},
+    };
+    const client = createWebDatabaseClient(http, templated);
+    await client.submit('drop', [['name', 'gw2']], 'gw2', origin);
+    await client.submit('change_password', [], undefined, origin);
+    expect(sent.map((r) => r.headers.host)).toEqual(['gw2.erp.example.com', 'gateway:8070']);
+  });
+});

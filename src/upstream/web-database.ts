@@ -1,0 +1,122 @@
+/**
+ * The `/web/database/*` controllers (reference §6) the legacy `db` service runs on: the JSON-RPC
+ * list, the manager page, the form posts (create, duplicate, drop, change_password, rename), the
+ * streamed backup and the multipart restore. Every request runs under the db timeout and carries no
+ * database header (the routes are server-wide); answers are classified by `database-answer.ts` and
+ * their error texts turned into LegacyErrors by `database-error.ts`.
+ */
+import type { CallOrigin } from '../call.ts';
+import type { Config } from '../config.ts';
+import type { LegacyError } from '../errors.ts';
+import { isStruct, type Value } from '../value.ts';
+import { errorFromAnswer, jsonFromAnswer } from './answer.ts';
+import { classifyDatabaseAnswer } from './database-answer.ts';
+import { errorFromDatabaseText } from './database-error.ts';
+import { errorFromJson2 } from './error-json.ts';
+import { multipartForm, urlencodedForm, type FormFields, type FormFile } from './form-post.ts';
+import { forwardedHeaders } from './forwarded-headers.ts';
+import { parseManagerPage, type ManagerPage } from './manager-page.ts';
+import { openStream, type UpstreamHttp, type UpstreamRequest } from './pool.ts';
+import { upstreamError } from './transport-error.ts';
+
+export type { FormFields, FormFile } from './form-post.ts';
+export type { ManagerPage } from './manager-page.ts';
+
+/** The form routes under `/web/database/`. */
+export type DatabaseRoute = 'create' | 'duplicate' | 'drop' | 'change_password' | 'rename';
+
+/** What the legacy `db` service may ask of the database manager. */
+export interface WebDatabaseClient {
+  /** `POST /web/database/list`: the database names (Odoo applies its dbfilter there). */
+  list(origin: CallOrigin): Promise<string[]>;
+  /** `GET /web/database/manager`, parsed; undefined when the upstream does not serve the page. */
+  manager(origin: CallOrigin): Promise<ManagerPage | undefined>;
+  /**
+   * Posts a form; resolves on the controller's redirect, rejects with the LegacyError its error
+   * page describes. `db` names the database the call is about (Host templates, error texts).
+   */
+  submit(route: DatabaseRoute, fields: FormFields, db: string | undefined, origin: CallOrigin): Promise<void>;
+  /** `POST /web/database/backup`: the backup's bytes as they arrive, or the page's LegacyError. */
+  backup(fields: FormFields, db: string, origin: CallOrigin): Promise<AsyncIterable<Uint8Array>>;
+  /** `POST /web/database/restore` with the backup as the `backup_file` part. */
+  restore(fields: FormFields, file: FormFile, db: string, origin: CallOrigin): Promise<void>;
+  /** Whether the upstream has `/web/database/rename` (later versions): asked once, then remembered. */
+  hasRename(origin: CallOrigin): Promise<boolean>;
+}
+
+const managerPath = '/web/database/manager';
+
+/** Creates the client on top of the upstream pool. */
+export function createWebDatabaseClient(http: UpstreamHttp, config: Config): WebDatabaseClient {
+  let renameRoute: boolean | undefined;
+
+  const request = (method: 'GET' | 'POST', path: string, db: string | undefined, origin: CallOrigin, body?: UpstreamRequest['body']): UpstreamRequest => {
+    const headers = forwardedHeaders(config, origin, db);
+    if (typeof body === 'string') headers['content-type'] = path === '/web/database/list' ? 'application/json' : 'application/x-www-form-urlencoded';
+    return { method, path, headers, ...(body === undefined ? {} : { body }), timeoutMs: config.dbTimeoutMs };
+  };
+
+  /** Resolves on a redirect; otherwise rejects with what the answer means. */
+  async function expectRedirect(path: string, req: UpstreamRequest, db: string | undefined, origin: CallOrigin): Promise<void> {
+    const res = await http.send(req, origin);
+    const location = res.headers.location;
+    const answer = classifyDatabaseAnswer(res.status, res.contentType, Array.isArray(location) ? location[0] : location, res.text);
+    if (answer.kind === 'done') return;
+    throw failure(answer.kind === 'error' ? answer.text : undefined, res.status, path, db, res.elapsedMs);
+  }
+
+  function failure(text: string | undefined, status: number, path: string, db: string | undefined, elapsedMs: number): LegacyError {
+    if (text !== undefined) return errorFromDatabaseText(text, db);
+    return upstreamError('upstream_invalid', `upstream ${path} answered HTTP ${status}, neither a redirect nor an error page`, http.url, elapsedMs);
+  }
+
+  return {
+    async list(origin) {
+      const body = '{"jsonrpc":"2.0","method":"call","params":{},"id":null}';
+      const res = await http.send(request('POST', '/web/database/list', undefined, origin, body), origin);
+      if (res.status !== 200 || !res.contentType.startsWith('application/json')) throw errorFromAnswer(res, http.url, '', config.maxDepth);
+      const envelope = jsonFromAnswer(res, http.url, config.maxDepth);
+      const result = isStruct(envelope) ? envelope.get('result') : undefined;
+      if (Array.isArray(result) && result.every((n): n is string => typeof n === 'string')) return result;
+      const error = isStruct(envelope) ? envelope.get('error') : undefined;
+      const fallback = upstreamError('upstream_invalid', 'upstream /web/database/list answered no list', http.url, res.elapsedMs);
+      throw isStruct(error ?? null) ? errorFromJson2(((error as Map<string, Value>).get('data') ?? null) as Value, fallback) : fallback;
+    },
+
+    async manager(origin) {
+      const res = await http.send(request('GET', managerPath, undefined, origin), origin);
+      if (res.status !== 200 || !res.contentType.startsWith('text/html')) return undefined;
+      return parseManagerPage(res.text);
+    },
+
+    async submit(route, fields, db, origin) {
+      const path = `/web/database/${route}`;
+      await expectRedirect(path, request('POST', path, db, origin, urlencodedForm(fields)), db, origin);
+    },
+
+    async backup(fields, db, origin) {
+      const path = '/web/database/backup';
+      const res = await openStream(http, request('POST', path, db, origin, urlencodedForm(fields)), origin);
+      if (res.status === 200 && res.contentType.startsWith('application/octet-stream')) return res.body;
+      const text = await res.text();
+      const answer = classifyDatabaseAnswer(res.status, res.contentType, undefined, text);
+      throw failure(answer.kind === 'error' ? answer.text : undefined, res.status, path, db, res.elapsedMs);
+    },
+
+    async restore(fields, file, db, origin) {
+      const path = '/web/database/restore';
+      await expectRedirect(path, request('POST', path, db, origin, multipartForm(fields, file)), db, origin);
+    },
+
+    async hasRename(origin) {
+      if (renameRoute !== undefined) return renameRoute;
+      // A GET is side-effect free: the POST-only route answers 405 where it exists, 404 where not.
+      const res = await http.send(request('GET', '/web/database/rename', undefined, origin), origin);
+      if (res.status !== 404 && res.status !== 405) {
+        throw upstreamError('upstream_invalid', `upstream /web/database/rename answered HTTP ${res.status} to a GET`, http.url, res.elapsedMs);
+      }
+      renameRoute = res.status === 405;
+      return renameRoute;
+    },
+  };
+}
