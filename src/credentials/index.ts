@@ -41,6 +41,8 @@ export interface Credentials {
   authenticate(db: string, login: string, password: string, origin: CallOrigin): Promise<number | bigint | false>;
   /** Resolves when `db` exists upstream; rejects with the legacy unknown-database fault. */
   probeDatabase(db: string, origin: CallOrigin): Promise<void>;
+  /** Remembers a login the upstream confirmed for `uid` (a web login that passed through). */
+  rememberLogin(db: string, uid: number | bigint, login: string): void;
   /** Resolves once no key renewal runs in the background. */
   settled(): Promise<void>;
   /** Retires every minted key still alive (graceful shutdown); the credentials stay usable. */
@@ -207,6 +209,8 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     },
 
     probeDatabase: (db, origin) => probeDatabase(upstream, db, origin),
+
+    rememberLogin: (db, uid, login) => logins.remember(db, uid, login),
 
     async authenticate(db, login, password, origin) {
       const key = throttleKey(origin, db, login);

@@ -75,7 +75,13 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       config,
       log,
       dispatch,
-      passthrough: passthrough({ forward: passthroughClient.forward, config, log, onAnswer: metrics.observePassthrough }),
+      passthrough: passthrough({
+        forward: passthroughClient.forward,
+        config,
+        log,
+        onAnswer: metrics.observePassthrough,
+        onSessionLogin: credentials.rememberLogin,
+      }),
       onCall(dialect, origin, outcome, seconds) {
         metrics.observeCall(dialect, outcome, seconds);
         report.record({ dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod, failed: outcome.error !== undefined });

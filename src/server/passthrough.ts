@@ -14,6 +14,7 @@ import type { Logger } from '../log.ts';
 import type { PassthroughClient } from '../upstream/index.ts';
 import { clientAddress } from './client-address.ts';
 import { requestHeadersToUpstream, responseHeadersToClient } from './proxy-headers.ts';
+import { sessionAuthenticatePath, tapSessionLogin, type OnSessionLogin } from './session-login-tap.ts';
 
 type Env = { Bindings: Partial<HttpBindings> };
 
@@ -27,6 +28,8 @@ export interface PassthroughOptions {
   log: Logger;
   /** Hears each answer's status (`undefined`: the upstream could not be reached), for metrics. */
   onAnswer?: (status: number | undefined) => void;
+  /** Hears the logins of successful `/web/session/authenticate` calls (uid → login for minting). */
+  onSessionLogin?: OnSessionLogin;
 }
 
 /**
@@ -34,7 +37,7 @@ export interface PassthroughOptions {
  * no answer in time: 504, both plain text, detail in the log only.
  * @example app.all('*', passthrough({ forward: client.forward, config, log }))
  */
-export function passthrough({ forward, config, log, onAnswer = () => undefined }: PassthroughOptions) {
+export function passthrough({ forward, config, log, onAnswer = () => undefined, onSessionLogin }: PassthroughOptions) {
   return async function passthroughHandler(c: Context<Env>): Promise<Response> {
     const started = performance.now();
     const incoming = c.env?.incoming;
@@ -58,7 +61,9 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined }
       const bodiless = method === 'HEAD' || bodilessStatuses.has(res.status);
       if (bodiless) await res.body.cancel();
       if (res.status < 200 || res.status > 599) return gatewayError(502);
-      return new Response(bodiless ? null : res.body, { status: res.status, headers: responseHeadersToClient(res.headers) });
+      const tapped = onSessionLogin && method === 'POST' && url.pathname === sessionAuthenticatePath && res.status === 200;
+      const body = bodiless ? null : tapped ? tapSessionLogin(res.body, onSessionLogin) : res.body;
+      return new Response(body, { status: res.status, headers: responseHeadersToClient(res.headers) });
     } catch (err) {
       if (c.req.raw.signal.aborted) return gatewayError(502); // the client left; nobody reads this
       onAnswer(undefined);

@@ -2,8 +2,9 @@
  * OdooRPC 0.9.0 (Debian python3-odoorpc) runs a fixed session through the gateway in front of the
  * simulator: `/web/webclient/version_info` and `/web/session/authenticate` pass through to Odoo,
  * model calls go to `/jsonrpc` `object.execute`/`execute_kw` with the password, which the gateway
- * mints into an API key. Its login never reaches the gateway's `common` service, so the gateway
- * needs `--service-key` to learn the login of the uid. Expected values come from the seed data.
+ * mints into an API key. Its login never reaches the gateway's `common` service: the gateway learns
+ * the uid's login from the web login it passes through (no `--service-key` needed). Expected values
+ * come from the seed data.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +38,8 @@ const companies = partners.filter((p) => p.is_company && p.active).sort((a, b) =
 const admin = fixture<User[]>('res.users.json').find((u) => u.login === 'admin') as User;
 
 beforeAll(async () => {
-  stack = await startStack({ databases: ['demo'], flags: (sim) => ['--service-key', sim.keyFor('demo', 'admin')] });
+  // No --service-key: the gateway learns the uid's login from the web login passing through it.
+  stack = await startStack({ databases: ['demo'] });
   const password = stack.sim.users('demo').find((u) => u.login === 'admin')?.password ?? '';
   const script = new URL('./odoorpc_session.py', import.meta.url).pathname;
   // python3-odoorpc installs into Debian's own Python
