@@ -33,7 +33,6 @@ export const notModelledCases: readonly NotModelledEntry[] = [
   { id: 'obj-context-lang-fr-xmlrpc2', cause: 'simulator', topic: 'translations', reason: 'country names in fr_FR' },
   { id: 'obj-context-lang-fr-selection-jsonrpc', cause: 'simulator', topic: 'translations', reason: 'selection labels and field string in fr_FR' },
   { id: 'obj-read-empty-fields-false-xmlrpc2', cause: 'simulator', topic: 'fields outside the seed export', reason: 'reads res.partner.barcode, which the seed does not export' },
-  { id: 'obj-read-html-xmlrpc2', cause: 'simulator', topic: 'html sanitising', reason: 'Odoo removed the <script> element on write' },
   { id: 'types-read-empty-fields', cause: 'simulator', topic: 'read() of all fields', reason: 'read(fields=[]) of every field: the simulator returns the exported fields only (no parent_path, create_uid, write_uid, …)' },
   // Corpus state: records made by exchanges the corpus does not contain.
   { id: 'types-datetime-read-back', cause: 'corpus', reason: 'reads the commitment_date an unrecorded types case wrote as <dateTime.iso8601> (2030-12-31 12:34:56)' },
