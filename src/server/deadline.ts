@@ -27,12 +27,41 @@ function timeoutSignal(ms: number): AbortSignal {
 export function createDeadlines({ callTimeoutMs, dbTimeoutMs }: DeadlineOptions) {
   // The client's own signal behind each origin, so a db call can drop the call timeout.
   const clientSignals = new WeakMap<CallOrigin, AbortSignal>();
+  const cleanups = new WeakMap<CallOrigin, () => void>();
   return {
-    /** Completes `facts` with a signal that fires when the client goes away or the call timeout passes. */
+    /**
+     * Completes `facts` with a signal that fires when the client goes away or the call timeout passes.
+     * One controller and one timer, cleared by {@link finish}: `AbortSignal.any` + `AbortSignal.timeout`
+     * per call were ~5 % of a small call's CPU (issue #8).
+     */
     origin(facts: Omit<CallOrigin, 'signal'>, client: AbortSignal): CallOrigin {
-      const origin: CallOrigin = { ...facts, signal: AbortSignal.any([AbortSignal.timeout(callTimeoutMs), client]) };
+      const controller = new AbortController();
+      const origin: CallOrigin = { ...facts, signal: controller.signal };
       clientSignals.set(origin, client);
+      if (client.aborted) {
+        controller.abort(client.reason);
+        return origin;
+      }
+      const onClientGone = () => {
+        clearTimeout(timer);
+        controller.abort(client.reason);
+      };
+      const timer = setTimeout(() => {
+        client.removeEventListener('abort', onClientGone);
+        controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+      }, callTimeoutMs);
+      timer.unref?.();
+      client.addEventListener('abort', onClientGone, { once: true });
+      cleanups.set(origin, () => {
+        clearTimeout(timer);
+        client.removeEventListener('abort', onClientGone);
+      });
       return origin;
+    },
+    /** The call is answered: its timer and client listener go (a call never finished keeps them until the timeout). */
+    finish(origin: CallOrigin): void {
+      cleanups.get(origin)?.();
+      cleanups.delete(origin);
     },
     /** Wraps a dispatcher so that `db` calls run under the db timeout. */
     dispatch(inner: Dispatch): Dispatch {

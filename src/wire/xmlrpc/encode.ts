@@ -34,11 +34,32 @@ const maxNesting = 1000;
  * an int beyond 32 bits, a Decimal) — checked over the whole value before any byte exists.
  */
 export function encodeResponse(value: Value, opts: MarshalOptions): Buffer | LegacyError {
-  const out: string[] = [head, '<params>\n<param>\n'];
+  const out = new Sink(head + '<params>\n<param>\n');
   const err = dump(value, out, opts, 0);
   if (err) return err;
-  out.push('</param>\n</params>\n', tail);
-  return Buffer.from(out.join(''), 'utf8');
+  out.add('</param>\n</params>\n' + tail);
+  return out.bytes();
+}
+
+/**
+ * The answer's text, turned into bytes 64 KiB at a time: appending to one string is cheaper than an
+ * array of pieces joined at the end, and a large answer never exists as text and bytes at once
+ * (issue #8: the join and its copy were a third of a 2,000-row call's CPU).
+ */
+class Sink {
+  private chunks: Buffer[] | undefined;
+  constructor(private text: string) {}
+  add(s: string): void {
+    this.text += s;
+    if (this.text.length >= 65536) {
+      (this.chunks ??= []).push(Buffer.from(this.text, 'utf8'));
+      this.text = '';
+    }
+  }
+  bytes(): Buffer {
+    const last = Buffer.from(this.text, 'utf8');
+    return this.chunks === undefined ? last : Buffer.concat([...this.chunks, last]);
+  }
 }
 
 /**
@@ -47,10 +68,10 @@ export function encodeResponse(value: Value, opts: MarshalOptions): Buffer | Leg
  */
 export function encodeFault(err: LegacyError, dialect: Dialect): Buffer {
   const fault = dialect === 'xmlrpc1' ? stringFaultFromError(err) : faultFromError(err);
-  const out: string[] = [head, '<fault>\n'];
+  const out = new Sink(head + '<fault>\n');
   dump(new Map<string, Value>(Object.entries(fault)), out, defaultMarshalOptions, 0);
-  out.push('</fault>\n', tail);
-  return Buffer.from(out.join(''), 'utf8');
+  out.add('</fault>\n' + tail);
+  return out.bytes();
 }
 
 // Python's escape() plus OdooMarshaller.dump_unicode's CONTROL_CHARACTERS translation.
@@ -61,12 +82,12 @@ function escape(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
-function dumpString(text: string, out: string[]): void {
-  out.push('<value><string>', needsWorkRe.test(text) ? escape(text.replace(controlRe, '')) : text, '</string></value>\n');
+function dumpString(text: string, out: Sink): void {
+  out.add('<value><string>' + (needsWorkRe.test(text) ? escape(text.replace(controlRe, '')) : text) + '</string></value>\n');
 }
 
 /** Marshaller.__dump, in Python's order, so the first unmarshallable item is the one reported. */
-function dump(v: Value, out: string[], opts: MarshalOptions, depth: number): LegacyError | undefined {
+function dump(v: Value, out: Sink, opts: MarshalOptions, depth: number): LegacyError | undefined {
   switch (typeof v) {
     case 'string':
       dumpString(v, out);
@@ -75,43 +96,43 @@ function dump(v: Value, out: string[], opts: MarshalOptions, depth: number): Leg
     case 'bigint':
       if (v > maxInt || v < minInt) {
         if (opts.bigIntAs === 'fault') return pythonError('OverflowError', 'int exceeds XML-RPC limits');
-        out.push('<value><i8>', String(v), '</i8></value>\n');
-      } else out.push('<value><int>', String(v), '</int></value>\n');
+        out.add('<value><i8>' + String(v) + '</i8></value>\n');
+      } else out.add('<value><int>' + String(v) + '</int></value>\n');
       return undefined;
     case 'boolean':
-      out.push(v ? '<value><boolean>1</boolean></value>\n' : '<value><boolean>0</boolean></value>\n');
+      out.add(v ? '<value><boolean>1</boolean></value>\n' : '<value><boolean>0</boolean></value>\n');
       return undefined;
   }
   if (v === null) {
-    if (opts.nullAs === 'nil') out.push('<value><nil/></value>'); // Python writes no newline here
-    else if (opts.nullAs === 'false') out.push('<value><boolean>0</boolean></value>\n');
+    if (opts.nullAs === 'nil') out.add('<value><nil/></value>'); // Python writes no newline here
+    else if (opts.nullAs === 'false') out.add('<value><boolean>0</boolean></value>\n');
     else return pythonError('TypeError', 'cannot marshal None unless allow_none is enabled');
     return undefined;
   }
   if (v instanceof PyFloat) {
-    out.push('<value><double>', floatRepr(v.value), '</double></value>\n');
+    out.add('<value><double>' + floatRepr(v.value) + '</double></value>\n');
     return undefined;
   }
   if (depth >= maxNesting) return pythonError('RecursionError', 'maximum recursion depth exceeded while calling a Python object');
   if (Array.isArray(v)) {
-    out.push('<value><array><data>\n');
+    out.add('<value><array><data>\n');
     for (const item of v) {
       const err = dump(item, out, opts, depth + 1);
       if (err) return err;
     }
-    out.push('</data></array></value>\n');
+    out.add('</data></array></value>\n');
     return undefined;
   }
   if (v instanceof Map) {
-    out.push('<value><struct>\n');
+    out.add('<value><struct>\n');
     for (const [key, item] of v) {
       // dump_struct escapes names but does not strip control characters from them.
-      out.push('<member>\n<name>', needsWorkRe.test(key) ? escape(key) : key, '</name>\n');
+      out.add('<member>\n<name>' + (needsWorkRe.test(key) ? escape(key) : key) + '</name>\n');
       const err = dump(item, out, opts, depth + 1);
       if (err) return err;
-      out.push('</member>\n');
+      out.add('</member>\n');
     }
-    out.push('</struct></value>\n');
+    out.add('</struct></value>\n');
     return undefined;
   }
   if (v instanceof PyDateTime) dumpString(v.odoo, out); // OdooMarshaller.dump_datetime
