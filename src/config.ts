@@ -112,6 +112,12 @@ export const settings = {
     schema: z.coerce.number().int().min(1024).default(128 * 1024 * 1024),
     help: 'Largest legacy request body in bytes. Default 134217728 (128 MiB), Odoo\'s own limit.',
   },
+  requestTimeoutMs: {
+    flag: 'request-timeout',
+    env: 'REQUEST_TIMEOUT',
+    schema: durationMs(100).default(300_000),
+    help: 'Milliseconds a client may take to send a whole request (headers within at most 60000) before it gets 408 and its connection is closed, so a slow body (slow-loris) cannot hold a connection forever. Default 300000, Node\'s own.',
+  },
   maxDepth: {
     flag: 'max-depth',
     env: 'MAX_DEPTH',

@@ -126,7 +126,7 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
   const { app, admin, upstream, credentials, metrics, report, inFlight } = gateway;
   const persistence = createReportPersistence({ report, file: config.reportFile, log });
   await persistence.load();
-  const server = await listen(app.fetch, config.host, config.port);
+  const server = await listen(app.fetch, config.host, config.port, config.requestTimeoutMs);
   server.on('request', (_req, res) => inFlight.trackResponse(res));
   server.on('upgrade', upgradeTunnel({ open: createTunnelOpener(config), config, log, inFlight, isOwnedPath: isGatewayPath }));
   metrics.trackInFlight(() => inFlight.count);

@@ -8,10 +8,19 @@ import type { InFlight } from './in-flight.ts';
 
 type FetchHandler = Parameters<typeof serve>[0]['fetch'];
 
-/** Listens on `host:port` (0: a free port); rejects when the address cannot be bound. */
-export function listen(fetch: FetchHandler, host: string, port: number): Promise<ServerType> {
+/**
+ * Listens on `host:port` (0: a free port); rejects when the address cannot be bound. A client that
+ * has not sent its whole request within `requestTimeoutMs` (headers within at most 60 s) gets Node's
+ * 408 and its connection is closed (slow-loris); the check runs often enough for short timeouts.
+ */
+export function listen(fetch: FetchHandler, host: string, port: number, requestTimeoutMs = 300_000): Promise<ServerType> {
+  const serverOptions = {
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: Math.min(60_000, requestTimeoutMs),
+    connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(requestTimeoutMs / 4))),
+  };
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname: host }, () => {
+    const server = serve({ fetch, port, hostname: host, serverOptions }, () => {
       server.off('error', reject);
       resolve(server);
     });

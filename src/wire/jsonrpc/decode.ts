@@ -7,6 +7,7 @@ import { LegacyError, pythonError } from '../../errors.ts';
 import { JsonSyntaxError, parseJson } from '../../json/index.ts';
 import { dictFrom } from '../../python/dict-from.ts';
 import { arityError } from '../../python/call-arity.ts';
+import { reprValue, typeNameOf } from '../../python/py-repr.ts';
 import { isStruct, type Value } from '../../value.ts';
 
 /** A body Odoo refuses before any envelope exists: answered with HTTP 400 and an HTML page. */
@@ -43,15 +44,27 @@ export function decodeRequest(text: string, maxDepth: number): DecodedJsonRpc | 
     return { id, call: pythonError('TypeError', message) };
   }
   const args = params.get('args') as Value;
+  const service = params.get('service') as Value;
+  if (typeof service !== 'string') return { id, call: serviceLookupError(service) };
   return {
     id,
     call: {
       dialect: 'jsonrpc',
-      service: String(params.get('service')),
+      service,
       method: String(params.get('method')),
       params: Array.isArray(args) ? args : iterableArgs(args),
     },
   };
+}
+
+/**
+ * `rpc_dispatchers[service]` (odoo/http.py dispatch_rpc) for a service that is not a str: a list or
+ * dict cannot be a key (TypeError), anything else is an unknown one (KeyError with its repr).
+ */
+function serviceLookupError(service: Value): LegacyError {
+  if (Array.isArray(service) || isStruct(service)) return pythonError('TypeError', `unhashable type: '${typeNameOf(service)}'`);
+  const repr = reprValue(service);
+  return pythonError('KeyError', repr, repr);
 }
 
 /** `dispatch(method, params)` unpacks params; a dict gives its keys, a str its characters. */

@@ -31,7 +31,8 @@ export function createJsonRpcHandler(deps: JsonRpcHandlerDeps) {
     if (!isJsonRpcContentType(contentType)) {
       return { status: 415, contentType: contentTypeHtml, body: unsupportedMediaTypePage(body.length > 0), headers: { accept: 'application/json, application/json-rpc' } };
     }
-    const decoded = decodeRequest(new TextDecoder('utf-8', { fatal: false }).decode(body), deps.maxDepth);
+    // werkzeug's get_data(as_text=True) keeps a leading BOM, which json.loads refuses ("Invalid JSON data")
+    const decoded = decodeRequest(new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(body), deps.maxDepth);
     if (decoded instanceof BadJsonRpcBody) {
       return { status: 400, contentType: contentTypeHtml, body: badRequestPage(decoded.description) };
     }

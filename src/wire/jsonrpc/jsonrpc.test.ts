@@ -5,7 +5,8 @@ import { struct } from '../../value.ts';
 import { BadJsonRpcBody, decodeRequest } from './decode.ts';
 import { encodeResult } from './encode.ts';
 import { encodeError } from './fault.ts';
-import { isJsonRpcContentType, unsupportedMediaTypePage } from './content-type.ts';
+import { badRequestPage, isJsonRpcContentType, unsupportedMediaTypePage } from './content-type.ts';
+import { createJsonRpcHandler } from './handler.ts';
 
 function corpus(id: string) {
   return JSON.parse(readFileSync(new URL(`../../../fixtures/conformance/cases/${id}.json`, import.meta.url), 'utf8'));
@@ -44,6 +45,29 @@ describe('decodeRequest()', () => {
     ['"x"', 'Invalid JSON-RPC data'],
   ])('refuses %j before any envelope', (text, description) => {
     expect(decodeRequest(text, 64)).toEqual(new BadJsonRpcBody(description as 'Invalid JSON data'));
+  });
+
+  // rpc_dispatchers[service] in odoo/http.py dispatch_rpc
+  it.each([
+    ['null', 'builtins.KeyError', 'KeyError: None'],
+    ['7', 'builtins.KeyError', 'KeyError: 7'],
+    ['true', 'builtins.KeyError', 'KeyError: True'],
+    ['["common"]', 'builtins.TypeError', "TypeError: unhashable type: 'list'"],
+    ['{"a": 1}', 'builtins.TypeError', "TypeError: unhashable type: 'dict'"],
+  ])('looks a service of %s up as Python does', (service, name, last) => {
+    const d = decodeRequest(`{"params":{"service":${service},"method":"version","args":[]},"id":3}`, 64);
+    if (d instanceof BadJsonRpcBody) throw new Error('unexpected');
+    const err = d.call as LegacyError;
+    expect([d.id, err.name, err.debug.trimEnd().split('\n').at(-1)]).toEqual([3, name, last]);
+  });
+});
+
+describe('createJsonRpcHandler()', () => {
+  it('refuses a body starting with a UTF-8 BOM as invalid JSON, as json.loads does', async () => {
+    const handle = createJsonRpcHandler({ dispatch: () => Promise.reject(new Error('not reached')), maxDepth: 64 });
+    const body = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"params":{"service":"common","method":"version","args":[]}}')]);
+    const res = await handle('application/json', body, { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'r', signal: new AbortController().signal }, () => undefined);
+    expect([res.status, res.body]).toEqual([400, badRequestPage('Invalid JSON data')]);
   });
 });
 
