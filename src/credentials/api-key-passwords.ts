@@ -15,6 +15,12 @@ export interface ApiKeyPasswordDeps {
   upstream: Upstream;
   cache: CredentialCache;
   cacheKey: (...parts: string[]) => string;
+  /**
+   * Runs right before a key is checked upstream (never for a key already checked): throws to
+   * refuse the attempt (the throttle), so a correct cached key keeps working while bad ones are
+   * refused.
+   */
+  beforeCheck?: (db: string, who: { uid?: number | bigint; login?: string }, origin: CallOrigin) => void;
 }
 
 /** Object calls and `authenticate` for key-shaped passwords. */
@@ -25,10 +31,11 @@ export interface ApiKeyPasswords {
 }
 
 /** Creates the passthrough branch. */
-export function createApiKeyPasswords({ upstream, cache, cacheKey }: ApiKeyPasswordDeps): ApiKeyPasswords {
+export function createApiKeyPasswords({ upstream, cache, cacheKey, beforeCheck = () => undefined }: ApiKeyPasswordDeps): ApiKeyPasswords {
   async function checkedSlot(db: string, uid: number | bigint, key: string, origin: CallOrigin): Promise<string> {
     const slot = cacheKey(db, 'uid', String(uid), key);
     await cache.resolve(slot, async () => {
+      beforeCheck(db, { uid }, origin);
       await checkKeyForUid(upstream, db, uid, key, origin);
       return { uid };
     });
@@ -56,6 +63,7 @@ export function createApiKeyPasswords({ upstream, cache, cacheKey }: ApiKeyPassw
     async authenticate(db, login, key, origin) {
       const slot = cacheKey(db, 'login', login, key);
       const checked = await cache.resolve(slot, async () => {
+        beforeCheck(db, { login }, origin);
         const uid = await uidOfKey(upstream, db, key, origin);
         if (uid === undefined || (await loginOfUid(upstream, db, uid, key, origin)) !== login) throw badCredentials();
         return { uid };

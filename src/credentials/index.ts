@@ -60,6 +60,11 @@ export interface CredentialsOptions {
   events?: CredentialEvents;
 }
 
+/** A bearer refusal reaching the client is Odoo's AccessDenied (fault 3). */
+function unauthorizedAsDenied(err: unknown): never {
+  throw isUnauthorized(err) ? accessDenied() : err;
+}
+
 /** Builds the credentials layer; throws when `--credentials-file` cannot be used. */
 export function createCredentials(config: Config, upstream: Upstream, options: CredentialsOptions): Credentials {
   const { log } = options;
@@ -68,8 +73,16 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   const cacheKey = createCacheKeyer();
   const map = options.map ?? (config.credentialsFile === undefined ? createCredentialMap([]) : loadCredentialMap(config.credentialsFile));
   const apiKeyCache = countedCache(createCredentialCache({ max: config.keyCacheSize, ttlMs: config.keyCacheTtlMs }), 'api_key', events);
-  const apiKeys = createApiKeyPasswords({ upstream, cache: apiKeyCache, cacheKey });
   const logins = createUidLogins({ max: config.keyCacheSize, upstream, serviceKey: config.serviceKey, map });
+  /** Key-shaped passwords are throttled under the uid's login when known, else under the uid. */
+  const apiKeyThrottleName = (db: string, uid: number | bigint) => logins.known(db, uid) ?? `#${uid}`;
+  const apiKeys = createApiKeyPasswords({
+    upstream,
+    cache: apiKeyCache,
+    cacheKey,
+    // the same throttle slot the failures below are counted in
+    beforeCheck: (db, who, origin) => throttle.check(throttleKey(origin, db, who.login ?? apiKeyThrottleName(db, who.uid as number | bigint))),
+  });
   const throttle = countedThrottle(
     createThrottle({
       failures: config.throttleFailures,
@@ -96,6 +109,9 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   /** Counts bad credentials against the throttle (a success clears it) and logs refusals an operator can act on. */
   async function counted<T>(req: PasswordRequest, run: () => Promise<T>): Promise<T> {
     const key = throttleKey(req.origin, req.db, req.login);
+    // Only attempts that would log in upstream are throttled: a password already traded for a
+    // cached key keeps working while a wrong one is refused (Odoo's cooldown spares it too).
+    throttle.check(key);
     try {
       const out = await run();
       throttle.success(key);
@@ -172,8 +188,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   return {
     async callAs(db, uid, password, origin, call) {
       if (looksLikeApiKey(password)) {
-        const key = throttleKey(origin, db, logins.known(db, uid) ?? `#${uid}`);
-        throttle.check(key);
+        const key = throttleKey(origin, db, apiKeyThrottleName(db, uid));
         return apiKeys.callAs(db, uid, password, origin, call).then(
           (out) => (throttle.success(key), out),
           (err: unknown) => {
@@ -186,10 +201,10 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
         if (isRefusal(err)) await probeDatabase(upstream, db, origin); // Registry(db) opens first: an unknown database wins
         throw err;
       });
-      throttle.check(throttleKey(origin, db, login));
       const slot = cacheKey(db, 'password', login, password);
       const req: PasswordRequest = { db, login, password, origin };
-      const entry = await keys.get(slot, req);
+      // A key refused while it is being obtained (a 401 storm) is a refusal, never a fault 1.
+      const entry = await keys.get(slot, req).catch(unauthorizedAsDenied);
       if (BigInt(entry.uid) !== BigInt(uid)) throw badCredentials();
       try {
         return await call(entry.key);
@@ -198,13 +213,8 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
         // revoked or expired upstream: resolve once more (a minted key is minted anew) and retry once
         keys.evict(slot, entry);
         log.info({ db, uid, keyId: entry.keyId, requestId: origin.requestId }, 'the upstream refused a cached key; resolving it again');
-        const again = await keys.get(slot, req);
-        try {
-          return await call(again.key);
-        } catch (err2) {
-          if (isUnauthorized(err2)) throw accessDenied();
-          throw err2;
-        }
+        const again = await keys.get(slot, req).catch(unauthorizedAsDenied);
+        return await call(again.key).catch(unauthorizedAsDenied);
       }
     },
 
@@ -215,7 +225,6 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     async authenticate(db, login, password, origin) {
       const key = throttleKey(origin, db, login);
       try {
-        throttle.check(key);
         let uid: number | bigint;
         if (looksLikeApiKey(password)) {
           uid = await apiKeys.authenticate(db, login, password, origin).then(

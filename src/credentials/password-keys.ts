@@ -8,7 +8,7 @@
 import type { CallOrigin } from '../call.ts';
 import type { LegacyError } from '../errors.ts';
 import { createLru } from './cache.ts';
-import { isRefusal } from './refusals.ts';
+import { isRefusal, isThrottled } from './refusals.ts';
 
 /** A resolved credential: the API key the gateway uses for it upstream. */
 export interface PasswordKey {
@@ -82,7 +82,7 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
   const renewals = new Map<string, Promise<void>>();
 
   const refuse = (slot: string, err: unknown): never => {
-    if (isRefusal(err) && negativeTtlMs > 0) negatives.set(slot, { until: now() + negativeTtlMs, error: err });
+    if (isRefusal(err) && !isThrottled(err) && negativeTtlMs > 0) negatives.set(slot, { until: now() + negativeTtlMs, error: err });
     throw err;
   };
 
@@ -114,6 +114,8 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
           return entry;
         },
         async (err: unknown) => {
+          // a throttled address says nothing about this password: keep serving, check again later
+          if (isThrottled(err)) return entry;
           if (!isRefusal(err)) throw err;
           entries.delete(slot);
           await resolvers.retire(entry, 'the password no longer opens it');
@@ -130,7 +132,7 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
         else void resolvers.retire(fresh, 'renewed for credentials no longer cached');
       },
       (err: unknown) => {
-        if (isRefusal(err)) {
+        if (isRefusal(err) && !isThrottled(err)) {
           if (entries.get(slot) === entry) entries.delete(slot);
           void resolvers.retire(entry, 'its renewal was refused');
           if (negativeTtlMs > 0) negatives.set(slot, { until: now() + negativeTtlMs, error: err });

@@ -42,14 +42,26 @@ export function upstreamCooldown(message: string): LegacyError {
   return falseForAuthenticate(accessDenied(message));
 }
 
+const throttledOnes = new WeakSet<LegacyError>();
+
 /** Too many failures from this address for this login (design §5 step 8). */
 export function throttled(retryAfterMs: number): LegacyError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return falseForAuthenticate(
+  const err = falseForAuthenticate(
     accessDenied(
       `Too many login failures, please wait a bit before trying again. (legacy-rpc-gateway: repeated failed logins for this login from this address; next attempt in ${seconds} s)`,
     ),
   );
+  throttledOnes.add(err);
+  return err;
+}
+
+/**
+ * True for {@link throttled}: a refusal about the address, not about these credentials, so it is
+ * never cached against them and never retires a key they already opened.
+ */
+export function isThrottled(err: unknown): boolean {
+  return err instanceof Error && throttledOnes.has(err as LegacyError);
 }
 
 /** The user has two-factor authentication: Odoo stops the web login at `{"uid": null}` (reference §3.6). */

@@ -80,6 +80,10 @@ describe('createDbService(): dispatch', () => {
     expect(await run(db, 'list_countries')).toBe('IndexError: tuple index out of range');
   });
 
+  it('names a list, not a tuple, for the params of a JSON-RPC call', async () => {
+    await expect(db({ ...call('list_countries'), dialect: 'jsonrpc' }, origin)).rejects.toMatchObject({ lastLine: 'IndexError: list index out of range' });
+  });
+
   it.each([
     ['drop', ['wrong', 'gw', 'extra'], 'odoo.exceptions.AccessDenied: Access Denied'],
     ['drop', ['admin', 'gw', 'extra'], 'TypeError: exp_drop() takes 1 positional argument but 2 were given'],

@@ -235,7 +235,8 @@ export function createDbService(deps: DbDeps) {
       return run(call.method, null, call.params, origin);
     }
     // passwd = params[0]; params = params[1:]; check_super(passwd); exp_<method>(*params)
-    if (call.params.length === 0) throw pythonError('IndexError', 'tuple index out of range');
+    // XML-RPC params are a tuple (xmlrpc.client.loads), JSON-RPC args a list: Python names the type.
+    if (call.params.length === 0) throw pythonError('IndexError', `${call.dialect === 'jsonrpc' ? 'list' : 'tuple'} index out of range`);
     const [passwd = null, ...args] = call.params;
     const wrongArity = arityError(fn, args.length);
     if (wrongArity) {

@@ -128,10 +128,10 @@ describe('upstream failure through a fault-injecting proxy', () => {
       ...Array.from({ length: 10 }, () => xmlCall('xmlrpc2', 'object', 'execute_kw', kw('search_count', [[]]))),
       xmlCall('xmlrpc2', 'object', 'execute_kw', kw('create', [{ name }])),
     ]);
-    // Every call gets the upstream's refusal as fault 1: the key minted after the first 401 is
-    // checked through JSON-2 too, which refuses it (design §5 would end in AccessDenied, fault 3;
-    // see the issue #9 report). Clear, in time, and the write never ran.
-    for (const a of answers) expect([a.status, a.fault?.code, a.fault?.last]).toEqual([200, 1, 'werkzeug.exceptions.Unauthorized: Invalid apikey']);
+    // Every call ends in AccessDenied (fault 3, design §5 step 7): the key minted after the first
+    // 401 is refused too, and a bearer refusal never reaches a client as fault 1. Clear, in time,
+    // and the write never ran.
+    for (const a of answers) expect([a.status, a.fault?.code, a.fault?.last]).toEqual([200, 3, 'Access Denied']);
     // the storm never reached JSON-2; the gateway logged in again at most once per call
     expect(sim.log.filter((r) => r.path.startsWith('/json/2/')).length).toBe(0);
     const minted = sim.keys.list().length - keysBefore;

@@ -62,7 +62,8 @@ describe('admin port', () => {
     const { text } = await admin('/metrics');
     expect(text).toMatch(/^legacy_rpc_gateway_upstream_request_duration_seconds_count\{route="json2",status="2xx"\} [1-9]\d*$/m);
     expect(text).toMatch(/^legacy_rpc_gateway_upstream_request_duration_seconds_count\{route="web_session",status="2xx"\} [1-9]\d*$/m);
-    expect(text).toContain('legacy_rpc_gateway_credential_cache_lookups_total{cache="password",result="miss"} 2');
+    // the two wrong passwords and the first good one miss; the throttled attempt is looked up, then refused
+    expect(text).toContain('legacy_rpc_gateway_credential_cache_lookups_total{cache="password",result="miss"} 3');
     expect(text).toContain('legacy_rpc_gateway_credential_cache_lookups_total{cache="password",result="hit"} 3');
     expect(text).toContain('legacy_rpc_gateway_key_exchanges_total{kind="mint",outcome="ok"} 1');
     expect(text).toContain('legacy_rpc_gateway_key_exchanges_total{kind="mint",outcome="refused"} 1');
