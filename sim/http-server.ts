@@ -13,6 +13,7 @@ import { handleWebSession, isWebSessionPath } from './web-session-routes.ts';
 import { webclientVersionInfo, webHealth, webVersion } from './version-routes.ts';
 import { handleTransfer, isTransferRoute, type TransferState } from './transfer-routes.ts';
 import { handleWebsocketUpgrade } from './websocket-echo.ts';
+import { drainedOrClosed } from './drain.ts';
 
 /** One HTTP request as the simulator received it. */
 export interface RecordedRequest {
@@ -137,18 +138,6 @@ async function sendStream(res: ServerResponse, stream: AsyncIterable<Uint8Array>
   }
 }
 
-/** Resolves when `res` can take more data or its connection closed (listeners removed either way). */
-function drainedOrClosed(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}
 
 /** The bound port of a listening server. */
 export function portOf(server: Server): number {

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { drainedOrClosed } from './drain.ts';
 
 /** Chunk size of downloads. */
 const chunkBytes = 64 * 1024;
@@ -127,20 +128,8 @@ async function download(state: TransferState, url: URL, res: ServerResponse): Pr
     const chunk = Buffer.alloc(end - offset);
     for (let i = 0; i < chunk.length; i++) chunk[i] = downloadByte(offset + i);
     offset = end;
-    if (!res.write(chunk)) await drained(res);
+    if (!res.write(chunk)) await drainedOrClosed(res);
   }
   res.end();
 }
 
-/** Resolves when `res` can take more, or is gone. */
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}

@@ -4,12 +4,12 @@
  * arrive — nothing buffered, nothing decoded, no size limit, redirects not followed. Its own undici
  * Pool, so browser traffic cannot take the connections legacy calls need.
  */
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Config } from '../config.ts';
 import type { LegacyError } from '../errors.ts';
-import { tlsOptionsFrom } from './tls.ts';
+import { createUpstreamPool } from './pool.ts';
 import { errorFromTransport } from './transport-error.ts';
 
 /** One request to forward. Headers are final: the caller removed hop-by-hop headers and added forwarded ones. */
@@ -46,18 +46,7 @@ export interface PassthroughClient {
  * body may pause at most that long between two chunks.
  */
 export function createPassthroughClient(config: Config): PassthroughClient {
-  const base = new URL(config.upstream);
-  const prefix = base.pathname.replace(/\/+$/, '');
-  const url = `${base.origin}${prefix}`;
-  const pool = new Pool(base.origin, {
-    connections: null,
-    pipelining: 1,
-    keepAliveTimeout: 30_000,
-    connectTimeout: config.connectTimeoutMs,
-    headersTimeout: config.callTimeoutMs,
-    bodyTimeout: config.callTimeoutMs,
-    connect: tlsOptionsFrom(config),
-  });
+  const { pool, prefix, url } = createUpstreamPool(config, null);
 
   return {
     async forward(request) {

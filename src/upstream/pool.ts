@@ -72,12 +72,15 @@ export async function openStream(http: UpstreamHttp, request: UpstreamRequest, o
 }
 
 /** Creates the pool from validated config. */
-export function createUpstreamHttp(config: Config): UpstreamHttp {
+/**
+ * An undici Pool to the upstream origin with the configured timeouts and TLS, plus the base path
+ * prefix and the base URL for messages. `connections: null` means unbounded.
+ */
+export function createUpstreamPool(config: Config, connections: number | null): { pool: Pool; prefix: string; url: string } {
   const base = new URL(config.upstream);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const url = `${base.origin}${prefix}`;
   const pool = new Pool(base.origin, {
-    connections: config.upstreamConnections,
+    connections,
     pipelining: 1,
     keepAliveTimeout: 30_000,
     connectTimeout: config.connectTimeoutMs,
@@ -85,6 +88,11 @@ export function createUpstreamHttp(config: Config): UpstreamHttp {
     bodyTimeout: config.callTimeoutMs,
     connect: tlsOptionsFrom(config),
   });
+  return { pool, prefix, url: `${base.origin}${prefix}` };
+}
+
+export function createUpstreamHttp(config: Config): UpstreamHttp {
+  const { pool, prefix, url } = createUpstreamPool(config, config.upstreamConnections);
 
   const failure = (err: unknown, origin: CallOrigin, started: number) => {
     const timedOut = origin.signal.aborted && isTimeout(origin.signal.reason);
