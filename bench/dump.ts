@@ -16,9 +16,9 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { cpus, totalmem, type as osType, release } from 'node:os';
 import { parseArgs } from 'node:util';
+import { freePort } from './free-port.ts';
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: String(1024 ** 3) }, runs: { type: 'string', default: '3' } } });
 const size = Number(values.size);
@@ -26,13 +26,6 @@ const runs = Number(values.runs);
 const targetMiB = 150;
 const benchmarksFile = new URL('../BENCHMARKS.md', import.meta.url);
 
-async function freePort(): Promise<number> {
-  const s = createServer().listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const port = (s.address() as { port: number }).port;
-  s.close();
-  return port;
-}
 
 async function startProcess(args: string[], ready: RegExp): Promise<{ child: ChildProcess; line: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });

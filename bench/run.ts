@@ -24,11 +24,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, release, totalmem, type as osType } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startSimulator } from '../sim/index.ts';
+import { freePort } from './free-port.ts';
 
 const { values } = parseArgs({
   options: {
@@ -51,13 +51,6 @@ const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.sl
 
 // ---------------------------------------------------------------- processes
 
-async function freePort(): Promise<number> {
-  const s = createServer().listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  const port = (s.address() as { port: number }).port;
-  s.close();
-  return port;
-}
 
 async function startSimProcess(partners: number): Promise<{ child: ChildProcess; url: string; key: string }> {
   const child = spawn(process.execPath, ['dist/sim/main.js', '--port', '0', '--databases', 'demo', '--generated-partners', String(partners), '--log-limit', '0'], {

@@ -8,10 +8,9 @@
  * complete, parsed by Python's xmlrpc.client / json — and the process exits 0 within the grace period.
  */
 import { spawnSync } from 'node:child_process';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.ts';
+import { holdingProxy as holdingProxyOf } from '../support/holding-proxy.ts';
 import { jsonCall, xmlCall } from './hostile-cases.ts';
 import { startChildGateway, type ChildGateway } from './support/child-gateway.ts';
 import { rawRequest, type RawAnswer } from './support/raw-request.ts';
@@ -19,40 +18,7 @@ import { rawRequest, type RawAnswer } from './support/raw-request.ts';
 const inFlight = 100;
 
 /** A proxy to the simulator holding every `res.partner` JSON-2 request until `release()`. */
-async function holdingProxy(target: string) {
-  const held: Array<() => void> = [];
-  const waiters: Array<{ n: number; resolve: () => void }> = [];
-  let released = false;
-  const server: Server = createServer((req, res) => {
-    const forward = () => {
-      const upstream = request(target + (req.url ?? '/'), { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      upstream.on('error', () => res.destroy());
-      req.pipe(upstream);
-    };
-    if (!released && (req.url ?? '').startsWith('/json/2/res.partner/')) {
-      held.push(forward);
-      for (const w of waiters.filter((x) => held.length >= x.n)) w.resolve();
-    } else forward();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    holding: (n: number) => new Promise<void>((resolve) => (held.length >= n ? resolve() : waiters.push({ n, resolve }))),
-    /** Lets the held requests go, and every later one through. */
-    release: () => {
-      released = true;
-      held.splice(0).forEach((go) => go());
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
+const holdingProxy = (target: string) => holdingProxyOf(target, (url) => url.startsWith('/json/2/res.partner/'));
 
 /** Waits until the gateway's own in-flight gauge (admin /metrics) reads `n`. */
 async function settleInFlight(adminUrl: string, n: number) {

@@ -7,47 +7,19 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.ts';
+import { holdingProxy as holdingProxyOf } from '../support/holding-proxy.ts';
 import type { ReportSnapshot } from '../../src/report/migration-report.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 const heldPath = '/json/2/res.partner/search_count';
 
 /** A proxy to the simulator that holds requests to `heldPath` until `release()`. */
-async function holdingProxy(target: string) {
-  const held: Array<() => void> = [];
-  const waiters: Array<{ n: number; resolve: () => void }> = [];
-  const server: Server = createServer((req, res) => {
-    const forward = () => {
-      const upstream = request(target + (req.url ?? '/'), { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      upstream.on('error', () => res.destroy());
-      req.pipe(upstream);
-    };
-    if (req.url === heldPath) {
-      held.push(forward);
-      for (const w of waiters.filter((x) => held.length >= x.n)) w.resolve();
-    } else forward();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    holding: (n: number) => new Promise<void>((resolve) => (held.length >= n ? resolve() : waiters.push({ n, resolve }))),
-    release: () => held.splice(0).forEach((go) => go()),
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
-  };
-}
+const holdingProxy = (target: string) => holdingProxyOf(target, (url) => url === heldPath);
 
 /** The gateway as a child process; its JSON log lines are collected. */
 function spawnGateway(args: string[]) {
