@@ -13,4 +13,11 @@ describe('clientAddress()', () => {
   it('understands the loopback keyword', () => {
     expect(clientAddress('::1', '1.2.3.4', undefined, ['loopback'])).toEqual({ ip: '1.2.3.4', proto: 'http' });
   });
+
+  it('trusts proxies by subnet (IPv4 and IPv6), and nothing outside it', () => {
+    const trusted = ['172.16.0.0/12', 'fd00::/8'];
+    expect(clientAddress('::ffff:172.18.0.7', '1.2.3.4', 'https', trusted)).toEqual({ ip: '1.2.3.4', proto: 'https' });
+    expect(clientAddress('fd12::7', '1.2.3.4, 172.20.0.9', undefined, trusted)).toEqual({ ip: '1.2.3.4', proto: 'http' });
+    expect(clientAddress('172.32.0.1', '1.2.3.4', undefined, trusted)).toEqual({ ip: '172.32.0.1', proto: 'http' });
+  });
 });
