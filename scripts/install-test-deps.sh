@@ -20,6 +20,12 @@ if [ -n "$interop_missing" ]; then
 fi
 # --- end interop clients ---
 
+# --- Redis (test/integration/replica*.test.ts, redis-outage, shared-report; issue #10) ---
+# the tests use the one on 127.0.0.1:6379 (REDIS_URL to point elsewhere) and spawn throw-away
+# redis-servers of their own to stop and restart.
+bash "$(dirname "$0")/start-redis.sh"
+# --- end Redis ---
+
 # --- report page (test/integration/report-page.test.ts, issue #6): Debian's headless Chromium ---
 # driven by playwright-core (npm) at /usr/bin/chromium; under CI the test fails rather than skips without it.
 if ! command -v chromium >/dev/null 2>&1; then

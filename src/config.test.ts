@@ -120,6 +120,25 @@ describe('operations settings (issue #6)', () => {
     ]);
   });
 
+  it('needs --state-secret with --redis-url, and refuses a short secret or another URL scheme', () => {
+    const problems = (argv: string[]) => {
+      try {
+        loadConfig(argv, {});
+        return [];
+      } catch (e) {
+        return (e as ConfigError).problems;
+      }
+    };
+    expect(problems(['--redis-url', 'redis://127.0.0.1:6379'])).toEqual(['--state-secret / STATE_SECRET: required with --redis-url: replicas store keys in Redis encrypted under it']);
+    expect(problems(['--redis-url', 'http://127.0.0.1:6379', '--state-secret', 'short'])).toEqual([
+      '--redis-url / REDIS_URL: invalid value "http://127.0.0.1:6379": a redis:// or rediss:// URL',
+      '--state-secret / STATE_SECRET: invalid value "short": at least 32 characters (e.g. `openssl rand -base64 32`)',
+    ]);
+    const config = loadConfig([], { REDIS_URL: 'rediss://:pw@redis.internal:6380/2', STATE_SECRET: 'x'.repeat(32) });
+    expect([config.redisUrl, config.redisPrefix, config.redisTimeoutMs, config.redisLockTimeoutMs, config.redisLocalTtlMs]).toEqual(['rediss://:pw@redis.internal:6380/2', 'legacy-rpc-gateway:', 500, 20_000, 5000]);
+    expect(loadConfig([], {}).redisUrl).toBeUndefined();
+  });
+
   it('prints each default in --help', () => {
     const help = helpText();
     expect(help).toContain('--admin-port <value>  (ADMIN_PORT, default 8071)');

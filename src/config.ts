@@ -166,7 +166,7 @@ export const settings = {
       .string()
       .default('')
       .transform((s) => s.split(',').map((h) => h.trim()).filter(Boolean)),
-    help: 'Comma-separated addresses whose X-Forwarded-For is believed. Default none.',
+    help: 'Comma-separated addresses, subnets (172.16.0.0/12) or "loopback" whose X-Forwarded-For is believed. Default none.',
   },
   keyCacheSize: {
     flag: 'key-cache-size',
@@ -264,6 +264,42 @@ export const settings = {
     schema: z.string().min(1).optional(),
     help: 'JSON or YAML file declaring or correcting method signatures; it wins over discovery and the built-in table. Default none.',
   },
+  redisUrl: {
+    flag: 'redis-url',
+    env: 'REDIS_URL',
+    schema: z.url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL' }).optional(),
+    help: 'Redis that replicas share credentials through (minted keys, uid logins, refusals, throttle counters, migration report counters); needs --state-secret. Default none: all state stays in the process.',
+  },
+  stateSecret: {
+    flag: 'state-secret',
+    env: 'STATE_SECRET',
+    schema: z.string().min(32, 'at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
+    help: 'Secret every replica shares: keys and logins are stored in Redis encrypted (AES-256-GCM) under it, and credential slots are named by HMAC under it. Required with --redis-url. Default none.',
+  },
+  redisPrefix: {
+    flag: 'redis-prefix',
+    env: 'REDIS_PREFIX',
+    schema: z.string().min(1).max(100).default('legacy-rpc-gateway:'),
+    help: 'Prefix of every Redis key the gateway writes, so several gateway fleets (one per Odoo) can share one Redis. Default "legacy-rpc-gateway:".',
+  },
+  redisTimeoutMs: {
+    flag: 'redis-timeout',
+    env: 'REDIS_TIMEOUT',
+    schema: durationMs(10).default(500),
+    help: 'Milliseconds a Redis command may take before the gateway goes on with its in-process state (no call fails because Redis is slow or away). Default 500.',
+  },
+  redisLockTimeoutMs: {
+    flag: 'redis-lock-timeout',
+    env: 'REDIS_LOCK_TIMEOUT',
+    schema: durationMs(100).default(20_000),
+    help: 'Milliseconds a replica may hold the lock for minting, renewing or re-checking one credential; a replica that dies holding it blocks the others no longer than this. Default 20000 (a key exchange is 5 upstream requests).',
+  },
+  redisLocalTtlMs: {
+    flag: 'redis-local-ttl',
+    env: 'REDIS_LOCAL_TTL',
+    schema: durationMs(0).default(5_000),
+    help: "Milliseconds a replica uses its in-process copy of a shared credential before reading Redis again (a renewal or refusal on another replica is seen within this). Default 5000.",
+  },
   logLevel: {
     flag: 'log-level',
     env: 'LOG_LEVEL',
@@ -324,6 +360,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {})
       const why = result.error.issues.map((i) => i.message).join('; ');
       problems.push(`--${s.flag} / ${s.env}: invalid value ${JSON.stringify(raw)}: ${why}`);
     }
+  }
+  if (out.redisUrl !== undefined && out.stateSecret === undefined && !problems.some((p) => p.startsWith('--state-secret'))) {
+    problems.push('--state-secret / STATE_SECRET: required with --redis-url: replicas store keys in Redis encrypted under it');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(out) as Config;

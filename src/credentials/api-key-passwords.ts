@@ -20,7 +20,7 @@ export interface ApiKeyPasswordDeps {
    * refuse the attempt (the throttle), so a correct cached key keeps working while bad ones are
    * refused.
    */
-  beforeCheck?: (db: string, who: { uid?: number | bigint; login?: string }, origin: CallOrigin) => void;
+  beforeCheck?: (db: string, who: { uid?: number | bigint; login?: string }, origin: CallOrigin) => Promise<void> | void;
 }
 
 /** Object calls and `authenticate` for key-shaped passwords. */
@@ -35,7 +35,7 @@ export function createApiKeyPasswords({ upstream, cache, cacheKey, beforeCheck =
   async function checkedSlot(db: string, uid: number | bigint, key: string, origin: CallOrigin): Promise<string> {
     const slot = cacheKey(db, 'uid', String(uid), key);
     await cache.resolve(slot, async () => {
-      beforeCheck(db, { uid }, origin);
+      await beforeCheck(db, { uid }, origin);
       await checkKeyForUid(upstream, db, uid, key, origin);
       return { uid };
     });
@@ -63,7 +63,7 @@ export function createApiKeyPasswords({ upstream, cache, cacheKey, beforeCheck =
     async authenticate(db, login, key, origin) {
       const slot = cacheKey(db, 'login', login, key);
       const checked = await cache.resolve(slot, async () => {
-        beforeCheck(db, { login }, origin);
+        await beforeCheck(db, { login }, origin);
         const uid = await uidOfKey(upstream, db, key, origin);
         if (uid === undefined || (await loginOfUid(upstream, db, uid, key, origin)) !== login) throw badCredentials();
         return { uid };

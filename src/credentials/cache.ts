@@ -55,6 +55,8 @@ export interface Lru<V> {
   set(key: string, value: V): void;
   delete(key: string): void;
   values(): V[];
+  /** Every (key, value), least recently used first. */
+  entries(): Array<[string, V]>;
   clear(): void;
   readonly size: number;
 }
@@ -70,6 +72,7 @@ export function createLru<V extends object>({ max, onEvict }: { max: number; onE
     set: (key, value) => void lru.set(key, value),
     delete: (key) => void lru.delete(key),
     values: () => [...lru.values()],
+    entries: () => [...lru.entries()].reverse(),
     clear: () => lru.clear(),
     get size() {
       return lru.size;

@@ -32,15 +32,15 @@ describe('countedCache()', () => {
 });
 
 describe('countedThrottle()', () => {
-  it('reports each refused attempt and passes failures and successes on', () => {
+  it('reports each refused attempt and passes failures and successes on', async () => {
     const { seen, events } = recorder();
     const throttle = countedThrottle(createThrottle({ failures: 1, backoffMs: 60_000, maxBackoffMs: 600_000, max: 10, now: () => 0 }), events);
-    throttle.check('a');
-    throttle.failure('a');
-    expect(() => throttle.check('a')).toThrow();
-    expect(() => throttle.check('a')).toThrow();
-    throttle.success('a');
-    throttle.check('a');
+    await throttle.check('a');
+    await throttle.failure('a');
+    await expect(throttle.check('a')).rejects.toThrow(/Too many login failures/);
+    await expect(throttle.check('a')).rejects.toThrow(/Too many login failures/);
+    await throttle.success('a');
+    await throttle.check('a');
     expect(seen).toEqual(['throttled', 'throttled']);
   });
 });

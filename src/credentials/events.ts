@@ -57,9 +57,9 @@ export function countedCache(cache: CredentialCache, name: CredentialCacheName, 
 /** `throttle` reporting each attempt it refuses. */
 export function countedThrottle(throttle: Throttle, events: CredentialEvents): Throttle {
   return {
-    check(key) {
+    async check(key) {
       try {
-        throttle.check(key);
+        await throttle.check(key);
       } catch (err) {
         events.throttled();
         throw err;

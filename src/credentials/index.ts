@@ -17,17 +17,31 @@ import { createCredentialMap, loadCredentialMap, type CredentialMap, type Creden
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
 import { checkPassword, keyName, mintKey } from './minting.ts';
 import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
-import { createPasswordKeys, type PasswordKey, type PasswordRequest } from './password-keys.ts';
+import { createPasswordKeys, type PasswordKey, type PasswordRequest, type SharedPasswordKeys } from './password-keys.ts';
 import { probeDatabase } from './probe-database.ts';
 import { badCredentials, isAnsweredFalse, isBadCredentials, isRefusal, mapKeyRefused } from './refusals.ts';
 import { createRetirer } from './retire.ts';
-import { createThrottle } from './throttle.ts';
-import { createUidLogins } from './uid-logins.ts';
+import { createThrottle, type SharedFailures } from './throttle.ts';
+import { createUidLogins, type SharedLogins } from './uid-logins.ts';
 
 export { isUnauthorized, looksLikeApiKey } from './passthrough.ts';
 export { checkUpstreamPrerequisites } from './prerequisites.ts';
 export { hashPassword } from './password-hash.ts';
 export type { CredentialCacheName, CredentialEvents, KeyExchangeOutcome } from './events.ts';
+export type { PasswordKey, SharedPasswordKeys, SharedSlot } from './password-keys.ts';
+export type { Failures, SharedFailures } from './throttle.ts';
+export type { SharedLogins } from './uid-logins.ts';
+
+/** What replicas share (issue #10, `--redis-url`): the stores, and the secret every replica names credential slots with. */
+export interface SharedCredentials {
+  passwordKeys: SharedPasswordKeys;
+  logins: SharedLogins;
+  failures: SharedFailures;
+  /** The HMAC secret of credential slots, the same on every replica. */
+  slotSecret: Buffer;
+  /** Milliseconds a replica uses its in-process copy of a shared key (`--redis-local-ttl`). */
+  localTtlMs: number;
+}
 
 /** What the legacy services ask of the credentials layer (and the gateway's lifecycle hooks). */
 export interface Credentials {
@@ -58,6 +72,8 @@ export interface CredentialsOptions {
   map?: CredentialMap;
   /** Hears cache look-ups, key exchanges, retirements and throttled attempts (metrics). Default: nobody. */
   events?: CredentialEvents;
+  /** State shared with the other replicas; absent: everything stays in this process. */
+  shared?: SharedCredentials;
 }
 
 /** A bearer refusal reaching the client is Odoo's AccessDenied (fault 3). */
@@ -70,10 +86,11 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   const { log } = options;
   const now = options.now ?? Date.now;
   const events = options.events ?? ignoredCredentialEvents;
-  const cacheKey = createCacheKeyer();
+  const { shared } = options;
+  const cacheKey = createCacheKeyer(shared?.slotSecret);
   const map = options.map ?? (config.credentialsFile === undefined ? createCredentialMap([]) : loadCredentialMap(config.credentialsFile));
   const apiKeyCache = countedCache(createCredentialCache({ max: config.keyCacheSize, ttlMs: config.keyCacheTtlMs }), 'api_key', events);
-  const logins = createUidLogins({ max: config.keyCacheSize, upstream, serviceKey: config.serviceKey, map });
+  const logins = createUidLogins({ max: config.keyCacheSize, upstream, serviceKey: config.serviceKey, map, ...(shared === undefined ? {} : { shared: shared.logins }) });
   /** Key-shaped passwords are throttled under the uid's login when known, else under the uid. */
   const apiKeyThrottleName = (db: string, uid: number | bigint) => logins.known(db, uid) ?? `#${uid}`;
   const apiKeys = createApiKeyPasswords({
@@ -90,6 +107,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       maxBackoffMs: config.throttleMaxBackoffMs,
       max: config.keyCacheSize,
       now,
+      ...(shared === undefined ? {} : { shared: shared.failures }),
     }),
     events,
   );
@@ -111,15 +129,15 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     const key = throttleKey(req.origin, req.db, req.login);
     // Only attempts that would log in upstream are throttled: a password already traded for a
     // cached key keeps working while a wrong one is refused (Odoo's cooldown spares it too).
-    throttle.check(key);
+    await throttle.check(key);
     try {
       const out = await run();
-      throttle.success(key);
+      await throttle.success(key);
       return out;
     } catch (err) {
       const line = { db: req.db, clientIp: req.origin.ip, requestId: req.origin.requestId };
       if (isBadCredentials(err)) {
-        throttle.failure(key);
+        await throttle.failure(key);
         log.debug(line, 'login refused upstream');
       } else if (isRefusal(err)) {
         log.warn({ ...line, login: req.login, reason: err.message }, 'could not trade a password for an API key');
@@ -159,7 +177,14 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   }
 
   const keys = createPasswordKeys(
-    { max: config.keyCacheSize, now, negativeTtlMs: config.negativeCacheTtlMs, revalidateIntervalMs: config.revalidateIntervalMs, onLookup: (hit) => events.cacheLookup('password', hit) },
+    {
+      max: config.keyCacheSize,
+      now,
+      negativeTtlMs: config.negativeCacheTtlMs,
+      revalidateIntervalMs: config.revalidateIntervalMs,
+      onLookup: (hit) => events.cacheLookup('password', hit),
+      ...(shared === undefined ? {} : { shared: shared.passwordKeys, localTtlMs: shared.localTtlMs }),
+    },
     {
       resolve: (req) =>
         counted(req, () => {
@@ -190,9 +215,9 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       if (looksLikeApiKey(password)) {
         const key = throttleKey(origin, db, apiKeyThrottleName(db, uid));
         return apiKeys.callAs(db, uid, password, origin, call).then(
-          (out) => (throttle.success(key), out),
-          (err: unknown) => {
-            if (isBadCredentials(err)) throttle.failure(key);
+          async (out) => (await throttle.success(key), out),
+          async (err: unknown) => {
+            if (isBadCredentials(err)) await throttle.failure(key);
             throw err;
           },
         );
@@ -211,7 +236,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       } catch (err) {
         if (!isUnauthorized(err)) throw err;
         // revoked or expired upstream: resolve once more (a minted key is minted anew) and retry once
-        keys.evict(slot, entry);
+        await keys.evict(slot, entry);
         log.info({ db, uid, keyId: entry.keyId, requestId: origin.requestId }, 'the upstream refused a cached key; resolving it again');
         const again = await keys.get(slot, req).catch(unauthorizedAsDenied);
         return await call(again.key).catch(unauthorizedAsDenied);
@@ -228,9 +253,9 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
         let uid: number | bigint;
         if (looksLikeApiKey(password)) {
           uid = await apiKeys.authenticate(db, login, password, origin).then(
-            (out) => (throttle.success(key), out),
-            (err: unknown) => {
-              if (isBadCredentials(err)) throttle.failure(key);
+            async (out) => (await throttle.success(key), out),
+            async (err: unknown) => {
+              if (isBadCredentials(err)) await throttle.failure(key);
               throw err;
             },
           );

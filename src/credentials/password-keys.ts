@@ -3,10 +3,17 @@
  * single-flight first resolution; a key that expired is resolved again; a minted key is used until
  * `renewAt` (expiry minus a margin), after which the first call is still served with it while a new
  * key is minted in the background; the password is re-checked every `revalidateIntervalMs`; refusals
- * are cached for `negativeTtlMs`. Entries hold no password; keys live only in memory.
+ * are cached for `negativeTtlMs`. Entries hold no password.
+ *
+ * With a shared store (issue #10, Redis) the table is a short-lived first level in front of it:
+ * replicas read each other's keys, resolve, re-check and renew under a lock across replicas (one
+ * exchange for N replicas), share refusals, and retire a key only when it leaves the store (the one
+ * replica that removed it retires it) or when the last replica stops. While the store is away the
+ * table works alone, as without one, and pushes what it minted meanwhile when the store returns.
  */
 import type { CallOrigin } from '../call.ts';
 import type { LegacyError } from '../errors.ts';
+import type { Exclusive } from '../state/lock.ts';
 import { createLru } from './cache.ts';
 import { isRefusal, isThrottled } from './refusals.ts';
 
@@ -49,6 +56,31 @@ export interface PasswordKeyResolvers {
   renewalFailed(entry: PasswordKey, err: unknown): void;
 }
 
+/** What the shared store holds for a slot. */
+export interface SharedSlot {
+  entry?: PasswordKey;
+  refusal?: LegacyError;
+}
+
+/** The store replicas share (issue #10); every member answers `unavailable` rather than fail while it is away. */
+export interface SharedPasswordKeys {
+  read(slot: string): Promise<SharedSlot | 'unavailable'>;
+  /** Stores a minted entry; answers the entries the store's bound pushed out (the caller retires them). */
+  write(slot: string, entry: PasswordKey): Promise<PasswordKey[] | 'unavailable'>;
+  /** Stores `entry` only where the slot is empty (catch-up after an outage). */
+  add(slot: string, entry: PasswordKey): Promise<'added' | 'taken' | 'unavailable'>;
+  /** Removes the slot's entry if it still holds `key`; `removed`: this caller alone retires it. */
+  remove(slot: string, key: string): Promise<'removed' | 'kept' | 'unavailable'>;
+  /** Shares a refusal for `ttlMs`. */
+  refuse(slot: string, err: LegacyError, ttlMs: number): Promise<void>;
+  /** Runs `run` under the lock `name` across replicas (see SharedLocks). */
+  exclusive<T>(name: string, wait: boolean, run: () => Promise<T>): Promise<Exclusive<T>>;
+  /** This replica stops: the last one out takes every stored entry (removed) to retire. */
+  leave(): Promise<{ last: true; entries: PasswordKey[] } | { last: false } | 'unavailable'>;
+  /** Calls `listener` each time the store (re)connects. */
+  onUp(listener: () => void): void;
+}
+
 /** The table's settings. */
 export interface PasswordKeyOptions {
   max: number;
@@ -57,6 +89,10 @@ export interface PasswordKeyOptions {
   revalidateIntervalMs: number;
   /** Hears each `get`: a hit when it was answered from the table (a cached refusal included). */
   onLookup?: (hit: boolean) => void;
+  /** The store replicas share; absent: the table is the process's alone. */
+  shared?: SharedPasswordKeys;
+  /** Milliseconds a shared entry is used before the store is read again. */
+  localTtlMs?: number;
 }
 
 /** The table. */
@@ -64,27 +100,73 @@ export interface PasswordKeys {
   /** The entry for `slot`, resolving, re-validating or renewing as its age requires. */
   get(slot: string, req: PasswordRequest): Promise<PasswordKey>;
   /** Forgets `entry` after the upstream refused its key (401): it is dead, nothing to retire. */
-  evict(slot: string, entry: PasswordKey): void;
+  evict(slot: string, entry: PasswordKey): Promise<void>;
   /** Resolves once no renewal is running. */
   settled(): Promise<void>;
-  /** Retires every live key and empties the table (graceful shutdown). */
+  /** Retires every live key this replica answers for and empties the table (graceful shutdown). */
   close(): Promise<void>;
   readonly size: number;
 }
 
+/** An entry in the first level, with when it was last read from (or written to) the shared store. */
+interface Held {
+  entry: PasswordKey;
+  readAt: number;
+}
+
 /** Creates the table. */
 export function createPasswordKeys(options: PasswordKeyOptions, resolvers: PasswordKeyResolvers): PasswordKeys {
-  const { now, negativeTtlMs, revalidateIntervalMs } = options;
-  const entries = createLru<PasswordKey>({ max: options.max, onEvict: (e) => void resolvers.retire(e, 'evicted (cache full)') });
+  const { now, negativeTtlMs, revalidateIntervalMs, shared } = options;
+  const localTtlMs = options.localTtlMs ?? 0;
+  /** Minted entries the shared store does not hold (minted while it was away): this replica alone answers for them. */
+  const localOnly = new WeakSet<PasswordKey>();
+  const answersFor = (entry: PasswordKey) => shared === undefined || localOnly.has(entry);
+  const entries = createLru<Held>({
+    max: options.max,
+    // a key the shared store holds stays alive for the other replicas
+    onEvict: (held) => void (answersFor(held.entry) && resolvers.retire(held.entry, 'evicted (cache full)')),
+  });
   const negatives = createLru<{ until: number; error: LegacyError }>({ max: options.max });
   const firsts = new Map<string, Promise<PasswordKey>>();
   const checks = new Map<string, Promise<PasswordKey>>();
   const renewals = new Map<string, Promise<void>>();
 
-  const refuse = (slot: string, err: unknown): never => {
-    if (isRefusal(err) && !isThrottled(err) && negativeTtlMs > 0) negatives.set(slot, { until: now() + negativeTtlMs, error: err });
-    throw err;
+  const current = (slot: string, entry: PasswordKey) => entries.get(slot)?.entry === entry;
+  const hold = (slot: string, entry: PasswordKey, inStore: boolean): PasswordKey => {
+    if (shared !== undefined && !inStore && entry.source === 'minted') localOnly.add(entry);
+    entries.set(slot, { entry, readAt: now() });
+    return entry;
   };
+  const cacheable = (err: unknown): err is LegacyError => isRefusal(err) && !isThrottled(err) && negativeTtlMs > 0;
+  /** Remembers a refusal here and in the shared store. */
+  async function noteRefusal(slot: string, err: unknown): Promise<void> {
+    if (!cacheable(err)) return;
+    negatives.set(slot, { until: now() + negativeTtlMs, error: err });
+    if (shared !== undefined) await shared.refuse(slot, err, negativeTtlMs);
+  }
+  async function refused(slot: string, err: unknown): Promise<never> {
+    await noteRefusal(slot, err);
+    throw err;
+  }
+  /** A refusal another replica shared: cached here, not written back (its time in the store runs on). */
+  function sharedRefusal(slot: string, err: LegacyError): never {
+    entries.delete(slot);
+    if (negativeTtlMs > 0) negatives.set(slot, { until: now() + negativeTtlMs, error: err });
+    throw err;
+  }
+  /** Retires `entry` once it left the table for good: where the store holds it, only if this replica removed it. */
+  async function drop(slot: string, entry: PasswordKey, why: string): Promise<void> {
+    if (!answersFor(entry) && (await shared!.remove(slot, entry.key)) === 'kept') return;
+    await resolvers.retire(entry, why);
+  }
+  /** Writes a minted entry to the store; where it is away, the entry is this replica's alone until it returns. */
+  async function share(slot: string, entry: PasswordKey): Promise<boolean> {
+    if (shared === undefined || entry.source !== 'minted') return false;
+    const out = await shared.write(slot, entry);
+    if (out === 'unavailable') return false;
+    for (const old of out) void resolvers.retire(old, 'evicted (shared store full)');
+    return true;
+  }
 
   function singleFlight(table: Map<string, Promise<PasswordKey>>, slot: string, run: () => Promise<PasswordKey>): Promise<PasswordKey> {
     let pending = table.get(slot);
@@ -95,56 +177,142 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     return pending;
   }
 
-  const first = (slot: string, req: PasswordRequest) =>
-    singleFlight(firsts, slot, () =>
-      resolvers.resolve(req).then(
-        (entry) => {
-          entries.set(slot, entry);
-          return entry;
-        },
-        (err: unknown) => refuse(slot, err),
-      ),
+  /** Resolves in this process (no store, or the store is away). */
+  const resolveHere = (slot: string, req: PasswordRequest) =>
+    resolvers.resolve(req).then(
+      (entry) => hold(slot, entry, false),
+      (err: unknown) => refused(slot, err),
     );
 
+  /** Under the resolve lock: the store once more (another replica may have just finished), else resolve and share. */
+  async function resolveLocked(slot: string, req: PasswordRequest): Promise<PasswordKey> {
+    const again = await shared!.read(slot);
+    if (again !== 'unavailable') {
+      if (again.refusal !== undefined) return sharedRefusal(slot, again.refusal);
+      if (again.entry !== undefined) return hold(slot, again.entry, true);
+    }
+    let entry: PasswordKey;
+    try {
+      entry = await resolvers.resolve(req);
+    } catch (err) {
+      return refused(slot, err);
+    }
+    return hold(slot, entry, await share(slot, entry));
+  }
+
+  /**
+   * First resolution (or a refresh of `stale`) with the store: its entry or refusal if it has one,
+   * else one replica resolves under the lock while the others wait for its answer.
+   */
+  async function resolveShared(slot: string, req: PasswordRequest, stale: PasswordKey | undefined): Promise<PasswordKey> {
+    for (let round = 0; round < 3; round++) {
+      const read = await shared!.read(slot);
+      if (read === 'unavailable') return stale ?? resolveHere(slot, req);
+      if (read.refusal !== undefined) return sharedRefusal(slot, read.refusal);
+      if (read.entry !== undefined) return hold(slot, read.entry, true);
+      const out = await shared!.exclusive(`resolve:${slot}`, true, () => resolveLocked(slot, req));
+      if (out.ran) return out.value;
+      if (out.why === 'unavailable') return stale ?? resolveHere(slot, req);
+      // another replica held the lock and let go: read what it stored
+    }
+    return resolveHere(slot, req);
+  }
+
+  /** A fresh login with the password; a refusal drops (and retires) the key and is cached. */
+  async function checkPassword(slot: string, entry: PasswordKey, req: PasswordRequest): Promise<PasswordKey> {
+    try {
+      await resolvers.revalidate(entry, req);
+      entry.validatedAt = now();
+      return entry;
+    } catch (err) {
+      // a throttled address says nothing about this password: keep serving, check again later
+      if (isThrottled(err)) return entry;
+      if (!isRefusal(err)) throw err;
+      if (current(slot, entry)) entries.delete(slot);
+      await drop(slot, entry, 'the password no longer opens it');
+      return refused(slot, err);
+    }
+  }
+
   const revalidate = (slot: string, entry: PasswordKey, req: PasswordRequest) =>
-    singleFlight(checks, slot, () =>
-      resolvers.revalidate(entry, req).then(
-        () => {
-          entry.validatedAt = now();
+    singleFlight(checks, slot, async () => {
+      if (answersFor(entry)) return checkPassword(slot, entry, req);
+      const out = await shared!.exclusive(`check:${slot}`, false, async () => {
+        const read = await shared!.read(slot);
+        const stored = read === 'unavailable' ? undefined : read.entry;
+        if (stored?.key === entry.key && now() - stored.validatedAt < revalidateIntervalMs) {
+          entry.validatedAt = stored.validatedAt; // another replica checked it a moment ago
           return entry;
-        },
-        async (err: unknown) => {
-          // a throttled address says nothing about this password: keep serving, check again later
-          if (isThrottled(err)) return entry;
-          if (!isRefusal(err)) throw err;
-          entries.delete(slot);
-          await resolvers.retire(entry, 'the password no longer opens it');
-          return refuse(slot, err);
-        },
-      ),
-    );
+        }
+        const checked = await checkPassword(slot, entry, req);
+        if (current(slot, entry) && !(await share(slot, checked))) localOnly.add(checked);
+        return checked;
+      });
+      if (out.ran) return out.value;
+      // another replica is checking this password now (its verdict reaches the store), or the store is away
+      return out.why === 'held' ? entry : checkPassword(slot, entry, req);
+    });
+
+  /** Replaces `entry` by a fresh key (the old one removed upstream in the same session). */
+  async function renewNow(slot: string, entry: PasswordKey, req: PasswordRequest): Promise<void> {
+    try {
+      const fresh = await resolvers.renew(entry, req);
+      const inStore = !answersFor(entry) && (await share(slot, fresh));
+      if (current(slot, entry)) hold(slot, fresh, inStore);
+      else if (!inStore) void resolvers.retire(fresh, 'renewed for credentials no longer cached');
+    } catch (err) {
+      if (isRefusal(err) && !isThrottled(err)) {
+        if (current(slot, entry)) entries.delete(slot);
+        await drop(slot, entry, 'its renewal was refused');
+        await noteRefusal(slot, err);
+        return;
+      }
+      // try again a little later, still serving the old key until it expires
+      entry.renewAt = Math.min(entry.expiresAt, now() + Math.max(negativeTtlMs, 1000));
+      resolvers.renewalFailed(entry, err);
+    }
+  }
+
+  async function renewShared(slot: string, entry: PasswordKey, req: PasswordRequest): Promise<void> {
+    const out = await shared!.exclusive(`renew:${slot}`, false, async () => {
+      const read = await shared!.read(slot);
+      const stored = read === 'unavailable' ? undefined : read.entry;
+      if (stored !== undefined && stored.key !== entry.key) {
+        if (current(slot, entry)) hold(slot, stored, true); // another replica renewed it already
+        return;
+      }
+      await renewNow(slot, entry, req);
+    });
+    // `held`: another replica renews; its key reaches this one at the next read or on the old key's 401
+    if (!out.ran && out.why === 'unavailable') await renewNow(slot, entry, req);
+  }
 
   function renew(slot: string, entry: PasswordKey, req: PasswordRequest): void {
     if (renewals.has(slot)) return;
-    const run = resolvers.renew(entry, req).then(
-      (fresh) => {
-        if (entries.get(slot) === entry) entries.set(slot, fresh);
-        else void resolvers.retire(fresh, 'renewed for credentials no longer cached');
-      },
-      (err: unknown) => {
-        if (isRefusal(err) && !isThrottled(err)) {
-          if (entries.get(slot) === entry) entries.delete(slot);
-          void resolvers.retire(entry, 'its renewal was refused');
-          if (negativeTtlMs > 0) negatives.set(slot, { until: now() + negativeTtlMs, error: err });
-          return;
-        }
-        // try again a little later, still serving the old key until it expires
-        entry.renewAt = Math.min(entry.expiresAt, now() + Math.max(negativeTtlMs, 1000));
-        resolvers.renewalFailed(entry, err);
-      },
-    );
+    const run = answersFor(entry) ? renewNow(slot, entry, req) : renewShared(slot, entry, req);
     renewals.set(slot, run.finally(() => renewals.delete(slot)));
   }
+
+  /**
+   * The store is back: share the minted keys this replica holds (those minted while it was away, and
+   * those a restarted, empty store lost). Where another replica's key won a slot, ours retires if
+   * only this replica knew it; a key the store held before is left alone (the store's is newer).
+   */
+  async function catchUp(): Promise<void> {
+    for (const [slot, held] of entries.entries()) {
+      const { entry } = held;
+      if (shared === undefined || entry.source !== 'minted' || entry.expiresAt <= now()) continue;
+      const out = await shared.add(slot, entry);
+      if (out === 'unavailable') return;
+      const wasLocal = localOnly.delete(entry);
+      held.readAt = now();
+      if (out === 'taken' && wasLocal) {
+        if (current(slot, entry)) entries.delete(slot);
+        await resolvers.retire(entry, 'another replica minted a key for the same credentials');
+      }
+    }
+  }
+  shared?.onUp(() => void catchUp());
 
   return {
     async get(slot, req) {
@@ -156,29 +324,45 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
         }
         negatives.delete(slot);
       }
-      let entry = entries.get(slot);
-      if (entry !== undefined && now() >= entry.expiresAt) {
+      let held = entries.get(slot);
+      if (held !== undefined && now() >= held.entry.expiresAt) {
         entries.delete(slot); // expired unused: dead upstream, resolved again
-        entry = undefined;
+        held = undefined;
       }
-      options.onLookup?.(entry !== undefined);
-      if (entry === undefined) return first(slot, req);
+      options.onLookup?.(held !== undefined);
+      let entry: PasswordKey;
+      if (held === undefined) {
+        entry = await singleFlight(firsts, slot, () => (shared === undefined ? resolveHere(slot, req) : resolveShared(slot, req, undefined)));
+      } else if (!answersFor(held.entry) && held.entry.source === 'minted' && now() - held.readAt >= localTtlMs) {
+        // the first level's copy is old: the store may hold a renewal or a refusal from another replica
+        const stale = held.entry;
+        entry = await singleFlight(firsts, slot, () => resolveShared(slot, req, stale));
+      } else {
+        entry = held.entry;
+      }
       if (now() - entry.validatedAt >= revalidateIntervalMs) entry = await revalidate(slot, entry, req);
       if (now() >= entry.renewAt) renew(slot, entry, req);
       return entry;
     },
-    evict(slot, entry) {
-      if (entries.get(slot) === entry) entries.delete(slot);
+    async evict(slot, entry) {
+      if (current(slot, entry)) entries.delete(slot);
+      // dead upstream: nothing to retire, but the other replicas must not be handed it again
+      if (!answersFor(entry)) await shared!.remove(slot, entry.key);
     },
     async settled() {
       while (renewals.size > 0) await Promise.all([...renewals.values()]);
     },
     async close() {
       await this.settled();
-      const live = entries.values().filter((e) => e.expiresAt > now());
+      const live = entries.values().map((held) => held.entry).filter((e) => e.expiresAt > now());
+      const mine = live.filter(answersFor);
       entries.clear();
       negatives.clear();
-      await Promise.all(live.map((e) => resolvers.retire(e, 'the gateway is shutting down')));
+      if (shared !== undefined) {
+        const left = await shared.leave();
+        if (left !== 'unavailable' && left.last) mine.push(...left.entries.filter((e) => e.expiresAt > now() && !mine.some((m) => m.key === e.key)));
+      }
+      await Promise.all(mine.map((e) => resolvers.retire(e, 'the gateway is shutting down')));
     },
     get size() {
       return entries.size;

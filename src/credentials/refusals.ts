@@ -100,3 +100,21 @@ export function mapKeyRefused(): LegacyError {
     "legacy-rpc-gateway: Odoo refuses the API key the credential map (--credentials-file) holds for this login (expired or revoked); replace it in the map.",
   );
 }
+
+/** A refusal as the shared store keeps it (issue #10): its text and how the gateway treats it. */
+export interface RefusalRecord {
+  message: string;
+  bad: boolean;
+  answeredFalse: boolean;
+}
+
+/** What another replica needs to raise the same refusal. */
+export function refusalRecord(err: LegacyError): RefusalRecord {
+  return { message: err.message, bad: isBadCredentials(err), answeredFalse: isAnsweredFalse(err) };
+}
+
+/** The refusal a record stands for, classified as the original was. */
+export function refusalFromRecord(record: RefusalRecord): LegacyError {
+  if (record.bad) return badCredentials();
+  return record.answeredFalse ? upstreamCooldown(record.message) : accessDenied(record.message);
+}

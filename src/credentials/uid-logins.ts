@@ -3,6 +3,7 @@
  * login. Logins are remembered from successful `common.login`/`authenticate`; otherwise the
  * credential map's keys tell whose they are, and the service key reads `res.users`. A uid that
  * does not exist is Odoo's MissingError (corpus `err-wrong-uid-xmlrpc2`). Single-flight per uid.
+ * With a shared store (issue #10) a login one replica learned is known to all.
  */
 import type { CallOrigin } from '../call.ts';
 import { missingError } from '../errors.ts';
@@ -23,9 +24,16 @@ export interface UidLogins {
   known(db: string, uid: number | bigint): string | undefined;
 }
 
+/** uid → login as the replicas share it; `get` answers `undefined` for none and while the store is away. */
+export interface SharedLogins {
+  get(db: string, uid: number | bigint): Promise<string | undefined>;
+  /** Shares a login (later, once the store is back, if it is away now). */
+  set(db: string, uid: number | bigint, login: string): void;
+}
+
 /** Creates the table. */
-export function createUidLogins(options: { max: number; upstream: Upstream; serviceKey: string | undefined; map: CredentialMap }): UidLogins {
-  const { upstream, serviceKey, map } = options;
+export function createUidLogins(options: { max: number; upstream: Upstream; serviceKey: string | undefined; map: CredentialMap; shared?: SharedLogins }): UidLogins {
+  const { upstream, serviceKey, map, shared } = options;
   const table = createLru<{ login: string }>({ max: options.max });
   const inFlight = new Map<string, Promise<string>>();
   const mapUids = new Map<string, number | bigint | null>(); // `${db}\0${login}` → uid of the entry's key
@@ -61,15 +69,24 @@ export function createUidLogins(options: { max: number; upstream: Upstream; serv
 
   async function lookUp(db: string, uid: number | bigint, origin: CallOrigin): Promise<string> {
     if (BigInt(uid) <= 0n) throw badCredentials(); // browse(0) is no user: plain AccessDenied
+    const learned = await shared?.get(db, uid);
+    if (learned !== undefined) {
+      table.set(slot(db, uid), { login: learned });
+      return learned;
+    }
     const login = (await fromMap(db, uid, origin)) ?? (await fromServiceKey(db, uid, origin));
-    table.set(slot(db, uid), { login });
+    remember(db, uid, login);
     return login;
   }
 
+  function remember(db: string, uid: number | bigint, login: string): void {
+    if (table.get(slot(db, uid))?.login === login) return;
+    table.set(slot(db, uid), { login });
+    shared?.set(db, uid, login);
+  }
+
   return {
-    remember(db, uid, login) {
-      table.set(slot(db, uid), { login });
-    },
+    remember,
     known: (db, uid) => table.get(slot(db, uid))?.login,
     resolve(db, uid, origin) {
       const key = slot(db, uid);

@@ -1,12 +1,14 @@
 /**
  * The gateway's Prometheus metrics (the one door to prom-client): legacy calls by dialect, service,
  * method and outcome; upstream latency by route; credential cache hits and misses, key exchanges,
- * retirements and throttled attempts; passthrough answers; requests in flight. One registry per
- * gateway, so tests can run several in one process.
+ * retirements and throttled attempts; passthrough answers; requests in flight; with `--redis-url`,
+ * whether Redis answers and the commands that failed. One registry per gateway, so tests can run
+ * several in one process.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Dialect } from '../call.ts';
 import type { CredentialEvents } from '../credentials/index.ts';
+import type { RedisLinkEvents } from '../state/index.ts';
 import type { CallOutcome } from '../wire/response.ts';
 import { methodLabel, outcomeLabel, serviceLabel, statusClassLabel, upstreamRouteLabel } from './labels.ts';
 
@@ -24,6 +26,8 @@ export interface GatewayMetrics {
   observePassthrough(status: number | undefined): void;
   /** The credentials layer's counters. */
   readonly credentials: CredentialEvents;
+  /** The shared store's state and failures (exposed only when the gateway was built with Redis). */
+  readonly redis: RedisLinkEvents;
   /** Reports `count()` as the in-flight requests gauge at each scrape. */
   trackInFlight(count: () => number): void;
   /** The exposition's content type. */
@@ -33,7 +37,7 @@ export interface GatewayMetrics {
 }
 
 /** Creates the registry and its metrics; `processMetrics` adds prom-client's process and Node.js metrics. */
-export function createMetrics({ processMetrics = true }: { processMetrics?: boolean } = {}): GatewayMetrics {
+export function createMetrics({ processMetrics = true, redis = false }: { processMetrics?: boolean; redis?: boolean } = {}): GatewayMetrics {
   const registers = [new Registry()];
   const [registry] = registers as [Registry];
   if (processMetrics) collectDefaultMetrics({ register: registry });
@@ -47,6 +51,9 @@ export function createMetrics({ processMetrics = true }: { processMetrics?: bool
   const retirements = new Counter({ name: `${prefix}key_retirements_total`, help: 'Minted keys retired: revoked, already gone, or left to expire (unavailable).', labelNames: ['outcome'] as const, registers });
   const throttled = new Counter({ name: `${prefix}throttled_attempts_total`, help: 'Login attempts refused locally by the failed-login throttle.', registers });
   const passthrough = new Counter({ name: `${prefix}passthrough_requests_total`, help: 'Requests passed through to the upstream, by status class (error: unreachable).', labelNames: ['status'] as const, registers });
+  const redisRegisters = redis ? registers : [];
+  const redisUp = new Gauge({ name: `${prefix}redis_up`, help: 'Whether the shared store (--redis-url) answers: 1 up, 0 away (the gateway serves with in-process state meanwhile).', registers: redisRegisters });
+  const redisFailures = new Counter({ name: `${prefix}redis_failures_total`, help: 'Redis commands that failed or timed out, by operation; the gateway went on without them.', labelNames: ['op'] as const, registers: redisRegisters });
   let inFlight: () => number = () => 0;
   new Gauge({
     name: `${prefix}in_flight_requests`,
@@ -74,6 +81,10 @@ export function createMetrics({ processMetrics = true }: { processMetrics?: bool
       keyExchange: (kind, outcome) => keyExchanges.inc({ kind, outcome }),
       retirement: (outcome) => retirements.inc({ outcome }),
       throttled: () => throttled.inc(),
+    },
+    redis: {
+      state: (up) => redisUp.set(up ? 1 : 0),
+      failure: (op) => redisFailures.inc({ op }),
     },
     trackInFlight(count) {
       inFlight = count;

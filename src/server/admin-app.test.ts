@@ -39,6 +39,14 @@ describe('createAdminApp()', () => {
     expect(await html.text()).toContain('<title>Legacy RPC migration report</title>');
   });
 
+  it('awaits a report that answers a promise (shared through Redis)', async () => {
+    const snapshot = { version: 1 as const, generatedAt: '2026-05-01T10:00:00.000Z', clients: [] };
+    const metrics = { contentType: 'text/plain', text: async () => '' };
+    const app = createAdminApp({ metrics, report: { snapshot: async () => snapshot }, readiness: async () => ({ ready: true }), token: undefined });
+    expect(await (await app.request('/gateway/report.json')).json()).toEqual(snapshot);
+    expect(await (await app.request('/gateway/report')).text()).toContain('<title>Legacy RPC migration report</title>');
+  });
+
   it.each(['/metrics', '/gateway/report', '/gateway/report.json'])('requires the bearer token on %s when one is set', async (path) => {
     const app = adminApp({ withToken: true });
     expect((await app.request(path)).status).toBe(401);

@@ -7,14 +7,15 @@
 import { Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import type { GatewayMetrics } from '../metrics/metrics.ts';
-import type { MigrationReport } from '../report/migration-report.ts';
+import type { ReportSnapshot } from '../report/migration-report.ts';
 import { renderReportPage } from '../report/report-page.ts';
 import type { Readiness } from './readiness.ts';
 
 /** What the admin app serves. */
 export interface AdminDeps {
   metrics: Pick<GatewayMetrics, 'contentType' | 'text'>;
-  report: Pick<MigrationReport, 'snapshot'>;
+  /** The migration report: the local one, or the one shared through Redis (which answers a promise). */
+  report: { snapshot(): ReportSnapshot | Promise<ReportSnapshot> };
   readiness: () => Promise<Readiness>;
   /** `--admin-token`; `undefined`: no authentication (the port listens on 127.0.0.1 by default). */
   token: string | undefined;
@@ -31,11 +32,12 @@ export function createAdminApp({ metrics, report, readiness, token }: AdminDeps)
 
   app.get('/readyz', async (c) => {
     const state = await readiness();
-    return state.ready ? c.json({ status: 'ready' }) : c.json({ status: 'not ready', reason: state.reason }, 503);
+    const redis = state.redis === undefined ? {} : { redis: state.redis };
+    return state.ready ? c.json({ status: 'ready', ...redis }) : c.json({ status: 'not ready', reason: state.reason, ...redis }, 503);
   });
   app.get('/metrics', async () => new Response(await metrics.text(), { headers: { 'content-type': metrics.contentType } }));
-  app.get('/gateway/report.json', (c) => c.json(report.snapshot()));
-  app.get('/gateway/report', (c) => c.html(renderReportPage(report.snapshot())));
+  app.get('/gateway/report.json', async (c) => c.json(await report.snapshot()));
+  app.get('/gateway/report', async (c) => c.html(renderReportPage(await report.snapshot())));
   app.notFound(
     () =>
       new Response('Not Found: the admin port serves /metrics, /readyz, /gateway/report and /gateway/report.json.\n', {

@@ -12,9 +12,10 @@ import { createObjectService } from '../legacy/object.ts';
 import { createVersionCache } from '../legacy/version-cache.ts';
 import type { Logger } from '../log.ts';
 import { createMetrics, type GatewayMetrics } from '../metrics/metrics.ts';
-import { createMigrationReport, type MigrationReport } from '../report/migration-report.ts';
 import { createReportPersistence } from '../report/report-persistence.ts';
+import { createSharedReport, type SharedReport } from '../report/shared-report.ts';
 import { createSignatureResolverFromConfig, type SignatureResolver } from '../signatures/index.ts';
+import { createSharedState } from '../state/index.ts';
 import {
   checkHealth,
   createPassthroughClient,
@@ -41,11 +42,14 @@ export interface GatewayOptions {
 
 /** Builds the two Hono apps and what they use, without sockets. */
 export function createGateway(config: Config, log: Logger, options: GatewayOptions = {}) {
-  const metrics = createMetrics();
+  const metrics = createMetrics({ redis: config.redisUrl !== undefined });
   const http = observeUpstreamHttp(createUpstreamHttp(config), metrics.observeUpstream);
   const upstream = createUpstream(config, http);
+  const clock = options.now === undefined ? {} : { now: options.now };
+  // --redis-url: what the replicas share (connects in the background; serves without it meanwhile)
+  const state = createSharedState(config, log, { events: metrics.redis, ...clock });
   // A bad --credentials-file stops the start here.
-  const credentials = createCredentials(config, upstream, { log, events: metrics.credentials, ...(options.now === undefined ? {} : { now: options.now }) });
+  const credentials = createCredentials(config, upstream, { log, events: metrics.credentials, ...clock, ...(state === undefined ? {} : { shared: state.credentials }) });
   const versions = createVersionCache(upstream, config.versionCacheTtlMs);
   // Overrides file, /doc-bearer discovery, built-in table; a bad signatures file stops the start here.
   const signatures = options.signatures ?? createSignatureResolverFromConfig(config, upstream, log);
@@ -62,13 +66,15 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       log,
     }),
   });
-  const report = createMigrationReport({ maxClients: config.reportSize });
+  // the migration report: this replica's, and with --redis-url the replicas' together
+  const report = createSharedReport({ maxClients: config.reportSize, store: state?.report, log });
   const passthroughClient = createPassthroughClient(config);
   const inFlight = createInFlight();
   const readiness = createReadiness({
     isDraining: () => inFlight.draining,
     checkUpstream: (signal) => checkHealth(http, config, { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'readyz', signal }),
     timeoutMs: Math.min(config.callTimeoutMs, 5000),
+    ...(state === undefined ? {} : { sharedStore: () => (state.link.up ? 'up' : 'away') }),
   });
   return {
     app: createApp({
@@ -93,9 +99,12 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
     metrics,
     report,
     inFlight,
-    /** Retires the minted keys, then closes the upstream pools (after the server stopped taking calls). */
+    state,
+    /** Retires the minted keys, sends the last report counts, then closes Redis and the upstream pools (after the server stopped taking calls). */
     async close() {
       await credentials.close();
+      await report.stop();
+      await state?.close();
       await Promise.all([upstream.close(), passthroughClient.close()]);
     },
   };
@@ -109,7 +118,7 @@ export interface RunningGateway {
   upstream: Upstream;
   credentials: Credentials;
   metrics: GatewayMetrics;
-  report: MigrationReport;
+  report: SharedReport;
   /** The start-up check of the upstream prerequisites (design §5 step 9); never rejects. */
   prerequisites: Promise<void>;
   /**
@@ -123,9 +132,12 @@ export interface RunningGateway {
 /** Starts listening on `config.host:config.port` and the admin port (port 0 picks a free one). */
 export async function startGateway(config: Config, log: Logger, options: GatewayOptions = {}): Promise<RunningGateway> {
   const gateway = createGateway(config, log, options);
-  const { app, admin, upstream, credentials, metrics, report, inFlight } = gateway;
-  const persistence = createReportPersistence({ report, file: config.reportFile, log });
+  const { app, admin, upstream, credentials, metrics, report, inFlight, state } = gateway;
+  // the file keeps this replica's own counts (the shared ones live in Redis)
+  const persistence = createReportPersistence({ report: report.local, file: config.reportFile, log });
   await persistence.load();
+  // A moment for Redis, so the first calls already share their keys; it is never waited for longer.
+  await state?.link.ready(Math.min(2000, config.redisTimeoutMs * 4));
   const server = await listen(app.fetch, config.host, config.port, config.requestTimeoutMs);
   server.on('request', (_req, res) => inFlight.trackResponse(res));
   server.on('upgrade', upgradeTunnel({ open: createTunnelOpener(config), config, log, inFlight, isOwnedPath: isGatewayPath }));
@@ -136,6 +148,7 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
     throw err;
   });
   persistence.start();
+  report.start();
   const port = portOf(server);
   const prerequisites = checkUpstreamPrerequisites(config, upstream, log);
   return {

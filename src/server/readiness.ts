@@ -1,11 +1,16 @@
 /**
  * `/readyz`: ready while the upstream answers its health route and the gateway is not draining.
- * A load balancer stops sending new clients as soon as a shutdown starts.
+ * A load balancer stops sending new clients as soon as a shutdown starts. With `--redis-url` the
+ * answer also says whether Redis answers; a replica without Redis still serves (with in-process
+ * state), so Redis being away does not make it unready.
  */
 import { LegacyError } from '../errors.ts';
 
+/** Whether the shared store answers (absent without `--redis-url`). */
+export type SharedStoreState = 'up' | 'away';
+
 /** The answer of one readiness check. */
-export type Readiness = { ready: true } | { ready: false; reason: string };
+export type Readiness = ({ ready: true } | { ready: false; reason: string }) & { redis?: SharedStoreState };
 
 /** What the check looks at. */
 export interface ReadinessOptions {
@@ -15,11 +20,13 @@ export interface ReadinessOptions {
   checkUpstream: (signal: AbortSignal) => Promise<void>;
   /** Longest wait for the upstream's answer. */
   timeoutMs: number;
+  /** The shared store's state, with `--redis-url`. */
+  sharedStore?: () => SharedStoreState;
 }
 
 /** Creates the check; each call asks the upstream once (probes are seconds apart). */
-export function createReadiness({ isDraining, checkUpstream, timeoutMs }: ReadinessOptions): () => Promise<Readiness> {
-  return async function readiness() {
+export function createReadiness({ isDraining, checkUpstream, timeoutMs, sharedStore }: ReadinessOptions): () => Promise<Readiness> {
+  async function upstreamReadiness(): Promise<Readiness> {
     if (isDraining()) return { ready: false, reason: 'draining: the gateway is shutting down' };
     try {
       await checkUpstream(AbortSignal.timeout(timeoutMs));
@@ -27,5 +34,9 @@ export function createReadiness({ isDraining, checkUpstream, timeoutMs }: Readin
     } catch (err) {
       return { ready: false, reason: `upstream unreachable: ${LegacyError.from(err).message}` };
     }
+  }
+  return async function readiness() {
+    const state = await upstreamReadiness();
+    return sharedStore === undefined ? state : { ...state, redis: sharedStore() };
   };
 }

@@ -5,47 +5,19 @@
  * answer, minted keys are revoked, the migration report is saved, and the exit code is 0 — or, past
  * `--shutdown-grace`, the held calls' connections are closed and the exit code is still 0.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.ts';
+import { spawnGateway } from '../support/child-gateway.ts';
 import { holdingProxy as holdingProxyOf } from '../support/holding-proxy.ts';
 import type { ReportSnapshot } from '../../src/report/migration-report.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
 const heldPath = '/json/2/res.partner/search_count';
 
 /** A proxy to the simulator that holds requests to `heldPath` until `release()`. */
 const holdingProxy = (target: string) => holdingProxyOf(target, (url) => url === heldPath);
-
-/** The gateway as a child process; its JSON log lines are collected. */
-function spawnGateway(args: string[]) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: Array<Record<string, unknown>> = [];
-  const waiters: Array<{ msg: string; resolve: (line: Record<string, unknown>) => void }> = [];
-  createInterface({ input: child.stdout! }).on('line', (text) => {
-    const line = JSON.parse(text) as Record<string, unknown>;
-    lines.push(line);
-    for (const w of waiters.filter((x) => x.msg === line.msg)) w.resolve(line);
-  });
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  return {
-    child,
-    lines,
-    exited,
-    stderr: () => stderr,
-    logged: (msg: string) => new Promise<Record<string, unknown>>((resolve) => {
-      const seen = lines.find((l) => l.msg === msg);
-      if (seen) resolve(seen);
-      else waiters.push({ msg, resolve });
-    }),
-  };
-}
 
 async function jsonrpc(url: string, service: string, method: string, args: unknown[]) {
   const res = await fetch(`${url}/jsonrpc`, {

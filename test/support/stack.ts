@@ -36,7 +36,6 @@ export async function startStack(
   const flags = typeof options.flags === 'function' ? options.flags(sim) : (options.flags ?? []);
   const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, ...flags], {});
   const gateway = await startGateway(config, options.log ?? createLogger('silent'), options.gateway);
-  let id = 0;
   async function post(path: string, body: string, contentType = 'application/json', headers: Record<string, string> = {}) {
     const res = await fetch(gateway.url + path, { method: 'POST', body, headers: { ...headers, 'content-type': contentType } });
     return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
@@ -46,20 +45,25 @@ export async function startStack(
     gateway,
     config,
     post,
-    async jsonrpc(service, method, args, headers) {
-      const params = struct({ service, method, args: args.map(toValue) });
-      const body = stringifyJson(struct({ jsonrpc: '2.0', method: 'call', params, id: ++id }));
-      const res = await post('/jsonrpc', body, undefined, headers);
-      const envelope = parseJson(res.text) as Map<string, Value>;
-      return envelope.has('error')
-        ? { error: envelope.get('error') as Map<string, Value> }
-        : { result: envelope.has('result') ? (envelope.get('result') as Value) : null };
-    },
+    jsonrpc: (service, method, args, headers) => jsonrpcAt(gateway.url, service, method, args, headers),
     async close() {
       await gateway.close();
       await sim.close();
     },
   };
+}
+
+let nextId = 0;
+
+/** POSTs a `/jsonrpc` call to the gateway at `url`; plain objects in `args` are sent as JSON objects. */
+export async function jsonrpcAt(url: string, service: string, method: string, args: unknown[], headers: Record<string, string> = {}): Promise<{ result?: Value; error?: Map<string, Value> }> {
+  const params = struct({ service, method, args: args.map(toValue) });
+  const body = stringifyJson(struct({ jsonrpc: '2.0', method: 'call', params, id: ++nextId }));
+  const res = await fetch(`${url}/jsonrpc`, { method: 'POST', body, headers: { ...headers, 'content-type': 'application/json' } });
+  const envelope = parseJson(await res.text()) as Map<string, Value>;
+  return envelope.has('error')
+    ? { error: envelope.get('error') as Map<string, Value> }
+    : { result: envelope.has('result') ? (envelope.get('result') as Value) : null };
 }
 
 /** The `data` of a JSON-RPC error: `{name, message, ...}` as a plain object. */

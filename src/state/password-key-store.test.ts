@@ -1,0 +1,104 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { PasswordKey } from '../credentials/password-keys.ts';
+import { badCredentials, isAnsweredFalse, isBadCredentials, mintRefusal } from '../credentials/refusals.ts';
+import { createLogger } from '../log.ts';
+import { keysUnder, redisClient, sharedRedisUrl, testPrefix } from '../../test/support/redis.ts';
+import { createSharedLocks } from './lock.ts';
+import { createPasswordKeyStore } from './password-key-store.ts';
+import { createRedisLink, type RedisLink } from './redis-link.ts';
+import { createReplicas } from './replicas.ts';
+import { createSealer } from './sealed.ts';
+
+const redis = redisClient();
+const links: RedisLink[] = [];
+afterAll(async () => {
+  await Promise.all(links.map((l) => l.close()));
+  await redis.quit();
+});
+
+const now = Date.now();
+const entry = (key: string, uid: number | bigint = 5): PasswordKey => ({ db: 'gw', uid, login: 'demo', key, source: 'minted', keyId: 9, expiresAt: now + 3_600_000, renewAt: now + 3_000_000, validatedAt: now });
+
+async function store(name: string, max = 100, prefix = testPrefix(name)) {
+  const link = createRedisLink({ url: sharedRedisUrl(), prefix, timeoutMs: 500, log: createLogger('silent') });
+  links.push(link);
+  await link.ready(5000);
+  const replicas = createReplicas(link);
+  const s = createPasswordKeyStore({ link, sealer: createSealer('s'.repeat(32)), locks: createSharedLocks(link, { timeoutMs: 1000 }), replicas, max, now: Date.now, log: createLogger('silent') });
+  return { s, prefix, link };
+}
+
+describe('createPasswordKeyStore()', () => {
+  it('reads back what it wrote (a uid beyond 2^53 included), with a TTL up to the key\'s expiry', async () => {
+    const { s, prefix } = await store('rw');
+    expect(await s.read('slot')).toEqual({});
+    expect(await s.write('slot', entry('k1'))).toEqual([]);
+    expect(await s.read('slot')).toEqual({ entry: entry('k1') });
+    await s.write('big', entry('k2', 2n ** 60n));
+    expect((await s.read('big') as { entry: PasswordKey }).entry.uid).toBe(2n ** 60n);
+    const ttl = await redis.pttl(`${prefix}k:slot`);
+    expect(ttl).toBeGreaterThan(3_500_000);
+    expect(ttl).toBeLessThanOrEqual(3_600_000);
+  });
+
+  it('shares refusals, classified as the original; a fresh key clears the refusal', async () => {
+    const { s } = await store('refusal');
+    await s.refuse('slot', badCredentials(), 5000);
+    const read = (await s.read('slot')) as { refusal: Error };
+    expect(isBadCredentials(read.refusal)).toBe(true);
+    expect(isAnsweredFalse(read.refusal)).toBe(true);
+    await s.refuse('other', mintRefusal('Too many keys.', 'wizard'), 5000);
+    const other = (await s.read('other')) as { refusal: Error };
+    expect(other.refusal.message).toMatch(/^legacy-rpc-gateway could not mint an API key for this login: Too many keys\. /);
+    expect(isBadCredentials(other.refusal)).toBe(false);
+    await s.write('slot', entry('k1'));
+    expect(await s.read('slot')).toEqual({ entry: entry('k1') });
+  });
+
+  it('removes an entry only while it still holds the given key; adds only where none is', async () => {
+    const { s } = await store('remove');
+    await s.write('slot', entry('k1'));
+    expect(await s.remove('slot', 'k0')).toBe('kept');
+    expect(await s.add('slot', entry('k2'))).toBe('taken');
+    expect(await s.remove('slot', 'k1')).toBe('removed');
+    expect(await s.remove('slot', 'k1')).toBe('kept');
+    expect(await s.add('slot', entry('k2'))).toBe('added');
+    expect(await s.read('slot')).toEqual({ entry: entry('k2') });
+  });
+
+  it('keeps at most max entries: a write pushing out the least recently used hands them back', async () => {
+    const { s, prefix } = await store('bound', 2);
+    await s.write('a', entry('ka'));
+    await new Promise((r) => setTimeout(r, 5));
+    await s.write('b', entry('kb'));
+    await new Promise((r) => setTimeout(r, 5));
+    await s.read('a'); // a is now more recent than b
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await s.write('c', entry('kc'))).toEqual([entry('kb')]);
+    expect(await s.read('b')).toEqual({});
+    expect((await keysUnder(redis, `${prefix}k:`)).sort()).toEqual([`${prefix}k:a`, `${prefix}k:c`]);
+  });
+
+  it('on leaving, the last replica takes every entry; one that is not last takes none', async () => {
+    const prefix = testPrefix('leave');
+    const a = await store('leave', 100, prefix);
+    const b = await store('leave', 100, prefix);
+    await new Promise((r) => setTimeout(r, 50)); // both heartbeats written
+    for (let i = 0; i < 150; i++) await a.s.write(`slot${i}`, entry(`k${i}`));
+    expect(await a.s.leave()).toEqual({ last: false });
+    const last = await b.s.leave();
+    expect(last !== 'unavailable' && last.last && last.entries.map((e) => e.key).sort()).toEqual(Array.from({ length: 100 }, (_, i) => `k${i + 50}`).sort());
+    expect(await keysUnder(redis, `${prefix}k:`)).toEqual([]);
+  });
+
+  it('answers unavailable, never fails, while Redis is away', async () => {
+    const { s, link } = await store('closed');
+    await link.close();
+    expect(await s.read('slot')).toBe('unavailable');
+    expect(await s.write('slot', entry('k'))).toBe('unavailable');
+    expect(await s.add('slot', entry('k'))).toBe('unavailable');
+    expect(await s.remove('slot', 'k')).toBe('unavailable');
+    expect(await s.exclusive('x', true, async () => 1)).toEqual({ ran: false, why: 'unavailable' });
+    expect(await s.leave()).toBe('unavailable');
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * The migration report's counters in Redis (issue #10), so every replica serves the same report.
+ * Each client is one JSON value named by a hash of (User-Agent, address); a sorted set scored by last
+ * seen keeps at most `maxClients` of them, the least recently seen leaving first. A delta is added by
+ * one Lua script (all of it or nothing) with the same rules as the in-process report: counts add up,
+ * first seen is the earliest, last seen the latest, at most {@link maxMethodsPerClient} methods per
+ * client with the calls to the others counted in `unlistedCalls`.
+ */
+import { createHash } from 'node:crypto';
+import { maxMethodsPerClient, type ClientReport, type MethodReport, type ReportSnapshot } from '../report/migration-report.ts';
+import type { RedisLink } from './redis-link.ts';
+
+/**
+ * Who sent a delta and its place in that sender's sequence: Redis remembers the last `seq` applied
+ * per `writer`, so a delta sent again after a lost answer is not counted twice.
+ */
+export interface ReportBatch {
+  writer: string;
+  seq: number;
+}
+
+/** The shared report. */
+export interface ReportStore {
+  /** Adds `delta`'s counters atomically; false when Redis is away or the script failed (nothing added). */
+  merge(delta: ReportSnapshot, batch?: ReportBatch): Promise<boolean>;
+  /** The merged report (same shape and order as `MigrationReport.snapshot()`); `undefined` when Redis is away. */
+  read(): Promise<ReportSnapshot | undefined>;
+}
+
+/** How long Redis remembers a writer's last sequence number: far beyond any retry of a lost answer. */
+export const writerMemoryMs = 24 * 60 * 60 * 1000;
+
+/** A client's name in Redis: a hash, so key names stay short whatever the User-Agent holds. */
+export function clientIdOf(userAgent: string, ip: string): string {
+  return createHash('sha256').update(JSON.stringify([userAgent, ip])).digest('base64url').slice(0, 22);
+}
+
+const methodIdOf = (m: MethodReport): string =>
+  createHash('sha256').update(JSON.stringify([m.service, m.method, m.model, m.modelMethod])).digest('base64url').slice(0, 16);
+
+// KEYS: clients sorted set, writer's last seq. ARGV: client key prefix, maxClients, maxMethods,
+// delta (JSON array of clients, times in ms, methods in first-seen order), seq ('' = none), writer memory ms.
+const mergeLua = `
+local seq = tonumber(ARGV[5])
+if seq and seq <= tonumber(redis.call('get', KEYS[2]) or '-1') then return 0 end
+local maxClients, maxMethods = tonumber(ARGV[2]), tonumber(ARGV[3])
+local function valid(c)
+  if type(c) ~= 'table' then return false end
+  for _, f in ipairs({ 'calls', 'faults', 'firstSeen', 'lastSeen', 'unlistedCalls' }) do
+    if type(c[f]) ~= 'number' then return false end
+  end
+  return type(c.dialects) == 'table' and type(c.services) == 'table' and type(c.methods) == 'table'
+end
+local function add(into, from) for k, v in pairs(from) do into[k] = (into[k] or 0) + v end end
+for _, d in ipairs(cjson.decode(ARGV[4])) do
+  local key = ARGV[1] .. d.id
+  local raw = redis.call('get', key)
+  local ok, c = false, nil
+  if raw then ok, c = pcall(cjson.decode, raw) end
+  -- a value that is not a stored client (damaged) starts over rather than failing every later merge
+  if not (ok and valid(c)) then
+    c = { userAgent = d.userAgent, ip = d.ip, firstSeen = d.firstSeen, lastSeen = d.lastSeen, calls = 0, faults = 0,
+          dialects = {}, services = {}, methods = {}, unlistedCalls = 0 }
+  end
+  c.calls = c.calls + d.calls
+  c.faults = c.faults + d.faults
+  c.firstSeen = math.min(c.firstSeen, d.firstSeen)
+  c.lastSeen = math.max(c.lastSeen, d.lastSeen)
+  add(c.dialects, d.dialects)
+  add(c.services, d.services)
+  local listed = 0
+  for _ in pairs(c.methods) do listed = listed + 1 end
+  for _, m in ipairs(d.methods) do
+    local e = c.methods[m.id]
+    if e then
+      e.calls = e.calls + m.calls
+      e.faults = e.faults + m.faults
+      e.firstSeen = math.min(e.firstSeen, m.firstSeen)
+      e.lastSeen = math.max(e.lastSeen, m.lastSeen)
+    elseif listed < maxMethods then
+      c.methods[m.id] = m
+      listed = listed + 1
+    else
+      c.unlistedCalls = c.unlistedCalls + m.calls
+    end
+  end
+  c.unlistedCalls = c.unlistedCalls + d.unlistedCalls
+  redis.call('set', key, cjson.encode(c))
+  redis.call('zadd', KEYS[1], c.lastSeen, d.id)
+end
+local excess = redis.call('zcard', KEYS[1]) - maxClients
+if excess > 0 then
+  local gone = redis.call('zpopmin', KEYS[1], excess)
+  for i = 1, #gone, 2 do redis.call('del', ARGV[1] .. gone[i]) end
+end
+if seq then redis.call('set', KEYS[2], seq, 'PX', ARGV[6]) end
+return 1
+`;
+
+// KEYS: clients sorted set. ARGV: client key prefix, maxClients. Most recently seen first.
+const readLua = `
+local out = {}
+for _, id in ipairs(redis.call('zrevrange', KEYS[1], 0, tonumber(ARGV[2]) - 1)) do
+  local raw = redis.call('get', ARGV[1] .. id)
+  if raw then out[#out + 1] = raw end
+end
+return out
+`;
+
+const scripts = {
+  gatewayReportMerge: { keys: 2, lua: mergeLua },
+  gatewayReportRead: { keys: 1, lua: readLua },
+};
+
+/** A client as stored: times in ms, methods by id (cjson writes an empty table as `{}`). */
+interface StoredClient {
+  userAgent: string;
+  ip: string;
+  firstSeen: number;
+  lastSeen: number;
+  calls: number;
+  faults: number;
+  dialects: Record<string, number>;
+  services: Record<string, number>;
+  methods: Record<string, StoredMethod> | [];
+  unlistedCalls: number;
+}
+
+interface StoredMethod {
+  service: string;
+  method: string;
+  model?: string;
+  modelMethod?: string;
+  calls: number;
+  faults: number;
+  firstSeen: number;
+  lastSeen: number;
+}
+
+const ms = (iso: string): number => Date.parse(iso);
+const iso = (t: number): string => new Date(t).toISOString();
+
+function clientToStored(c: ClientReport) {
+  return {
+    id: clientIdOf(c.userAgent, c.ip), userAgent: c.userAgent, ip: c.ip, firstSeen: ms(c.firstSeen), lastSeen: ms(c.lastSeen),
+    calls: c.calls, faults: c.faults, dialects: c.dialects, services: c.services, unlistedCalls: c.unlistedCalls,
+    // first seen first: when the cap is near, the methods called earliest take the free places, as in-process
+    methods: c.methods
+      .map((m) => ({ id: methodIdOf(m), ...m, firstSeen: ms(m.firstSeen), lastSeen: ms(m.lastSeen) }))
+      .sort((a, b) => a.firstSeen - b.firstSeen),
+  };
+}
+
+function clientFromStored(c: StoredClient): ClientReport {
+  return {
+    userAgent: c.userAgent, ip: c.ip, firstSeen: iso(c.firstSeen), lastSeen: iso(c.lastSeen), calls: c.calls, faults: c.faults,
+    dialects: c.dialects, services: c.services,
+    methods: Object.values(c.methods)
+      .sort((a, b) => b.lastSeen - a.lastSeen)
+      .map((m) => ({
+        service: m.service, method: m.method,
+        ...(m.model === undefined ? {} : { model: m.model }),
+        ...(m.modelMethod === undefined ? {} : { modelMethod: m.modelMethod }),
+        calls: m.calls, faults: m.faults, firstSeen: iso(m.firstSeen), lastSeen: iso(m.lastSeen),
+      })),
+    unlistedCalls: c.unlistedCalls,
+  };
+}
+
+/** A stored value, or `undefined` when it is not one (damaged, or written by something else). */
+function parseStoredClient(raw: string): StoredClient | undefined {
+  try {
+    const c = JSON.parse(raw) as StoredClient;
+    return typeof c === 'object' && c !== null && typeof c.userAgent === 'string' && typeof c.calls === 'number' ? c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Creates the store on `link`; `maxClients` is `--report-size`, `now` the clock of `generatedAt`. */
+export function createReportStore(link: RedisLink, { maxClients, now = Date.now }: { maxClients: number; now?: () => number }): ReportStore {
+  if (!Number.isInteger(maxClients) || maxClients < 1) throw new Error(`maxClients must be a positive integer, got ${maxClients}`);
+  link.define(scripts);
+  const clientsKey = link.key('report', 'clients');
+  const clientPrefix = link.key('report', 'client', '');
+
+  return {
+    async merge(delta, batch) {
+      if (delta.clients.length === 0) return true;
+      const payload = JSON.stringify(delta.clients.map(clientToStored));
+      const writerKey = link.key('report', 'writer', batch?.writer ?? '-');
+      const args = [clientPrefix, maxClients, maxMethodsPerClient, payload, batch?.seq ?? '', writerMemoryMs];
+      const done = await link.attempt('report-merge', (r) => link.script(r, 'gatewayReportMerge', [clientsKey, writerKey], args));
+      return done !== undefined;
+    },
+
+    async read() {
+      const raws = await link.attempt('report-read', (r) => link.script(r, 'gatewayReportRead', [clientsKey], [clientPrefix, maxClients]));
+      if (raws === undefined) return undefined;
+      const clients: ClientReport[] = [];
+      for (const raw of raws as string[]) {
+        const stored = parseStoredClient(raw);
+        if (stored !== undefined) clients.push(clientFromStored(stored));
+      }
+      return { version: 1, generatedAt: iso(now()), clients };
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The gateway as a child process (`src/main.ts` under tsx), its JSON log lines collected, for tests
+ * of the real process: signals, exit codes, several replicas.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+export type ChildGateway = ReturnType<typeof spawnGateway>;
+
+/** The gateway as a child process; its JSON log lines are collected. */
+export function spawnGateway(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: Array<Record<string, unknown>> = [];
+  const waiters: Array<{ msg: string; resolve: (line: Record<string, unknown>) => void }> = [];
+  createInterface({ input: child.stdout! }).on('line', (text) => {
+    const line = JSON.parse(text) as Record<string, unknown>;
+    lines.push(line);
+    for (const w of waiters.filter((x) => x.msg === line.msg)) w.resolve(line);
+  });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return {
+    child,
+    lines,
+    exited,
+    stderr: () => stderr,
+    logged: (msg: string) => new Promise<Record<string, unknown>>((resolve) => {
+      const seen = lines.find((l) => l.msg === msg);
+      if (seen) resolve(seen);
+      else waiters.push({ msg, resolve });
+    }),
+  };
+}
+

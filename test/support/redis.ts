@@ -1,0 +1,73 @@
+/**
+ * Redis for tests (issue #10). `sharedRedisUrl()` is the machine's Redis (`REDIS_URL`, else
+ * 127.0.0.1:6379, which `.ci/run` starts when absent); each test isolates itself with its own key
+ * prefix (`testPrefix()`). `startPrivateRedis()` spawns a throw-away `redis-server` on a free port
+ * for tests that stop and restart Redis.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { freePort } from '../../bench/free-port.ts';
+
+export const sharedRedisUrl = (): string => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A key prefix no other test uses. */
+export const testPrefix = (name: string): string => `lrg-test:${name}:${randomBytes(4).toString('hex')}:`;
+
+/** A plain client for assertions (keys, values); `quit()` it. */
+export const redisClient = (url = sharedRedisUrl()): Redis => new Redis(url, { maxRetriesPerRequest: 1 });
+
+/** Every key under `prefix`. */
+export async function keysUnder(redis: Redis, prefix: string): Promise<string[]> {
+  const out: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    out.push(...keys);
+  } while (cursor !== '0');
+  return out;
+}
+
+/** A redis-server of the test's own, stopped and started at will on the same port. */
+export interface PrivateRedis {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+export async function startPrivateRedis(): Promise<PrivateRedis> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => undefined);
+    for (let i = 0; i < 100; i++) {
+      try {
+        await probe.connect();
+        await probe.ping();
+        probe.disconnect();
+        return;
+      } catch {
+        await sleep(50);
+      }
+    }
+    throw new Error(`redis-server did not start on port ${port}`);
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    start,
+    async stop() {
+      if (child === undefined || child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

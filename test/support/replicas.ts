@@ -1,0 +1,58 @@
+/**
+ * Several gateways sharing one Redis (issue #10) in this process, in front of one simulator: each a
+ * full gateway (its own pools, caches and ports), all with the same --redis-url, --redis-prefix and
+ * --state-secret. The process-level test (4 child processes) is test/integration/replica-processes.test.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../sim/index.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createLogger, type Logger } from '../../src/log.ts';
+import { startGateway, type GatewayOptions, type RunningGateway } from '../../src/server/gateway.ts';
+import { jsonrpcAt } from './stack.ts';
+import { sharedRedisUrl, testPrefix } from './redis.ts';
+
+export interface Replicas {
+  sim: Simulator;
+  gateways: RunningGateway[];
+  configs: Config[];
+  prefix: string;
+  secret: string;
+  /** A /jsonrpc call to replica `i`. */
+  call(i: number, service: string, method: string, args: unknown[]): ReturnType<typeof jsonrpcAt>;
+  /** Graceful shutdown of replica `i` alone. */
+  stop(i: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startReplicas(
+  count: number,
+  options: { name: string; redisUrl?: string; flags?: string[] | ((sim: Simulator) => string[]); sim?: SimulatorOptions; gateway?: GatewayOptions; log?: Logger } ,
+): Promise<Replicas> {
+  const sim = await startSimulator({ databases: ['gw'], ...options.sim });
+  const prefix = testPrefix(options.name);
+  const secret = randomBytes(32).toString('base64');
+  const flags = typeof options.flags === 'function' ? options.flags(sim) : (options.flags ?? []);
+  const configs = Array.from({ length: count }, () =>
+    loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, '--redis-url', options.redisUrl ?? sharedRedisUrl(), '--redis-prefix', prefix, '--state-secret', secret, ...flags], {}),
+  );
+  const gateways: RunningGateway[] = [];
+  for (const config of configs) gateways.push(await startGateway(config, options.log ?? createLogger('silent'), options.gateway));
+  const open = new Set(gateways);
+  return {
+    sim,
+    gateways,
+    configs,
+    prefix,
+    secret,
+    call: (i, service, method, args) => jsonrpcAt(gateways[i]!.url, service, method, args),
+    async stop(i) {
+      const g = gateways[i]!;
+      if (open.delete(g)) await g.close();
+    },
+    async close() {
+      for (const g of open) await g.close();
+      open.clear();
+      await sim.close();
+    },
+  };
+}
