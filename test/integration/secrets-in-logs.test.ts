@@ -2,19 +2,32 @@
  * No password and no API key in any log line (design §5 step 1, §8): a credential-heavy session at
  * trace level — minting, renewal, re-validation, a 401 re-mint, refusals, throttling, passthrough
  * keys, the credential map, retirement at shutdown — then every line is searched for every
- * password and key the session used. (The gateway has no metrics yet; their labels join this test
- * when they arrive.)
+ * password and key the session used — once in-process, once sharing state through a Redis that
+ * requires a password (issue #10), whose password and the state secret must not show either.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/credentials/index.ts';
 import { captureLog } from '../support/captured-log.ts';
 import { createTestClock, minutes } from '../support/clock.ts';
+import { startPrivateRedis, type PrivateRedis } from '../support/redis.ts';
 import { startStack } from '../support/stack.ts';
 
+const redisPassword = 'Redis-Secret-Passphrase';
+const stateSecret = 'State-Secret-Passphrase-of-32-characters-or-more';
+let redis: PrivateRedis | undefined;
+afterAll(async () => {
+  await redis?.stop();
+});
+
 describe('log lines', () => {
-  it('never contain a password or an API key, whatever the credentials went through', async () => {
+  it.each(['in-process', 'with Redis'])('never contain a password or an API key, whatever the credentials went through (%s)', async (mode) => {
+    const shared: string[] = [];
+    if (mode === 'with Redis') {
+      redis = await startPrivateRedis({ password: redisPassword });
+      shared.push('--redis-url', redis.url, '--state-secret', stateSecret);
+    }
     const passwords = { admin: 'Adm1n-Secret-Passphrase', demo: 'Demo-Secret-Passphrase', mapped: 'Mapped-Secret-Passphrase' };
     const wrong = ['Wrong-Secret-1', 'Wrong-Secret-2', 'Wrong-Secret-3', 'Wrong-Secret-4'];
     const capture = captureLog('trace');
@@ -29,7 +42,7 @@ describe('log lines', () => {
       gateway: { now: clock.now },
       flags: (sim) => {
         writeFileSync(file, JSON.stringify([{ db: 'gw', login: 'portal', password_hash: hash, key: sim.keyFor('gw', 'portal') }]));
-        return ['--service-key', sim.keyFor('gw', 'admin'), '--service-db', 'gw', '--credentials-file', file, '--throttle-failures', '3', '--key-duration', '7', '--trusted-proxies', 'loopback'];
+        return ['--service-key', sim.keyFor('gw', 'admin'), '--service-db', 'gw', '--credentials-file', file, '--throttle-failures', '3', '--key-duration', '7', '--trusted-proxies', 'loopback', ...shared];
       },
     });
     const { sim } = stack;
@@ -68,8 +81,9 @@ describe('log lines', () => {
     await stack.close();
 
     const text = capture.lines.map((l) => JSON.stringify(l)).join('\n');
-    const secrets = [...Object.values(passwords), ...wrong, 'Changed-Secret-Passphrase', ...keys];
+    const secrets = [...Object.values(passwords), ...wrong, 'Changed-Secret-Passphrase', ...keys, redisPassword, stateSecret];
     expect(keys.size).toBeGreaterThanOrEqual(6);
+    if (mode === 'with Redis') expect(capture.matching('Redis connected').length).toBe(1);
     for (const needed of ['minted an API key', 'renewed a minted API key', 'revoked a minted API key', 'legacy call', 'the upstream refused a cached key; resolving it again', 'could not trade a password for an API key']) {
       expect(capture.matching(needed).length, needed).toBeGreaterThan(0);
     }

@@ -39,12 +39,14 @@ export interface PrivateRedis {
   start(): Promise<void>;
 }
 
-export async function startPrivateRedis(): Promise<PrivateRedis> {
+/** `password`: the server requires it (`--requirepass`), and `url` carries it. */
+export async function startPrivateRedis({ password }: { password?: string } = {}): Promise<PrivateRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
+  const auth = password === undefined ? [] : ['--requirepass', password];
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...auth], { stdio: 'ignore' });
+    const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, ...(password === undefined ? {} : { password }) });
     probe.on('error', () => undefined);
     for (let i = 0; i < 100; i++) {
       try {
@@ -60,7 +62,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   };
   await start();
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: password === undefined ? `redis://127.0.0.1:${port}` : `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}`,
     port,
     start,
     async stop() {
