@@ -245,7 +245,8 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
           return entry;
         }
         const checked = await checkPassword(slot, entry, req);
-        if (current(slot, entry) && !(await share(slot, checked))) localOnly.add(checked);
+        // the store keeps the key either way; it only misses the new check time while it is away
+        if (current(slot, entry)) await share(slot, checked);
         return checked;
       });
       if (out.ran) return out.value;
