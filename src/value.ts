@@ -56,8 +56,23 @@ export class StreamedString {
   constructor(readonly chunks: AsyncIterable<string>) {}
 }
 
-/** What a legacy service resolves with: a value, or the one streamed string (`db.dump`). */
-export type CallResult = Value | StreamedString;
+/**
+ * An `object` call's result still as the upstream's JSON text (issue #8): XML-RPC writes it without
+ * building a value tree (`wire/xmlrpc/json-transcoder.ts`); any other use calls `value()`, which
+ * parses it losslessly and throws the LegacyError a malformed answer stands for.
+ */
+export class JsonText {
+  constructor(
+    /** The JSON text (not `text`: a JsonText would then type-check as a PyDecimal). */
+    readonly json: string,
+    /** The nesting limit the text is parsed with (`--max-depth`). */
+    readonly maxDepth: number,
+    readonly value: () => Value,
+  ) {}
+}
+
+/** What a legacy service resolves with: a value, the one streamed string (`db.dump`), or JSON text. */
+export type CallResult = Value | StreamedString | JsonText;
 
 /** Normalizes an exact integer: a `number` when it is safe, else the `bigint`. */
 export function intFromBigInt(n: bigint): number | bigint {

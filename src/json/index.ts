@@ -1,3 +1,5 @@
 /** Lossless JSON for every JSON text the gateway reads or writes (design §2). */
-export { JsonSyntaxError, parseJson, type ParseJsonOptions } from './parse.ts';
+export { isCanonicalJson } from './canonical.ts';
+export { JsonSyntaxError, parseJson, parseJsonString, type ParseJsonOptions } from './parse.ts';
 export { stringifyJson, type StringifyJsonOptions } from './stringify.ts';
+export { emptyNameHash, hashName, MemberNames } from './member-names.ts';

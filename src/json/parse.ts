@@ -43,6 +43,18 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): Value {
   return value;
 }
 
+/**
+ * The string literal whose opening quote is at `at`, decoded as {@link parseJson} decodes it, and
+ * the index after its closing quote; throws {@link JsonSyntaxError}. For readers that scan JSON
+ * without building values (the XML-RPC transcoder) and meet an escape.
+ */
+export function parseJsonString(text: string, at: number): { value: string; end: number } {
+  const parser = new Parser(text, 0);
+  parser.pos = at;
+  const value = parser.string();
+  return { value, end: parser.pos };
+}
+
 const SAFE_DIGITS = 15; // any integer of at most 15 digits is exact as a double
 
 class Parser {

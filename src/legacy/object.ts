@@ -10,7 +10,7 @@ import { dictFrom } from '../python/dict-from.ts';
 import { intValueErrorMessage, parsePythonInt } from '../python/int-text.ts';
 import { bindArguments, isPrivateMethod, type MethodSignature, type SignatureResolver } from '../signatures/index.ts';
 import type { Upstream } from '../upstream/index.ts';
-import { isInt, isStruct, isTruthy, PyDecimal, PyFloat, pyTypeName, type Struct, type Value } from '../value.ts';
+import { isInt, isStruct, isTruthy, PyDecimal, PyFloat, pyTypeName, type JsonText, type Struct, type Value } from '../value.ts';
 import { checkedDatabase } from './common.ts';
 
 export interface ObjectDeps {
@@ -33,7 +33,7 @@ interface Target {
 export function createObjectService(deps: ObjectDeps) {
   const { credentials } = deps;
 
-  return async function dispatchObject(call: LegacyCall, origin: CallOrigin): Promise<Value> {
+  return async function dispatchObject(call: LegacyCall, origin: CallOrigin): Promise<Value | JsonText> {
     // db, uid, passwd, model, method_, *args = params
     const p = call.params;
     if (p.length < 5) throw pythonError('ValueError', `not enough values to unpack (expected at least 5, got ${p.length})`);
@@ -93,8 +93,11 @@ function pythonInt(v: Value): number | bigint {
   throw pythonError('TypeError', `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(v)}'`);
 }
 
-/** execute_cr + call_kw: everything after the credentials are known to be good. */
-async function callModel(deps: ObjectDeps, target: Target, key: string, origin: CallOrigin): Promise<Value> {
+/**
+ * execute_cr + call_kw: everything after the credentials are known to be good. The result stays the
+ * upstream's JSON text (the dialect writes it), except where call_kw looks into it.
+ */
+async function callModel(deps: ObjectDeps, target: Target, key: string, origin: CallOrigin): Promise<Value | JsonText> {
   const { db, model, method } = target;
   const ensureModel = () => ensureModelExists(deps.upstream, db, model, key, origin);
   if (isPrivateMethod(method)) {
@@ -107,17 +110,17 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
   const request = sig ? requestFromSignature(sig, target, args) : requestFromFallback(target, args);
   if (request instanceof LegacyError) return ensureModel().then(() => Promise.reject(request));
 
-  let result: Value;
+  let answer: JsonText;
   try {
-    result = await deps.upstream.json2({ db, key, model, method, body: request }, origin);
+    answer = await deps.upstream.json2Text({ db, key, model, method, body: request }, origin);
   } catch (err) {
     throw errorFromUpstream(err, target, sig);
   }
-  if (method === 'create') {
-    // call_kw: `result.id if isinstance(args[0], Mapping) else result.ids` — after the commit.
-    if (args.length === 0) throw pythonError('IndexError', 'list index out of range');
-    if (isStruct(args[0] as Value) && Array.isArray(result) && result.length === 1) return result[0] as Value;
-  }
+  if (method !== 'create') return answer;
+  // call_kw: `result.id if isinstance(args[0], Mapping) else result.ids` — after the commit.
+  const result = answer.value();
+  if (args.length === 0) throw pythonError('IndexError', 'list index out of range');
+  if (isStruct(args[0] as Value) && Array.isArray(result) && result.length === 1) return result[0] as Value;
   return result;
 }
 

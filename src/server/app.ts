@@ -158,8 +158,9 @@ function respond(res: WireResponse, origin: CallOrigin, closeConnection = false,
   const headers: Record<string, string> = { 'content-type': res.contentType, [headerRequestId]: origin.requestId, ...res.headers };
   if (closeConnection) headers.connection = 'close';
   if (typeof res.body !== 'string' && !(res.body instanceof Uint8Array)) {
-    // Streamed (db.dump): chunked, so nothing is read ahead to compute a length.
-    headers['transfer-encoding'] = 'chunked';
+    // Streamed: with the length the dialect announced (transcoded XML-RPC answers), else chunked
+    // (db.dump), so nothing is read ahead to compute one.
+    if (headers['content-length'] === undefined) headers['transfer-encoding'] = 'chunked';
     return new Response(streamResponseBody(res.body, target), { status: res.status, headers });
   }
   return new Response(res.body as ConstructorParameters<typeof Response>[0], { status: res.status, headers });

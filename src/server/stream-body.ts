@@ -21,13 +21,13 @@ export interface StreamTarget {
 
 const encoder = new TextEncoder();
 
-/** A pull-based stream over `body` (text chunks). */
-export function streamResponseBody(body: AsyncIterable<string>, target: StreamTarget): ReadableStream<Uint8Array> {
+/** A pull-based stream over `body` (text or byte chunks). */
+export function streamResponseBody(body: AsyncIterable<string | Uint8Array>, target: StreamTarget): ReadableStream<Uint8Array> {
   const iterator = body[Symbol.asyncIterator]();
   const stream = new ReadableStream<Uint8Array | string>(
     {
       async pull(controller) {
-        let next: IteratorResult<string>;
+        let next: IteratorResult<string | Uint8Array>;
         try {
           next = await iterator.next();
         } catch (err) {
@@ -40,7 +40,7 @@ export function streamResponseBody(body: AsyncIterable<string>, target: StreamTa
           return;
         }
         if (next.done) controller.close();
-        else controller.enqueue(target.text ? next.value : encoder.encode(next.value));
+        else controller.enqueue(target.text || typeof next.value !== 'string' ? next.value : encoder.encode(next.value));
       },
       async cancel() {
         // The client went away: stop reading the upstream.

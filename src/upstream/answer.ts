@@ -4,7 +4,7 @@
  */
 import { LegacyError } from '../errors.ts';
 import { parseJson } from '../json/index.ts';
-import type { Value } from '../value.ts';
+import { JsonText, type Value } from '../value.ts';
 import { errorFromJson2 } from './error-json.ts';
 import type { UpstreamResponse } from './pool.ts';
 import { upstreamError } from './transport-error.ts';
@@ -22,6 +22,11 @@ export function jsonFromAnswer(res: UpstreamResponse, url: string, maxDepth: num
   } catch (cause) {
     throw upstreamError('upstream_invalid', `upstream answered HTTP ${res.status} with malformed JSON`, url, res.elapsedMs, cause);
   }
+}
+
+/** A JSON answer kept as text: parsed (or refused as malformed, as above) only if asked to. */
+export function jsonTextFromAnswer(res: UpstreamResponse, url: string, maxDepth: number): JsonText {
+  return new JsonText(res.text, maxDepth, () => jsonFromAnswer(res, url, maxDepth));
 }
 
 /**

@@ -1,9 +1,9 @@
 /** The upstream layer: everything the gateway asks of Odoo 19+, and nothing else imports undici. */
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
-import type { Value } from '../value.ts';
+import type { JsonText, Value } from '../value.ts';
 import { fetchDocBearer, type DocBearerAnswer, type DocBearerRequest } from './doc-bearer.ts';
-import { callJson2, type Json2Call } from './json2.ts';
+import { callJson2, callJson2Text, type Json2Call } from './json2.ts';
 import { createUpstreamHttp, type UpstreamHttp } from './pool.ts';
 import { fetchVersionInfo } from './version.ts';
 import { createWebDatabaseClient, type WebDatabaseClient } from './web-database.ts';
@@ -27,6 +27,8 @@ export { createTunnelOpener, type TunnelOpener } from './tunnel.ts';
 export interface Upstream {
   readonly url: string;
   json2(call: Json2Call, origin: CallOrigin): Promise<Value>;
+  /** The same call, its result left as the upstream's JSON text (parsed only if asked to). */
+  json2Text(call: Json2Call, origin: CallOrigin): Promise<JsonText>;
   versionInfo(origin: CallOrigin): Promise<Value>;
   /** `GET /doc-bearer/<model>.json`, conditional when an ETag is given (signature discovery). */
   docBearer(request: DocBearerRequest, origin: CallOrigin): Promise<DocBearerAnswer>;
@@ -42,6 +44,7 @@ export function createUpstream(config: Config, http: UpstreamHttp = createUpstre
   return {
     url: http.url,
     json2: (call, origin) => callJson2(http, config, call, origin),
+    json2Text: (call, origin) => callJson2Text(http, config, call, origin),
     versionInfo: (origin) => fetchVersionInfo(http, config, origin),
     docBearer: (request, origin) => fetchDocBearer(http, config, request, origin),
     webSession: createWebSessionClient(http, config),

@@ -6,8 +6,8 @@ import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import type { LegacyError } from '../errors.ts';
 import { stringifyJson } from '../json/index.ts';
-import type { Struct, Value } from '../value.ts';
-import { errorFromAnswer, jsonFromAnswer } from './answer.ts';
+import type { JsonText, Struct, Value } from '../value.ts';
+import { errorFromAnswer, jsonTextFromAnswer } from './answer.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
 import type { UpstreamHttp } from './pool.ts';
 
@@ -23,6 +23,14 @@ export interface Json2Call {
 
 /** Calls a model method; resolves with its result or rejects with a {@link LegacyError}. */
 export async function callJson2(http: UpstreamHttp, config: Config, call: Json2Call, origin: CallOrigin): Promise<Value> {
+  return (await callJson2Text(http, config, call, origin)).value();
+}
+
+/**
+ * The same call, its result kept as the upstream's JSON text: the legacy `object` service hands it
+ * on as it is, so XML-RPC can write it without a value tree (issue #8).
+ */
+export async function callJson2Text(http: UpstreamHttp, config: Config, call: Json2Call, origin: CallOrigin): Promise<JsonText> {
   const headers = forwardedHeaders(config, origin, call.db);
   headers.authorization = `bearer ${call.key}`;
   headers['content-type'] = 'application/json; charset=utf-8';
@@ -30,7 +38,7 @@ export async function callJson2(http: UpstreamHttp, config: Config, call: Json2C
   const path = `/json/2/${encodeURIComponent(call.model)}/${encodeURIComponent(call.method)}`;
   const res = await http.send({ method: 'POST', path, headers, body: stringifyJson(call.body) }, origin);
   if (res.status === 200 && res.contentType.startsWith('application/json')) {
-    return jsonFromAnswer(res, http.url, config.maxDepth);
+    return jsonTextFromAnswer(res, http.url, config.maxDepth);
   }
   throw errorFromAnswer(res, http.url, call.db, config.maxDepth) satisfies LegacyError;
 }

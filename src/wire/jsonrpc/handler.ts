@@ -4,12 +4,13 @@
  */
 import { targetOf, type CallOrigin, type LegacyCall } from '../../call.ts';
 import { LegacyError } from '../../errors.ts';
-import { StreamedString, type CallResult } from '../../value.ts';
+import { JsonText, StreamedString, type CallResult } from '../../value.ts';
 import type { CallOutcome, WireResponse } from '../response.ts';
 import { reportWhenDone } from '../streamed-body.ts';
 import { badRequestPage, contentTypeJson, isJsonRpcContentType, unsupportedMediaTypePage } from './content-type.ts';
 import { BadJsonRpcBody, decodeRequest } from './decode.ts';
 import { encodeResult } from './encode.ts';
+import { encodeJsonResult } from './encode-json.ts';
 import { encodeStreamedResult } from './encode-stream.ts';
 import { encodeError } from './fault.ts';
 
@@ -46,8 +47,10 @@ export function createJsonRpcHandler(deps: JsonRpcHandlerDeps) {
       const outcome: CallOutcome = { service: call.service, method: call.method, ...targetOf(call) };
       // db.dump: the answer goes out while it is produced; its outcome is known at the end.
       if (result instanceof StreamedString) return { status: 200, contentType: contentTypeJson, body: reportWhenDone(encodeStreamedResult(id, result), outcome, report) };
+      // object calls: the upstream's JSON passed on as it is where that gives the same bytes
+      const body = result instanceof JsonText ? encodeJsonResult(id, result) : encodeResult(id, result);
       report(outcome);
-      return { status: 200, contentType: contentTypeJson, body: encodeResult(id, result) };
+      return { status: 200, contentType: contentTypeJson, body };
     } catch (err) {
       const error = LegacyError.from(err);
       report({ service: call.service, method: call.method, ...targetOf(call), error });

@@ -10,6 +10,7 @@ import { floatRepr } from '../../python/float-repr.ts';
 import { PyBinary, PyDateTime, PyDecimal, PyFloat, type Value } from '../../value.ts';
 import { stringFaultFromError } from './fault-v1.ts';
 import { faultFromError } from './fault-v2.ts';
+import { nameText, stringText } from './xml-escape.ts';
 
 /** What the marshaller does where Odoo's faults; the defaults are Odoo's behaviour. */
 export interface MarshalOptions {
@@ -26,18 +27,21 @@ const head = '<?xml version="1.0"?>\n<methodResponse>\n';
 const tail = '\n</methodResponse>\n';
 const maxInt = 2 ** 31 - 1;
 const minInt = -(2 ** 31);
-// Deeper than this, CPython's recursive marshaller has long hit its recursion limit.
-const maxNesting = 1000;
+/** The text around the one param of a successful answer. */
+export const resultHead = head + '<params>\n<param>\n';
+export const resultTail = '</param>\n</params>\n' + tail;
+/** Containers nested deeper than this fault: CPython's recursive marshaller has long hit its recursion limit. */
+export const maxNesting = 1000;
 
 /**
  * The response to a successful call, or the LegacyError Odoo raises while marshalling it (None,
  * an int beyond 32 bits, a Decimal) — checked over the whole value before any byte exists.
  */
 export function encodeResponse(value: Value, opts: MarshalOptions): Buffer | LegacyError {
-  const out = new Sink(head + '<params>\n<param>\n');
+  const out = new Sink(resultHead);
   const err = dump(value, out, opts, 0);
   if (err) return err;
-  out.add('</param>\n</params>\n' + tail);
+  out.add(resultTail);
   return out.bytes();
 }
 
@@ -74,16 +78,8 @@ export function encodeFault(err: LegacyError, dialect: Dialect): Buffer {
   return out.bytes();
 }
 
-// Python's escape() plus OdooMarshaller.dump_unicode's CONTROL_CHARACTERS translation.
-const needsWorkRe = /[&<>\x00-\x08\x0b\x0c\x0e-\x1f]/;
-const controlRe = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
-
-function escape(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-}
-
 function dumpString(text: string, out: Sink): void {
-  out.add('<value><string>' + (needsWorkRe.test(text) ? escape(text.replace(controlRe, '')) : text) + '</string></value>\n');
+  out.add('<value><string>' + stringText(text) + '</string></value>\n');
 }
 
 /** Marshaller.__dump, in Python's order, so the first unmarshallable item is the one reported. */
@@ -126,8 +122,7 @@ function dump(v: Value, out: Sink, opts: MarshalOptions, depth: number): LegacyE
   if (v instanceof Map) {
     out.add('<value><struct>\n');
     for (const [key, item] of v) {
-      // dump_struct escapes names but does not strip control characters from them.
-      out.add('<member>\n<name>' + (needsWorkRe.test(key) ? escape(key) : key) + '</name>\n');
+      out.add('<member>\n<name>' + nameText(key) + '</name>\n');
       const err = dump(item, out, opts, depth + 1);
       if (err) return err;
       out.add('</member>\n');

@@ -5,12 +5,13 @@
  */
 import { targetOf, type CallOrigin, type LegacyCall } from '../../call.ts';
 import { LegacyError, pythonError } from '../../errors.ts';
-import { PyBinary, StreamedString, isStruct, type CallResult, type Value } from '../../value.ts';
+import { JsonText, PyBinary, StreamedString, isStruct, type CallResult, type Value } from '../../value.ts';
 import type { CallOutcome, WireResponse } from '../response.ts';
 import { reportWhenDone } from '../streamed-body.ts';
 import { contentTypeXml } from './content-type.ts';
 import { decodeRequest } from './decode.ts';
 import { encodeFault, encodeResponse, type MarshalOptions } from './encode.ts';
+import { encodeJsonResponse } from './encode-json.ts';
 import { encodeStreamedResponse } from './encode-stream.ts';
 
 export interface XmlRpcHandlerDeps {
@@ -42,7 +43,20 @@ export function createXmlRpcHandler(deps: XmlRpcHandlerDeps) {
       const result = await deps.dispatch(decoded, origin);
       // db.dump: the answer goes out while it is produced; its outcome is known at the end.
       if (result instanceof StreamedString) return answer(reportWhenDone(encodeStreamedResponse(result), outcome, report));
-      encoded = encodeResponse(result, deps.marshal);
+      if (result instanceof JsonText) {
+        // object calls: the upstream's JSON written as XML without a value tree (issue #8)
+        const transcoded = await encodeJsonResponse(result, deps.marshal);
+        if (transcoded !== undefined && 'length' in transcoded) {
+          // streamed: the outcome is known once the last chunk is out (or the client went away)
+          return { ...answer(reportWhenDone(transcoded.body, outcome, report)), headers: { 'content-length': String(transcoded.length) } };
+        }
+        if (transcoded !== undefined) {
+          report(outcome);
+          return answer(transcoded.body);
+        }
+        // declined (malformed JSON, a value Odoo's marshaller refuses): the tree path gives the fault
+        encoded = encodeResponse(result.value(), deps.marshal);
+      } else encoded = encodeResponse(result, deps.marshal);
     } catch (err) {
       encoded = LegacyError.from(err);
     }
@@ -55,7 +69,7 @@ export function createXmlRpcHandler(deps: XmlRpcHandlerDeps) {
   };
 }
 
-function answer(body: Uint8Array | AsyncIterable<string>): WireResponse {
+function answer(body: Uint8Array | AsyncIterable<string | Uint8Array>): WireResponse {
   return { status: 200, contentType: contentTypeXml, body };
 }
 
