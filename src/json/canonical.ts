@@ -8,6 +8,7 @@
  */
 import { floatJson } from '../python/float-repr.ts';
 import { emptyNameHash, hashName, MemberNames } from './member-names.ts';
+import { isDigit, scanNumber } from './number-token.ts';
 
 const inArray = 0;
 const inObject = 1;
@@ -131,30 +132,9 @@ class CanonicalCheck {
   #number(): boolean {
     const t = this.text;
     const start = this.#p;
-    let p = start;
-    if (t.charCodeAt(p) === 0x2d) p++;
-    if (t.charCodeAt(p) === 0x30) p++;
-    else {
-      if (!isDigit(t.charCodeAt(p))) return false;
-      while (isDigit(t.charCodeAt(p))) p++;
-    }
-    let isFloat = false;
-    if (t.charCodeAt(p) === 0x2e && isDigit(t.charCodeAt(p + 1))) {
-      isFloat = true;
-      p += 2;
-      while (isDigit(t.charCodeAt(p))) p++;
-    }
-    const e = t.charCodeAt(p);
-    if (e === 0x65 || e === 0x45) {
-      let q = p + 1;
-      const sign = t.charCodeAt(q);
-      if (sign === 0x2b || sign === 0x2d) q++;
-      if (isDigit(t.charCodeAt(q))) {
-        isFloat = true;
-        while (isDigit(t.charCodeAt(q))) q++;
-        p = q;
-      }
-    }
+    const scanned = scanNumber(t, start);
+    if (scanned === undefined) return false;
+    const { end: p, isFloat } = scanned;
     this.#p = p;
     if (!isFloat) return !(p - start === 2 && t.charCodeAt(start) === 0x2d && t.charCodeAt(start + 1) === 0x30); // -0 is written 0
     const token = t.slice(start, p);
@@ -173,6 +153,3 @@ function isControlEscape(t: string, at: number): boolean {
   return code !== 0x08 && code !== 0x09 && code !== 0x0a && code !== 0x0c && code !== 0x0d;
 }
 
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}

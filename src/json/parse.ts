@@ -5,6 +5,7 @@
  * `NaN` and `Infinity`, and reports errors with Python's wording.
  */
 import { intFromBigInt, PyFloat, type Struct, type Value } from '../value.ts';
+import { scanNumber } from './number-token.ts';
 
 /** A malformed JSON text, with Python's `json.JSONDecodeError` wording and position. */
 export class JsonSyntaxError extends SyntaxError {
@@ -114,32 +115,9 @@ class Parser {
   number(): Value {
     const t = this.text;
     const start = this.pos;
-    let p = start;
-    if (t.charCodeAt(p) === 0x2d) p++;
-    const intStart = p;
-    if (t.charCodeAt(p) === 0x30) p++;
-    else {
-      if (!isDigit(t.charCodeAt(p))) this.fail('Expecting value', start);
-      while (isDigit(t.charCodeAt(p))) p++;
-    }
-    const intEnd = p;
-    let isFloat = false;
-    if (t.charCodeAt(p) === 0x2e && isDigit(t.charCodeAt(p + 1))) {
-      isFloat = true;
-      p += 2;
-      while (isDigit(t.charCodeAt(p))) p++;
-    }
-    const e = t.charCodeAt(p);
-    if (e === 0x65 || e === 0x45) {
-      let q = p + 1;
-      const s = t.charCodeAt(q);
-      if (s === 0x2b || s === 0x2d) q++;
-      if (isDigit(t.charCodeAt(q))) {
-        isFloat = true;
-        while (isDigit(t.charCodeAt(q))) q++;
-        p = q;
-      }
-    }
+    const scanned = scanNumber(t, start);
+    if (scanned === undefined) this.fail('Expecting value', start);
+    const { end: p, intStart, intEnd, isFloat } = scanned;
     this.pos = p;
     const token = t.slice(start, p);
     if (isFloat) return new PyFloat(Number(token));
@@ -273,10 +251,6 @@ class Parser {
       this.fail("Expecting ',' delimiter");
     }
   }
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
 }
 
 /** The next index at or after `p` holding a quote, a backslash or a control character. */

@@ -13,6 +13,7 @@ import { emptyNameHash, hashName, MemberNames, parseJsonString } from '../../jso
 import { floatRepr } from '../../python/float-repr.ts';
 import { maxNesting, type MarshalOptions } from './encode.ts';
 import { nameText, stringText } from './xml-escape.ts';
+import { isDigit, scanNumber } from '../../json/number-token.ts';
 
 const inArray = 0;
 const inObject = 1;
@@ -284,32 +285,9 @@ export class JsonTranscoder {
   #number(): string | undefined {
     const t = this.#text;
     const start = this.#pos;
-    let p = start;
-    if (t.charCodeAt(p) === 0x2d) p++;
-    const intStart = p;
-    if (t.charCodeAt(p) === 0x30) p++;
-    else {
-      if (!isDigit(t.charCodeAt(p))) return undefined;
-      while (isDigit(t.charCodeAt(p))) p++;
-    }
-    const intEnd = p;
-    let isFloat = false;
-    if (t.charCodeAt(p) === 0x2e && isDigit(t.charCodeAt(p + 1))) {
-      isFloat = true;
-      p += 2;
-      while (isDigit(t.charCodeAt(p))) p++;
-    }
-    const e = t.charCodeAt(p);
-    if (e === 0x65 || e === 0x45) {
-      let q = p + 1;
-      const sign = t.charCodeAt(q);
-      if (sign === 0x2b || sign === 0x2d) q++;
-      if (isDigit(t.charCodeAt(q))) {
-        isFloat = true;
-        while (isDigit(t.charCodeAt(q))) q++;
-        p = q;
-      }
-    }
+    const scanned = scanNumber(t, start);
+    if (scanned === undefined) return undefined;
+    const { end: p, intStart, intEnd, isFloat } = scanned;
     this.#pos = p;
     const token = t.slice(start, p);
     if (isFloat) return '<value><double>' + floatRepr(Number(token)) + '</double></value>\n';
@@ -346,6 +324,3 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
