@@ -11,8 +11,13 @@ import { createSealer } from './sealed.ts';
 
 const redis = redisClient();
 const links: RedisLink[] = [];
+const prefixes: string[] = [];
 afterAll(async () => {
   await Promise.all(links.map((l) => l.close()));
+  for (const prefix of prefixes) {
+    const keys = await keysUnder(redis, prefix);
+    if (keys.length > 0) await redis.del(...keys);
+  }
   await redis.quit();
 });
 
@@ -20,6 +25,7 @@ const now = Date.now();
 const entry = (key: string, uid: number | bigint = 5): PasswordKey => ({ db: 'gw', uid, login: 'demo', key, source: 'minted', keyId: 9, expiresAt: now + 3_600_000, renewAt: now + 3_000_000, validatedAt: now });
 
 async function store(name: string, max = 100, prefix = testPrefix(name)) {
+  prefixes.push(prefix);
   const link = createRedisLink({ url: sharedRedisUrl(), prefix, timeoutMs: 500, log: createLogger('silent') });
   links.push(link);
   await link.ready(5000);
