@@ -75,15 +75,27 @@ export interface MigrationReport {
   readonly size: number;
 }
 
-interface MethodEntry {
-  service: string;
-  method: string;
-  model: string | undefined;
-  modelMethod: string | undefined;
-  calls: number;
-  faults: number;
+/** A method's counts with its times in epoch ms, as the report keeps them (in memory and in Redis). */
+export type MethodCounts = Omit<MethodReport, 'model' | 'modelMethod' | 'firstSeen' | 'lastSeen'> & {
+  model?: string | undefined;
+  modelMethod?: string | undefined;
   firstSeen: number;
   lastSeen: number;
+};
+
+type MethodEntry = MethodCounts;
+
+/** A client's methods as the report shows them: most recently called first, times in ISO 8601. */
+export function methodReports(methods: Iterable<MethodCounts>): MethodReport[] {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return [...methods]
+    .sort((a, b) => b.lastSeen - a.lastSeen)
+    .map((m) => ({
+      service: m.service, method: m.method,
+      ...(m.model === undefined ? {} : { model: m.model }),
+      ...(m.modelMethod === undefined ? {} : { modelMethod: m.modelMethod }),
+      calls: m.calls, faults: m.faults, firstSeen: iso(m.firstSeen), lastSeen: iso(m.lastSeen),
+    }));
 }
 
 interface ClientEntry {
@@ -156,14 +168,7 @@ export function createMigrationReport({ maxClients, now = Date.now }: { maxClien
         out.push({
           userAgent: c.userAgent, ip: c.ip, firstSeen: iso(c.firstSeen), lastSeen: iso(c.lastSeen), calls: c.calls, faults: c.faults,
           dialects: Object.fromEntries(c.dialects), services: Object.fromEntries(c.services),
-          methods: [...c.methods.values()]
-            .sort((a, b) => b.lastSeen - a.lastSeen)
-            .map((m) => ({
-              service: m.service, method: m.method,
-              ...(m.model === undefined ? {} : { model: m.model }),
-              ...(m.modelMethod === undefined ? {} : { modelMethod: m.modelMethod }),
-              calls: m.calls, faults: m.faults, firstSeen: iso(m.firstSeen), lastSeen: iso(m.lastSeen),
-            })),
+          methods: methodReports(c.methods.values()),
           unlistedCalls: c.unlistedCalls,
         });
       }

@@ -7,7 +7,7 @@
  * client with the calls to the others counted in `unlistedCalls`.
  */
 import { createHash } from 'node:crypto';
-import { maxMethodsPerClient, type ClientReport, type MethodReport, type ReportSnapshot } from '../report/migration-report.ts';
+import { maxMethodsPerClient, methodReports, type ClientReport, type MethodCounts, type MethodReport, type ReportSnapshot } from '../report/migration-report.ts';
 import type { RedisLink } from './redis-link.ts';
 
 /**
@@ -113,29 +113,11 @@ const scripts = {
 };
 
 /** A client as stored: times in ms, methods by id (cjson writes an empty table as `{}`). */
-interface StoredClient {
-  userAgent: string;
-  ip: string;
+type StoredClient = Omit<ClientReport, 'firstSeen' | 'lastSeen' | 'methods'> & {
   firstSeen: number;
   lastSeen: number;
-  calls: number;
-  faults: number;
-  dialects: Record<string, number>;
-  services: Record<string, number>;
-  methods: Record<string, StoredMethod> | [];
-  unlistedCalls: number;
-}
-
-interface StoredMethod {
-  service: string;
-  method: string;
-  model?: string;
-  modelMethod?: string;
-  calls: number;
-  faults: number;
-  firstSeen: number;
-  lastSeen: number;
-}
+  methods: Record<string, MethodCounts> | [];
+};
 
 const ms = (iso: string): number => Date.parse(iso);
 const iso = (t: number): string => new Date(t).toISOString();
@@ -155,14 +137,7 @@ function clientFromStored(c: StoredClient): ClientReport {
   return {
     userAgent: c.userAgent, ip: c.ip, firstSeen: iso(c.firstSeen), lastSeen: iso(c.lastSeen), calls: c.calls, faults: c.faults,
     dialects: c.dialects, services: c.services,
-    methods: Object.values(c.methods)
-      .sort((a, b) => b.lastSeen - a.lastSeen)
-      .map((m) => ({
-        service: m.service, method: m.method,
-        ...(m.model === undefined ? {} : { model: m.model }),
-        ...(m.modelMethod === undefined ? {} : { modelMethod: m.modelMethod }),
-        calls: m.calls, faults: m.faults, firstSeen: iso(m.firstSeen), lastSeen: iso(m.lastSeen),
-      })),
+    methods: methodReports(Object.values(c.methods)),
     unlistedCalls: c.unlistedCalls,
   };
 }
