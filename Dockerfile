@@ -15,11 +15,14 @@ COPY fixtures/odoo-data ./fixtures/odoo-data
 # tsc -p tsconfig.build.json, then fixtures/odoo-data → dist/fixtures/odoo-data (the --demo simulator's seed)
 RUN npm run build
 
-# --- deps: production dependencies only ---
+# --- deps: production dependencies only: no build tool (tsx, esbuild, TypeScript) reaches the image ---
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+RUN npm ci --omit=dev --no-audit --no-fund \
+ && for tool in tsx esbuild typescript; do \
+      if [ -e "node_modules/$tool" ]; then echo "build tool $tool among the production dependencies" >&2; exit 1; fi; \
+    done
 
 # --- runtime ---
 FROM node:22-bookworm-slim

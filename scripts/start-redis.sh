@@ -5,6 +5,7 @@ set -uo pipefail
 [ -n "${REDIS_URL:-}" ] && exit 0
 redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && exit 0
 if ! command -v redis-server >/dev/null 2>&1; then
+  echo "start-redis: installing redis-server and redis-tools from Debian (the replica tests' Redis)"
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools) >/dev/null 2>&1 \
     || { echo "warning: could not install redis-server"; exit 0; }
 fi

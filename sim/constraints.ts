@@ -1,8 +1,8 @@
 /**
- * Database and Python constraints checked on create/write: NOT NULL on required stored fields and
- * SQL unique constraints (IntegrityErrors, which JSON-2 turns into ValidationErrors "The operation
- * cannot be completed: …", odoo/service/model.py), many2one targets that must exist, and the
- * `_parent_name` recursion check.
+ * Database and Python constraints checked on create/write: NOT NULL on required stored fields, SQL
+ * unique and CHECK constraints (IntegrityErrors, which JSON-2 turns into ValidationErrors "The
+ * operation cannot be completed: …", `retrying()` in odoo/service/model.py), many2one targets that
+ * must exist, the `_parent_name` recursion check and the models' `@api.constrains` methods.
  */
 import { parentFieldOf } from './database.ts';
 import type { Env } from './env.ts';
@@ -48,6 +48,23 @@ export function checkUniques(model: ModelStore, rows: Row[], names?: Set<string>
         }
       }
     }
+  }
+}
+
+/** SQL CHECK constraints of the model's rules, for rows where a field they read was written (all on create). */
+export function checkChecks(model: ModelStore, rows: Row[], names?: Set<string>): void {
+  for (const rule of rulesFor(model.name).checks ?? []) {
+    if (names !== undefined && !rule.fields.some((f) => names.has(f))) continue;
+    if (rows.some(rule.violated)) throw validationError(`${cannotComplete} ${rule.message}`);
+  }
+}
+
+/** The model's `@api.constrains` methods whose fields are among `names` (create: the fields given or defaulted). */
+export function checkConstrains(env: Env, model: ModelStore, rows: Row[], names: Set<string>): void {
+  for (const rule of rulesFor(model.name).constrains ?? []) {
+    if (!rule.fields.some((f) => names.has(f))) continue;
+    const error = rule.check(env, rows);
+    if (error !== undefined) throw error;
   }
 }
 

@@ -9,6 +9,7 @@ import { valueError } from './errors.ts';
 import { type FieldDef, numberOf, type Stored } from './fields.ts';
 import type { ModelStore } from './model.ts';
 import { pyRepr, reprString } from './python-repr.ts';
+import { rulesFor } from './rules/index.ts';
 
 const directives: Record<string, string> = { Y: '(\\d{4})', m: '(\\d{1,2})', d: '(\\d{1,2})', H: '(\\d{1,2})', M: '(\\d{1,2})', S: '(\\d{1,2})' };
 
@@ -102,7 +103,7 @@ export function convertForWrite(model: ModelStore, f: FieldDef, v: Value): Store
     }
     case 'selection':
       if (empty) return false;
-      if (typeof v !== 'string' || (f.selection !== undefined && !f.selection.includes(v))) {
+      if (typeof v !== 'string' || (f.selection !== undefined && !f.selection.includes(v) && !rulesFor(model.name).methodSelections?.includes(f.name))) {
         throw valueError(`Wrong value for ${model.name}.${f.name}: ${pyRepr(v)}`);
       }
       return v;

@@ -4,7 +4,7 @@
  * fields, `create_date`/`write_date` in UTC, unlink guards and `ondelete` behaviour.
  */
 import type { Struct, Value } from '../src/value.ts';
-import { checkForeignKeys, checkRecursion, checkRequired, checkUniques, foreignKeyError } from './constraints.ts';
+import { checkChecks, checkConstrains, checkForeignKeys, checkRecursion, checkRequired, checkUniques, foreignKeyError } from './constraints.ts';
 import type { Env } from './env.ts';
 import { missingError, typeError, userError } from './errors.ts';
 import { convertForWrite } from './field-convert.ts';
@@ -91,12 +91,16 @@ export function createRecords(env: Env, model: ModelStore, valsList: Value[]): n
       else row.v[key] = convertForWrite(model, f, value);
     }
     for (const stamp of ['create_date', 'write_date']) if (model.fields.has(stamp)) row.v[stamp] = env.nowText;
+    // the INSERT: NOT NULL, foreign keys, UNIQUE and CHECK constraints
     checkRequired(model, row);
     checkForeignKeys(env, model, row, vals.keys());
     checkUniques(model, [row]);
+    checkChecks(model, [row]);
     env.tx.insert(model, row);
     for (const [key, value] of x2many) applyX2many(env, model, row, model.field(key) as FieldDef, value);
     rulesFor(model.name).recompute?.(env, [row], new Set(model.fields.keys()));
+    // `_validate_fields` on the fields given or defaulted
+    checkConstrains(env, model, [row], new Set(vals.keys()));
     ids.push(row.id);
   }
   return ids;
@@ -117,6 +121,8 @@ export function writeRecords(env: Env, model: ModelStore, rows: Row[], given: Va
     else scalars.push([key, convertForWrite(model, f, value)]);
   }
   if (rows.length === 0) return;
+  const refusal = rulesFor(model.name).writeGuard?.(env, rows, vals);
+  if (refusal !== undefined) throw userError(refusal);
   for (const row of rows) {
     env.tx.touch(row);
     for (const [key, v] of scalars) row.v[key] = v;
@@ -127,7 +133,9 @@ export function writeRecords(env: Env, model: ModelStore, rows: Row[], given: Va
   }
   checkRecursion(model, rows);
   checkUniques(model, rows, changed);
+  checkChecks(model, rows, changed);
   rulesFor(model.name).recompute?.(env, rows, changed);
+  checkConstrains(env, model, rows, changed);
 }
 
 /** `unlink()`: guards, `ondelete` of many2one pointing here (cascade/set null/restrict), then removal. */

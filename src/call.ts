@@ -36,6 +36,15 @@ export interface CallOrigin {
 }
 
 /**
+ * A login refused without a fault: `common.login` and `common.authenticate` answer False where
+ * `res.users.authenticate` raised AccessDenied (`exp_authenticate` catches it). The same event as
+ * fault 3 on an `object` call, so metrics, the access log and the report count both as `access_denied`.
+ */
+export function isRefusedLogin(call: LegacyCall, result: unknown): boolean {
+  return call.service === 'common' && (call.method === 'login' || call.method === 'authenticate') && result === false;
+}
+
+/**
  * The model method an `object` call targets (its fourth and fifth parameters), for logs and
  * metrics; `undefined` members for other services or malformed calls.
  */

@@ -13,6 +13,13 @@ interface Setting {
   schema: z.ZodType;
   help: string;
   boolean?: boolean;
+  /**
+   * What a bad value is told, in the gateway's words (see {@link acceptedText}): what the setting
+   * accepts, with an example. Numbers, choices and booleans derive it from their schema.
+   */
+  accepts?: string;
+  /** The example a derived explanation ends with, for settings without a default. */
+  example?: string;
 }
 
 const durationMs = (min: number) => z.coerce.number().int().min(min);
@@ -37,42 +44,49 @@ export const settings = {
     flag: 'upstream',
     env: 'UPSTREAM_URL',
     schema: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8069'),
+    accepts: 'an http:// or https:// URL, e.g. https://odoo.example.com',
     help: 'Odoo base URL (http or https). Default http://127.0.0.1:8069, Odoo\'s own default port.',
   },
   upstreamCa: {
     flag: 'upstream-ca',
     env: 'UPSTREAM_CA',
     schema: pemFile.optional(),
+    accepts: 'a PEM file holding the CA certificate(s), e.g. /etc/ssl/odoo-ca.pem',
     help: 'PEM file of the CA(s) that signed an https upstream\'s certificate, trusted besides Node\'s bundled roots (a private CA). Default none.',
   },
   host: {
     flag: 'host',
     env: 'HOST',
     schema: z.string().min(1).default('127.0.0.1'),
+    accepts: 'an address to listen on, e.g. 0.0.0.0 (every interface) or 127.0.0.1',
     help: 'Address the client port listens on. Default 127.0.0.1: nothing is exposed until you say so.',
   },
   port: {
     flag: 'port',
     env: 'PORT',
     schema: z.coerce.number().int().min(0).max(65535).default(8070),
+    accepts: 'a port number from 0 to 65535 (0: any free port), e.g. 8070',
     help: 'Client port (legacy endpoints). Default 8070, next to Odoo\'s 8069.',
   },
   adminHost: {
     flag: 'admin-host',
     env: 'ADMIN_HOST',
     schema: z.string().min(1).default('127.0.0.1'),
+    accepts: 'an address to listen on, e.g. 127.0.0.1 (this machine only) or 0.0.0.0',
     help: 'Address the admin port (/metrics, /readyz, migration report) listens on. Default 127.0.0.1: only local scrapers see it.',
   },
   adminPort: {
     flag: 'admin-port',
     env: 'ADMIN_PORT',
     schema: z.coerce.number().int().min(0).max(65535).default(8071),
+    accepts: 'a port number from 0 to 65535 (0: any free port), e.g. 8071',
     help: 'Admin port. Default 8071, next to the client port.',
   },
   adminToken: {
     flag: 'admin-token',
     env: 'ADMIN_TOKEN',
-    schema: z.string().min(16, 'at least 16 characters').regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').optional(),
+    schema: z.string().min(16).regex(/^[\x21-\x7e]+$/).optional(),
+    accepts: '16 or more printable ASCII characters without spaces, e.g. the output of `openssl rand -hex 24`',
     help: 'Bearer token the admin port requires for /metrics and the migration report (/readyz stays open for probes). Default none.',
   },
   demo: {
@@ -150,13 +164,15 @@ export const settings = {
       .string()
       .default('X-Odoo-Database,X-Service-Database')
       .transform((s) => s.split(',').map((h) => h.trim()).filter(Boolean))
-      .pipe(z.array(z.string().regex(/^[A-Za-z0-9-]+$/, 'a header name')).min(1)),
+      .pipe(z.array(z.string().regex(/^[A-Za-z0-9-]+$/)).min(1)),
+    accepts: 'comma-separated header names (letters, digits and -), e.g. X-Odoo-Database,X-Service-Database',
     help: 'Comma-separated headers that carry the database name upstream.',
   },
   upstreamHost: {
     flag: 'upstream-host',
     env: 'UPSTREAM_HOST',
     schema: z.string().min(1).default('client'),
+    accepts: '"client", "upstream", a host name or a template with {db}, e.g. {db}.erp.example.com',
     help: 'Host header sent upstream: "client" (the client\'s own), "upstream", a fixed name, or a template with {db}.',
   },
   trustedProxies: {
@@ -184,6 +200,7 @@ export const settings = {
     flag: 'credentials-file',
     env: 'CREDENTIALS_FILE',
     schema: z.string().min(1).optional(),
+    accepts: 'the path of a JSON file, e.g. /etc/legacy-rpc-gateway/credentials.json',
     help: 'JSON credential map: (db, login, scrypt hash of the password) → API key, checked before minting; for 2FA users and integrations that must not log in upstream. Default none.',
   },
   keyDurationDays: {
@@ -242,14 +259,16 @@ export const settings = {
     env: 'SERVICE_KEY',
     schema: z
       .string()
-      .regex(/^[0-9a-f]{40}$/, 'an Odoo API key (40 lowercase hex characters)')
+      .regex(/^[0-9a-f]{40}$/)
       .optional(),
+    accepts: 'an Odoo API key: 40 lowercase hex characters, e.g. one made in Odoo under Preferences → Account Security → New API Key',
     help: 'API key the gateway itself uses for discovery and look-ups (signatures, uid logins, languages). Default none: those features are off.',
   },
   serviceDb: {
     flag: 'service-db',
     env: 'SERVICE_DB',
     schema: z.string().min(1).optional(),
+    accepts: 'a database name, e.g. odoo',
     help: 'Database the service key belongs to, for calls that name no database (db.list_lang fallback). Default none.',
   },
   signatureTtlMs: {
@@ -262,24 +281,28 @@ export const settings = {
     flag: 'signatures-file',
     env: 'SIGNATURES_FILE',
     schema: z.string().min(1).optional(),
+    accepts: 'the path of a JSON or YAML file, e.g. /etc/legacy-rpc-gateway/signatures.yaml',
     help: 'JSON or YAML file declaring or correcting method signatures; it wins over discovery and the built-in table. Default none.',
   },
   redisUrl: {
     flag: 'redis-url',
     env: 'REDIS_URL',
-    schema: z.url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL' }).optional(),
+    schema: z.url({ protocol: /^rediss?$/ }).optional(),
+    accepts: 'a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379 or rediss://:password@redis.internal:6380/0',
     help: 'Redis that replicas share credentials through (minted keys, uid logins, refusals, throttle counters, migration report counters); needs --state-secret. Default none: all state stays in the process.',
   },
   stateSecret: {
     flag: 'state-secret',
     env: 'STATE_SECRET',
-    schema: z.string().min(32, 'at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
+    schema: z.string().min(32).optional(),
+    accepts: '32 or more characters, e.g. the output of `openssl rand -base64 32`',
     help: 'Secret every replica shares: keys and logins are stored in Redis encrypted (AES-256-GCM) under it, and credential slots are named by HMAC under it. Required with --redis-url. Default none.',
   },
   redisPrefix: {
     flag: 'redis-prefix',
     env: 'REDIS_PREFIX',
     schema: z.string().min(1).max(100).default('legacy-rpc-gateway:'),
+    accepts: '1 to 100 characters, e.g. erp1-gateway:',
     help: 'Prefix of every Redis key the gateway writes, so several gateway fleets (one per Odoo) can share one Redis. Default "legacy-rpc-gateway:".',
   },
   redisTimeoutMs: {
@@ -316,6 +339,7 @@ export const settings = {
     flag: 'report-file',
     env: 'REPORT_FILE',
     schema: z.string().min(1).optional(),
+    accepts: 'the path of a file the gateway may write, e.g. /var/lib/legacy-rpc-gateway/report.json',
     help: 'JSON file the migration report is saved to every minute and at shutdown, and read back at start. Default none: the report lives in memory only.',
   },
   reportSize: {
@@ -354,10 +378,12 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {})
   const out: Record<string, unknown> = {};
   for (const [key, s] of Object.entries(settings) as [string, Setting][]) {
     const raw = fromFlags.get(s.flag) ?? env[s.env];
-    const result = s.schema.safeParse(raw);
+    // The library's own explanations ("Too big: expected number to be <=65535") are replaced by
+    // what the setting accepts; messages a schema states itself (a file it cannot read) are kept.
+    const result = s.schema.safeParse(raw, { error: () => acceptedText(key, s) });
     if (result.success) out[key] = result.data;
     else {
-      const why = result.error.issues.map((i) => i.message).join('; ');
+      const why = [...new Set(result.error.issues.map((i) => i.message))].join('; ');
       problems.push(`--${s.flag} / ${s.env}: invalid value ${JSON.stringify(raw)}: ${why}`);
     }
   }
@@ -406,6 +432,37 @@ export function helpText(): string {
     lines.push(`  --${s.flag}${s.boolean ? '' : ' <value>'}  (${s.env}, default ${defaultText(s)})`, `      ${s.help}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * What a setting accepts, with an example: its own `accepts`, or derived from its schema — the range
+ * of a number (in milliseconds for `…Ms` settings, bytes for `…Bytes`), the choices of an enum, the
+ * spellings of a boolean.
+ */
+export function acceptedText(key: string, s: Setting): string {
+  if (s.accepts !== undefined) return s.accepts;
+  const example = s.example ?? defaultText(s);
+  if (s.boolean) return 'true or false (also 1/0, yes/no), e.g. true';
+  const inner = innerSchema(s.schema);
+  if (inner instanceof z.ZodEnum) {
+    const options = inner.options.map((o) => `"${String(o)}"`);
+    return `one of ${options.slice(0, -1).join(', ')} or ${options.at(-1)}`;
+  }
+  if (inner instanceof z.ZodNumber) {
+    const min = inner.minValue ?? 0;
+    const max = inner.maxValue;
+    const unit = key.endsWith('Ms') ? ' of milliseconds' : key.endsWith('Bytes') ? ' of bytes' : '';
+    const range = max === null || max >= Number.MAX_SAFE_INTEGER ? `from ${min} up` : `from ${min} to ${max}`;
+    return `a whole number${unit} ${range}, e.g. ${example}`;
+  }
+  return `a non-empty value, e.g. ${example}`;
+}
+
+/** The schema under `.default()`, `.optional()` and a `.transform()`. */
+function innerSchema(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodDefault || schema instanceof z.ZodOptional) return innerSchema(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodPipe) return innerSchema(schema.in as z.ZodType);
+  return schema;
 }
 
 /** A setting's default as `--help` prints it. */

@@ -7,6 +7,14 @@ import type { Database } from '../database.ts';
 import { createRecords } from '../orm-write.ts';
 import type { Env } from '../env.ts';
 import type { Row } from '../model.ts';
+import {
+  countryConstraints,
+  currencyConstraints,
+  langConstraints,
+  productConstraints,
+  uomConstraints,
+  usersConstraints,
+} from './base-constraints.ts';
 import type { ModelRules } from './types.ts';
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -111,6 +119,7 @@ export const baseRules: Record<string, ModelRules> = {
       uom_id: (env) => firstId(env.db, 'uom.uom'),
       categ_id: (env) => firstId(env.db, 'product.category'),
     },
+    ...productConstraints,
   },
   'res.country': {
     recNamesSearch: ['name', 'code'],
@@ -119,6 +128,7 @@ export const baseRules: Record<string, ModelRules> = {
       { fields: ['name'], message: 'The name of the country must be unique!' },
       { fields: ['code'], message: 'The code of the country must be unique!' },
     ],
+    ...countryConstraints,
   },
   'res.country.state': {
     recNamesSearch: ['name', 'code'],
@@ -133,12 +143,14 @@ export const baseRules: Record<string, ModelRules> = {
     managerGroups: settings,
     uniques: [{ fields: ['name'], message: 'The currency code must be unique!' }],
     defaults: { active: () => true, rounding: () => 0.01, position: () => 'after' },
+    ...currencyConstraints,
   },
   'res.lang': {
     managerGroups: settings,
     uniques: [
       { fields: ['name'], message: 'The name of the language must be unique!' },
       { fields: ['code'], message: 'The code of the language must be unique!' },
+      { fields: ['url_code'], message: 'The URL code of the language must be unique!' },
     ],
     defaults: {
       active: () => false,
@@ -150,6 +162,9 @@ export const baseRules: Record<string, ModelRules> = {
       decimal_point: () => '.',
       thousands_sep: () => ',',
     },
+    // `date_format = fields.Selection(selection=_get_date_format_selection)`: not checked against the list
+    methodSelections: ['date_format'],
+    ...langConstraints,
   },
   'res.groups': {
     managerGroups: accessRights,
@@ -183,18 +198,23 @@ export const baseRules: Record<string, ModelRules> = {
       },
       group_ids: (env) => [...env.db.groupIdsNamed(['Role / User'])],
     },
+    // `lang` is its partner's (`fields.Selection(_lang_get)`): any language code is written as it is
+    methodSelections: ['lang'],
     prepareCreate(env, vals) {
       createsPartner(env, vals);
       if (!vals.has('all_group_ids')) vals.set('all_group_ids', vals.get('group_ids') ?? []);
     },
+    ...usersConstraints,
   },
   'res.company': {
     managerGroups: accessRights,
+    uniques: [{ fields: ['name'], message: 'The company name must be unique!' }],
     defaults: { currency_id: (env) => firstId(env.db, 'res.currency') },
     prepareCreate: createsPartner,
   },
   'uom.uom': {
     defaults: { active: () => true, relative_factor: () => 1, factor: () => 1 },
+    ...uomConstraints,
   },
 };
 

@@ -4,7 +4,7 @@ import { partnerRules } from './partner.ts';
 import { saleOrderLineRules, saleOrderRules } from './sale.ts';
 import type { ModelRules } from './types.ts';
 
-export type { ModelRules, UniqueRule } from './types.ts';
+export type { CheckRule, ConstrainsRule, ModelRules, UniqueRule } from './types.ts';
 
 const noRules: ModelRules = {};
 

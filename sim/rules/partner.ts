@@ -6,6 +6,7 @@
 import type { Struct, Value } from '../../src/value.ts';
 import type { Database } from '../database.ts';
 import type { Env } from '../env.ts';
+import { validationError } from '../errors.ts';
 import type { Row } from '../model.ts';
 import type { ModelRules } from './types.ts';
 
@@ -59,6 +60,8 @@ const recomputeTriggers = new Set(['name', 'parent_id', 'is_company', 'company_t
 
 export const partnerRules: ModelRules = {
   recNamesSearch: ['complete_name', 'email', 'ref', 'vat', 'company_registry'],
+  // `lang = fields.Selection(_lang_get)`: any language code is written as it is
+  methodSelections: ['lang'],
   parentField: 'parent_id',
   displayName: (_db, row) => text(row.v.complete_name),
   // res_partner.py `_check_parent_id` names the hierarchy itself.
@@ -101,4 +104,22 @@ export const partnerRules: ModelRules = {
     company_type: (value: Value) => ({ is_company: value === 'company' }),
   },
   copyDefaults: (_env, row) => ({ name: `${text(row.v.name)} (copy)` }),
+  // _check_name: CHECK( (type='contact' AND name IS NOT NULL) or (type!='contact') ); a NULL type passes
+  checks: [{ fields: ['type', 'name'], violated: (row) => row.v.type === 'contact' && row.v.name === false, message: 'Contacts require a name' }],
+  constrains: [
+    {
+      // _check_partner_company: a company's own partner must belong to that company
+      fields: ['company_id'],
+      check(env, rows) {
+        const companies = [...(env.db.model('res.company')?.rows.values() ?? [])];
+        for (const partner of rows) {
+          if (partner.v.is_company !== true || typeof partner.v.company_id !== 'number') continue;
+          if (companies.some((c) => c.v.partner_id === partner.id && c.id !== partner.v.company_id)) {
+            return validationError('The company assigned to this partner does not match the company this partner represents.');
+          }
+        }
+        return undefined;
+      },
+    },
+  ],
 };

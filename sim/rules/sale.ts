@@ -3,7 +3,7 @@
  * addresses from the customer, line subtotals and order totals (taxes are not modelled), and the
  * UserError when deleting an order that is neither a draft nor cancelled.
  */
-import type { Value } from '../../src/value.ts';
+import { isTruthy, type Value } from '../../src/value.ts';
 import type { Env } from '../env.ts';
 import type { Row } from '../model.ts';
 import type { ModelRules } from './types.ts';
@@ -82,7 +82,20 @@ export const saleOrderLineRules: ModelRules = {
     return `${typeof order?.v.name === 'string' ? order.v.name : ''} - ${name}`;
   },
   defaults: { sequence: () => 10, product_uom_qty: () => 1 },
+  // _non_accountable_null_fields: CHECK(display_type IS NULL OR (product_id IS NULL AND price_unit = 0
+  // AND product_uom_qty = 0 AND product_uom_id IS NULL AND customer_lead = 0)). Its sibling
+  // _accountable_required_fields (display_type, is_downpayment or product and unit) never fails here:
+  // is_downpayment is NULL unless written, and NULL passes a CHECK, as on Odoo.
+  checks: [
+    {
+      fields: ['display_type', 'product_id', 'price_unit', 'product_uom_qty'],
+      violated: (row) => row.v.display_type !== false && (row.v.product_id !== false || row.v.price_unit !== 0 || row.v.product_uom_qty !== 0),
+      message: 'Forbidden values on non-accountable sale order line',
+    },
+  ],
   prepareCreate(env, vals) {
+    // `_compute_product_uom_qty`: a section or note line has no quantity, whatever was sent
+    if (isTruthy(vals.get('display_type') ?? false)) vals.set('product_uom_qty', 0);
     // `_compute_name` / `_compute_price_unit` from the product when the client did not send them.
     const productId = vals.get('product_id');
     const product = typeof productId === 'number' ? env.db.model('product.product')?.get(productId) : undefined;

@@ -6,6 +6,7 @@
 import type { Struct, Value } from '../../src/value.ts';
 import type { Database } from '../database.ts';
 import type { Env } from '../env.ts';
+import type { OdooError } from '../errors.ts';
 import type { Stored } from '../fields.ts';
 import type { Row } from '../model.ts';
 
@@ -13,6 +14,31 @@ import type { Row } from '../model.ts';
 export interface UniqueRule {
   fields: string[];
   message: string;
+}
+
+/**
+ * A SQL CHECK constraint (`models.Constraint("CHECK(…)", message)`): an IntegrityError at INSERT or
+ * flush, which Odoo turns into the ValidationError "The operation cannot be completed: <message>".
+ */
+export interface CheckRule {
+  /** The columns the CHECK reads: checked on create, and on write when one of them is written. */
+  fields: string[];
+  /**
+   * True when the row breaks the CHECK. As in SQL, an expression that is NULL passes: a `false`
+   * stored in a non-boolean field is NULL.
+   */
+  violated: (row: Row) => boolean;
+  message: string;
+}
+
+/**
+ * An `@api.constrains(*fields)` method: run after create (for the fields given or defaulted) and
+ * after a write of one of `fields`, with every row written.
+ */
+export interface ConstrainsRule {
+  fields: string[];
+  /** The exception the method raises for these rows, if any. */
+  check: (env: Env, rows: Row[]) => OdooError | undefined;
 }
 
 export interface ModelRules {
@@ -30,6 +56,17 @@ export interface ModelRules {
   defaults?: Record<string, (env: Env) => Value>;
   /** SQL unique constraints. */
   uniques?: UniqueRule[];
+  /**
+   * Selection fields whose selection is a model method (`fields.Selection(_lang_get)`): Odoo checks
+   * no written value against them (`Selection._selection` is None), only a static list is enforced.
+   */
+  methodSelections?: string[];
+  /** SQL CHECK constraints. */
+  checks?: CheckRule[];
+  /** Python constraints (`@api.constrains`). */
+  constrains?: ConstrainsRule[];
+  /** The UserError text an overridden `write()` raises before writing `vals` to `rows`, if any. */
+  writeGuard?: (env: Env, rows: Row[], vals: Struct) => string | undefined;
   /** Group full names allowed to create/write/unlink; absent = every internal user. */
   managerGroups?: string[];
   /** `ir.sequence`-like numbering of a char field on create (`S00001`). */

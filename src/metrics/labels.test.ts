@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LegacyError } from '../errors.ts';
-import { methodLabel, outcomeLabel, serviceLabel, statusClassLabel, upstreamRouteLabel } from './labels.ts';
+import { methodLabel, serviceLabel, statusClassLabel, upstreamRouteLabel } from './labels.ts';
 
 describe('serviceLabel()', () => {
   it.each([
@@ -30,13 +29,6 @@ describe('methodLabel()', () => {
     ['constructor', 'toString', undefined, 'other'],
   ])('%s.%s (%s) → %s', (service, method, modelMethod, label) => {
     expect(methodLabel(service, method, modelMethod)).toBe(label);
-  });
-});
-
-describe('outcomeLabel()', () => {
-  it('is ok without an error and the kind with one', () => {
-    expect(outcomeLabel(undefined)).toBe('ok');
-    expect(outcomeLabel(new LegacyError('access_denied', { name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' }))).toBe('access_denied');
   });
 });
 

@@ -3,8 +3,6 @@
  * so each label takes its value from a fixed set, anything else becoming `other`: a client looping
  * over random method names cannot grow the number of series.
  */
-import type { LegacyError } from '../errors.ts';
-
 /** The value every unknown service, method or route becomes. */
 export const otherLabel = 'other';
 
@@ -42,11 +40,6 @@ export function methodLabel(service: string, method: string, modelMethod: string
   if (service === 'object') return modelMethod !== undefined && modelMethods.has(modelMethod) ? modelMethod : otherLabel;
   const known = Object.hasOwn(serviceMethods, service) ? serviceMethods[service] : undefined;
   return known?.has(method) ? method : otherLabel;
-}
-
-/** `ok`, or the error's kind (a closed set, `errors.ts`). */
-export function outcomeLabel(error: LegacyError | undefined): string {
-  return error === undefined ? 'ok' : error.kind;
 }
 
 /** The upstream routes the gateway calls, by path prefix. */

@@ -9,8 +9,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Dialect } from '../call.ts';
 import type { CredentialEvents } from '../credentials/index.ts';
 import type { RedisLinkEvents } from '../state/index.ts';
-import type { CallOutcome } from '../wire/response.ts';
-import { methodLabel, outcomeLabel, serviceLabel, statusClassLabel, upstreamRouteLabel } from './labels.ts';
+import { outcomeName, type CallOutcome } from '../wire/response.ts';
+import { methodLabel, serviceLabel, statusClassLabel, upstreamRouteLabel } from './labels.ts';
 
 const prefix = 'legacy_rpc_gateway_';
 /** Seconds, from a cached `version` (a few ms) to Odoo's `limit_time_real` (120 s). */
@@ -43,7 +43,7 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
   if (processMetrics) collectDefaultMetrics({ register: registry });
 
   const callLabels = ['dialect', 'service', 'method', 'outcome'] as const;
-  const calls = new Counter({ name: `${prefix}calls_total`, help: 'Legacy calls answered, by dialect, service, method (model method for object) and outcome (ok or the error kind).', labelNames: callLabels, registers });
+  const calls = new Counter({ name: `${prefix}calls_total`, help: 'Legacy calls answered, by dialect, service, method (model method for object) and outcome (ok or the error kind; a login answered False is access_denied, like fault 3).', labelNames: callLabels, registers });
   const callSeconds = new Histogram({ name: `${prefix}call_duration_seconds`, help: 'Legacy call latency, from the request to the answer.', labelNames: callLabels, buckets: callBuckets, registers });
   const upstreamSeconds = new Histogram({ name: `${prefix}upstream_request_duration_seconds`, help: 'Upstream requests made for legacy calls, by route and status class (error: no answer).', labelNames: ['route', 'status'] as const, buckets: callBuckets, registers });
   const cacheLookups = new Counter({ name: `${prefix}credential_cache_lookups_total`, help: 'Credential look-ups: hit when no upstream check or key exchange had to start.', labelNames: ['cache', 'result'] as const, registers });
@@ -66,7 +66,7 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
 
   return {
     observeCall(dialect, outcome, seconds) {
-      const labels = { dialect, service: serviceLabel(outcome.service), method: methodLabel(outcome.service, outcome.method, outcome.modelMethod), outcome: outcomeLabel(outcome.error) };
+      const labels = { dialect, service: serviceLabel(outcome.service), method: methodLabel(outcome.service, outcome.method, outcome.modelMethod), outcome: outcomeName(outcome) };
       calls.inc(labels);
       callSeconds.observe(labels, seconds);
     },

@@ -4,7 +4,7 @@
  */
 import type { CallOrigin, Dialect } from '../call.ts';
 import type { Logger } from '../log.ts';
-import type { CallOutcome } from '../wire/response.ts';
+import { outcomeName, type CallOutcome } from '../wire/response.ts';
 import { faultFromError } from '../wire/xmlrpc/fault-v2.ts';
 
 /** Writes the line for one finished call. */
@@ -16,9 +16,11 @@ export function logCall(log: Logger, dialect: Dialect, origin: CallOrigin, outco
     method: outcome.method,
     model: outcome.model,
     modelMethod: outcome.modelMethod,
-    outcome: outcome.error ? 'fault' : 'ok',
+    // `ok` or the error kind, as the metrics' label; a login refused with False is `access_denied`
+    // (without a faultCode: none was sent)
+    outcome: outcomeName(outcome),
     faultCode: outcome.error ? faultFromError(outcome.error).faultCode : undefined,
-    error: outcome.error?.name,
+    error: outcome.error?.name ?? (outcome.refusedLogin === true ? 'odoo.exceptions.AccessDenied' : undefined),
     durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
     clientIp: origin.ip,
     userAgent: origin.userAgent,

@@ -40,6 +40,6 @@ describe('createApp(): streamed answers', () => {
     expect(res.status).toBe(200);
     await expect(res.text()).rejects.toThrow();
     expect(capture.matching('streamed answer cut short')).toMatchObject([{ detail: 'upstream closed the connection' }]);
-    expect(capture.matching('legacy call')).toMatchObject([{ service: 'db', method: 'dump', outcome: 'fault', faultCode: 1 }]);
+    expect(capture.matching('legacy call')).toMatchObject([{ service: 'db', method: 'dump', outcome: 'internal', faultCode: 1 }]);
   });
 });

@@ -25,6 +25,7 @@ import {
   observeUpstreamHttp,
   type Upstream,
 } from '../upstream/index.ts';
+import { outcomeName } from '../wire/response.ts';
 import { createAdminApp } from './admin-app.ts';
 import { createApp, isGatewayPath } from './app.ts';
 import { createInFlight } from './in-flight.ts';
@@ -90,7 +91,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       }),
       onCall(dialect, origin, outcome, seconds) {
         metrics.observeCall(dialect, outcome, seconds);
-        report.record({ dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod, failed: outcome.error !== undefined });
+        report.record({ dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod, failed: outcomeName(outcome) !== 'ok' });
       },
     }),
     admin: createAdminApp({ metrics, report, readiness, token: config.adminToken }),

@@ -15,12 +15,25 @@ export interface WireResponse {
   headers?: Record<string, string>;
 }
 
-/** One call's outcome, reported to the access log and metrics. Never carries arguments. */
+/** One call's outcome, reported to the access log, metrics and the migration report. Never carries arguments. */
 export interface CallOutcome {
   service: string;
   method: string;
   model?: string | undefined;
   /** For `object` calls: the model method (`search_read`), `method` being `execute_kw`. */
   modelMethod?: string | undefined;
+  /** The fault the answer carries. */
   error?: LegacyError;
+  /** A login answered False, without a fault (`isRefusedLogin`, call.ts). */
+  refusedLogin?: boolean;
+}
+
+/**
+ * The outcome's one name, the same in metrics, the access log and the report: `ok`, or the error's
+ * kind. A refused login is `access_denied` whichever method carried it (False from `common.login`
+ * or `common.authenticate`, fault 3 from `object`).
+ */
+export function outcomeName(outcome: CallOutcome): string {
+  if (outcome.error !== undefined) return outcome.error.kind;
+  return outcome.refusedLogin === true ? 'access_denied' : 'ok';
 }

@@ -46,7 +46,8 @@ describe('access log', () => {
     });
     expect(calls[0]?.durationMs).toBeTypeOf('number');
     expect(calls[0]?.requestId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(calls[1]).toMatchObject({ outcome: 'fault', faultCode: 3, error: 'odoo.exceptions.AccessDenied' });
+    expect(calls[1]).toMatchObject({ outcome: 'access_denied', faultCode: 3, error: 'odoo.exceptions.AccessDenied' });
+    expect(calls[2]).toMatchObject({ service: 'common', method: 'login', outcome: 'access_denied', error: 'odoo.exceptions.AccessDenied' });
     const all = raw.join('\n');
     for (const secret of [key, secretArgument, 'wrong-password-0815', 'plain-secret-password']) expect(all).not.toContain(secret);
   });

@@ -51,7 +51,9 @@ describe('admin port', () => {
     expect(status).toBe(200);
     const calls = text.split('\n').filter((l) => l.startsWith('legacy_rpc_gateway_calls_total{'));
     expect(calls.sort()).toEqual([
-      'legacy_rpc_gateway_calls_total{dialect="jsonrpc",service="common",method="authenticate",outcome="ok"} 3',
+      // the two wrong passwords (the second throttled) are refused logins, as fault 3 would be on object
+      'legacy_rpc_gateway_calls_total{dialect="jsonrpc",service="common",method="authenticate",outcome="access_denied"} 2',
+      'legacy_rpc_gateway_calls_total{dialect="jsonrpc",service="common",method="authenticate",outcome="ok"} 1',
       'legacy_rpc_gateway_calls_total{dialect="jsonrpc",service="object",method="other",outcome="internal"} 1',
       'legacy_rpc_gateway_calls_total{dialect="jsonrpc",service="object",method="search_count",outcome="ok"} 2',
     ]);
@@ -90,7 +92,7 @@ describe('admin port', () => {
       ['common', 'authenticate', undefined, undefined, 1, 0],
     ]);
     const bad = report.clients.find((c) => c.userAgent === 'bad-client/1');
-    expect(bad).toMatchObject({ calls: 2, faults: 0, services: { common: 2 } });
+    expect(bad).toMatchObject({ calls: 2, faults: 2, services: { common: 2 } });
   });
 });
 

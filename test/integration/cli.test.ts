@@ -25,9 +25,9 @@ describe('legacy-rpc-gateway (CLI)', () => {
       [
         'legacy-rpc-gateway: invalid configuration',
         '  - --upstream-ca / UPSTREAM_CA: invalid value "/nonexistent.pem": cannot read the file (ENOENT)',
-        '  - --port / PORT: invalid value "x": Invalid input: expected number, received NaN',
-        '  - --admin-port / ADMIN_PORT: invalid value "99999": Too big: expected number to be <=65535',
-        '  - --log-format / LOG_FORMAT: invalid value "xml": Invalid option: expected one of "auto"|"json"|"pretty"',
+        '  - --port / PORT: invalid value "x": a port number from 0 to 65535 (0: any free port), e.g. 8070',
+        '  - --admin-port / ADMIN_PORT: invalid value "99999": a port number from 0 to 65535 (0: any free port), e.g. 8071',
+        '  - --log-format / LOG_FORMAT: invalid value "xml": one of "auto", "json" or "pretty"',
         '',
       ].join('\n'),
     );

@@ -2,7 +2,7 @@
  * `/jsonrpc`: content type → decode → dispatch → encode. Errors after decoding are HTTP 200 error
  * envelopes; a refused body is Werkzeug's 400/415 page, as Odoo answers.
  */
-import { targetOf, type CallOrigin, type LegacyCall } from '../../call.ts';
+import { isRefusedLogin, targetOf, type CallOrigin, type LegacyCall } from '../../call.ts';
 import { LegacyError } from '../../errors.ts';
 import { JsonText, StreamedString, type CallResult } from '../../value.ts';
 import type { CallOutcome, WireResponse } from '../response.ts';
@@ -45,6 +45,7 @@ export function createJsonRpcHandler(deps: JsonRpcHandlerDeps) {
     try {
       const result = await deps.dispatch(call, origin);
       const outcome: CallOutcome = { service: call.service, method: call.method, ...targetOf(call) };
+      if (isRefusedLogin(call, result)) outcome.refusedLogin = true;
       // db.dump: the answer goes out while it is produced; its outcome is known at the end.
       if (result instanceof StreamedString) return { status: 200, contentType: contentTypeJson, body: reportWhenDone(encodeStreamedResult(id, result), outcome, report) };
       // object calls: the upstream's JSON passed on as it is where that gives the same bytes

@@ -3,7 +3,7 @@
  * 200 `text/xml`, faults included (corpus findings §2): Python clients raise ProtocolError on
  * anything else.
  */
-import { targetOf, type CallOrigin, type LegacyCall } from '../../call.ts';
+import { isRefusedLogin, targetOf, type CallOrigin, type LegacyCall } from '../../call.ts';
 import { LegacyError, pythonError } from '../../errors.ts';
 import { JsonText, PyBinary, StreamedString, isStruct, type CallResult, type Value } from '../../value.ts';
 import type { CallOutcome, WireResponse } from '../response.ts';
@@ -41,6 +41,7 @@ export function createXmlRpcHandler(deps: XmlRpcHandlerDeps) {
     try {
       if (deps.strictBase64 && holdsBinary(decoded.params)) throw binaryRefused();
       const result = await deps.dispatch(decoded, origin);
+      if (isRefusedLogin(decoded, result)) outcome.refusedLogin = true;
       // db.dump: the answer goes out while it is produced; its outcome is known at the end.
       if (result instanceof StreamedString) return answer(reportWhenDone(encodeStreamedResponse(result), outcome, report));
       if (result instanceof JsonText) {
