@@ -148,3 +148,55 @@ describe('operations settings (issue #6)', () => {
     expect(help).toContain('--demo  (DEMO, default false)');
   });
 });
+
+describe('service keys per database (issue #15)', () => {
+  const k1 = '0123456789abcdef0123456789abcdef01234567';
+  const k2 = 'fedcba9876543210fedcba9876543210fedcba98';
+  const problemsOf = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+    try {
+      loadConfig(argv, env);
+      return [];
+    } catch (err) {
+      return (err as ConfigError).problems;
+    }
+  };
+
+  it('has no service key by default', () => {
+    expect(loadConfig([], {}).serviceKey).toBeUndefined();
+  });
+
+  it('keeps the single-key form with --service-db, from the flag or the variable', () => {
+    const c = loadConfig(['--service-key', k1, '--service-db', 'gw'], {});
+    expect(c.serviceKey?.keyFor('gw')).toBe(k1);
+    expect(c.serviceKey?.keyFor('gw2')).toBe(k1);
+    expect(c.serviceDb).toBe('gw');
+    expect(loadConfig([], { SERVICE_KEY: k1 }).serviceKey?.keyFor('x')).toBe(k1);
+  });
+
+  it('reads db=key entries from the flag or SERVICE_KEY', () => {
+    for (const c of [loadConfig([`--service-key=gw=${k1},gw2=${k2}`], {}), loadConfig([], { SERVICE_KEY: `gw=${k1}, gw2=${k2}` })]) {
+      expect([c.serviceKey?.keyFor('gw'), c.serviceKey?.keyFor('gw2'), c.serviceKey?.keyFor('gw3')]).toEqual([k1, k2, undefined]);
+    }
+  });
+
+  it('refuses bad entries one per line, without quoting the value (it holds keys)', () => {
+    const problems = problemsOf(['--service-key', `gw=${k1},gw2=nope,${k2},gw=${k2}`]);
+    expect(problems).toEqual([
+      '--service-key / SERVICE_KEY: invalid value: entry 2 (database "gw2"): not an Odoo API key (40 lowercase hex characters); entry 4: database "gw" is given a key twice',
+    ]);
+    expect(problems.join('\n')).not.toContain(k1);
+    expect(problems.join('\n')).not.toContain(k2);
+  });
+
+  it('refuses a --service-db the keys do not cover, and says what to add', () => {
+    expect(problemsOf(['--service-key', `gw=${k1}`, '--service-db', 'gw2'])).toEqual([
+      '--service-db / SERVICE_DB: --service-key has no key for database "gw2" (add gw2=<key>)',
+    ]);
+    expect(problemsOf(['--service-key', `gw=${k1},${k2}`, '--service-db', 'gw2'])).toEqual([]);
+    expect(problemsOf(['--service-key', `gw=${k1}`, '--service-db', 'gw'])).toEqual([]);
+  });
+
+  it('documents the db=key form in --help', () => {
+    expect(helpText()).toContain('`db=key` entries separated by commas');
+  });
+});

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { parseServiceKeys, type ServiceKeys } from './service-keys.ts';
 
 /** One setting: its flag (kebab-case), its variable, its default and why it has that default. */
 interface Setting {
@@ -13,6 +14,8 @@ interface Setting {
   schema: z.ZodType;
   help: string;
   boolean?: boolean;
+  /** The value holds secrets: a bad one is not quoted back (problems say which part is wrong). */
+  secret?: boolean;
 }
 
 const durationMs = (min: number) => z.coerce.number().int().min(min);
@@ -242,15 +245,22 @@ export const settings = {
     env: 'SERVICE_KEY',
     schema: z
       .string()
-      .regex(/^[0-9a-f]{40}$/, 'an Odoo API key (40 lowercase hex characters)')
+      .transform((text, ctx): ServiceKeys => {
+        const keys = parseServiceKeys(text);
+        if ('problems' in keys) for (const message of keys.problems) ctx.addIssue({ code: 'custom', message });
+        return keys as ServiceKeys;
+      })
       .optional(),
-    help: 'API key the gateway itself uses for discovery and look-ups (signatures, uid logins, languages). Default none: those features are off.',
+    secret: true,
+    help:
+      'API keys the gateway itself uses for look-ups (uid logins, signature discovery, languages): `db=key` entries separated by commas, one per database, ' +
+      'and/or one bare key for every other database. Default none: uid logins must be learned from logins, discovery uses the caller\'s own key.',
   },
   serviceDb: {
     flag: 'service-db',
     env: 'SERVICE_DB',
     schema: z.string().min(1).optional(),
-    help: 'Database the service key belongs to, for calls that name no database (db.list_lang fallback). Default none.',
+    help: 'Database whose service key serves calls that name no database (db.list_lang fallback) and the start-up check of a bare key. Default none.',
   },
   signatureTtlMs: {
     flag: 'signature-ttl',
@@ -358,11 +368,15 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {})
     if (result.success) out[key] = result.data;
     else {
       const why = result.error.issues.map((i) => i.message).join('; ');
-      problems.push(`--${s.flag} / ${s.env}: invalid value ${JSON.stringify(raw)}: ${why}`);
+      problems.push(`--${s.flag} / ${s.env}: invalid value${s.secret ? '' : ` ${JSON.stringify(raw)}`}: ${why}`);
     }
   }
   if (out.redisUrl !== undefined && out.stateSecret === undefined && !problems.some((p) => p.startsWith('--state-secret'))) {
     problems.push('--state-secret / STATE_SECRET: required with --redis-url: replicas store keys in Redis encrypted under it');
+  }
+  const keys = out.serviceKey as ServiceKeys | undefined;
+  if (keys !== undefined && typeof out.serviceDb === 'string' && keys.keyFor(out.serviceDb) === undefined) {
+    problems.push(`--service-db / SERVICE_DB: --service-key has no key for database ${JSON.stringify(out.serviceDb)} (add ${out.serviceDb}=<key>)`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(out) as Config;
