@@ -67,7 +67,7 @@ describe('/doc-bearer/<model>.json', () => {
     expect(a.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(a.headers['cache-control']).toBe('no-cache, private');
     expect(a.headers['content-language']).toBe('en-US');
-    expect(a.headers.etag).toMatch(/^"[0-9a-f]{40}"$/);
+    expect(a.headers.etag).toMatch(/^[0-9a-f]{64}$/); // unquoted, as Odoo sends its HMAC
     const body = plain(a.value) as { model: string; name: string; doc: null; fields: object; methods: Record<string, unknown> };
     expect([body.model, body.name, body.doc]).toEqual(['res.partner', 'Contact', null]);
     expect(Object.keys(body.fields)).toContain('comment');
@@ -89,14 +89,19 @@ describe('/doc-bearer/<model>.json', () => {
     for (const [name, doc] of Object.entries(recorded[model]!)) expect(methods[name]).toEqual(doc);
   });
 
-  it('answers 304 with the ETag and no body when If-None-Match matches', async () => {
+  it('answers a bare 304 (no ETag, no body) when If-None-Match matches, quoted or not, weak or not', async () => {
     const { headers } = await partnerDoc();
     const etag = headers.etag as string;
-    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+    for (const ifNoneMatch of [etag, `"${etag}"`, `W/"${etag}"`, `"other", ${etag}`, '*']) {
       const a = await partnerDoc({ 'if-none-match': ifNoneMatch });
-      expect([a.status, a.headers.etag, a.text]).toEqual([304, etag, '']);
+      expect([a.status, a.headers.etag, a.text]).toEqual([304, undefined, '']);
     }
     expect((await partnerDoc({ 'if-none-match': '"other"' })).status).toBe(200);
+  });
+
+  it('gives every model document of a user the same ETag, as Odoo (its HMAC scope is the route)', async () => {
+    const etag = (await partnerDoc()).headers.etag as string;
+    expect((await get(sim, '/doc-bearer/res.users.json', bearer(admin, { 'if-none-match': etag }))).status).toBe(304);
   });
 
   it('answers 200 to a matching If-None-Match with Cache-Control: no-cache', async () => {
@@ -135,6 +140,20 @@ describe('/doc-bearer/<model>.json', () => {
     });
   });
 
+  it("reads the group membership from the user's groups, not from who the user is", async () => {
+    const found = await json2(sim, 'res.groups', 'search', parseJson('{"domain": [["name", "=", "Technical Documentation"]]}'), { key: admin });
+    const docGroups = found.value as number[];
+    expect(docGroups).toHaveLength(1);
+    const created: Record<string, string> = {};
+    for (const [login, groups] of [['with_doc', docGroups], ['without_doc', []]] as const) {
+      const answer = await json2(sim, 'res.users', 'create', parseJson(JSON.stringify({ vals_list: [{ name: login, login, group_ids: groups }] })), { key: admin });
+      const [uid] = answer.value as number[];
+      created[login] = sim.keys.add({ uid: uid!, name: login }).key;
+    }
+    expect((await get(sim, '/doc-bearer/res.partner.json', bearer(created.with_doc!))).status).toBe(200);
+    expect((await get(sim, '/doc-bearer/res.partner.json', bearer(created.without_doc!))).status).toBe(403);
+  });
+
   it.each([
     ['no Authorization header', {}, 'User not authenticated, use an API Key with a Bearer Authorization header.'],
     ['an unknown key', { authorization: `bearer ${'f'.repeat(40)}` }, 'Invalid apikey'],
@@ -145,13 +164,21 @@ describe('/doc-bearer/<model>.json', () => {
     expect(plain(a.value)).toMatchObject({ name: 'werkzeug.exceptions.Unauthorized', message });
   });
 
-  it.each(['res.partner.category', 'no.such.model'])('answers 404 JSON for %s, which has no recorded documentation', async (model) => {
-    const a = await get(sim, `/doc-bearer/${model}.json`, bearer(admin));
+  it('answers 404 JSON for a model it has but the recording does not document, in its own words', async () => {
+    const a = await get(sim, '/doc-bearer/res.partner.category.json', bearer(admin));
     expect(a.status).toBe(404);
     expect(plain(a.value)).toMatchObject({
       name: 'werkzeug.exceptions.NotFound',
-      message: `the Odoo simulator has no /doc-bearer documentation for the model '${model}'`,
+      message: "the Odoo simulator has no /doc-bearer documentation for the model 'res.partner.category'",
     });
+  });
+
+  it("answers Odoo's 404 JSON for a model the database does not have", async () => {
+    const a = await get(sim, '/doc-bearer/no.such.model.json', bearer(admin));
+    expect(a.status).toBe(404);
+    const text = 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.';
+    expect(plain(a.value)).toMatchObject({ name: 'werkzeug.exceptions.NotFound', message: text, arguments: [text, 404] });
+    expect((await get(sim, '/doc-bearer/no.such.model.json', bearer(demo))).status).toBe(403); // the group is checked first
   });
 
   it('answers the HTML 404 page for a path that is not a document', async () => {
@@ -180,9 +207,13 @@ describe('/doc-bearer/index.json', () => {
     expect(body.modules).not.toContain('core');
   });
 
-  it('has the same ETag as the model documents and answers 304 to it', async () => {
-    const etag = (await partnerDoc()).headers.etag as string;
-    expect((await get(sim, '/doc-bearer/index.json', bearer(admin, { 'if-none-match': etag }))).status).toBe(304);
+  it('has an ETag of its own (another HMAC scope than the model documents) and answers 304 to it', async () => {
+    const modelEtag = (await partnerDoc()).headers.etag as string;
+    const index = await get(sim, '/doc-bearer/index.json', bearer(admin));
+    expect(index.headers.etag).toMatch(/^[0-9a-f]{64}$/);
+    expect(index.headers.etag).not.toBe(modelEtag);
+    expect((await get(sim, '/doc-bearer/index.json', bearer(admin, { 'if-none-match': modelEtag }))).status).toBe(200);
+    expect((await get(sim, '/doc-bearer/index.json', bearer(admin, { 'if-none-match': index.headers.etag as string }))).status).toBe(304);
   });
 });
 

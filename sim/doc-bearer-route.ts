@@ -1,9 +1,12 @@
 /**
  * `/doc-bearer/index.json` and `/doc-bearer/<model>.json` (addons/api_doc, reference odoo19.md §8):
  * database selection as JSON-2, `auth='bearer'` (401), the Technical Documentation group (403
- * AccessError), then an ETag over (registry version, lang, user groups) with 304 on a matching
- * `If-None-Match` unless `Cache-Control: no-cache`. Only the recorded models (and the simulator's
- * custom methods) are documented; any other model answers 404.
+ * AccessError; membership read from the user's groups, so the seeded admin is in and demo is out),
+ * then an ETag over (route, registry version, lang, user groups) — unquoted, the same for every model
+ * document, another for the index, as Odoo's HMAC — with a bare 304 on a matching `If-None-Match`
+ * unless `Cache-Control: no-cache`. Only the recorded models (and the simulator's custom methods) are
+ * documented: a model the database lacks answers Odoo's 404, one it has but the recording lacks the
+ * simulator's own.
  */
 import { createHash } from 'node:crypto';
 import type { Struct, Value } from '../src/value.ts';
@@ -37,19 +40,25 @@ function checkDocGroup(db: Database, user: Row | undefined): void {
   throw accessError(`This page is only accessible to ${docGroupName} users.`);
 }
 
-/** A quoted HMAC-like tag over what Odoo's covers: the registry version, the lang, the user's groups. */
-function etagOf(db: Database, store: DocStore, lang: string, groups: number[]): string {
-  const input = JSON.stringify([db.name, store.version, lang, [...groups].sort((a, b) => a - b)]);
-  return `"${createHash('sha256').update(input).digest('hex').slice(0, 40)}"`;
+/**
+ * An HMAC-like tag over what Odoo's covers: the route's scope (one for every model document, another
+ * for the index), the registry version, the lang, the user's groups. Odoo sends it unquoted.
+ */
+function etagOf(scope: string, db: Database, store: DocStore, lang: string, groups: number[]): string {
+  const input = JSON.stringify([scope, db.name, store.version, lang, [...groups].sort((a, b) => a - b)]);
+  return createHash('sha256').update(input).digest('hex');
 }
 
-/** werkzeug's `if_none_match.contains(etag)` (weak tags compare equal), unless the client said no-cache. */
+/**
+ * werkzeug's `is_resource_modified` on `If-None-Match` (tags quoted or not, weak ones compare
+ * equal, `*` matches), unless the client said no-cache.
+ */
 function isNotModified(req: SimRequest, etag: string): boolean {
   if (/(^|,)\s*no-cache\s*(,|$)/i.test(req.headers['cache-control'] ?? '')) return false;
   const header = req.headers['if-none-match'];
   if (header === undefined) return false;
   return header.split(',').some((tag) => {
-    const t = tag.trim().replace(/^W\//, '');
+    const t = tag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
     return t === etag || t === '*';
   });
 }
@@ -102,13 +111,14 @@ export function handleDocBearer(state: DocBearerState, req: SimRequest): SimResp
     checkDocGroup(db, user);
     const store = docsFor(state, db.name);
     const methods = store.methods(name);
-    if (name !== 'index' && (methods === undefined || db.model(name) === undefined)) {
+    if (name !== 'index' && db.model(name) === undefined) throw notFound(notFoundDescription); // `model_name not in self.env`
+    if (name !== 'index' && methods === undefined) {
       // The simulator's own wording: it documents only the recorded models.
       throw notFound(`the Odoo simulator has no /doc-bearer documentation for the model ${reprString(name)}`);
     }
     const lang = typeof user?.v.lang === 'string' ? user.v.lang : 'en_US';
-    const etag = etagOf(db, store, lang, groupsOf(user));
-    if (isNotModified(req, etag)) return { status: 304, headers: { ETag: etag }, body: '' };
+    const etag = etagOf(name === 'index' ? '/doc/index.json' : '/doc/<model_name>.json', db, store, lang, groupsOf(user));
+    if (isNotModified(req, etag)) return { status: 304, headers: {}, body: '' }; // Odoo's bare 304
     const body = name === 'index' ? indexDoc(db, store) : modelDoc(name, methods as ReadonlyMap<string, Value>);
     return jsonResponse(200, body, { ETag: etag, 'Cache-Control': 'no-cache, private', 'Content-Language': lang.replace('_', '-') });
   } catch (err) {

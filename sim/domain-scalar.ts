@@ -23,7 +23,7 @@ function normalize(type: string, v: Value): Scalar | null {
   if (type === 'boolean') return isTruthy(v);
   if (v === false || v === null) return null;
   const n = numberOf(v);
-  if (type === 'integer' || type === 'float' || type === 'monetary') {
+  if (type === 'integer' || type === 'many2one_reference' || type === 'float' || type === 'monetary') {
     return n ?? (typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN);
   }
   if (typeof v !== 'string') return n !== undefined ? String(n) : String(v);

@@ -95,6 +95,7 @@ export function convertForWrite(model: ModelStore, f: FieldDef, v: Value): Store
     case 'boolean':
       return isTruthy(v);
     case 'integer':
+    case 'many2one_reference':
       return empty ? 0 : toInt(v);
     case 'float':
     case 'monetary': {

@@ -32,7 +32,8 @@ export interface FieldDef {
   attrs: Struct;
 }
 
-const numericTypes = new Set(['integer', 'float', 'monetary']);
+// many2one_reference (ir.model.data.res_id) is an Integer subclass in Odoo: an id, 0 when empty
+const numericTypes = new Set(['integer', 'many2one_reference', 'float', 'monetary']);
 const relationalTypes = new Set(['many2one', 'one2many', 'many2many']);
 
 export const isNumeric = (f: FieldDef): boolean => numericTypes.has(f.type);

@@ -38,7 +38,7 @@ const fixed: NotModelled[] = [
   { topic: 'OPTIONS/HEAD details', reason: 'OPTIONS on /json/2/<model>/<method> runs the method like POST; HEAD answers 404 with an empty body; werkzeug Allow headers are not sent' },
   { topic: 'POST /web/version', reason: 'answered like GET; Odoo refuses it with its CSRF check' },
   { topic: 'response headers', reason: 'no Server/Date imitation, no session cookie on /web/version, keep-alive instead of Connection: close' },
-  { topic: '/doc-bearer', reason: 'documents only the 8 models recorded in _method-signatures.json plus the custom res.partner.action_gateway_demo; other models answer 404; fields carry no "module"; the ETag is a hash, not Odoo\'s HMAC; /doc (session) routes are absent' },
+  { topic: '/doc-bearer', reason: 'documents only the 8 models recorded in _method-signatures.json plus the custom res.partner.action_gateway_demo; other models answer 404; fields carry no "module"; the ETag is a hash, not Odoo\'s HMAC; the 403 for users outside the Technical Documentation group is in English whatever their lang (Odoo translates it); /doc (session) routes are absent' },
   { topic: 'database manager', reason: 'a created database is a copy of the seed (demo data included) whose admin (uid 2) gets the form\'s login and password (lang, country, phone and demo are ignored); backups hold the rows as JSON (dump.sql) and a generated filestore, restore reads only such backups; neutralize, copy (database UUID) and dbfilter on /web/database/list are not applied; the manager page is the recorded one with its database list and warnings re-rendered (its language and country options are as recorded); /web/database/rename exists only behind a switch, with invented fields (name, new_name)' },
 ];
 

@@ -20,7 +20,7 @@ describe('seed', () => {
 
   it('holds every model file of fixtures/odoo-data', () => {
     expect(models.map((m) => m.model)).toContain('res.partner');
-    expect(models.length).toBe(14);
+    expect(models.length).toBe(15);
   });
 
   it.each(models.map((m) => [m.model, m] as const))('reads %s back exactly as captured', async (_name, m) => {

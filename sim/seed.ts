@@ -1,7 +1,7 @@
 /**
  * Reads `fixtures/odoo-data/` once per process: every `<model>.json` (fields_get attributes, default
  * order, description, search_read records) and `_method-table.json` (the effective public methods of
- * each model). Parsed losslessly, so attribute and record values keep Python's int/float distinction.
+ * each model; `_method-table-all.json` for a seeded model it lacks). Parsed losslessly, so attribute and record values keep Python's int/float distinction.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseJson } from '../src/json/index.ts';
@@ -69,21 +69,43 @@ function readModelFile(file: string): SeedModel {
   };
 }
 
-function readMethodTable(): Map<string, Map<string, MethodSpec>> {
-  const raw = JSON.parse(readFileSync(new URL('_method-table.json', odooDataUrl), 'utf8')) as Record<
-    string,
-    Record<string, { api_model: boolean; params: [string, MethodParam['kind'], string | null][]; qualname: string }>
-  >;
-  const table = new Map<string, Map<string, MethodSpec>>();
-  for (const [model, methods] of Object.entries(raw)) {
-    const specs = new Map<string, MethodSpec>();
-    for (const [name, m] of Object.entries(methods)) {
-      specs.set(name, {
-        apiModel: m.api_model,
-        qualname: m.qualname,
-        params: m.params.map(([pname, kind, dflt]) => ({ name: pname, kind, default: dflt })),
-      });
-    }
+/** One method entry of either method table. */
+interface RawMethod {
+  api_model: boolean;
+  params: [string, MethodParam['kind'], string | null][];
+  qualname: string;
+}
+
+function specsOf(methods: Record<string, RawMethod>): Map<string, MethodSpec> {
+  const specs = new Map<string, MethodSpec>();
+  for (const [name, m] of Object.entries(methods)) {
+    specs.set(name, {
+      apiModel: m.api_model,
+      qualname: m.qualname,
+      params: m.params.map(([pname, kind, dflt]) => ({ name: pname, kind, default: dflt })),
+    });
+  }
+  return specs;
+}
+
+/**
+ * `_method-table.json` (the demo install's 19 models), plus, for each seeded model it lacks
+ * (ir.model.data), the table of `_method-table-all.json`: its `_shared` methods overlaid by its own.
+ */
+function readMethodTable(seeded: Iterable<string>): Map<string, Map<string, MethodSpec>> {
+  const raw = JSON.parse(readFileSync(new URL('_method-table.json', odooDataUrl), 'utf8')) as Record<string, Record<string, RawMethod>>;
+  const table = new Map<string, Map<string, MethodSpec>>(Object.entries(raw).map(([model, methods]) => [model, specsOf(methods)]));
+  const missing = [...seeded].filter((model) => !table.has(model));
+  if (missing.length === 0) return table;
+  const all = JSON.parse(readFileSync(new URL('_method-table-all.json', odooDataUrl), 'utf8')) as {
+    _shared: Record<string, RawMethod>;
+    models: Record<string, { methods: Record<string, RawMethod>; lacks?: string[] }>;
+  };
+  for (const model of missing) {
+    const entry = all.models[model];
+    if (entry === undefined) throw new Error(`odoo-data: ${model} is in neither method table`);
+    const specs = specsOf({ ...all._shared, ...entry.methods });
+    for (const name of entry.lacks ?? []) specs.delete(name);
     table.set(model, specs);
   }
   return table;
@@ -98,6 +120,6 @@ export function loadSeed(): Seed {
     const seedModel = readModelFile(file);
     models.set(seedModel.model, seedModel);
   }
-  cached = { models, methods: readMethodTable() };
+  cached = { models, methods: readMethodTable(models.keys()) };
   return cached;
 }

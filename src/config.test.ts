@@ -114,7 +114,10 @@ describe('configuration errors in the gateway\'s own words (issue #24)', () => {
         const problems = problemsOf([`--${s.flag}=${bad}`]);
         if (problems.length === 0) continue;
         expect(problems).toHaveLength(1);
-        const [head, why] = [problems[0]!.slice(0, problems[0]!.indexOf(': invalid value')), problems[0]!.split(`: invalid value ${JSON.stringify(bad)}: `)[1] ?? ''];
+        const head = problems[0]!.slice(0, problems[0]!.indexOf(': invalid value'));
+        // a secret setting does not quote the value back
+        const rest = problems[0]!.slice(head.length + ': invalid value'.length);
+        const why = rest.startsWith(` ${JSON.stringify(bad)}: `) ? rest.slice(JSON.stringify(bad).length + 3) : rest.replace(/^: /, '');
         expect(head).toBe(`--${s.flag} / ${s.env}`);
         expect(why).not.toMatch(libraryWords);
         // a file the gateway cannot read says so; everything else says what it accepts
@@ -174,7 +177,7 @@ describe('operations settings (issue #6)', () => {
     }
     expect((error as ConfigError).problems).toEqual([
       '--admin-port / ADMIN_PORT: invalid value "70000": a port number from 0 to 65535 (0: any free port), e.g. 8071',
-      '--admin-token / ADMIN_TOKEN: invalid value "short": 16 or more printable ASCII characters without spaces, e.g. the output of `openssl rand -hex 24`',
+      '--admin-token / ADMIN_TOKEN: invalid value: 16 or more printable ASCII characters without spaces, e.g. the output of `openssl rand -hex 24`',
       '--log-format / LOG_FORMAT: invalid value "xml": one of "auto", "json" or "pretty"',
       '--report-size / REPORT_SIZE: invalid value "0": a whole number from 1 to 1000000, e.g. 1000',
       '--shutdown-grace / SHUTDOWN_GRACE: invalid value "-1": a whole number of milliseconds from 0 up, e.g. 25000',
@@ -193,8 +196,12 @@ describe('operations settings (issue #6)', () => {
     expect(problems(['--redis-url', 'redis://127.0.0.1:6379'])).toEqual(['--state-secret / STATE_SECRET: required with --redis-url: replicas store keys in Redis encrypted under it']);
     expect(problems(['--redis-url', 'http://127.0.0.1:6379', '--state-secret', 'short'])).toEqual([
       '--redis-url / REDIS_URL: invalid value "http://127.0.0.1:6379": a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379 or rediss://:password@redis.internal:6380/0',
-      '--state-secret / STATE_SECRET: invalid value "short": 32 or more characters, e.g. the output of `openssl rand -base64 32`',
+      '--state-secret / STATE_SECRET: invalid value: 32 or more characters, e.g. the output of `openssl rand -base64 32`',
     ]);
+    // secrets are never quoted back: a short state secret, an admin token, a Redis URL's password
+    const told = problems(['--redis-url', 'http://:hunter2-redis@127.0.0.1:6379', '--state-secret', 'short-secret-9', '--admin-token', 'tok en']).join('\n');
+    expect(told).toContain('--redis-url / REDIS_URL: invalid value "http://***@127.0.0.1:6379"');
+    for (const secret of ['hunter2-redis', 'short-secret-9', 'tok en']) expect(told).not.toContain(secret);
     const config = loadConfig([], { REDIS_URL: 'rediss://:pw@redis.internal:6380/2', STATE_SECRET: 'x'.repeat(32) });
     expect([config.redisUrl, config.redisPrefix, config.redisTimeoutMs, config.redisLockTimeoutMs, config.redisLocalTtlMs]).toEqual(['rediss://:pw@redis.internal:6380/2', 'legacy-rpc-gateway:', 500, 20_000, 5000]);
     expect(loadConfig([], {}).redisUrl).toBeUndefined();
@@ -207,5 +214,57 @@ describe('operations settings (issue #6)', () => {
     expect(help).toContain('--db-headers <value>  (DB_HEADERS, default X-Odoo-Database,X-Service-Database)');
     expect(help).toContain('--key-duration <value>  (KEY_DURATION, default 1)');
     expect(help).toContain('--demo  (DEMO, default false)');
+  });
+});
+
+describe('service keys per database (issue #15)', () => {
+  const k1 = '0123456789abcdef0123456789abcdef01234567';
+  const k2 = 'fedcba9876543210fedcba9876543210fedcba98';
+  const problemsOf = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+    try {
+      loadConfig(argv, env);
+      return [];
+    } catch (err) {
+      return (err as ConfigError).problems;
+    }
+  };
+
+  it('has no service key by default', () => {
+    expect(loadConfig([], {}).serviceKey).toBeUndefined();
+  });
+
+  it('keeps the single-key form with --service-db, from the flag or the variable', () => {
+    const c = loadConfig(['--service-key', k1, '--service-db', 'gw'], {});
+    expect(c.serviceKey?.keyFor('gw')).toBe(k1);
+    expect(c.serviceKey?.keyFor('gw2')).toBe(k1);
+    expect(c.serviceDb).toBe('gw');
+    expect(loadConfig([], { SERVICE_KEY: k1 }).serviceKey?.keyFor('x')).toBe(k1);
+  });
+
+  it('reads db=key entries from the flag or SERVICE_KEY', () => {
+    for (const c of [loadConfig([`--service-key=gw=${k1},gw2=${k2}`], {}), loadConfig([], { SERVICE_KEY: `gw=${k1}, gw2=${k2}` })]) {
+      expect([c.serviceKey?.keyFor('gw'), c.serviceKey?.keyFor('gw2'), c.serviceKey?.keyFor('gw3')]).toEqual([k1, k2, undefined]);
+    }
+  });
+
+  it('refuses bad entries one per line, without quoting the value (it holds keys)', () => {
+    const problems = problemsOf(['--service-key', `gw=${k1},gw2=nope,${k2},gw=${k2}`]);
+    expect(problems).toEqual([
+      '--service-key / SERVICE_KEY: invalid value: entry 2 (database "gw2"): not an Odoo API key (40 lowercase hex characters, e.g. one made in Odoo under Preferences → Account Security → New API Key); entry 4: database "gw" is given a key twice',
+    ]);
+    expect(problems.join('\n')).not.toContain(k1);
+    expect(problems.join('\n')).not.toContain(k2);
+  });
+
+  it('refuses a --service-db the keys do not cover, and says what to add', () => {
+    expect(problemsOf(['--service-key', `gw=${k1}`, '--service-db', 'gw2'])).toEqual([
+      '--service-db / SERVICE_DB: --service-key has no key for database "gw2" (add gw2=<key>)',
+    ]);
+    expect(problemsOf(['--service-key', `gw=${k1},${k2}`, '--service-db', 'gw2'])).toEqual([]);
+    expect(problemsOf(['--service-key', `gw=${k1}`, '--service-db', 'gw'])).toEqual([]);
+  });
+
+  it('documents the db=key form in --help', () => {
+    expect(helpText()).toContain('`db=key` entries separated by commas');
   });
 });

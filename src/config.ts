@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { parseServiceKeys, type ServiceKeys } from './service-keys.ts';
 
 /** One setting: its flag (kebab-case), its variable, its default and why it has that default. */
 interface Setting {
@@ -20,6 +21,11 @@ interface Setting {
   accepts?: string;
   /** The example a derived explanation ends with, for settings without a default. */
   example?: string;
+  /**
+   * The value holds secrets: a bad one is not quoted back (problems say which part is wrong), or
+   * quoted through this function, which hides the secret part.
+   */
+  secret?: boolean | ((raw: string) => string);
 }
 
 const durationMs = (min: number) => z.coerce.number().int().min(min);
@@ -87,6 +93,7 @@ export const settings = {
     env: 'ADMIN_TOKEN',
     schema: z.string().min(16).regex(/^[\x21-\x7e]+$/).optional(),
     accepts: '16 or more printable ASCII characters without spaces, e.g. the output of `openssl rand -hex 24`',
+    secret: true,
     help: 'Bearer token the admin port requires for /metrics and the migration report (/readyz stays open for probes). Default none.',
   },
   demo: {
@@ -259,17 +266,24 @@ export const settings = {
     env: 'SERVICE_KEY',
     schema: z
       .string()
-      .regex(/^[0-9a-f]{40}$/)
+      .transform((text, ctx): ServiceKeys => {
+        const keys = parseServiceKeys(text);
+        if ('problems' in keys) for (const message of keys.problems) ctx.addIssue({ code: 'custom', message });
+        return keys as ServiceKeys;
+      })
       .optional(),
-    accepts: 'an Odoo API key: 40 lowercase hex characters, e.g. one made in Odoo under Preferences → Account Security → New API Key',
-    help: 'API key the gateway itself uses for discovery and look-ups (signatures, uid logins, languages). Default none: those features are off.',
+    secret: true,
+    accepts: 'Odoo API keys (40 lowercase hex characters each): `db=key` entries separated by commas and/or one bare key, e.g. erp=<key>,erp2=<key>',
+    help:
+      'API keys the gateway itself uses for look-ups (uid logins, signature discovery, languages): `db=key` entries separated by commas, one per database, ' +
+      'and/or one bare key for every other database. Default none: uid logins must be learned from logins, discovery uses the caller\'s own key.',
   },
   serviceDb: {
     flag: 'service-db',
     env: 'SERVICE_DB',
     schema: z.string().min(1).optional(),
     accepts: 'a database name, e.g. odoo',
-    help: 'Database the service key belongs to, for calls that name no database (db.list_lang fallback). Default none.',
+    help: 'Database whose service key serves calls that name no database (db.list_lang fallback) and the start-up check of a bare key. Default none.',
   },
   signatureTtlMs: {
     flag: 'signature-ttl',
@@ -289,6 +303,7 @@ export const settings = {
     env: 'REDIS_URL',
     schema: z.url({ protocol: /^rediss?$/ }).optional(),
     accepts: 'a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379 or rediss://:password@redis.internal:6380/0',
+    secret: (raw) => raw.replace(/\/\/[^@/]*@/, '//***@'), // the password a URL may hold
     help: 'Redis that replicas share credentials through (minted keys, uid logins, refusals, throttle counters, migration report counters); needs --state-secret. Default none: all state stays in the process.',
   },
   stateSecret: {
@@ -296,6 +311,7 @@ export const settings = {
     env: 'STATE_SECRET',
     schema: z.string().min(32).optional(),
     accepts: '32 or more characters, e.g. the output of `openssl rand -base64 32`',
+    secret: true,
     help: 'Secret every replica shares: keys and logins are stored in Redis encrypted (AES-256-GCM) under it, and credential slots are named by HMAC under it. Required with --redis-url. Default none.',
   },
   redisPrefix: {
@@ -384,11 +400,15 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {})
     if (result.success) out[key] = result.data;
     else {
       const why = [...new Set(result.error.issues.map((i) => i.message))].join('; ');
-      problems.push(`--${s.flag} / ${s.env}: invalid value ${JSON.stringify(raw)}: ${why}`);
+      problems.push(`--${s.flag} / ${s.env}: invalid value${quoted(s, raw)}: ${why}`);
     }
   }
   if (out.redisUrl !== undefined && out.stateSecret === undefined && !problems.some((p) => p.startsWith('--state-secret'))) {
     problems.push('--state-secret / STATE_SECRET: required with --redis-url: replicas store keys in Redis encrypted under it');
+  }
+  const keys = out.serviceKey as ServiceKeys | undefined;
+  if (keys !== undefined && typeof out.serviceDb === 'string' && keys.keyFor(out.serviceDb) === undefined) {
+    problems.push(`--service-db / SERVICE_DB: --service-key has no key for database ${JSON.stringify(out.serviceDb)} (add ${out.serviceDb}=<key>)`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(out) as Config;
@@ -432,6 +452,13 @@ export function helpText(): string {
     lines.push(`  --${s.flag}${s.boolean ? '' : ' <value>'}  (${s.env}, default ${defaultText(s)})`, `      ${s.help}`);
   }
   return lines.join('\n');
+}
+
+/** A bad value as a problem quotes it: not at all for a secret, through the setting's own mask where it has one. */
+function quoted(s: Setting, raw: unknown): string {
+  if (s.secret === true) return '';
+  if (typeof s.secret === 'function' && typeof raw === 'string') return ` ${JSON.stringify(s.secret(raw))}`;
+  return ` ${JSON.stringify(raw)}`;
 }
 
 /**

@@ -11,6 +11,7 @@ import { checkAccessRights, defaultGet, fieldsGet, hasAccess } from './meta.ts';
 import { formattedReadGroup, readGroup } from './read-group.ts';
 import { contextGet, nameSearch, read, search, searchCountMethod, searchRead } from './search.ts';
 import { webReadMethod, webSearchRead } from './web.ts';
+import { checkObjectReference } from './xmlid.ts';
 import { actionArchive, actionUnarchive, copy, create, nameCreate, toggleActive, unlink, write } from './write.ts';
 
 /** BaseModel (and web's Base) methods, for every seeded model. */
@@ -46,6 +47,8 @@ const specific: Record<string, Record<string, MethodImpl>> = {
   'res.users.apikeys.description': { create: createDescription, make_key: makeKey },
   'res.users.identitycheck': { run_check: runCheck },
   'ir.config_parameter': { get_param: getParam },
+  // OdooRPC's env.ref()
+  'ir.model.data': { check_object_reference: checkObjectReference },
 };
 // Custom methods a database's own modules would add (absent from the recorded method table).
 for (const custom of customMethods) (specific[custom.model] ??= {})[custom.method] = custom.impl;

@@ -90,7 +90,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   const cacheKey = createCacheKeyer(shared?.slotSecret);
   const map = options.map ?? (config.credentialsFile === undefined ? createCredentialMap([]) : loadCredentialMap(config.credentialsFile));
   const apiKeyCache = countedCache(createCredentialCache({ max: config.keyCacheSize, ttlMs: config.keyCacheTtlMs }), 'api_key', events);
-  const logins = createUidLogins({ max: config.keyCacheSize, upstream, serviceKey: config.serviceKey, map, ...(shared === undefined ? {} : { shared: shared.logins }) });
+  const logins = createUidLogins({ max: config.keyCacheSize, upstream, serviceKeys: config.serviceKey, map, ...(shared === undefined ? {} : { shared: shared.logins }) });
   /** Key-shaped passwords are throttled under the uid's login when known, else under the uid. */
   const apiKeyThrottleName = (db: string, uid: number | bigint) => logins.known(db, uid) ?? `#${uid}`;
   const apiKeys = createApiKeyPasswords({

@@ -87,10 +87,10 @@ export function mintRefusal(reason: string, kind: 'wizard' | 'access'): LegacyEr
 }
 
 /** An object call names a uid whose login the gateway cannot tell (design §5 step 5). */
-export function unknownLogin(uid: number | bigint, why: string): LegacyError {
+export function unknownLogin(uid: number | bigint, why: string, fix = 'configure --service-key'): LegacyError {
   return accessDenied(
     `legacy-rpc-gateway does not know the login of uid ${uid}, which it needs to trade the password for an API key: ${why}. ` +
-      'Call common.login or common.authenticate with this password first, or configure --service-key so the gateway can look the login up.',
+      `Call common.login or common.authenticate with this password first, or ${fix} so the gateway can look the login up.`,
   );
 }
 

@@ -1,12 +1,13 @@
 /**
  * uid → login (design §5 step 5): object calls carry a uid, but a password is traded for a key by
  * login. Logins are remembered from successful `common.login`/`authenticate`; otherwise the
- * credential map's keys tell whose they are, and the service key reads `res.users`. A uid that
+ * credential map's keys tell whose they are, and the database's service key reads `res.users`. A uid that
  * does not exist is Odoo's MissingError (corpus `err-wrong-uid-xmlrpc2`). Single-flight per uid.
  * With a shared store (issue #10) a login one replica learned is known to all.
  */
 import type { CallOrigin } from '../call.ts';
 import { missingError } from '../errors.ts';
+import type { ServiceKeys } from '../service-keys.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { isStruct, struct } from '../value.ts';
 import { createLru } from './cache.ts';
@@ -32,8 +33,8 @@ export interface SharedLogins {
 }
 
 /** Creates the table. */
-export function createUidLogins(options: { max: number; upstream: Upstream; serviceKey: string | undefined; map: CredentialMap; shared?: SharedLogins }): UidLogins {
-  const { upstream, serviceKey, map, shared } = options;
+export function createUidLogins(options: { max: number; upstream: Upstream; serviceKeys: ServiceKeys | undefined; map: CredentialMap; shared?: SharedLogins }): UidLogins {
+  const { upstream, serviceKeys, map, shared } = options;
   const table = createLru<{ login: string }>({ max: options.max });
   const inFlight = new Map<string, Promise<string>>();
   const mapUids = new Map<string, number | bigint | null>(); // `${db}\0${login}` → uid of the entry's key
@@ -51,13 +52,17 @@ export function createUidLogins(options: { max: number; upstream: Upstream; serv
   }
 
   async function fromServiceKey(db: string, uid: number | bigint, origin: CallOrigin): Promise<string> {
-    if (serviceKey === undefined) throw unknownLogin(uid, 'it has not seen this uid log in, and no --service-key is configured');
+    if (serviceKeys === undefined) throw unknownLogin(uid, 'it has not seen this uid log in, and no --service-key is configured');
+    const serviceKey = serviceKeys.keyFor(db);
+    if (serviceKey === undefined) {
+      throw unknownLogin(uid, `it has not seen this uid log in, and --service-key has no key for database "${db}"`, `add ${db}=<API key> to --service-key`);
+    }
     const body = struct({ domain: [['id', '=', uid]], fields: ['login'], context: struct({ active_test: false }) });
     let rows;
     try {
       rows = await upstream.json2({ db, key: serviceKey, model: 'res.users', method: 'search_read', body }, origin);
     } catch (err) {
-      if (isUnauthorized(err)) throw unknownLogin(uid, `the service key is not valid in database "${db}"`);
+      if (isUnauthorized(err)) throw unknownLogin(uid, `the service key is not valid in database "${db}"`, `give that database its own key (${db}=<API key> in --service-key)`);
       throw err;
     }
     const row = Array.isArray(rows) ? rows[0] : undefined;

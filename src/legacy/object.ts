@@ -104,7 +104,8 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
     await ensureModel();
     throw accessError(`Private methods (such as '${model}.${method}') cannot be called remotely.`);
   }
-  const sig = await deps.signatures.resolve(db, model, method, origin);
+  // discovery may ask /doc-bearer with the key this call runs with (no service key for the db)
+  const sig = await deps.signatures.resolve(db, model, method, origin, key);
   const args = positionalArgs(target.args, sig, method);
   if (args instanceof LegacyError) return ensureModel().then(() => Promise.reject(args));
   const request = sig ? requestFromSignature(sig, target, args) : requestFromFallback(target, args);

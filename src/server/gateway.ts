@@ -62,7 +62,8 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       versions,
       probeDatabase: (db, origin) => credentials.probeDatabase(db, origin),
       json2: (call, origin) => upstream.json2(call, origin),
-      serviceKey: config.serviceKey,
+      // calls that name no database use --service-db's key
+      serviceKey: config.serviceDb === undefined ? undefined : config.serviceKey?.keyFor(config.serviceDb),
       serviceDb: config.serviceDb,
       log,
     }),

@@ -1,53 +1,90 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readMethodTable, renderBuiltinTableModule } from '../../scripts/gen-signature-table.ts';
+import { readMethodTable, readMethodTableAll, renderBuiltinTableModule, type MethodTableEntry } from '../../scripts/gen-signature-table.ts';
 import { builtinTable, isBuiltinModel, lookupBuiltinSignature, type BuiltinTable } from './builtin-table.ts';
 
 const methodTable = readMethodTable();
 const models = Object.keys(methodTable);
+const all = readMethodTableAll();
+const deprecations = JSON.parse(readFileSync(new URL('../../fixtures/odoo-data/_deprecations.json', import.meta.url), 'utf8')) as {
+  methods: Record<string, { model: string }[]>;
+};
+
+/** What lookupBuiltinSignature should answer for an entry of either fixture. */
+function expected(entry: MethodTableEntry, source: 'builtin' | 'generic') {
+  return {
+    params: entry.params.map(([name, kind, d]) => (d === null ? { name, kind } : { name, kind, default: d })),
+    apiModel: entry.api_model,
+    qualname: entry.qualname,
+    source,
+    ...(entry.deprecated === true ? { deprecated: true } : {}),
+  };
+}
 
 describe('builtin-table.generated.ts', () => {
-  it('is up to date with scripts/gen-signature-table.ts and the fixture', () => {
+  it('is up to date with scripts/gen-signature-table.ts and the fixtures', () => {
     const onDisk = readFileSync(new URL('./builtin-table.generated.ts', import.meta.url), 'utf8');
-    expect(onDisk, 'run `npx tsx scripts/gen-signature-table.ts`').toBe(renderBuiltinTableModule(methodTable));
+    expect(onDisk, 'run `npx tsx scripts/gen-signature-table.ts`').toBe(renderBuiltinTableModule(all, methodTable));
   });
 
-  it('writes each signature once', () => {
-    const pairs = models.reduce((n, m) => n + Object.keys(methodTable[m]!).length, 0);
-    expect(pairs).toBe(1265);
-    expect(Object.keys(builtinTable.signatures)).toHaveLength(293);
-    expect(builtinTable.generic).toHaveLength(54);
+  it('writes each signature once, and each model only where it differs from the base model', () => {
+    expect(Object.keys(builtinTable.models)).toHaveLength(686);
+    expect(Object.keys(builtinTable.signatures)).toHaveLength(2569);
+    expect(builtinTable.generic).toHaveLength(56);
+    const references = Object.values(builtinTable.models).reduce((n, qualnames) => n + qualnames.length, 0);
+    expect(references).toBeLessThan(5000); // not 686 × 56 generic entries
   });
 });
 
 describe('lookupBuiltinSignature()', () => {
   const pairs = models.flatMap((model) => Object.keys(methodTable[model]!).map((method) => ({ model, method })));
 
-  it.each(pairs)('reproduces _method-table.json for $model.$method', ({ model, method }) => {
+  it.each(pairs)('reproduces _method-table.json (the demo install) for $model.$method', ({ model, method }) => {
     const entry = methodTable[model]![method]!;
     const sig = lookupBuiltinSignature(builtinTable, model, method);
-    expect(sig).toEqual({
-      params: entry.params.map(([name, kind, d]) => (d === null ? { name, kind } : { name, kind, default: d })),
-      apiModel: entry.api_model,
-      qualname: entry.qualname,
-      source: 'builtin',
-    });
+    expect({ ...sig, deprecated: undefined }).toEqual({ ...expected(entry, 'builtin'), deprecated: undefined });
+  });
+
+  it('reproduces _method-table-all.json for every method of the other 667 models: _shared, overlaid by their own', () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const [model, { methods }] of Object.entries(all.models)) {
+      if (model in methodTable) continue;
+      for (const [method, entry] of Object.entries({ ...all._shared, ...methods })) {
+        checked++;
+        const sig = lookupBuiltinSignature(builtinTable, model, method);
+        if (JSON.stringify(sig) !== JSON.stringify(expected(entry, 'builtin'))) wrong.push(`${model}.${method}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(checked).toBeGreaterThan(37_000);
+  });
+
+  it('keeps the methods the 19 models gain from the extra apps, with the apps\' qualnames', () => {
+    expect(lookupBuiltinSignature(builtinTable, 'res.partner', 'action_view_tasks')).toMatchObject({ qualname: 'ResPartner.action_view_tasks', source: 'builtin' });
+    expect(lookupBuiltinSignature(builtinTable, 'sale.order', 'action_view_delivery')).toMatchObject({ qualname: 'SaleOrder.action_view_delivery', apiModel: false });
   });
 
   it.each([
     ['res.partner', 'name_create', 'ResPartner.name_create', true],
     ['res.partner', 'search', 'BaseModel.search', true],
-    ['res.partner', 'search_count', 'BaseModel.search_count', true],
     ['res.partner', 'read', 'BaseModel.read', false],
     ['res.users', 'read', 'ResUsers.read', false],
-    ['res.partner', 'create', 'ResPartner.create', true],
     ['sale.order', 'message_post', 'SaleOrder.message_post', false],
     ['res.users', 'context_get', 'ResUsers.context_get', true],
+    // the demo install's qualname where an app of the bigger install overrides the same signature
+    ['uom.uom', 'write', 'BaseModel.write', false],
+    ['res.partner', 'get_base_url', 'BaseModel.get_base_url', false],
+    // models the 19-model table lacked
+    ['ir.model.data', 'check_object_reference', 'IrModelData.check_object_reference', true],
+    ['account.move', 'action_post', 'AccountMove.action_post', false],
+    ['mail.message', 'set_message_done', 'MailMessage.set_message_done', false],
+    ['res.partner.bank', 'get_base_url', 'Base.get_base_url', false],
   ])('%s.%s runs %s (model-level: %s)', (model, method, qualname, apiModel) => {
     expect(lookupBuiltinSignature(builtinTable, model, method)).toMatchObject({ qualname, apiModel, source: 'builtin' });
   });
 
-  it.each(['x_custom.model', 'account.move', 'res.partner.bank'])('gives %s the generic BaseModel/base methods', (model) => {
+  it.each(['x_custom.model', 'x_studio.thing'])('gives %s, a model of neither install, the base model\'s methods', (model) => {
     expect(lookupBuiltinSignature(builtinTable, model, 'search')).toEqual({
       params: [
         { name: 'domain', kind: 'POSITIONAL_OR_KEYWORD' },
@@ -59,45 +96,61 @@ describe('lookupBuiltinSignature()', () => {
       qualname: 'BaseModel.search',
       source: 'generic',
     });
-    expect(lookupBuiltinSignature(builtinTable, model, 'read')).toMatchObject({ qualname: 'BaseModel.read', apiModel: false });
-    expect(lookupBuiltinSignature(builtinTable, model, 'create')).toMatchObject({ qualname: 'BaseModel.create', apiModel: true });
-    expect(lookupBuiltinSignature(builtinTable, model, 'unlink')).toMatchObject({ qualname: 'Base.unlink', source: 'generic' });
-    expect(lookupBuiltinSignature(builtinTable, model, 'web_read_group')).toMatchObject({ qualname: 'Base.web_read_group' });
+    for (const [method, entry] of Object.entries(all._shared)) {
+      expect(lookupBuiltinSignature(builtinTable, model, method), method).toEqual(expected(entry, 'generic'));
+    }
   });
 
-  it('covers every method whose BaseModel/Base qualname is the same on all 19 models', () => {
-    const common = Object.keys(methodTable['res.partner']!).filter((method) => {
-      const qualnames = new Set(models.map((m) => methodTable[m]![method]?.qualname));
-      const [only] = qualnames;
-      return qualnames.size === 1 && (only === `BaseModel.${method}` || only === `Base.${method}`);
+  it("flags the methods _deprecations.json lists, on the model that declares them (base: every model), and no other", () => {
+    const flagged = (model: string) =>
+      [...new Set([...Object.keys(all._shared), ...Object.keys(all.models[model]?.methods ?? {})])].filter(
+        (m) => lookupBuiltinSignature(builtinTable, model, m)?.deprecated === true,
+      );
+    const onBase = Object.entries(deprecations.methods).filter(([, ds]) => ds.some((d) => d.model === 'base')).map(([m]) => m).sort();
+    expect(onBase).toEqual(['check_access_rights', 'check_access_rule', 'check_field_access_rights', 'read_group', 'toggle_active']);
+    expect(flagged('x_custom.model').sort()).toEqual(onBase);
+    expect(flagged('res.partner').sort()).toEqual(onBase);
+    expect(flagged('ir.http').sort()).toEqual([...onBase, 'get_currencies'].sort());
+    expect(lookupBuiltinSignature(builtinTable, 'account.move', 'check_field_access_rights')).toMatchObject({ qualname: 'AccountMove.check_field_access_rights', deprecated: true });
+    expect(lookupBuiltinSignature(builtinTable, 'sale.order', 'read_group')).toMatchObject({
+      qualname: 'BaseModel.read_group',
+      apiModel: true,
+      deprecated: true,
+      params: [{ name: 'domain' }, { name: 'fields' }, { name: 'groupby' }, { name: 'offset' }, { name: 'limit' }, { name: 'orderby' }, { name: 'lazy' }],
     });
-    expect(common.length).toBeGreaterThan(30);
-    for (const method of common) {
-      expect(lookupBuiltinSignature(builtinTable, 'x_custom.model', method)?.source, method).toBe('generic');
-    }
+    expect(lookupBuiltinSignature(builtinTable, 'res.partner', 'search')).not.toHaveProperty('deprecated');
   });
 
   it.each([
     ['res.partner', 'name_get'],
+    ['res.partner', 'user_has_groups'],
     ['res.partner', 'action_confirm'],
     ['x_custom.model', 'message_post'],
     ['x_custom.model', 'action_foo'],
     ['x_custom.model', '__proto__'],
     ['x_custom.model', 'constructor'],
     ['res.partner', 'toString'],
+    ['res.partner', 'hasOwnProperty'],
   ])('knows nothing of %s.%s', (model, method) => {
     expect(lookupBuiltinSignature(builtinTable, model, method)).toBeUndefined();
   });
 
-  it('tells the 19 known models from others', () => {
+  it('tells the 686 known models from others: "model known, method unknown" is a method of neither install', () => {
     expect(isBuiltinModel(builtinTable, 'res.partner')).toBe(true);
+    expect(isBuiltinModel(builtinTable, 'ir.model.data')).toBe(true);
     expect(isBuiltinModel(builtinTable, 'x_custom.model')).toBe(false);
     expect(isBuiltinModel(builtinTable, 'constructor')).toBe(false);
+    expect(isBuiltinModel(builtinTable, '__proto__')).toBe(false);
     expect(lookupBuiltinSignature(builtinTable, '__proto__', 'search')?.source).toBe('generic');
+    expect(lookupBuiltinSignature(builtinTable, 'hasOwnProperty', 'search')?.source).toBe('generic');
   });
 
   it('is frozen, and a clone can be changed and injected', () => {
     expect(Object.isFrozen(builtinTable.signatures['BaseModel.search'])).toBe(true);
+    expect(Object.isFrozen(builtinTable.signatures['BaseModel.search']![1])).toBe(true);
+    expect(Object.isFrozen(builtinTable.signatures)).toBe(true);
+    expect(Object.isFrozen(builtinTable.models)).toBe(true);
+    expect(Object.isFrozen(builtinTable.models['res.partner'])).toBe(true);
     expect(() => builtinTable.generic.push('x')).toThrow(TypeError);
     const clone: BuiltinTable = structuredClone(builtinTable);
     const params = clone.signatures['BaseModel.search']![1];

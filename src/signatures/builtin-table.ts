@@ -1,16 +1,18 @@
 /**
- * The built-in signature table: the effective signatures of 19 Odoo 19.0 models, generated from
- * `fixtures/odoo-data/_method-table.json`, plus the generic `BaseModel`/`base` entries every other
- * model inherits. Plain data, so a test can clone it and inject a changed copy.
+ * The built-in signature table: the effective public methods of the 686 models of two real Odoo 19.0
+ * installs (`fixtures/odoo-data/_method-table-all.json`, with the demo install's qualnames for its 19
+ * recorded models), plus the generic `base` entries every model has, which also serve models the
+ * table does not know. Plain data, so a test can clone it and inject a changed copy.
  */
 import { builtinTableData } from './builtin-table.generated.ts';
+import { methodFromQualname } from './qualname.ts';
 import type { MethodSignature, Param, ParamKind } from './signature.ts';
 
 /** `[name]` (required), `[name, default]`, or `[name, default | null, kind]` when not POSITIONAL_OR_KEYWORD. */
 export type ParamRow = [name: string, defaultText?: string | null, kind?: ParamKind];
 
-/** `[apiModel, params]` for one qualname. */
-export type SignatureRow = [apiModel: boolean, params: ParamRow[]];
+/** `[apiModel, params]` for one qualname; a third element `true` when Odoo marks the method deprecated. */
+export type SignatureRow = [apiModel: boolean, params: ParamRow[], deprecated?: true];
 
 /**
  * The table's data. A method's name is the last dotted part of its qualname, so the method lists
@@ -19,30 +21,32 @@ export type SignatureRow = [apiModel: boolean, params: ParamRow[]];
 export interface BuiltinTable {
   /** Every distinct signature, by the qualname of the function that runs. */
   signatures: Record<string, SignatureRow>;
-  /** Qualnames of the methods every model has from `BaseModel`/`base` (used for unknown models). */
+  /** Qualnames of the methods of the `base` model, which every model has (and unknown models get). */
   generic: string[];
   /** Per known model, the qualnames of its methods that differ from (or add to) `generic`. */
   models: Record<string, string[]>;
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
+/**
+ * Freezes the table down to each row's parameter list. The `[name, default, kind]` tuples inside
+ * stay as they are: lookups copy them, and freezing ~8,000 small arrays cost 15 ms and 5 MiB of
+ * RSS at start (BENCHMARKS.md).
+ */
+function freezeTable(table: BuiltinTable): BuiltinTable {
+  for (const row of Object.values(table.signatures)) Object.freeze(Object.freeze(row)[1]);
+  for (const qualnames of Object.values(table.models)) Object.freeze(qualnames);
+  Object.freeze(table.signatures);
+  Object.freeze(table.generic);
+  Object.freeze(table.models);
+  return Object.freeze(table);
 }
 
 /** The generated table, frozen: clone it (`structuredClone`) to make a changed copy. */
-export const builtinTable: BuiltinTable = deepFreeze(builtinTableData);
-
-/** The method name a qualname runs as: `BaseModel.search` → `search`. */
-export function methodFromQualname(qualname: string): string {
-  return qualname.slice(qualname.lastIndexOf('.') + 1);
-}
+export const builtinTable: BuiltinTable = freezeTable(builtinTableData);
 
 interface TableIndex {
   generic: Map<string, string>;
+  /** Filled per model on its first lookup: most processes see a few dozen of the 686. */
   models: Map<string, Map<string, string>>;
 }
 
@@ -56,13 +60,21 @@ function indexByMethod(qualnames: readonly string[]): Map<string, string> {
 function tableIndex(table: BuiltinTable): TableIndex {
   let index = indexes.get(table);
   if (index === undefined) {
-    index = {
-      generic: indexByMethod(table.generic),
-      models: new Map(Object.entries(table.models).map(([model, qs]) => [model, indexByMethod(qs)])),
-    };
+    index = { generic: indexByMethod(table.generic), models: new Map() };
     indexes.set(table, index);
   }
   return index;
+}
+
+/** The model's own methods by name, or `undefined` when the table does not know the model. */
+function modelIndex(table: BuiltinTable, model: string): Map<string, string> | undefined {
+  const index = tableIndex(table);
+  let own = index.models.get(model);
+  if (own === undefined && Object.hasOwn(table.models, model)) {
+    own = indexByMethod(table.models[model] as string[]);
+    index.models.set(model, own);
+  }
+  return own;
 }
 
 function paramFromRow([name, defaultText, kind]: ParamRow): Param {
@@ -72,28 +84,32 @@ function paramFromRow([name, defaultText, kind]: ParamRow): Param {
 
 /**
  * The table's signature for `model.method`: the model's own entry, else the generic one (source
- * `builtin` for the 19 known models, `generic` for any other model). `undefined` when neither has it.
+ * `builtin` for a model the table knows, `generic` for any other model). `undefined` when neither
+ * has it: for a known model, the method is in neither install (see {@link isBuiltinModel}).
  */
 export function lookupBuiltinSignature(
   table: BuiltinTable,
   model: string,
   method: string,
 ): MethodSignature | undefined {
-  const index = tableIndex(table);
-  const known = index.models.get(model);
-  const qualname = known?.get(method) ?? index.generic.get(method);
+  const known = modelIndex(table, model);
+  const qualname = known?.get(method) ?? tableIndex(table).generic.get(method);
   if (qualname === undefined) return undefined;
   const row = table.signatures[qualname];
   if (row === undefined) return undefined;
-  return {
+  const sig: MethodSignature = {
     params: row[1].map(paramFromRow),
     apiModel: row[0],
     qualname,
     source: known === undefined ? 'generic' : 'builtin',
   };
+  return row[2] === true ? { ...sig, deprecated: true } : sig;
 }
 
-/** True when the table describes `model` itself (one of the 19 models it was generated from). */
+/**
+ * True when the table describes `model` itself (one of the 686 models of the two installs): a
+ * method it does not list is then not a public method of that model in either install.
+ */
 export function isBuiltinModel(table: BuiltinTable, model: string): boolean {
-  return tableIndex(table).models.has(model);
+  return modelIndex(table, model) !== undefined;
 }

@@ -23,8 +23,17 @@ const unauthorized = new LegacyError('access_denied', { name: 'werkzeug.exceptio
 const notFound = new LegacyError('internal', { name: 'werkzeug.exceptions.NotFound', message: "the model 'x' does not exist" });
 const timeout = new LegacyError('upstream_timeout', { name: 'legacy_rpc_gateway.UpstreamError', message: 'upstream did not answer in time (http://odoo, 120000 ms)' });
 
+const serviceKey = 's'.repeat(40);
+const adminKey = 'a'.repeat(40);
+const demoKey = 'd'.repeat(40);
+
 /** A discovery source over scripted answers, a controllable clock and a recording logger. */
 function setup(...answers: (DocBearerAnswer | Error)[]) {
+  return setupWith({ serviceKey }, ...answers);
+}
+
+/** As {@link setup}, with the service key of every database given (`undefined`: none). */
+function setupWith(options: { serviceKey: string | undefined }, ...answers: (DocBearerAnswer | Error)[]) {
   let t = 1_000_000;
   const queue = [...answers];
   const fetchDoc = vi.fn<FetchDoc>(async () => {
@@ -34,10 +43,11 @@ function setup(...answers: (DocBearerAnswer | Error)[]) {
     return next;
   });
   const log = { debug: vi.fn(), info: vi.fn(), warn: vi.fn() };
-  const source = createDiscoverySource({ fetchDoc, ttlMs, log: log as never, now: () => t });
-  const names = async (method: string, db = 'gw', model = 'x_custom.model') =>
-    (await source.lookup(db, model, method))?.params.map((p) => p.name);
-  return { source, fetchDoc, log, names, advance: (ms: number) => void (t += ms), push: (...a: (DocBearerAnswer | Error)[]) => queue.push(...a) };
+  const source = createDiscoverySource({ fetchDoc, serviceKeyFor: () => options.serviceKey, ttlMs, log: log as never, now: () => t });
+  const names = async (method: string, db = 'gw', model = 'x_custom.model', callerKey?: string) =>
+    (await source.lookup(db, model, method, undefined, callerKey))?.params.map((p) => p.name);
+  const keysAsked = () => fetchDoc.mock.calls.map((c) => c[2]);
+  return { source, fetchDoc, log, names, keysAsked, advance: (ms: number) => void (t += ms), push: (...a: (DocBearerAnswer | Error)[]) => queue.push(...a) };
 }
 
 describe('createDiscoverySource()', () => {
@@ -55,7 +65,7 @@ describe('createDiscoverySource()', () => {
     expect(await s.names('action_b')).toEqual([]);
     expect(await s.names('not_documented')).toBeUndefined();
     expect(s.fetchDoc).toHaveBeenCalledTimes(1);
-    expect(s.fetchDoc).toHaveBeenCalledWith('gw', 'x_custom.model', undefined, undefined);
+    expect(s.fetchDoc).toHaveBeenCalledWith('gw', 'x_custom.model', serviceKey, undefined, undefined);
   });
 
   it('is fresh for the TTL, then revalidates with the ETag: 304 keeps, 200 replaces', async () => {
@@ -67,17 +77,17 @@ describe('createDiscoverySource()', () => {
     s.advance(1);
     expect(await s.names('action_a')).toEqual(['note']);
     expect(s.fetchDoc).toHaveBeenCalledTimes(2);
-    expect(s.fetchDoc).toHaveBeenLastCalledWith('gw', 'x_custom.model', '"e1"', undefined);
+    expect(s.fetchDoc).toHaveBeenLastCalledWith('gw', 'x_custom.model', serviceKey, '"e1"', undefined);
     s.advance(ttlMs - 1);
     expect(await s.names('action_a')).toEqual(['note']);
     expect(s.fetchDoc).toHaveBeenCalledTimes(2);
     s.advance(1);
     expect(await s.names('action_a')).toEqual(['message', 'note']);
-    expect(s.fetchDoc).toHaveBeenLastCalledWith('gw', 'x_custom.model', '"e1"', undefined);
+    expect(s.fetchDoc).toHaveBeenLastCalledWith('gw', 'x_custom.model', serviceKey, '"e1"', undefined);
     s.push(notModified);
     s.advance(ttlMs);
     await s.names('action_a');
-    expect(s.fetchDoc).toHaveBeenLastCalledWith('gw', 'x_custom.model', '"e2"', undefined);
+    expect(s.fetchDoc).toHaveBeenLastCalledWith('gw', 'x_custom.model', serviceKey, '"e2"', undefined);
   });
 
   it('makes one request for concurrent first uses of a (db, model), and one per (db, model)', async () => {
@@ -97,21 +107,21 @@ describe('createDiscoverySource()', () => {
     const s = setup(modified('"e1"', {}));
     const origin = { host: 'erp.example.com', ip: '10.0.0.1', proto: 'https', userAgent: 'py', requestId: 'r1', signal: new AbortController().signal };
     await s.source.lookup('gw', 'x_custom.model', 'a', origin);
-    expect(s.fetchDoc).toHaveBeenCalledWith('gw', 'x_custom.model', undefined, origin);
+    expect(s.fetchDoc).toHaveBeenCalledWith('gw', 'x_custom.model', serviceKey, undefined, origin);
   });
 
   it.each([
     [
       '403 (no Technical Documentation group)',
       forbidden,
-      "signature discovery is off for this database: the service key's user is not in the Technical Documentation group (/doc-bearer answered 403); the built-in signature table serves",
+      "signature discovery with the service key is off for this database: the key's user is not in the Technical Documentation group (/doc-bearer answered 403); each caller's own key is tried, then the built-in signature table serves",
     ],
     [
       '401 (key not valid there)',
       unauthorized,
-      'signature discovery is off for this database: the service key is not valid there (/doc-bearer answered 401); the built-in signature table serves',
+      "signature discovery with the service key is off for this database: the key is not valid there (/doc-bearer answered 401); each caller's own key is tried, then the built-in signature table serves",
     ],
-  ])('turns discovery off for a database on %s, logged once, and retries after a while', async (_what, error, message) => {
+  ])('turns the service key off for a database on %s, logged once, and retries after a while', async (_what, error, message) => {
     const s = setup(error);
     for (let i = 0; i < 5; i++) expect(await s.names('action_a')).toBeUndefined();
     expect(await s.names('search', 'gw', 'res.partner')).toBeUndefined();
@@ -137,7 +147,7 @@ describe('createDiscoverySource()', () => {
   it('waits at least a minute before asking a refusing database again, even with a short TTL', async () => {
     const fetchDoc = vi.fn<FetchDoc>(async () => Promise.reject(forbidden));
     let t = 0;
-    const source = createDiscoverySource({ fetchDoc, ttlMs: 0, log: { debug: vi.fn(), info: vi.fn(), warn: vi.fn() } as never, now: () => t });
+    const source = createDiscoverySource({ fetchDoc, serviceKeyFor: () => serviceKey, ttlMs: 0, log: { debug: vi.fn(), info: vi.fn(), warn: vi.fn() } as never, now: () => t });
     await source.lookup('gw', 'res.partner', 'search');
     t += 59_999;
     await source.lookup('gw', 'res.partner', 'search');
@@ -185,6 +195,115 @@ describe('createDiscoverySource()', () => {
     expect(await s.names('action_a')).toEqual(['note']);
     s.advance(10_000);
     expect(await s.names('action_a')).toEqual(['note']);
-    expect(s.fetchDoc).toHaveBeenLastCalledWith('gw', 'x_custom.model', '"e1"', undefined);
+    expect(s.fetchDoc).toHaveBeenLastCalledWith('gw', 'x_custom.model', serviceKey, '"e1"', undefined);
+  });
+});
+
+describe("createDiscoverySource() with the caller's key (no service key for the database)", () => {
+  const noService = { serviceKey: undefined };
+
+  it('asks with the key of the call that needs the document, and serves what it learned to every caller of that database', async () => {
+    const s = setupWith(noService, modified('"e1"', { action_a: ['note'] }), modified('"e1"', { action_a: ['other'] }));
+    expect(await s.names('action_a', 'gw', 'x_custom.model', adminKey)).toEqual(['note']);
+    expect(s.fetchDoc).toHaveBeenCalledWith('gw', 'x_custom.model', adminKey, undefined, undefined);
+    // another user, a user whose key could not read it, no key at all: the same document, no request
+    expect(await s.names('action_a', 'gw', 'x_custom.model', demoKey)).toEqual(['note']);
+    expect(await s.names('action_a', 'gw', 'x_custom.model')).toEqual(['note']);
+    expect(s.fetchDoc).toHaveBeenCalledTimes(1);
+    // another database learns its own
+    expect(await s.names('action_a', 'gw2', 'x_custom.model', adminKey)).toEqual(['other']);
+    expect(s.fetchDoc).toHaveBeenCalledTimes(2);
+  });
+
+  it('makes one request for concurrent callers with different keys: one look-up per (db, model), not per caller', async () => {
+    const s = setupWith(noService, modified('"e1"', { action_a: ['note'] }));
+    const keys = [adminKey, demoKey, 'b'.repeat(40), 'c'.repeat(40)];
+    const results = await Promise.all(keys.map((k) => s.names('action_a', 'gw', 'x_custom.model', k)));
+    expect(results).toEqual(keys.map(() => ['note']));
+    expect(s.keysAsked()).toEqual([adminKey]);
+  });
+
+  it('revalidates after the TTL with whichever caller comes, and the ETag it holds', async () => {
+    const s = setupWith(noService, modified('"e1"', { action_a: ['note'] }), notModified);
+    await s.names('action_a', 'gw', 'x_custom.model', adminKey);
+    s.advance(ttlMs);
+    expect(await s.names('action_a', 'gw', 'x_custom.model', demoKey)).toEqual(['note']);
+    expect(s.fetchDoc).toHaveBeenLastCalledWith('gw', 'x_custom.model', demoKey, '"e1"', undefined);
+  });
+
+  it('does not ask again with a key /doc-bearer refused (403) for the TTL, in that database; other keys still ask', async () => {
+    const s = setupWith(noService, forbidden);
+    expect(await s.names('action_a', 'gw', 'x_custom.model', demoKey)).toBeUndefined();
+    expect(await s.names('action_a', 'gw', 'res.partner', demoKey)).toBeUndefined();
+    s.advance(ttlMs - 1);
+    expect(await s.names('action_a', 'gw', 'x_custom.model', demoKey)).toBeUndefined();
+    expect(s.keysAsked()).toEqual([demoKey]);
+    expect(s.log.warn).not.toHaveBeenCalled(); // a user outside the group is no misconfiguration
+
+    s.push(forbidden); // the same key in another database is another user
+    expect(await s.names('action_a', 'gw2', 'x_custom.model', demoKey)).toBeUndefined();
+    s.push(modified('"e1"', { action_a: ['note'] })); // a key of the group learns it for everyone
+    expect(await s.names('action_a', 'gw', 'x_custom.model', adminKey)).toEqual(['note']);
+    expect(await s.names('action_a', 'gw', 'x_custom.model', demoKey)).toEqual(['note']);
+    expect(s.keysAsked()).toEqual([demoKey, demoKey, adminKey]);
+
+    // both the refusal and the document are past their TTL: demo's key is asked again, refused, and
+    // the document it cannot revalidate still serves
+    s.push(forbidden);
+    s.advance(ttlMs);
+    expect(await s.names('action_a', 'gw', 'x_custom.model', demoKey)).toEqual(['note']);
+    expect(s.keysAsked()).toEqual([demoKey, demoKey, adminKey, demoKey]);
+  });
+
+  it('remembers a refused key for at least a minute, even with a short TTL', async () => {
+    const fetchDoc = vi.fn<FetchDoc>(async () => Promise.reject(forbidden));
+    let t = 0;
+    const source = createDiscoverySource({ fetchDoc, serviceKeyFor: () => undefined, ttlMs: 0, log: { debug: vi.fn(), info: vi.fn(), warn: vi.fn() } as never, now: () => t });
+    await source.lookup('gw', 'res.partner', 'search', undefined, demoKey);
+    t += 59_999;
+    await source.lookup('gw', 'res.partner', 'search', undefined, demoKey);
+    expect(fetchDoc).toHaveBeenCalledTimes(1);
+    t += 1;
+    await source.lookup('gw', 'res.partner', 'search', undefined, demoKey);
+    expect(fetchDoc).toHaveBeenCalledTimes(2);
+  });
+
+  it("stores nothing for the model after a caller's key is refused: the next caller with another key asks at once", async () => {
+    const s = setupWith(noService, forbidden, modified('"e1"', { action_a: ['note'] }));
+    expect(await s.names('action_a', 'gw', 'x_custom.model', demoKey)).toBeUndefined();
+    expect(await s.names('action_a', 'gw', 'x_custom.model', adminKey)).toEqual(['note']);
+    expect(s.keysAsked()).toEqual([demoKey, adminKey]);
+  });
+
+  it('asks nothing without a service key or a caller key', async () => {
+    const s = setupWith(noService);
+    expect(await s.names('action_a')).toBeUndefined();
+    expect(s.fetchDoc).not.toHaveBeenCalled();
+  });
+
+  it("tries the caller's key in the same look-up when the service key is refused; the service key is not asked again meanwhile", async () => {
+    const s = setup(forbidden, modified('"e1"', { action_a: ['note'] }), modified('"e1"', { action_b: ['x'] }));
+    expect(await s.names('action_a', 'gw', 'x_custom.model', adminKey)).toEqual(['note']);
+    expect(await s.names('action_b', 'gw', 'res.partner', adminKey)).toEqual(['x']);
+    expect(s.keysAsked()).toEqual([serviceKey, adminKey, adminKey]);
+    expect(s.log.warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('prefers the service key where the database has one', async () => {
+    const s = setup(modified('"e1"', { action_a: ['note'] }));
+    await s.names('action_a', 'gw', 'x_custom.model', adminKey);
+    expect(s.keysAsked()).toEqual([serviceKey]);
+  });
+
+  it('never logs a key', async () => {
+    const s = setupWith(noService, forbidden, unauthorized, timeout, modified('"e1"', { action_a: ['note'] }));
+    await s.names('action_a', 'gw', 'x_custom.model', demoKey);
+    await s.names('action_a', 'gw', 'res.partner', adminKey);
+    await s.names('action_a', 'gw', 'res.users', 'b'.repeat(40));
+    s.advance(ttlMs);
+    await s.names('action_a', 'gw', 'res.users', 'c'.repeat(40));
+    const logged = JSON.stringify([s.log.debug.mock.calls, s.log.info.mock.calls, s.log.warn.mock.calls]);
+    expect(s.log.debug).toHaveBeenCalledWith(expect.objectContaining({ db: 'gw', model: 'x_custom.model', status: 403 }), expect.stringContaining("refused the caller's key"));
+    for (const k of [demoKey, adminKey, 'b'.repeat(40), 'c'.repeat(40)]) expect(logged).not.toContain(k);
   });
 });

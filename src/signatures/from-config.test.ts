@@ -33,14 +33,37 @@ function upstreamAnswering(doc: object): Pick<Upstream, 'docBearer'> & { docBear
 const demoDoc = { model: 'res.partner', methods: { action_gateway_demo: { parameters: { note: {}, flag: { default: false } }, model: 'res.partner' } } };
 
 describe('createSignatureResolverFromConfig()', () => {
-  it('serves the built-in table alone without a service key, and says so once at start', async () => {
+  it("without a service key, discovers with the caller's own key (never without one), and says so once at start", async () => {
     const upstream = upstreamAnswering(demoDoc);
-    const { log, messages } = capturedLog();
+    const { log, lines, messages } = capturedLog();
     const resolver = createSignatureResolverFromConfig(loadConfig([], {}), upstream, log);
     await expect(resolver.resolve('gw', 'res.partner', 'search')).resolves.toMatchObject({ source: 'builtin' });
     await expect(resolver.resolve('gw', 'res.partner', 'action_gateway_demo')).resolves.toBeUndefined();
     expect(upstream.docBearer).not.toHaveBeenCalled();
-    expect(messages()).toEqual(['signature discovery is off (no --service-key): the built-in signature table serves']);
+    const callerKey = 'c'.repeat(40);
+    await expect(resolver.resolve('gw', 'res.partner', 'action_gateway_demo', undefined, callerKey)).resolves.toMatchObject({ source: 'discovered' });
+    expect(upstream.docBearer).toHaveBeenCalledWith({ db: 'gw', key: callerKey, model: 'res.partner', etag: undefined }, expect.objectContaining({ host: '' }));
+    expect(messages()).toEqual(["signature discovery through /doc-bearer is on with each caller's own key (no --service-key)", 'signature discovery is on for this database']);
+    expect(JSON.stringify(lines)).not.toContain(callerKey);
+  });
+
+  it("uses each database's own service key, and the caller's key where the database has none", async () => {
+    const upstream = upstreamAnswering(demoDoc);
+    const other = 'e'.repeat(40);
+    const resolver = createSignatureResolverFromConfig(loadConfig(['--service-key', `gw=${key},gw2=${other}`], {}), upstream, capturedLog().log);
+    const callerKey = 'c'.repeat(40);
+    for (const db of ['gw', 'gw2', 'gw3']) await resolver.resolve(db, 'res.partner', 'action_gateway_demo', undefined, callerKey);
+    expect(upstream.docBearer.mock.calls.map(([req]) => [(req as DocBearerRequest).db, (req as DocBearerRequest).key])).toEqual([
+      ['gw', key],
+      ['gw2', other],
+      ['gw3', callerKey],
+    ]);
+  });
+
+  it('tells a model the built-in table knows from one it has never seen', () => {
+    const resolver = createSignatureResolverFromConfig(loadConfig([], {}), upstreamAnswering(demoDoc), capturedLog().log);
+    expect(resolver.knowsModel('ir.model.data')).toBe(true);
+    expect(resolver.knowsModel('x_custom.model')).toBe(false);
   });
 
   it('discovers with the service key, and never logs it', async () => {
@@ -52,7 +75,7 @@ describe('createSignatureResolverFromConfig()', () => {
       source: 'discovered',
     });
     expect(upstream.docBearer).toHaveBeenCalledWith({ db: 'gw', key, model: 'res.partner', etag: undefined }, expect.objectContaining({ host: '' }));
-    expect(messages()).toEqual(['signature discovery through /doc-bearer is on', 'signature discovery is on for this database']);
+    expect(messages()).toEqual(["signature discovery through /doc-bearer is on: the database's service key, else each caller's own key", 'signature discovery is on for this database']);
     expect(lines[0]).toMatchObject({ ttlMs: 1000 });
     expect(JSON.stringify(lines)).not.toContain(key);
   });

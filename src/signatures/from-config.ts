@@ -1,7 +1,7 @@
 /**
  * The signature resolver the configuration asks for (GATEWAY.md §4): the signatures file when
- * `--signatures-file` is set, live `/doc-bearer` discovery when `--service-key` is set, then the
- * built-in table. Says once, at start, which of them are on.
+ * `--signatures-file` is set, live `/doc-bearer` discovery (with the database's `--service-key`,
+ * else the caller's own key), then the built-in table. Says once, at start, which of them are on.
  */
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
@@ -46,14 +46,15 @@ export function createSignatureResolverFromConfig(
     log.info({ file: config.signaturesFile, models: table.size, methods }, 'signatures file loaded');
     sources.push(createOverridesSource(table));
   }
-  const key = config.serviceKey;
-  if (key === undefined) {
-    log.info('signature discovery is off (no --service-key): the built-in signature table serves');
-  } else {
-    log.info({ ttlMs: config.signatureTtlMs }, 'signature discovery through /doc-bearer is on');
-    const fetchDoc = (db: string, model: string, etag: string | undefined, origin: CallOrigin | undefined) =>
-      upstream.docBearer({ db, key, model, etag }, discoveryOrigin(origin, config.callTimeoutMs));
-    sources.push(createDiscoverySource({ fetchDoc, ttlMs: config.signatureTtlMs, log, now: options.now }));
-  }
+  const keys = config.serviceKey;
+  log.info(
+    { ttlMs: config.signatureTtlMs },
+    keys === undefined
+      ? "signature discovery through /doc-bearer is on with each caller's own key (no --service-key)"
+      : "signature discovery through /doc-bearer is on: the database's service key, else each caller's own key",
+  );
+  const fetchDoc = (db: string, model: string, key: string, etag: string | undefined, origin: CallOrigin | undefined) =>
+    upstream.docBearer({ db, key, model, etag }, discoveryOrigin(origin, config.callTimeoutMs));
+  sources.push(createDiscoverySource({ fetchDoc, serviceKeyFor: (db) => keys?.keyFor(db), ttlMs: config.signatureTtlMs, log, now: options.now }));
   return createSignatureResolver({ sources });
 }

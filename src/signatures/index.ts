@@ -8,7 +8,6 @@ export {
   builtinTable,
   isBuiltinModel,
   lookupBuiltinSignature,
-  methodFromQualname,
   type BuiltinTable,
   type ParamRow,
   type SignatureRow,
@@ -25,7 +24,7 @@ export { parseDocMethods, signatureFromDoc } from './doc-signatures.ts';
 export { loadOverridesFile } from './overrides-file.ts';
 export { createOverridesSource } from './overrides.ts';
 export { validateOverrides, type OverrideTable } from './validate-overrides.ts';
-export { classNameFromModel, qualnameFromModel } from './qualname.ts';
+export { classNameFromModel, methodFromQualname, qualnameFromModel } from './qualname.ts';
 export {
   hasDefault,
   paramKinds,

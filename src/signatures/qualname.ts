@@ -22,3 +22,8 @@ export function classNameFromModel(model: string): string {
 export function qualnameFromModel(model: string, method: string): string {
   return `${classNameFromModel(model)}.${method}`;
 }
+
+/** The method name a qualname runs as: `BaseModel.search` → `search` (a bare name is its own method). */
+export function methodFromQualname(qualname: string): string {
+  return qualname.slice(qualname.lastIndexOf('.') + 1);
+}

@@ -47,8 +47,8 @@ describe('createSignatureResolver()', () => {
     await expect(resolver.resolve('gw', 'res.partner', 'action_x')).resolves.toBe(override);
     expect(discovery.lookup).not.toHaveBeenCalled();
     await expect(resolver.resolve('gw', 'res.partner', 'read')).resolves.toMatchObject({ source: 'builtin' });
-    expect(overrides.lookup).toHaveBeenLastCalledWith('gw', 'res.partner', 'read', undefined);
-    expect(discovery.lookup).toHaveBeenLastCalledWith('gw', 'res.partner', 'read', undefined);
+    expect(overrides.lookup).toHaveBeenLastCalledWith('gw', 'res.partner', 'read', undefined, undefined);
+    expect(discovery.lookup).toHaveBeenLastCalledWith('gw', 'res.partner', 'read', undefined, undefined);
   });
 
   it("keeps the table's apiModel for a discovered method of a model the table knows", async () => {
@@ -79,10 +79,18 @@ describe('createSignatureResolver() with discovery', () => {
     await expect(resolver.resolve('gw', 'res.partner', 'action_gateway_demo')).resolves.toEqual(discovered('ResPartner.action_gateway_demo'));
   });
 
-  it('hands the calling origin to every source', async () => {
+  it("hands the calling origin and the caller's key to every source", async () => {
     const discovery = sourceOf('discovery', {});
     const origin = { host: 'h', ip: '1.2.3.4', proto: 'http', userAgent: '', requestId: 'r', signal: new AbortController().signal };
-    await createSignatureResolver({ sources: [discovery] }).resolve('gw', 'res.partner', 'search', origin);
-    expect(discovery.lookup).toHaveBeenCalledWith('gw', 'res.partner', 'search', origin);
+    await createSignatureResolver({ sources: [discovery] }).resolve('gw', 'res.partner', 'search', origin, 'k'.repeat(40));
+    expect(discovery.lookup).toHaveBeenCalledWith('gw', 'res.partner', 'search', origin, 'k'.repeat(40));
+  });
+
+  it('answers undefined for a method of a model the table knows when no source has it, and says the model is known', async () => {
+    const resolver = createSignatureResolver({ sources: [sourceOf('discovery', {})] });
+    await expect(resolver.resolve('gw', 'res.partner', 'user_has_groups')).resolves.toBeUndefined();
+    expect(resolver.knowsModel('res.partner')).toBe(true);
+    await expect(resolver.resolve('gw', 'x_custom.model', 'user_has_groups')).resolves.toBeUndefined();
+    expect(resolver.knowsModel('x_custom.model')).toBe(false);
   });
 });

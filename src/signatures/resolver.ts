@@ -1,7 +1,9 @@
 /**
  * Resolves the signature of `model.method` for a database: a chain of sources, first hit wins, with
- * the built-in table last (GATEWAY.md §4). The overrides file and live `/doc-bearer` discovery plug
- * in as sources in front of the table.
+ * the built-in table last (GATEWAY.md §4): the overrides file, then live `/doc-bearer` discovery
+ * (the database's service key, else the caller's own key), then the table. A method none of them
+ * knows is left to the caller (object.ts: the ids-only fallback, else a fault naming the overrides
+ * file); {@link SignatureResolver.knowsModel} tells a model of the table from one it has never seen.
  */
 import type { CallOrigin } from '../call.ts';
 import { builtinTable, isBuiltinModel, lookupBuiltinSignature, type BuiltinTable } from './builtin-table.ts';
@@ -13,14 +15,20 @@ export interface SignatureSource {
   readonly name: string;
   /**
    * `origin` is the legacy call that needs the signature: a source that asks the upstream sends its
-   * Host and forwarded headers (dbfilter), never its credentials.
+   * Host and forwarded headers (dbfilter). `callerKey` is the API key that call runs with: discovery
+   * may ask with it where the database has no service key. Never logged.
    */
-  lookup(db: string, model: string, method: string, origin?: CallOrigin): Promise<MethodSignature | undefined>;
+  lookup(db: string, model: string, method: string, origin?: CallOrigin, callerKey?: string): Promise<MethodSignature | undefined>;
 }
 
 export interface SignatureResolver {
   /** The signature of `model.method` in `db`, or `undefined` when no source knows the method. */
-  resolve(db: string, model: string, method: string, origin?: CallOrigin): Promise<MethodSignature | undefined>;
+  resolve(db: string, model: string, method: string, origin?: CallOrigin, callerKey?: string): Promise<MethodSignature | undefined>;
+  /**
+   * True when the built-in table describes `model` (686 models of two real installs): a method of it
+   * that `resolve` does not know is then no public method of that model in either install.
+   */
+  knowsModel(model: string): boolean;
 }
 
 export interface SignatureResolverOptions {
@@ -41,9 +49,9 @@ export function createSignatureResolver(options: SignatureResolverOptions = {}):
   const sources = [...(options.sources ?? [])];
 
   return {
-    async resolve(db, model, method, origin) {
+    async resolve(db, model, method, origin, callerKey) {
       for (const source of sources) {
-        const sig = await source.lookup(db, model, method, origin);
+        const sig = await source.lookup(db, model, method, origin, callerKey);
         if (sig === undefined) continue;
         if (sig.source !== 'discovered' || !isBuiltinModel(table, model)) return sig;
         const builtin = lookupBuiltinSignature(table, model, method);
@@ -51,5 +59,6 @@ export function createSignatureResolver(options: SignatureResolverOptions = {}):
       }
       return lookupBuiltinSignature(table, model, method);
     },
+    knowsModel: (model) => isBuiltinModel(table, model),
   };
 }

@@ -47,6 +47,8 @@ export interface MethodSignature {
   /** `__qualname__` of the function that runs, e.g. `ResPartner.name_create`, `BaseModel.search`. */
   readonly qualname: string;
   readonly source: SignatureSourceName;
+  /** Odoo marks the method `@api.deprecated` but still serves it (`read_group`); from the built-in table. */
+  readonly deprecated?: true;
 }
 
 /** True when a plain or keyword-only parameter may be left out of a call (it has a default). */

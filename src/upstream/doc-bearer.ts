@@ -14,7 +14,7 @@ import type { UpstreamHttp } from './pool.ts';
 /** One documentation request: for which database and model, with which key, against which ETag. */
 export interface DocBearerRequest {
   db: string;
-  /** The bearer API key (the gateway's service key). */
+  /** The bearer API key: the database's service key, or the key of the call that needs the document. */
   key: string;
   model: string;
   /** The ETag of the copy the caller holds, sent as `If-None-Match`. */

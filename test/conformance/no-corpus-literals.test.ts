@@ -22,7 +22,6 @@ const publicNames: readonly { literal: string; why: string }[] = [
   { literal: 'parent_path', why: 'a standard Odoo field name (_parent_store), not an answer' },
   { literal: 'Access Control', why: "the title check_identity gives its res.users.identitycheck action (odoo/addons/base/models/res_users.py), a UI label" },
   { literal: 'API Key Ready', why: 'the title make_key gives its res.users.apikeys.show action (res_users.py), a UI label' },
-  { literal: 'ir.actions.act_window_close', why: 'the name of a standard Odoo client action model (ir.actions), like ir.actions.act_window' },
 ];
 
 /**

@@ -1,7 +1,8 @@
 /**
  * No password and no API key in any log line (design §5 step 1, §8): a credential-heavy session at
  * trace level — minting, renewal, re-validation, a 401 re-mint, refusals, throttling, passthrough
- * keys, the credential map, retirement at shutdown — then every line is searched for every
+ * keys, the credential map, per-database service keys, signature discovery with the callers' own
+ * keys, retirement at shutdown — then every line is searched for every
  * password and key the session used — once in-process, once sharing state through a Redis that
  * requires a password (issue #10), whose password and the state secret must not show either.
  */
@@ -36,13 +37,14 @@ describe('log lines', () => {
     const hash = await hashPassword(passwords.mapped);
     const keys = new Set<string>();
     const stack = await startStack({
-      databases: ['gw', 'gw2'],
+      databases: ['gw', 'gw2', 'gw3'],
       log: capture.log,
       sim: { laterBuild: true, totpLogins: ['portal'], now: clock.date },
       gateway: { now: clock.now },
       flags: (sim) => {
         writeFileSync(file, JSON.stringify([{ db: 'gw', login: 'portal', password_hash: hash, key: sim.keyFor('gw', 'portal') }]));
-        return ['--service-key', sim.keyFor('gw', 'admin'), '--service-db', 'gw', '--credentials-file', file, '--throttle-failures', '3', '--key-duration', '7', '--trusted-proxies', 'loopback', ...shared];
+        // per-database service keys; gw3 has none (discovery there asks with each caller's key)
+        return ['--service-key', `gw=${sim.keyFor('gw', 'admin')},gw2=${sim.keyFor('gw2', 'admin')}`, '--service-db', 'gw', '--credentials-file', file, '--throttle-failures', '3', '--key-duration', '7', '--trusted-proxies', 'loopback', ...shared];
       },
     });
     const { sim } = stack;
@@ -59,6 +61,15 @@ describe('log lines', () => {
     await call(2, sim.keyFor('gw', 'admin'));
     await call(2, 'f'.repeat(40));
     remember();
+    // a uid-only call in gw2 (its service key looks the login up), signatures discovered with the
+    // caller's own key in gw3 (demo's: 403, then admin's: 200), and a uid gw3 cannot look up
+    const gw2Admin = sim.users('gw2').find((u) => u.login === 'admin')?.password as string;
+    await stack.jsonrpc('object', 'execute_kw', ['gw2', 2, gw2Admin, 'res.partner', 'search_count', [[]]]);
+    for (const login of ['demo', 'admin']) {
+      const uid = login === 'admin' ? 2 : 5;
+      await stack.jsonrpc('object', 'execute_kw', ['gw3', uid, sim.keyFor('gw3', login), 'res.partner', 'action_gateway_demo', [[3], 'note']]);
+    }
+    await stack.jsonrpc('object', 'execute_kw', ['gw3', 5, 'Gw3-Secret-Passphrase', 'res.partner', 'search_count', [[]]]);
     // refusals: wrong passwords until throttled, a two-factor password, the credential map (right and wrong)
     for (const pw of wrong) await call(5, pw, '10.0.0.9');
     await stack.jsonrpc('common', 'login', ['gw2', 'portal', 'portal']); // not mapped in gw2: two-factor refusal
@@ -81,10 +92,10 @@ describe('log lines', () => {
     await stack.close();
 
     const text = capture.lines.map((l) => JSON.stringify(l)).join('\n');
-    const secrets = [...Object.values(passwords), ...wrong, 'Changed-Secret-Passphrase', ...keys, redisPassword, stateSecret];
+    const secrets = [...Object.values(passwords), ...wrong, 'Changed-Secret-Passphrase', gw2Admin, 'Gw3-Secret-Passphrase', ...keys, redisPassword, stateSecret];
     expect(keys.size).toBeGreaterThanOrEqual(6);
     if (mode === 'with Redis') expect(capture.matching('Redis connected').length).toBe(1);
-    for (const needed of ['minted an API key', 'renewed a minted API key', 'revoked a minted API key', 'legacy call', 'the upstream refused a cached key; resolving it again', 'could not trade a password for an API key']) {
+    for (const needed of ['signature discovery: /doc-bearer refused the caller', 'signature discovery is on for this database', 'minted an API key', 'renewed a minted API key', 'revoked a minted API key', 'legacy call', 'the upstream refused a cached key; resolving it again', 'could not trade a password for an API key']) {
       expect(capture.matching(needed).length, needed).toBeGreaterThan(0);
     }
     for (const secret of secrets) expect(text.includes(secret), `a log line holds ${secret.slice(0, 6)}…`).toBe(false);

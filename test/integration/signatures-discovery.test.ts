@@ -1,14 +1,18 @@
 /**
  * Signature discovery end to end (design §4): the gateway reads `/doc-bearer/<model>.json` with the
- * service key, revalidates it after the TTL, and binds positional arguments of a method the built-in
- * table does not know. Requests are counted at the simulator's HTTP layer; the TTL runs on a faked
- * Date (no real waiting).
+ * service key, else with the caller's own key, revalidates it after the TTL, and binds positional
+ * arguments of a method the built-in table does not know. Requests are counted at the simulator's
+ * HTTP layer; the TTL runs on a faked Date (no real waiting).
  */
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
 import { parseJson } from '../../src/json/index.ts';
+import { startGateway } from '../../src/server/gateway.ts';
 import type { Value } from '../../src/value.ts';
 import { captureLog, type CapturedLog } from '../support/captured-log.ts';
-import { errorData, startStack, type Stack } from '../support/stack.ts';
+import { errorData, jsonrpcAt, startStack, type Stack } from '../support/stack.ts';
 import { xmlrpcCall } from '../support/xmlrpc-call.ts';
 
 const ttlMs = 300_000;
@@ -62,7 +66,7 @@ describe('revalidation, counted at the simulator', () => {
     expect(result).toEqual(demoResult([3], 'after 304', false));
     const requests = docRequests(stack);
     expect(requests).toHaveLength(1);
-    expect(requests[0]!.headers['if-none-match']).toMatch(/^"[0-9a-f]{40}"$/);
+    expect(requests[0]!.headers['if-none-match']).toMatch(/^[0-9a-f]{64}$/); // the ETag as the simulator sent it (unquoted, as Odoo)
     await execute_kw('res.partner', 'action_gateway_demo', [[3], 'fresh again']);
     expect(docRequests(stack)).toHaveLength(1);
   });
@@ -152,44 +156,128 @@ describe("binding errors with Python's text, from the discovered signature", () 
   });
 });
 
-describe('discovery off', () => {
+describe("discovery with the caller's own key (no service key for the database)", () => {
   let captured: CapturedLog;
-  let off: Stack;
-  afterEach(() => off.close());
+  let own: Stack;
+  afterEach(() => own.close());
 
-  const customCall = (s: Stack, key: string) =>
-    s.jsonrpc('object', 'execute_kw', ['demo', 2, key, 'res.partner', 'action_gateway_demo', [[3], 'hello']]);
+  const customCall = (s: Stack, uid: number, key: string, note = 'hello') =>
+    s.jsonrpc('object', 'execute_kw', ['demo', uid, key, 'res.partner', 'action_gateway_demo', [[3], note]]);
   const fallbackFault =
     'legacy-rpc-gateway cannot map the positional arguments of res.partner.action_gateway_demo() to JSON-2 parameter names: ' +
     'its signature is unknown. Pass them as keyword arguments (execute_kw kwargs) or declare the signature in the signatures file (--signatures-file).';
+  const bearerOf = (r: { headers: Record<string, unknown> }) => String(r.headers.authorization).replace(/^bearer /, '');
 
-  it('without a service key: no /doc-bearer request, the table serves, logged once at start', async () => {
+  it("asks with the key of a caller in the Technical Documentation group, and what it learned serves every user of the database", async () => {
     captured = captureLog();
-    off = await startStack({ log: captured.log });
-    const key = off.sim.keyFor('demo', 'admin');
-    for (let i = 0; i < 3; i++) expect(errorData((await customCall(off, key)).error).message).toBe(fallbackFault);
-    expect((await off.jsonrpc('object', 'execute_kw', ['demo', 2, key, 'res.partner', 'search_count', [[]]])).result).toBeTypeOf('number');
-    expect(docRequests(off)).toHaveLength(0);
-    expect(captured.matching('signature discovery')).toEqual([
-      expect.objectContaining({ level: 30, msg: 'signature discovery is off (no --service-key): the built-in signature table serves' }),
+    own = await startStack({ log: captured.log });
+    const admin = own.sim.keyFor('demo', 'admin');
+    const demo = own.sim.keyFor('demo', 'demo');
+    expect((await customCall(own, 2, admin)).result).toEqual(demoResult([3], 'hello', false));
+    expect(docRequests(own).map((r) => [r.path, bearerOf(r), r.headers['x-odoo-database']])).toEqual([['/doc-bearer/res.partner.json', admin, 'demo']]);
+    // demo is outside the group, but the document is the database's: no request, the call maps
+    expect((await customCall(own, 5, demo, 'from demo')).result).toEqual(demoResult([3], 'from demo', false));
+    expect(docRequests(own)).toHaveLength(1);
+    expect(captured.matching('signature discovery through /doc-bearer is on')).toEqual([
+      expect.objectContaining({ msg: "signature discovery through /doc-bearer is on with each caller's own key (no --service-key)" }),
     ]);
   });
 
-  it('with a key outside the Technical Documentation group: one 403, logged once, then the table serves', async () => {
+  it('makes one request for concurrent first calls of several users, not one per caller', async () => {
+    own = await startStack();
+    const users: [number, string][] = [[2, own.sim.keyFor('demo', 'admin')], [5, own.sim.keyFor('demo', 'demo')], [2, own.sim.keyFor('demo', 'admin')]];
+    const results = await Promise.all(users.map(([uid, key], n) => customCall(own, uid, key, `n${n}`)));
+    expect(docRequests(own)).toHaveLength(1);
+    // whoever asked, the one answer served all three calls (demo's key alone would have been refused)
+    expect(results.map((r) => (r.result as Map<string, Value>).get('note'))).toEqual(['n0', 'n1', 'n2']);
+  });
+
+  it("falls back on a 403 (a user outside the group): the table maps what it knows, the key is not asked with again for the TTL, another user's key is", async () => {
+    captured = captureLog('debug');
+    own = await startStack({ log: captured.log });
+    const admin = own.sim.keyFor('demo', 'admin');
+    const demo = own.sim.keyFor('demo', 'demo');
+    for (let i = 0; i < 3; i++) expect(errorData((await customCall(own, 5, demo)).error).message).toBe(fallbackFault);
+    // a discovery failure never fails a call the built-in table maps
+    const created = await own.jsonrpc('object', 'execute_kw', ['demo', 5, demo, 'res.partner', 'name_create', ['From the table']]);
+    expect(created.result).toEqual([expect.any(Number), 'From the table']);
+    expect(parseJson(own.sim.log.filter((r) => r.path === '/json/2/res.partner/name_create').at(-1)!.body)).toEqual(new Map([['name', 'From the table']]));
+    expect(docRequests(own).map((r) => bearerOf(r))).toEqual([demo]);
+    expect(captured.matching('signature discovery: /doc-bearer refused the caller')).toEqual([expect.objectContaining({ level: 20, db: 'demo', status: 403 })]);
+
+    passTtl();
+    expect(errorData((await customCall(own, 5, demo)).error).message).toBe(fallbackFault);
+    expect(docRequests(own).map((r) => bearerOf(r))).toEqual([demo, demo]); // asked again once the TTL is over
+
+    expect((await customCall(own, 2, admin)).result).toEqual(demoResult([3], 'hello', false));
+    expect((await customCall(own, 5, demo, 'now known')).result).toEqual(demoResult([3], 'now known', false));
+    expect(docRequests(own).map((r) => bearerOf(r))).toEqual([demo, demo, admin]);
+    expect(JSON.stringify(captured.lines)).not.toContain(demo);
+    expect(JSON.stringify(captured.lines)).not.toContain(admin);
+  });
+
+  it("tries the caller's key when the service key is outside the group: one 403 for the service key, logged once", async () => {
     captured = captureLog();
-    off = await startStack({ log: captured.log, flags: (sim) => ['--service-key', sim.keyFor('demo', 'demo')] });
-    const key = off.sim.keyFor('demo', 'admin');
-    for (let i = 0; i < 3; i++) expect(errorData((await customCall(off, key)).error).message).toBe(fallbackFault);
-    expect((await off.jsonrpc('object', 'execute_kw', ['demo', 2, key, 'res.partner', 'name_create', []])).error).toBeDefined();
-    expect(docRequests(off)).toHaveLength(1);
-    const warnings = captured.matching('signature discovery is off for this database');
-    expect(warnings).toEqual([
+    own = await startStack({ log: captured.log, flags: (sim) => ['--service-key', sim.keyFor('demo', 'demo')] });
+    const admin = own.sim.keyFor('demo', 'admin');
+    for (let i = 0; i < 3; i++) expect((await customCall(own, 2, admin, `call ${i}`)).result).toEqual(demoResult([3], `call ${i}`, false));
+    expect(docRequests(own).map((r) => bearerOf(r))).toEqual([own.sim.keyFor('demo', 'demo'), admin]);
+    expect(captured.matching('signature discovery with the service key is off for this database')).toEqual([
       expect.objectContaining({
         level: 40,
         db: 'demo',
-        msg: "signature discovery is off for this database: the service key's user is not in the Technical Documentation group (/doc-bearer answered 403); the built-in signature table serves",
+        msg: "signature discovery with the service key is off for this database: the key's user is not in the Technical Documentation group (/doc-bearer answered 403); each caller's own key is tried, then the built-in signature table serves",
       }),
     ]);
-    expect(JSON.stringify(captured.lines)).not.toContain(off.sim.keyFor('demo', 'demo'));
+    expect(JSON.stringify(captured.lines)).not.toContain(own.sim.keyFor('demo', 'demo'));
+  });
+
+  it('never fails a call the built-in table maps when /doc-bearer itself fails', async () => {
+    captured = captureLog();
+    own = await startStack({ log: captured.log });
+    const admin = own.sim.keyFor('demo', 'admin');
+    const failing = await failingDocBearer(own.sim.url);
+    try {
+      const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', failing.url], {});
+      const gateway = await startGateway(config, captured.log);
+      try {
+        const answer = await jsonrpcAt(gateway.url, 'object', 'execute_kw', ['demo', 2, admin, 'res.partner', 'name_search', ['Ready Mat', [], 'ilike', 1]]);
+        expect(answer.result).toEqual([[expect.any(Number), 'Ready Mat']]);
+        const sent = parseJson(own.sim.log.filter((r) => r.path === '/json/2/res.partner/name_search').at(-1)!.body);
+        expect(sent).toEqual(new Map<string, Value>([['name', 'Ready Mat'], ['domain', []], ['operator', 'ilike'], ['limit', 1]]));
+        expect(failing.docRequests).toBe(1);
+        expect(captured.matching('signature discovery failed')).toEqual([expect.objectContaining({ level: 40, db: 'demo', model: 'res.partner' })]);
+      } finally {
+        await gateway.close();
+      }
+    } finally {
+      await failing.close();
+    }
   });
 });
+
+/** A proxy in front of the simulator whose /doc-bearer answers 500 (Odoo failing); the rest passes. */
+async function failingDocBearer(target: string): Promise<{ url: string; docRequests: number; close(): Promise<void> }> {
+  const state = { docRequests: 0 };
+  const server = createServer((req, res) => {
+    if ((req.url ?? '').startsWith('/doc-bearer/')) {
+      state.docRequests++;
+      res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Internal Server Error</h1>');
+      return;
+    }
+    const upstream = request(target + (req.url ?? '/'), { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get docRequests() {
+      return state.docRequests;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

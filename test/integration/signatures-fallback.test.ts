@@ -1,7 +1,8 @@
 /**
- * Methods no source has a signature for (no service key, no signatures file; design §4 fallback):
- * keywords only, or ids-like first argument only; anything else gets a fault naming the overrides
- * setting. Each path is checked on the JSON-2 body the simulator received.
+ * Methods no source has a signature for (no service key, no signatures file, and a caller outside
+ * the Technical Documentation group, so /doc-bearer refuses its key; design §4 fallback): keywords
+ * only, or ids-like first argument only; anything else gets a fault naming the overrides setting.
+ * Each path is checked on the JSON-2 body the simulator received.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/json/index.ts';
@@ -14,13 +15,13 @@ let key: string;
 
 beforeAll(async () => {
   stack = await startStack();
-  key = stack.sim.keyFor('demo', 'admin');
+  key = stack.sim.keyFor('demo', 'demo'); // demo is not in the Technical Documentation group
 });
 afterAll(() => stack.close());
 beforeEach(() => stack.sim.clearLog());
 
 const call = (method: string, args: unknown[], kw: Record<string, unknown> = {}) =>
-  stack.jsonrpc('object', 'execute_kw', ['demo', 2, key, 'res.partner', method, args, kw]);
+  stack.jsonrpc('object', 'execute_kw', ['demo', 5, key, 'res.partner', method, args, kw]);
 const sentBody = (method: string) => {
   const sent = stack.sim.log.filter((r) => r.path === `/json/2/res.partner/${method}`);
   return sent.length === 0 ? undefined : parseJson(sent.at(-1)!.body);
@@ -68,7 +69,7 @@ describe('fallback for a method without a signature', () => {
   });
 
   it.each(['xmlrpc1', 'xmlrpc2'] as const)('answers the fault through %s (v2: code 1; v1: the message as code)', async (dialect) => {
-    const answer = await xmlrpcCall(stack, dialect, 'object', 'execute', ['demo', 2, key, 'res.partner', 'action_gateway_demo', [3], 'note']);
+    const answer = await xmlrpcCall(stack, dialect, 'object', 'execute', ['demo', 5, key, 'res.partner', 'action_gateway_demo', [3], 'note']);
     if (!('fault' in answer)) throw new Error('expected a fault');
     expect(answer.fault.faultString.endsWith(`TypeError: ${unmappable('action_gateway_demo')}\n`)).toBe(true);
     expect(answer.fault.faultCode).toBe(dialect === 'xmlrpc2' ? 1 : unmappable('action_gateway_demo'));

@@ -3,8 +3,9 @@
  * simulator: `/web/webclient/version_info` and `/web/session/authenticate` pass through to Odoo,
  * model calls go to `/jsonrpc` `object.execute`/`execute_kw` with the password, which the gateway
  * mints into an API key. Its login never reaches the gateway's `common` service: the gateway learns
- * the uid's login from the web login it passes through (no `--service-key` needed). Expected values
- * come from the seed data.
+ * the uid's login from the web login it passes through (no `--service-key` needed), and maps
+ * positional arguments with its built-in table or signatures discovered with the call's own key.
+ * Expected values come from the seed data.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +82,18 @@ describe('OdooRPC 0.9.0', () => {
 
   it('reads env.user', () => {
     expect(out.user).toEqual({ id: admin.id, name: admin.name, login: admin.login, company: admin.company_id[1] });
+  });
+
+  it("resolves env.ref('base.user_admin') and calls a model method with positional arguments, without a service key", () => {
+    expect(out.ref).toEqual({ model: 'res.users', ids: [admin.id], login: admin.login });
+    const sent = (method: string) => stack.sim.log.filter((r) => r.path === `/json/2/${method}`).map((r) => JSON.parse(r.body) as Record<string, unknown>);
+    expect(sent('ir.model.data/check_object_reference')).toEqual([{ module: 'base', xml_id: 'user_admin', raise_on_access_error: true }]);
+    expect(out.positional).toEqual({ ids: [3], note: 'from odoorpc', flag: true });
+    expect(sent('res.partner/action_gateway_demo')).toEqual([expect.objectContaining({ ids: [3], note: 'from odoorpc', flag: true })]);
+    // the signature came from /doc-bearer, asked with the key the call itself used
+    const doc = stack.sim.log.find((r) => r.path === '/doc-bearer/res.partner.json');
+    const call = stack.sim.log.find((r) => r.path === '/json/2/res.partner/action_gateway_demo');
+    expect(doc?.headers.authorization).toBe(call?.headers.authorization);
   });
 
   it("raises odoorpc.error.RPCError with Odoo's message", () => {

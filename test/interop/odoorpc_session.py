@@ -44,6 +44,13 @@ out["assign_read"] = Partner.read([13], ["name"])
 user = odoo.env.user
 out["user"] = {"id": user.id, "name": user.name, "login": user.login, "company": user.company_id.name}
 
+# env.ref: ir.model.data.check_object_reference(module, name, True), positional (built-in table)
+admin_user = odoo.env.ref("base.user_admin")
+out["ref"] = {"model": admin_user._name, "ids": admin_user.ids, "login": admin_user.login}
+# a record method with positional arguments the built-in table lacks: discovered with this
+# session's own key (the user is in the Technical Documentation group)
+out["positional"] = Partner.browse(3).action_gateway_demo("from odoorpc", True)
+
 try:
     odoo.execute("no.such.model", "search", [])
     raise AssertionError("expected an RPCError")
