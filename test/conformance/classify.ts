@@ -4,7 +4,7 @@
  * scope — from its differences, `COMPATIBILITY.md`'s `- Corpus:` lines and `not-modelled-cases.ts`.
  */
 import { readFileSync } from 'node:fs';
-import type { Difference } from './compare.ts';
+import type { Difference } from '../../src/compare/compare.ts';
 import type { ConformanceCase, Scope } from './load-cases.ts';
 import type { NotModelledEntry } from './not-modelled-cases.ts';
 
