@@ -12,7 +12,7 @@ import { werkzeugPage } from '../html-pages.ts';
 import { htmlResponse, type SimRequest, type SimResponse } from '../http-types.ts';
 import { readJsonRpc } from '../jsonrpc-envelope.ts';
 import { pythonJson } from './json-write.ts';
-import { dispatchCommon, dispatchDb, dispatchObject, type LegacyServiceState } from './services.ts';
+import { builtin, builtinName, dispatchCommon, dispatchDb, dispatchObject, type LegacyServiceState } from './services.ts';
 import { readMethodCall, XmlRpcReadError } from './xmlrpc-read.ts';
 import { MarshalError, writeFault, writeResult, type Perturbation } from './xmlrpc-write.ts';
 
@@ -37,7 +37,7 @@ const jsonHeaders = { 'Content-Type': 'application/json; charset=utf-8' };
 /** `odoo.http.dispatch_rpc`: `rpc_dispatchers[service]`, a KeyError for the ones it lacks. */
 function dispatchRpc(state: LegacyServiceState, settings: LegacyEndpointSettings, service: string, method: string, params: Value[]): Value {
   const known = service === 'common' || service === 'db' || service === 'object';
-  if (!known || settings.removedServices.has(service)) throw new OdooError('builtins.KeyError', service, 500);
+  if (!known || settings.removedServices.has(service)) throw builtin('KeyError', service);
   if (service === 'common') return dispatchCommon(state, method, params);
   if (service === 'db') return dispatchDb(state, method, params);
   return dispatchObject(state, method, params);
@@ -48,7 +48,7 @@ function dispatchRpc(state: LegacyServiceState, settings: LegacyEndpointSettings
  * (`KeyError: 'foo'`) while its message (`exception_to_unicode`) is the key itself.
  */
 function debugText(err: OdooError, where: string): string {
-  if (err.odooName !== 'builtins.KeyError') return simDebugText(err, where);
+  if (err.odooName !== builtinName('KeyError')) return simDebugText(err, where);
   return `Traceback (most recent call last):\n  File "odoo-simulator", line 1, in ${where}\nKeyError: ${reprString(err.message)}\n`;
 }
 
@@ -100,7 +100,7 @@ function xmlrpc(state: LegacyServiceState, settings: LegacyEndpointSettings, req
     return { status: 200, headers: xmlHeaders, body: writeResult(result, settings.perturb) };
   } catch (err) {
     if (err instanceof XmlRpcReadError) return fault(new OdooError(err.pythonName, err.message, 500), where);
-    if (err instanceof MarshalError) return fault(new OdooError(`builtins.${err.pythonName}`, err.message, 500), where);
+    if (err instanceof MarshalError) return fault(builtin(err.pythonName, err.message), where);
     return fault(errorFrom(err), where);
   }
 }

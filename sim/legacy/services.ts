@@ -18,7 +18,10 @@ import { managerSelect } from './manager-selects.ts';
 /** What the services read. */
 export type LegacyServiceState = Json2State & DatabaseManagerState;
 
-const builtin = (name: string, message: string): OdooError => new OdooError(`builtins.${name}`, message, 500);
+/** The dotted name Odoo's error bodies give a Python builtin exception (`builtins.` and the class name). */
+export const builtinName = (name: string): string => `builtins.${name}`;
+/** A Python builtin exception, raised as a 500 would be. */
+export const builtin = (name: string, message: string): OdooError => new OdooError(builtinName(name), message, 500);
 
 /** `Registry(db)` for a database that does not exist: what psycopg2 raises. */
 function unknownDatabase(name: string): OdooError {
