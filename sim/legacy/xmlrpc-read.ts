@@ -5,6 +5,7 @@
  * well-formed requests legacy clients send; anything else is the ExpatError-like fault Odoo gives.
  */
 import { intFromBigInt, PyBinary, PyFloat, type Struct, type Value } from '../../src/value.ts';
+import { builtinName } from './services.ts';
 
 /** A request this reader cannot take: Odoo answers it with fault 1 naming `pythonName`. */
 export class XmlRpcReadError extends Error {
@@ -138,7 +139,7 @@ function scalar(type: string, text: string): Value {
       return new PyFloat(Number(text.trim()));
     case 'boolean':
       if (text === '0' || text === '1') return text === '1';
-      throw new XmlRpcReadError('bad boolean value');
+      throw new XmlRpcReadError('bad boolean value', builtinName('TypeError'));
     case 'nil':
       return null;
     case 'base64':
@@ -147,8 +148,8 @@ function scalar(type: string, text: string): Value {
       // use_datetime=True gives a datetime; the ORM reads it as Odoo's datetime string
       // datetime.strptime(text, '%Y%m%dT%H:%M:%S')
       const m = /^(\d{4})(\d{2})(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(text);
-      if (m === null) throw new XmlRpcReadError(`time data '${text}' does not match format '%Y%m%dT%H:%M:%S'`, 'builtins.ValueError');
-      if (m[0].length < text.length) throw new XmlRpcReadError(`unconverted data remains: ${text.slice(m[0].length)}`, 'builtins.ValueError');
+      if (m === null) throw new XmlRpcReadError(`time data '${text}' does not match format '%Y%m%dT%H:%M:%S'`, builtinName('ValueError'));
+      if (m[0].length < text.length) throw new XmlRpcReadError(`unconverted data remains: ${text.slice(m[0].length)}`, builtinName('ValueError'));
       return `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6]}`;
     }
     default:
