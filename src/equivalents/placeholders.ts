@@ -56,5 +56,15 @@ export function placeholderBody(body: Struct): string {
     const text = stringifyJson(shape(body, depth), { python: true, ensureAscii: false });
     if (text.length <= maxPlaceholderBodyLength) return text;
   }
-  return stringifyJson(new Map([...body.keys()].slice(0, maxMembers).map((k) => [k.slice(0, maxNameLength), '…'])), { python: true });
+  // even the names alone are too long: as many as fit
+  const names: Struct = new Map();
+  for (const name of body.keys()) {
+    names.set(name.slice(0, maxNameLength), '…');
+    if (stringifyJson(names, { python: true }).length > maxPlaceholderBodyLength - 20) {
+      names.delete(name.slice(0, maxNameLength));
+      names.set('…', '…');
+      break;
+    }
+  }
+  return stringifyJson(names, { python: true });
 }
