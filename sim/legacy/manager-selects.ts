@@ -23,8 +23,10 @@ export function managerSelect(name: 'lang' | 'country_code'): Value[] {
   const start = page.search(new RegExp(`<select[^>]*\\bname="${name}"`));
   const end = page.indexOf('</select>', start);
   const options: Value[] = [];
-  for (const m of page.slice(start, end).matchAll(/<option value="([^"]*)"[^>]*>([^<]*)<\/option>/g)) {
-    if (m[1] !== '') options.push([unescape(m[1] ?? ''), unescape(m[2] ?? '')]);
+  for (const m of page.slice(start, end).matchAll(/<option\b([^>]*)>([^<]*)<\/option>/g)) {
+    // the attributes in any order (the default language's option is also `selected`)
+    const value = /\bvalue="([^"]*)"/.exec(m[1] ?? '')?.[1] ?? '';
+    if (value !== '') options.push([unescape(value), unescape(m[2] ?? '')]);
   }
   cache.set(name, options);
   return structuredClone(options);
