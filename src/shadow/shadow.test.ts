@@ -135,3 +135,14 @@ describe('createShadow()', () => {
     expect(warn).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('compareAnswers()', () => {
+  it('finds identical answers equal without parsing them, and typed differences otherwise', async () => {
+    const { compareAnswers } = await import('./compare-answers.ts');
+    const xml = (v: string) => ({ status: 200, contentType: 'text/xml; charset=utf-8', body: `<?xml version="1.0"?>\n<methodResponse>\n<params>\n<param>\n<value>${v}</value>\n</param>\n</params>\n\n</methodResponse>\n` });
+    expect(compareAnswers('xmlrpc2', xml('<int>1</int>'), xml('<int>1</int>'))).toEqual([]);
+    expect(compareAnswers('xmlrpc2', xml('<int>1</int>'), xml('<int>01</int>'))).toEqual([]);
+    expect(compareAnswers('xmlrpc2', xml('<double>1.0</double>'), xml('<int>1</int>'))).toEqual([{ path: 'result', message: 'expected <int> <int>"1", got <double> <double>"1.0"' }]);
+    expect(compareAnswers('xmlrpc2', { ...xml('<int>1</int>'), status: 500 }, xml('<int>1</int>'))).toEqual([{ path: 'status', message: 'expected HTTP 200, got 500' }]);
+  });
+});
