@@ -23,6 +23,12 @@ function sample() {
   return report.snapshot();
 }
 
+function createMigrationReportWith(...calls: ReportedCall[]) {
+  const report = createMigrationReport({ maxClients: 10, now: () => t0 });
+  for (const c of calls) report.record(c);
+  return report.snapshot();
+}
+
 describe('withCutover()', () => {
   it("gives each client a readiness line: the share of compared calls that were equal, and what was never sampled", () => {
     const [client] = withCutover(sample(), on).clients;
@@ -38,7 +44,9 @@ describe('withCutover()', () => {
   });
 
   it('says when shadow mode is off or the upstream dropped the service', () => {
-    expect(withCutover(sample(), { ...on, enabled: false }).clients[0]?.readiness.neverSampled[1]?.reason).toBe('shadow mode is off');
+    const off = withCutover(createMigrationReportWith(call('read')), { ...on, enabled: false }).clients[0]?.readiness;
+    expect(off?.line).toBe('Shadow mode is off (--shadow-sample): no call compared.');
+    expect(off?.neverSampled).toEqual([{ method: 'res.partner.read', reason: 'shadow mode is off' }]);
     const gone = { ...on, gone: [{ service: 'object', since: '2026-05-01T10:00:00.000Z', reason: '404' }] };
     expect(withCutover(sample(), gone).clients[0]?.readiness.neverSampled[1]?.reason).toBe('the upstream no longer serves this legacy service');
   });

@@ -83,6 +83,7 @@ function readinessOf(methods: readonly MethodReport[], shadow: ShadowStatus): Re
   }
   const sampled = total.equal + total.intended + total.differs;
   const equalPercent = sampled === 0 ? null : Math.round((total.equal / sampled) * 1000) / 10;
+  if (!shadow.enabled && sampled === 0) return { sampled, ...total, equalPercent, neverSampled, line: 'Shadow mode is off (--shadow-sample): no call compared.' };
   const head =
     equalPercent === null
       ? 'No call compared yet.'
