@@ -12,20 +12,46 @@ import type { MethodSpec } from './seed.ts';
 
 const builtin = (cls: string, message: string): OdooError => new OdooError(`builtins.${cls}`, message, 500);
 
-/** Positional arguments → named ones, in the method's parameter order (`inspect.Signature.bind`). */
+/** `'a'`, `'a' and 'b'`, `'a', 'b', and 'c'`: how CPython lists missing arguments. */
+function nameList(names: string[]): string {
+  const quoted = names.map((n) => `'${n}'`);
+  if (quoted.length <= 2) return quoted.join(' and ');
+  return `${quoted.slice(0, -1).join(', ')}, and ${quoted.at(-1)}`;
+}
+
+/**
+ * Positional arguments → named ones, in the method's parameter order, with the TypeErrors a Python
+ * call raises first (too many positionals, then multiple values, then missing required ones; `self`
+ * counted as Python counts it).
+ */
 function nameArguments(spec: MethodSpec, positional: Value[], kwargs: Struct): Struct {
   const slots = spec.params.filter((p) => p.kind === 'POSITIONAL_OR_KEYWORD' || p.kind === 'POSITIONAL_ONLY');
   if (positional.length > slots.length && !spec.params.some((p) => p.kind === 'VAR_POSITIONAL')) {
-    throw typeError(`${spec.qualname}() takes ${slots.length + 1} positional arguments but ${positional.length + 1} were given`);
+    const required = slots.filter((p) => p.default === null).length;
+    const takes = required === slots.length ? `${slots.length + 1}` : `from ${required + 1} to ${slots.length + 1}`;
+    throw typeError(`${spec.qualname}() takes ${takes} positional arguments but ${positional.length + 1} were given`);
   }
   const named: Struct = new Map();
   positional.forEach((v, i) => {
     const p = slots[i];
     if (p === undefined) return;
-    if (kwargs.has(p.name)) throw typeError(`${spec.qualname}() got multiple values for argument '${p.name}'`);
+    if (kwargs.has(p.name) && p.kind !== 'POSITIONAL_ONLY') throw typeError(`${spec.qualname}() got multiple values for argument '${p.name}'`);
     named.set(p.name, v);
   });
-  for (const [k, v] of kwargs) named.set(k, v);
+  const accepts = new Set(spec.params.filter((p) => p.kind === 'POSITIONAL_OR_KEYWORD' || p.kind === 'KEYWORD_ONLY').map((p) => p.name));
+  const extra = spec.params.some((p) => p.kind === 'VAR_KEYWORD');
+  for (const [k, v] of kwargs) {
+    if (!accepts.has(k) && !extra) throw typeError(`${spec.qualname}() got an unexpected keyword argument '${k}'`);
+    named.set(k, v);
+  }
+  const missing = slots.filter((p) => p.default === null && !named.has(p.name)).map((p) => p.name);
+  if (missing.length > 0) {
+    throw typeError(`${spec.qualname}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${nameList(missing)}`);
+  }
+  const missingKw = spec.params.filter((p) => p.kind === 'KEYWORD_ONLY' && p.default === null && !named.has(p.name)).map((p) => p.name);
+  if (missingKw.length > 0) {
+    throw typeError(`${spec.qualname}() missing ${missingKw.length} required keyword-only argument${missingKw.length === 1 ? '' : 's'}: ${nameList(missingKw)}`);
+  }
   return named;
 }
 

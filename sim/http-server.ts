@@ -14,6 +14,7 @@ import { webclientVersionInfo, webHealth, webVersion } from './version-routes.ts
 import { handleTransfer, isTransferRoute, type TransferState } from './transfer-routes.ts';
 import { handleWebsocketUpgrade } from './websocket-echo.ts';
 import { drainedOrClosed } from './drain.ts';
+import { handleLegacy, isLegacyPath, type LegacyEndpointSettings } from './legacy/route.ts';
 
 /** One HTTP request as the simulator received it. */
 export interface RecordedRequest {
@@ -29,6 +30,8 @@ export interface ServerState extends Json2State, DocBearerState, DatabaseManager
   log: RecordedRequest[];
   /** Most entries kept in `log`. */
   logLimit: number;
+  /** The legacy endpoints (`/xmlrpc*`, `/jsonrpc`): off unless a test turns them on. */
+  legacy: LegacyEndpointSettings;
 }
 
 /** Appends to the log, dropping the oldest entries in batches once it is over its limit. */
@@ -47,6 +50,7 @@ function route(state: ServerState, req: SimRequest): SimResponse {
   if (isWebSessionPath(path)) return handleWebSession(state, req);
   if (path.startsWith('/doc-bearer/')) return handleDocBearer(state, req);
   if (isWebDatabasePath(path)) return handleWebDatabase(state, req);
+  if (state.legacy.enabled && isLegacyPath(path)) return handleLegacy(state, state.legacy, req);
   return htmlResponse(404, werkzeugPage(404, notFoundDescription));
 }
 

@@ -93,6 +93,11 @@ describe('optionsFromArgs()', () => {
     });
   });
 
+  it('serves the legacy endpoints when asked (shadow-mode benchmarks)', () => {
+    expect(optionsFromArgs(['--legacy-endpoints'])).toEqual({ legacyEndpoints: true });
+    expect(optionsFromArgs([])).toEqual({});
+  });
+
   it('takes the generated filestore bytes of every backup', () => {
     expect(optionsFromArgs(['--backup-padding', '1073741824'])).toEqual({ databaseManager: { backupPadding: 1_073_741_824 } });
   });

@@ -16,6 +16,8 @@ import { methodTableFor } from './method-specs.ts';
 import { withCustomSpecs } from './methods/custom.ts';
 import { loadSeed } from './seed.ts';
 import { SessionStore } from './sessions.ts';
+import type { LegacyEndpointSettings } from './legacy/route.ts';
+import type { Perturbation } from './legacy/xmlrpc-write.ts';
 import { createTransfers, type TransferControl } from './transfer-routes.ts';
 import type { DatabaseManagerSettings } from './web-database-routes.ts';
 
@@ -23,6 +25,8 @@ export type { RecordedRequest } from './http-server.ts';
 export { KeyStore, type ApiKeyRecord, type NewApiKey } from './key-store.ts';
 export { notModelled, type NotModelled } from './not-modelled.ts';
 export type { DatabaseManagerSettings } from './web-database-routes.ts';
+export type { LegacyEndpointSettings } from './legacy/route.ts';
+export type { Perturbation } from './legacy/xmlrpc-write.ts';
 
 export interface SimulatorOptions {
   /** Interface to bind. Default `127.0.0.1`: the simulator is a local test double. */
@@ -55,6 +59,14 @@ export interface SimulatorOptions {
    * generated filestore bytes in every backup (benchmarks). Defaults: Odoo 19.0's.
    */
   databaseManager?: Partial<Omit<DatabaseManagerSettings, 'failBackupsAfter'>>;
+  /**
+   * Serve the legacy endpoints (`/xmlrpc`, `/xmlrpc/2`, `/jsonrpc`) from the simulator's own model
+   * layer and its own XML-RPC/JSON-RPC encoding (`sim/legacy/`), for shadow-mode tests. Default
+   * false: they answer 404, so the gateway's own tests can never be answered by them.
+   * `removedServices` answers those services as unknown (a later Odoo); `perturb` writes one answer
+   * type wrongly.
+   */
+  legacyEndpoints?: boolean | { removedServices?: string[]; perturb?: Perturbation };
 }
 
 /** A seeded user with the credentials a client needs. */
@@ -93,6 +105,8 @@ export interface Simulator {
   databaseManager: DatabaseManagerSettings;
   /** The streaming test routes (`/sim/upload`, `/sim/download`): wait for upload progress, release held downloads. */
   transfers: TransferControl;
+  /** The legacy endpoints' live settings (on/off, removed services, the perturbation switch). */
+  legacyEndpoints: LegacyEndpointSettings;
 }
 
 /** The test API of the `/doc-bearer` routes. */
@@ -137,7 +151,14 @@ function validateOptions(opts: SimulatorOptions): Required<SimulatorOptions> {
     totpLogins: opts.totpLogins ?? [],
     configParameters: opts.configParameters ?? {},
     databaseManager: opts.databaseManager ?? {},
+    legacyEndpoints: opts.legacyEndpoints ?? false,
   };
+}
+
+/** The legacy endpoints' settings at start. */
+function initialLegacy(option: SimulatorOptions['legacyEndpoints']): LegacyEndpointSettings {
+  if (option === undefined || typeof option === 'boolean') return { enabled: option === true, removedServices: new Set(), perturb: undefined };
+  return { enabled: true, removedServices: new Set(option.removedServices ?? []), perturb: option.perturb };
 }
 
 /** The database manager's settings at start (and after `reset()`). */
@@ -188,6 +209,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     manager: initialManager(options),
     buildDatabase: databaseBuilder(options),
     transfers: createTransfers(),
+    legacy: initialLegacy(options.legacyEndpoints),
   };
   const initialKeys = new Map<number, string>();
   const first = [...state.databases.values()][0] as Database;
@@ -242,6 +264,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     },
     databaseManager: state.manager,
     transfers: state.transfers,
+    legacyEndpoints: state.legacy,
     control: {
       setPassword(name, login, password) {
         const db = dbOf(name);

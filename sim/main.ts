@@ -4,6 +4,7 @@
  *
  *   tsx sim/main.ts [--port N] [--host H] [--databases a,b] [--generated-partners N] [--log-limit N]
  *                   [--backup-padding BYTES]   (generated filestore bytes in every database backup)
+ *                   [--legacy-endpoints]       (serve /xmlrpc, /xmlrpc/2 and /jsonrpc: shadow-mode benchmarks)
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -26,6 +27,7 @@ export function optionsFromArgs(argv: string[]): SimulatorOptions {
       'generated-partners': { type: 'string' },
       'log-limit': { type: 'string' },
       'backup-padding': { type: 'string' },
+      'legacy-endpoints': { type: 'boolean' },
     },
     strict: true,
   });
@@ -40,6 +42,7 @@ export function optionsFromArgs(argv: string[]): SimulatorOptions {
   if (logLimit !== undefined) opts.logLimit = logLimit;
   const backupPadding = integer('backup-padding', values['backup-padding']);
   if (backupPadding !== undefined) opts.databaseManager = { backupPadding };
+  if (values['legacy-endpoints'] === true) opts.legacyEndpoints = true;
   return opts;
 }
 

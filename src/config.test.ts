@@ -268,3 +268,31 @@ describe('service keys per database (issue #15)', () => {
     expect(helpText()).toContain('`db=key` entries separated by commas');
   });
 });
+
+describe('shadow mode settings (issue #23)', () => {
+  it('is off by default, with a bound of 4 and the allowlist of the issue', () => {
+    const config = loadConfig([], {});
+    expect(config.shadowSample).toBe(0);
+    expect(config.shadowMaxInFlight).toBe(4);
+    expect(config.shadowMethods).toContain('search_read');
+    expect(config.shadowMethods).not.toContain('write');
+  });
+
+  it('reads the flags and their variables', () => {
+    const config = loadConfig(['--shadow-sample', '12.5', '--shadow-methods=+name_get_custom,-read_group'], { SHADOW_MAX_IN_FLIGHT: '16' });
+    expect(config.shadowSample).toBe(12.5);
+    expect(config.shadowMaxInFlight).toBe(16);
+    expect(config.shadowMethods).toContain('name_get_custom');
+    expect(config.shadowMethods).not.toContain('read_group');
+  });
+
+  it.each([
+    [['--shadow-sample', '101'], '--shadow-sample / SHADOW_SAMPLE: invalid value "101": a percentage from 0 to 100'],
+    [['--shadow-sample', 'all'], '--shadow-sample / SHADOW_SAMPLE: invalid value "all"'],
+    [['--shadow-max-in-flight', '0'], '--shadow-max-in-flight / SHADOW_MAX_IN_FLIGHT: invalid value "0"'],
+    [['--shadow-methods', '+write'], '--shadow-methods / SHADOW_METHODS: invalid value "+write": write is never shadowed: it can change state'],
+    [['--shadow-methods', 'read'], '--shadow-methods / SHADOW_METHODS: invalid value "read": "read": name each method with + (add) or - (remove)'],
+  ])('refuses %j with a clear message', (argv, message) => {
+    expect(() => loadConfig(argv, {})).toThrow(message);
+  });
+});

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parseServiceKeys, type ServiceKeys } from './service-keys.ts';
+import { parseShadowMethods } from './shadow/policy.ts';
 
 /** One setting: its flag (kebab-case), its variable, its default and why it has that default. */
 interface Setting {
@@ -363,6 +364,34 @@ export const settings = {
     env: 'REPORT_SIZE',
     schema: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     help: 'Legacy clients (User-Agent and address) the migration report keeps; the least recently seen leaves first. Default 1000.',
+  },
+  shadowSample: {
+    flag: 'shadow-sample',
+    env: 'SHADOW_SAMPLE',
+    schema: z.coerce.number().min(0, 'a percentage from 0 to 100').max(100, 'a percentage from 0 to 100').default(0),
+    help: 'Shadow mode: percent (0-100) of read-only legacy calls also sent, after the client has its answer, to the upstream\'s own legacy endpoint and compared (the migration report shows the results). Default 0: off.',
+  },
+  shadowMaxInFlight: {
+    flag: 'shadow-max-in-flight',
+    env: 'SHADOW_MAX_IN_FLIGHT',
+    schema: z.coerce.number().int().min(1).max(1000).default(4),
+    help: 'Shadow calls in flight at most; a sampled call finding them all busy is dropped and counted. Default 4.',
+  },
+  shadowMethods: {
+    flag: 'shadow-methods',
+    env: 'SHADOW_METHODS',
+    schema: z
+      .string()
+      .default('')
+      .transform((spec, ctx) => {
+        const methods = parseShadowMethods(spec);
+        if (typeof methods === 'string') {
+          ctx.addIssue({ code: 'custom', message: methods });
+          return z.NEVER;
+        }
+        return methods;
+      }),
+    help: 'Changes to the shadow allowlist (the default shown): comma-separated +method to add and -method to remove, e.g. "+name_get_custom,-read_group". Methods that can change state cannot be added; db functions other than the five shown are never shadowed.',
   },
   shutdownGraceMs: {
     flag: 'shutdown-grace',

@@ -17,6 +17,11 @@ export interface ObjectDeps {
   upstream: Upstream;
   credentials: Credentials;
   signatures: SignatureResolver;
+  /**
+   * Hears the JSON-2 request a call binds to, just before it is sent (the migration report shows
+   * its shape as the call's JSON-2 equivalent). Holds argument values: it must never log them.
+   */
+  onJson2?: (origin: CallOrigin, request: { model: string; method: string; body: Struct }) => void;
 }
 
 /** What one model call resolved to, before it is sent. */
@@ -111,6 +116,7 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
   const request = sig ? requestFromSignature(sig, target, args) : requestFromFallback(target, args);
   if (request instanceof LegacyError) return ensureModel().then(() => Promise.reject(request));
 
+  deps.onJson2?.(origin, { model, method, body: request });
   let answer: JsonText;
   try {
     answer = await deps.upstream.json2Text({ db, key, model, method, body: request }, origin);

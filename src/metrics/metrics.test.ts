@@ -77,3 +77,33 @@ describe('createMetrics()', () => {
     expect(a.contentType).toMatch(/^text\/plain/);
   });
 });
+
+describe('shadow mode and deprecated calls (issue #23)', () => {
+  it('counts shadow results by service, bounded method and outcome, and the shadows in flight', async () => {
+    const m = createMetrics({ processMetrics: false });
+    m.observeShadow({ service: 'object', method: 'execute_kw', modelMethod: 'search_read' }, 'equal');
+    m.observeShadow({ service: 'object', method: 'execute_kw', modelMethod: 'search_read' }, 'equal');
+    m.observeShadow({ service: 'object', method: 'execute_kw', modelMethod: 'x_custom_42' }, 'differs');
+    m.observeShadow({ service: 'db', method: 'list' }, 'dropped');
+    m.trackShadowInFlight(() => 3);
+    expect(await samples(m, 'legacy_rpc_gateway_shadow_calls_total')).toEqual([
+      'legacy_rpc_gateway_shadow_calls_total{service="object",method="search_read",outcome="equal"} 2',
+      'legacy_rpc_gateway_shadow_calls_total{service="object",method="other",outcome="differs"} 1',
+      'legacy_rpc_gateway_shadow_calls_total{service="db",method="list",outcome="dropped"} 1',
+    ]);
+    expect(await samples(m, 'legacy_rpc_gateway_shadow_in_flight')).toEqual(['legacy_rpc_gateway_shadow_in_flight 3']);
+  });
+
+  it('counts calls of deprecated methods by method, on the models Odoo deprecates them on', async () => {
+    const m = createMetrics({ processMetrics: false });
+    m.observeCall('xmlrpc2', { service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'read_group' }, 0.01);
+    m.observeCall('xmlrpc2', { service: 'object', method: 'execute_kw', model: 'sale.order', modelMethod: 'read_group' }, 0.01);
+    m.observeCall('xmlrpc2', { service: 'object', method: 'execute_kw', model: 'ir.http', modelMethod: 'get_currencies' }, 0.01);
+    m.observeCall('xmlrpc2', { service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'get_currencies' }, 0.01);
+    m.observeCall('xmlrpc2', { service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'search_read' }, 0.01);
+    expect(await samples(m, 'legacy_rpc_gateway_deprecated_calls_total')).toEqual([
+      'legacy_rpc_gateway_deprecated_calls_total{method="read_group"} 2',
+      'legacy_rpc_gateway_deprecated_calls_total{method="get_currencies"} 1',
+    ]);
+  });
+});

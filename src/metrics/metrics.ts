@@ -8,6 +8,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Dialect } from '../call.ts';
 import type { CredentialEvents } from '../credentials/index.ts';
+import { deprecatedMethodNames, deprecationOf } from '../equivalents/deprecations.ts';
+import type { ShadowOutcome } from '../report/migration-report.ts';
 import type { RedisLinkEvents } from '../state/index.ts';
 import { outcomeName, type CallOutcome } from '../wire/response.ts';
 import { methodLabel, serviceLabel, statusClassLabel, upstreamRouteLabel } from './labels.ts';
@@ -30,6 +32,10 @@ export interface GatewayMetrics {
   readonly redis: RedisLinkEvents;
   /** Reports `count()` as the in-flight requests gauge at each scrape. */
   trackInFlight(count: () => number): void;
+  /** One shadow result (issue #23): the shadowed call and what the comparison found. */
+  observeShadow(call: CallOutcome, outcome: ShadowOutcome): void;
+  /** Reports `count()` as the shadow calls in flight at each scrape. */
+  trackShadowInFlight(count: () => number): void;
   /** The exposition's content type. */
   readonly contentType: string;
   /** The exposition text for `/metrics`. */
@@ -54,6 +60,17 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
   const redisRegisters = redis ? registers : [];
   const redisUp = new Gauge({ name: `${prefix}redis_up`, help: 'Whether the shared store (--redis-url) answers: 1 up, 0 away (the gateway serves with in-process state meanwhile).', registers: redisRegisters });
   const redisFailures = new Counter({ name: `${prefix}redis_failures_total`, help: 'Redis commands that failed or timed out, by operation; the gateway went on without them.', labelNames: ['op'] as const, registers: redisRegisters });
+  const shadowCalls = new Counter({ name: `${prefix}shadow_calls_total`, help: 'Shadow mode: sampled legacy calls by service, method and outcome (equal, intended, differs, error, dropped).', labelNames: ['service', 'method', 'outcome'] as const, registers });
+  const deprecatedCalls = new Counter({ name: `${prefix}deprecated_calls_total`, help: 'Legacy calls of methods Odoo 19 marks deprecated (the first to go in a later version), by method.', labelNames: ['method'] as const, registers });
+  let shadowInFlight: () => number = () => 0;
+  new Gauge({
+    name: `${prefix}shadow_in_flight`,
+    help: 'Shadow calls in flight (bounded by --shadow-max-in-flight).',
+    registers,
+    collect() {
+      this.set(shadowInFlight());
+    },
+  });
   let inFlight: () => number = () => 0;
   new Gauge({
     name: `${prefix}in_flight_requests`,
@@ -69,6 +86,17 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
       const labels = { dialect, service: serviceLabel(outcome.service), method: methodLabel(outcome.service, outcome.method, outcome.modelMethod), outcome: outcomeName(outcome) };
       calls.inc(labels);
       callSeconds.observe(labels, seconds);
+      const modelMethod = outcome.modelMethod;
+      // a fixed set of names: the label stays bounded
+      if (outcome.service === 'object' && modelMethod !== undefined && deprecatedMethodNames.has(modelMethod) && deprecationOf(outcome.model, modelMethod) !== undefined) {
+        deprecatedCalls.inc({ method: modelMethod });
+      }
+    },
+    observeShadow(call, outcome) {
+      shadowCalls.inc({ service: serviceLabel(call.service), method: methodLabel(call.service, call.method, call.modelMethod), outcome });
+    },
+    trackShadowInFlight(count) {
+      shadowInFlight = count;
     },
     observeUpstream(path, status, seconds) {
       upstreamSeconds.observe({ route: upstreamRouteLabel(path), status: statusClassLabel(status) }, seconds);

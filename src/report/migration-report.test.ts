@@ -108,3 +108,43 @@ describe('createMigrationReport()', () => {
     expect(() => createMigrationReport({ maxClients })).toThrow(`maxClients must be a positive integer, got ${maxClients}`);
   });
 });
+
+describe('shadow results and JSON-2 bodies (issue #23)', () => {
+  const difference = (i: number) => ({ at: `2026-05-01T10:00:0${i}.000Z`, dialect: 'xmlrpc2', differences: [`result: ${i}`], gateway: 'g', legacy: 'l' });
+
+  it("counts each outcome on the shadowed call's method, and keeps the last differences", () => {
+    const { report } = reportWithClock();
+    report.record(searchRead);
+    const shadowed = { userAgent: searchRead.userAgent, ip: searchRead.ip, service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'search_read' };
+    for (const outcome of ['equal', 'equal', 'error', 'dropped'] as const) report.recordShadow({ ...shadowed, outcome });
+    report.recordShadow({ ...shadowed, outcome: 'intended', deviation: 'A changed password keeps working until the next re-validation' });
+    for (let i = 0; i < 5; i++) report.recordShadow({ ...shadowed, outcome: 'differs', difference: difference(i) });
+    const [method] = report.snapshot().clients[0]?.methods ?? [];
+    expect(method?.calls).toBe(1);
+    expect(method?.shadow).toEqual({ equal: 2, intended: 1, differs: 5, errors: 1, dropped: 1, deviations: { 'A changed password keeps working until the next re-validation': 1 } });
+    expect(method?.differences?.map((d) => d.differences[0])).toEqual(['result: 2', 'result: 3', 'result: 4']);
+  });
+
+  it('computes the placeholder body once per method, from the first call that has one', () => {
+    const { report } = reportWithClock();
+    let computed = 0;
+    const json2Body = () => {
+      computed++;
+      return `{"n": ${computed}}`;
+    };
+    report.record({ ...searchRead, json2Body });
+    report.record({ ...searchRead, json2Body });
+    expect(computed).toBe(1);
+    expect(report.snapshot().clients[0]?.methods[0]?.json2Body).toBe('{"n": 1}');
+  });
+
+  it('keeps shadow counts, differences and bodies through a snapshot and a restore', () => {
+    const { report } = reportWithClock();
+    report.record({ ...searchRead, json2Body: () => '{"domain": []}' });
+    report.recordShadow({ userAgent: searchRead.userAgent, ip: searchRead.ip, service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'search_read', outcome: 'differs', difference: difference(1) });
+    const snapshot = report.snapshot();
+    const again = createMigrationReport({ maxClients: 10, now: () => t0 });
+    again.restore(JSON.parse(JSON.stringify(snapshot)));
+    expect(again.snapshot().clients).toEqual(snapshot.clients);
+  });
+});

@@ -22,7 +22,61 @@ export interface ReportedCall {
   model?: string | undefined;
   modelMethod?: string | undefined;
   failed: boolean;
+  /**
+   * For `object` calls: the placeholder body of the JSON-2 request the call bound to
+   * (`equivalents/placeholders.ts`), computed only when the report has none yet for the method.
+   */
+  json2Body?: (() => string) | undefined;
 }
+
+/** What shadow mode found for one sampled call (`src/shadow/`). */
+export type ShadowOutcome = 'equal' | 'intended' | 'differs' | 'error' | 'dropped';
+
+/** Shadow results of one method. */
+export interface ShadowCounts {
+  /** The legacy endpoint answered the same. */
+  equal: number;
+  /** It answered differently, as an intended deviation of COMPATIBILITY.md describes. */
+  intended: number;
+  /** It answered differently, twice. */
+  differs: number;
+  /** No comparison: the legacy endpoint failed or answered something else than a legacy answer. */
+  errors: number;
+  /** Sampled, but the bound on shadow calls in flight was full. */
+  dropped: number;
+  /** Intended differences by COMPATIBILITY.md section title. */
+  deviations?: Record<string, number>;
+}
+
+/** One difference that persisted, as stored: redacted and truncated (`src/shadow/redact.ts`). */
+export interface ShadowDifference {
+  /** ISO 8601. */
+  at: string;
+  dialect: string;
+  /** `path: what differs`, at most a few. */
+  differences: string[];
+  /** The gateway's answer and the legacy endpoint's, rendered with their XML-RPC/JSON types. */
+  gateway: string;
+  legacy: string;
+}
+
+/** One shadow result, for the method entry of the call it shadowed. */
+export interface ReportedShadow {
+  userAgent: string;
+  ip: string;
+  service: string;
+  method: string;
+  model?: string | undefined;
+  modelMethod?: string | undefined;
+  outcome: ShadowOutcome;
+  /** For `intended`: the COMPATIBILITY.md section title. */
+  deviation?: string;
+  /** For `differs`: what is kept. */
+  difference?: ShadowDifference;
+}
+
+/** Differences kept per method, the most recent. */
+export const maxDifferencesPerMethod = 3;
 
 /** One method a client called. Times are ISO 8601. */
 export interface MethodReport {
@@ -34,6 +88,12 @@ export interface MethodReport {
   faults: number;
   firstSeen: string;
   lastSeen: string;
+  /** For `object` calls: the placeholder body of the JSON-2 request the gateway sent. */
+  json2Body?: string;
+  /** Shadow mode's results, once a call of this method was sampled. */
+  shadow?: ShadowCounts;
+  /** The last differences that persisted, oldest first. */
+  differences?: ShadowDifference[];
 }
 
 /** One legacy client. */
@@ -66,6 +126,8 @@ export interface ReportSnapshot {
 export interface MigrationReport {
   /** Counts one call. */
   record(call: ReportedCall): void;
+  /** Counts one shadow result for the method of the call it shadowed. */
+  recordShadow(result: ReportedShadow): void;
   /** The report now. */
   snapshot(): ReportSnapshot;
   /** Replaces the content with a saved snapshot (at start), keeping the most recently seen clients. */
@@ -76,7 +138,10 @@ export interface MigrationReport {
 }
 
 /** A method's counts with its times in epoch ms, as the report keeps them (in memory and in Redis). */
-export type MethodCounts = Omit<MethodReport, 'model' | 'modelMethod' | 'firstSeen' | 'lastSeen'> & {
+export type MethodCounts = Omit<MethodReport, 'model' | 'modelMethod' | 'firstSeen' | 'lastSeen' | 'json2Body' | 'shadow' | 'differences'> & {
+  json2Body?: string | undefined;
+  shadow?: ShadowCounts | undefined;
+  differences?: ShadowDifference[] | undefined;
   model?: string | undefined;
   modelMethod?: string | undefined;
   firstSeen: number;
@@ -95,7 +160,28 @@ export function methodReports(methods: Iterable<MethodCounts>): MethodReport[] {
       ...(m.model === undefined ? {} : { model: m.model }),
       ...(m.modelMethod === undefined ? {} : { modelMethod: m.modelMethod }),
       calls: m.calls, faults: m.faults, firstSeen: iso(m.firstSeen), lastSeen: iso(m.lastSeen),
+      ...(m.json2Body === undefined ? {} : { json2Body: m.json2Body }),
+      ...(m.shadow === undefined ? {} : { shadow: m.shadow }),
+      ...(m.differences === undefined || m.differences.length === 0 ? {} : { differences: m.differences }),
     }));
+}
+
+/** No shadow result yet. */
+export const emptyShadowCounts = (): ShadowCounts => ({ equal: 0, intended: 0, differs: 0, errors: 0, dropped: 0 });
+
+const shadowField: Record<ShadowOutcome, Exclude<keyof ShadowCounts, 'deviations'>> = {
+  equal: 'equal', intended: 'intended', differs: 'differs', error: 'errors', dropped: 'dropped',
+};
+
+/** Adds one shadow result to a method's counts (the in-process report and its Redis delta alike). */
+function addShadow(entry: MethodCounts, result: ReportedShadow): void {
+  const counts = entry.shadow ?? emptyShadowCounts();
+  counts[shadowField[result.outcome]]++;
+  if (result.outcome === 'intended' && result.deviation !== undefined) {
+    counts.deviations = { ...counts.deviations, [result.deviation]: (counts.deviations?.[result.deviation] ?? 0) + 1 };
+  }
+  entry.shadow = counts;
+  if (result.difference !== undefined) entry.differences = [...(entry.differences ?? []), result.difference].slice(-maxDifferencesPerMethod);
 }
 
 interface ClientEntry {
@@ -156,8 +242,33 @@ export function createMigrationReport({ maxClients, now = Date.now }: { maxClien
         method.calls++;
         if (call.failed) method.faults++;
         method.lastSeen = at;
+        if (method.json2Body === undefined && call.json2Body !== undefined) method.json2Body = call.json2Body();
       }
       touch(key, client);
+      revision++;
+    },
+
+    recordShadow(result) {
+      const at = now();
+      const userAgent = cut(result.userAgent);
+      const key = keyOf(userAgent, result.ip);
+      // a client seen by this report already (or, in a Redis delta, seen since its last flush)
+      let client = clients.get(key);
+      if (client === undefined) {
+        client = { userAgent, ip: result.ip, firstSeen: at, lastSeen: at, calls: 0, faults: 0, dialects: new Map(), services: new Map(), methods: new Map(), unlistedCalls: 0 };
+        touch(key, client);
+      }
+      const service = cut(result.service);
+      const model = result.model === undefined ? undefined : cut(result.model);
+      const modelMethod = result.modelMethod === undefined ? undefined : cut(result.modelMethod);
+      const methodKey = keyOf(service, cut(result.method), model, modelMethod);
+      let method = client.methods.get(methodKey);
+      if (method === undefined && client.methods.size < maxMethodsPerClient) {
+        method = { service, method: cut(result.method), model, modelMethod, calls: 0, faults: 0, firstSeen: at, lastSeen: at };
+        client.methods.set(methodKey, method);
+      }
+      if (method === undefined) return;
+      addShadow(method, result);
       revision++;
     },
 
@@ -186,6 +297,9 @@ export function createMigrationReport({ maxClients, now = Date.now }: { maxClien
           methods.set(keyOf(m.service, m.method, m.model, m.modelMethod), {
             service: m.service, method: m.method, model: m.model, modelMethod: m.modelMethod,
             calls: m.calls, faults: m.faults, firstSeen: ms(m.firstSeen), lastSeen: ms(m.lastSeen),
+            ...(typeof m.json2Body === 'string' ? { json2Body: m.json2Body } : {}),
+            ...(m.shadow === undefined ? {} : { shadow: { ...emptyShadowCounts(), ...m.shadow } }),
+            ...(Array.isArray(m.differences) ? { differences: m.differences.slice(-maxDifferencesPerMethod) } : {}),
           });
         }
         touch(keyOf(c.userAgent, c.ip), {

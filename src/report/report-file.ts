@@ -8,6 +8,10 @@ import type { ReportSnapshot } from './migration-report.ts';
 
 const isoTime = z.iso.datetime();
 const counts = z.record(z.string(), z.number().int().min(0));
+const count = z.number().int().min(0);
+/** Shadow mode's results of a method (issue #23). */
+const shadowSchema = z.object({ equal: count, intended: count, differs: count, errors: count, dropped: count, deviations: counts.optional() });
+const differenceSchema = z.object({ at: isoTime, dialect: z.string(), differences: z.array(z.string()), gateway: z.string(), legacy: z.string() });
 const reportSchema = z.object({
   version: z.literal(1),
   generatedAt: isoTime,
@@ -31,6 +35,9 @@ const reportSchema = z.object({
           faults: z.number().int().min(0),
           firstSeen: isoTime,
           lastSeen: isoTime,
+          json2Body: z.string().optional(),
+          shadow: shadowSchema.optional(),
+          differences: z.array(differenceSchema).optional(),
         }),
       ),
       unlistedCalls: z.number().int().min(0),

@@ -121,6 +121,19 @@ describe('report file', () => {
     expect(await readReportFile(path)).toEqual(report.snapshot());
   });
 
+  it('keeps shadow results and the JSON-2 body through the file (issue #23)', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'report-')), 'report.json');
+    const report = createMigrationReport({ maxClients: 10, now: () => 0 });
+    const read = { service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'read' };
+    report.record({ ...call, ...read, json2Body: () => '{"ids": ["<int>"]}' });
+    report.recordShadow({ userAgent: call.userAgent, ip: call.ip, ...read, outcome: 'intended', deviation: 'x' });
+    report.recordShadow({ userAgent: call.userAgent, ip: call.ip, ...read, outcome: 'differs', difference: { at: '2026-01-01T00:00:00.000Z', dialect: 'jsonrpc', differences: ['a'], gateway: 'g', legacy: 'l' } });
+    await writeReportFile(path, report.snapshot());
+    const loaded = await readReportFile(path);
+    expect(loaded).toEqual(report.snapshot());
+    expect(loaded?.clients[0]?.methods[0]?.shadow).toEqual({ equal: 0, intended: 1, differs: 1, errors: 0, dropped: 0, deviations: { x: 1 } });
+  });
+
   it.each([
     ['{', 'not JSON'],
     ['{"version":2,"generatedAt":"2026-01-01T00:00:00.000Z","clients":[]}', 'not a migration report (version: Invalid input: expected 1)'],

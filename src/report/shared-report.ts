@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.ts';
 import type { ReportStore } from '../state/report-store.ts';
-import { createMigrationReport, type ClientReport, type MigrationReport, type ReportedCall, type ReportSnapshot } from './migration-report.ts';
+import { createMigrationReport, type ClientReport, type MigrationReport, type ReportedCall, type ReportedShadow, type ReportSnapshot } from './migration-report.ts';
 
 /** How often the delta goes to Redis by default: the merged report lags a replica by about this. */
 export const defaultReportFlushIntervalMs = 2000;
@@ -19,6 +19,8 @@ export const clientsPerMerge = 100;
 export interface SharedReport {
   /** Counts one call (in process; never waits for Redis). */
   record(call: ReportedCall): void;
+  /** Counts one shadow result (in process; never waits for Redis). */
+  recordShadow(result: ReportedShadow): void;
   /** With Redis up: this replica's pending counts merged, then the report of all replicas; otherwise the local one. */
   snapshot(): Promise<ReportSnapshot>;
   /** Sends what Redis has not got yet; false when some of it is still waiting (Redis away). */
@@ -100,8 +102,21 @@ export function createSharedReport(options: {
 
   return {
     record(call) {
-      local.record(call);
-      if (store !== undefined) delta.record(call);
+      if (store === undefined || call.json2Body === undefined) {
+        local.record(call);
+        if (store !== undefined) delta.record(call);
+        return;
+      }
+      // the placeholder body is computed once for both reports
+      const compute = call.json2Body;
+      let body: string | undefined;
+      const shared = { ...call, json2Body: (): string => (body ??= compute()) };
+      local.record(shared);
+      delta.record(shared);
+    },
+    recordShadow(result) {
+      local.recordShadow(result);
+      if (store !== undefined) delta.recordShadow(result);
     },
     async snapshot() {
       if (store === undefined) return local.snapshot();

@@ -7,6 +7,7 @@
 import { Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import type { GatewayMetrics } from '../metrics/metrics.ts';
+import { withCutover, type ShadowStatus } from '../report/cutover.ts';
 import type { ReportSnapshot } from '../report/migration-report.ts';
 import { renderReportPage } from '../report/report-page.ts';
 import type { Readiness } from './readiness.ts';
@@ -19,10 +20,15 @@ export interface AdminDeps {
   readiness: () => Promise<Readiness>;
   /** `--admin-token`; `undefined`: no authentication (the port listens on 127.0.0.1 by default). */
   token: string | undefined;
+  /**
+   * Shadow mode's state (issue #23): with it, the report is served with readiness, deprecated calls
+   * and JSON-2 equivalents (`report/cutover.ts`).
+   */
+  shadow?: () => ShadowStatus;
 }
 
 /** Builds the admin app (no sockets: tests call `app.request()`). */
-export function createAdminApp({ metrics, report, readiness, token }: AdminDeps): Hono {
+export function createAdminApp({ metrics, report, readiness, token, shadow }: AdminDeps): Hono {
   const app = new Hono();
   if (token !== undefined) {
     const auth = bearerAuth({ token });
@@ -36,8 +42,12 @@ export function createAdminApp({ metrics, report, readiness, token }: AdminDeps)
     return state.ready ? c.json({ status: 'ready', ...redis }) : c.json({ status: 'not ready', reason: state.reason, ...redis }, 503);
   });
   app.get('/metrics', async () => new Response(await metrics.text(), { headers: { 'content-type': metrics.contentType } }));
-  app.get('/gateway/report.json', async (c) => c.json(await report.snapshot()));
-  app.get('/gateway/report', async (c) => c.html(renderReportPage(await report.snapshot())));
+  const served = async () => {
+    const snapshot = await report.snapshot();
+    return shadow === undefined ? snapshot : withCutover(snapshot, shadow());
+  };
+  app.get('/gateway/report.json', async (c) => c.json(await served()));
+  app.get('/gateway/report', async (c) => c.html(renderReportPage(await served())));
   app.notFound(
     () =>
       new Response('Not Found: the admin port serves /metrics, /readyz, /gateway/report and /gateway/report.json.\n', {

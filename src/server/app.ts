@@ -9,6 +9,7 @@ import type { Config } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import type { Dispatch } from '../legacy/dispatch.ts';
 import type { Logger } from '../log.ts';
+import type { Shadow } from '../shadow/index.ts';
 import { createJsonRpcHandler, encodeError } from '../wire/jsonrpc/index.ts';
 import type { CallOutcome, WireResponse } from '../wire/response.ts';
 import { createXmlRpcHandler, encodeFault } from '../wire/xmlrpc/index.ts';
@@ -27,6 +28,8 @@ export interface AppDeps {
   passthrough?: (c: Context<Env>) => Promise<Response>;
   /** Hears each finished legacy call besides the access log (metrics, migration report). */
   onCall?: (dialect: Dialect, origin: CallOrigin, outcome: CallOutcome, seconds: number) => void;
+  /** Shadow mode (`--shadow-sample`): offered each answered call once its answer is built. */
+  shadow?: Shadow | undefined;
 }
 
 /** The paths the client port answers itself (the rest is passed through): `/xmlrpc*`, `/jsonrpc`, `/livez`. */
@@ -41,7 +44,7 @@ const methodNotAllowedPage =
   '<!doctype html>\n<html lang=en>\n<title>405 Method Not Allowed</title>\n<h1>Method Not Allowed</h1>\n' +
   '<p>The method is not allowed for the requested URL.</p>\n';
 
-export function createApp({ config, log, dispatch, passthrough, onCall }: AppDeps): Hono<Env> {
+export function createApp({ config, log, dispatch, passthrough, onCall, shadow }: AppDeps): Hono<Env> {
   const app = new Hono<Env>();
   const marshal = { nullAs: config.marshalNone, bigIntAs: config.marshalBigInt };
   // db calls run under --db-timeout, the others under --call-timeout.
@@ -64,12 +67,33 @@ export function createApp({ config, log, dispatch, passthrough, onCall }: AppDep
       },
       c.req.raw.signal,
     );
+    let last: CallOutcome | undefined;
     const onOutcome = (outcome: CallOutcome) => {
+      last = outcome;
       deadlines.finish(origin);
       logCall(log, dialect, origin, outcome, startedAt);
       onCall?.(dialect, origin, outcome, (performance.now() - startedAt) / 1000);
     };
-    return { origin, onOutcome };
+    return { origin, onOutcome, outcome: () => last };
+  }
+
+  /**
+   * Hands an answered call to shadow mode, which runs once the answer is out (the Node response
+   * closed; without one, on the next turn of the event loop). The re-check replays the body through
+   * the same handler, uncounted, under a fresh deadline.
+   */
+  function offerShadow(c: Context<Env>, dialect: Dialect, body: Uint8Array, origin: CallOrigin, outcome: () => CallOutcome | undefined, answer: WireResponse, replay: (origin: CallOrigin) => Promise<WireResponse>): WireResponse {
+    if (shadow === undefined) return answer;
+    const exchange = {
+      dialect, path: c.req.path, contentType: c.req.header('content-type'), body, origin, outcome, answer,
+      replay: () => replay({ ...origin, requestId: `${origin.requestId}-shadow`, signal: AbortSignal.timeout(config.callTimeoutMs) }),
+    };
+    return shadow.offer(exchange, (run) => {
+      const outgoing = c.env?.outgoing;
+      if (outgoing === undefined) setImmediate(run);
+      else if (outgoing.closed) run();
+      else outgoing.once('close', run);
+    });
   }
 
   /**
@@ -92,14 +116,16 @@ export function createApp({ config, log, dispatch, passthrough, onCall }: AppDep
   const xmlrpc = (dialect: 'xmlrpc1' | 'xmlrpc2') =>
     async function xmlrpcRoute(c: Context<Env>) {
       const service = c.req.param('service') ?? '';
-      const { origin, onOutcome } = begin(c, dialect);
+      const { origin, onOutcome, outcome } = begin(c, dialect);
       const body = await requestBody(c, config.maxBodyBytes);
       if (body === undefined) {
         const err = tooLarge(config.maxBodyBytes);
         onOutcome({ service, method: '', error: err });
         return respond({ status: 200, contentType: 'text/xml; charset=utf-8', body: encodeFault(err, dialect) }, origin, true);
       }
-      return respond(await handleXmlRpc(dialect, service, body, origin, onOutcome), origin, false, streamTarget(c, origin));
+      const answer = await handleXmlRpc(dialect, service, body, origin, onOutcome);
+      const sent = shadow === undefined ? answer : offerShadow(c, dialect, body, origin, outcome, answer, (again) => handleXmlRpc(dialect, service, body, again, () => {}));
+      return respond(sent, origin, false, streamTarget(c, origin));
     };
 
   app.on(['POST', 'OPTIONS'], '/xmlrpc/2/:service', xmlrpc('xmlrpc2'));
@@ -107,14 +133,17 @@ export function createApp({ config, log, dispatch, passthrough, onCall }: AppDep
   app.all('/xmlrpc/*', () => new Response(methodNotAllowedPage, { status: 405, headers: { 'content-type': contentTypeHtml, allow: 'POST, OPTIONS' } }));
 
   app.all('/jsonrpc', async (c) => {
-    const { origin, onOutcome } = begin(c, 'jsonrpc');
+    const { origin, onOutcome, outcome } = begin(c, 'jsonrpc');
     const body = await requestBody(c, config.maxBodyBytes);
     if (body === undefined) {
       const err = tooLarge(config.maxBodyBytes);
       onOutcome({ service: '', method: '', error: err });
       return respond({ status: 200, contentType: 'application/json; charset=utf-8', body: encodeError(null, err) }, origin, true);
     }
-    return respond(await handleJsonRpc(c.req.header('content-type'), body, origin, onOutcome), origin, false, streamTarget(c, origin));
+    const contentType = c.req.header('content-type');
+    const answer = await handleJsonRpc(contentType, body, origin, onOutcome);
+    const sent = shadow === undefined ? answer : offerShadow(c, 'jsonrpc', body, origin, outcome, answer, (again) => handleJsonRpc(contentType, body, again, () => {}));
+    return respond(sent, origin, false, streamTarget(c, origin));
   });
 
   app.get('/livez', (c) => c.json({ status: 'ok' }));

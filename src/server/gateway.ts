@@ -3,8 +3,10 @@
  * report and the two apps (client port, admin port) from a validated Config, and starts or
  * gracefully stops their HTTP servers.
  */
+import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { checkUpstreamPrerequisites, createCredentials, type Credentials } from '../credentials/index.ts';
+import { placeholderBody } from '../equivalents/index.ts';
 import { createCommonService } from '../legacy/common.ts';
 import { createDbService } from '../legacy/db.ts';
 import { createDispatch } from '../legacy/dispatch.ts';
@@ -14,13 +16,16 @@ import type { Logger } from '../log.ts';
 import { createMetrics, type GatewayMetrics } from '../metrics/metrics.ts';
 import { createReportPersistence } from '../report/report-persistence.ts';
 import { createSharedReport, type SharedReport } from '../report/shared-report.ts';
+import { createShadow, maxCompareBytes, type Shadow } from '../shadow/index.ts';
 import { createSignatureResolverFromConfig, type SignatureResolver } from '../signatures/index.ts';
 import { createSharedState } from '../state/index.ts';
+import type { Struct } from '../value.ts';
 import {
   checkHealth,
   createPassthroughClient,
   createTunnelOpener,
   createUpstream,
+  createLegacyEndpointClient,
   createUpstreamHttp,
   observeUpstreamHttp,
   type Upstream,
@@ -54,9 +59,11 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   const versions = createVersionCache(upstream, config.versionCacheTtlMs);
   // Overrides file, /doc-bearer discovery, built-in table; a bad signatures file stops the start here.
   const signatures = options.signatures ?? createSignatureResolverFromConfig(config, upstream, log);
+  // the JSON-2 request each object call bound to, until the report has read its shape (issue #23)
+  const json2Requests = new WeakMap<CallOrigin, Struct>();
   const dispatch = createDispatch({
     common: createCommonService({ upstream, credentials, versions }),
-    object: createObjectService({ upstream, credentials, signatures }),
+    object: createObjectService({ upstream, credentials, signatures, onJson2: (origin, request) => json2Requests.set(origin, request.body) }),
     db: createDbService({
       web: upstream.webDatabase,
       versions,
@@ -70,6 +77,27 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   });
   // the migration report: this replica's, and with --redis-url the replicas' together
   const report = createSharedReport({ maxClients: config.reportSize, store: state?.report, log });
+  // --shadow-sample: the upstream's own legacy endpoints answer each sampled read-only call too (issue #23)
+  const shadow: Shadow | undefined =
+    config.shadowSample > 0
+      ? createShadow({
+          settings: { samplePercent: config.shadowSample, maxInFlight: config.shadowMaxInFlight, methods: config.shadowMethods },
+          client: createLegacyEndpointClient(config, { connections: config.shadowMaxInFlight, maxAnswerBytes: maxCompareBytes }),
+          log,
+          onResult(result) {
+            metrics.observeShadow(result.call, result.outcome);
+            const { call } = result;
+            report.recordShadow({
+              userAgent: result.userAgent, ip: result.ip, service: call.service, method: call.method, model: call.model, modelMethod: call.modelMethod,
+              outcome: result.outcome, ...(result.deviation === undefined ? {} : { deviation: result.deviation }), ...(result.difference === undefined ? {} : { difference: result.difference }),
+            });
+          },
+        })
+      : undefined;
+  if (shadow !== undefined) metrics.trackShadowInFlight(() => shadow.inFlight);
+  const shadowStatus = () => ({
+    enabled: shadow !== undefined, samplePercent: config.shadowSample, maxInFlight: config.shadowMaxInFlight, methods: [...config.shadowMethods], gone: shadow?.gone() ?? [],
+  });
   const passthroughClient = createPassthroughClient(config);
   const inFlight = createInFlight();
   const readiness = createReadiness({
@@ -92,18 +120,24 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       }),
       onCall(dialect, origin, outcome, seconds) {
         metrics.observeCall(dialect, outcome, seconds);
-        report.record({ dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod, failed: outcomeName(outcome) !== 'ok' });
+        const request = json2Requests.get(origin);
+        const json2Body = request === undefined ? undefined : () => placeholderBody(request);
+        report.record({ dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod, failed: outcomeName(outcome) !== 'ok', json2Body });
       },
+      shadow,
     }),
-    admin: createAdminApp({ metrics, report, readiness, token: config.adminToken }),
+    admin: createAdminApp({ metrics, report, readiness, token: config.adminToken, shadow: shadowStatus }),
     upstream,
     credentials,
     metrics,
     report,
     inFlight,
     state,
+    shadow,
     /** Retires the minted keys, sends the last report counts, then closes Redis and the upstream pools (after the server stopped taking calls). */
     async close() {
+      // the shadows in flight finish first: their results go into the last report counts
+      await shadow?.close();
       await credentials.close();
       await report.stop();
       await state?.close();
@@ -121,6 +155,8 @@ export interface RunningGateway {
   credentials: Credentials;
   metrics: GatewayMetrics;
   report: SharedReport;
+  /** Shadow mode, when `--shadow-sample` is above 0. */
+  shadow: Shadow | undefined;
   /** The start-up check of the upstream prerequisites (design §5 step 9); never rejects. */
   prerequisites: Promise<void>;
   /**
@@ -134,7 +170,7 @@ export interface RunningGateway {
 /** Starts listening on `config.host:config.port` and the admin port (port 0 picks a free one). */
 export async function startGateway(config: Config, log: Logger, options: GatewayOptions = {}): Promise<RunningGateway> {
   const gateway = createGateway(config, log, options);
-  const { app, admin, upstream, credentials, metrics, report, inFlight, state } = gateway;
+  const { app, admin, upstream, credentials, metrics, report, inFlight, state, shadow } = gateway;
   // the file keeps this replica's own counts (the shared ones live in Redis)
   const persistence = createReportPersistence({ report: report.local, file: config.reportFile, log });
   await persistence.load();
@@ -161,6 +197,7 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
     credentials,
     metrics,
     report,
+    shadow,
     prerequisites,
     async close() {
       const drained = await drainServer(server, inFlight, config.shutdownGraceMs);

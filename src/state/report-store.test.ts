@@ -79,6 +79,44 @@ describe('createReportStore()', () => {
     });
   });
 
+  it('merges shadow results across replicas: counts summed, the last differences kept, the first JSON-2 body kept (issue #23)', async () => {
+    const { store } = await storeFor('shadow');
+    const shadowed = { userAgent: 'Python-xmlrpc/3.11', ip: '10.0.0.5', service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'search_read' };
+    const difference = (s: number) => ({ at: at(s), dialect: 'xmlrpc2', differences: [`result: ${s}`], gateway: 'g', legacy: 'l' });
+    const replica = (first: number, json2Body: string) => {
+      const clock = { now: first };
+      const report = reportAt(clock);
+      report.record({ ...call(), json2Body: () => json2Body });
+      report.recordShadow({ ...shadowed, outcome: 'equal' });
+      report.recordShadow({ ...shadowed, outcome: 'intended', deviation: 'Unknown-database faults do not name the PostgreSQL server' });
+      for (const s of [first + 1, first + 2]) {
+        clock.now = s;
+        report.recordShadow({ ...shadowed, outcome: 'differs', difference: difference(s) });
+      }
+      return report.snapshot();
+    };
+    expect(await store.merge(replica(10, '{"domain": []}'))).toBe(true);
+    expect(await store.merge(replica(20, '{"other": []}'))).toBe(true);
+    // a delta with shadow counts only (the call itself went in an earlier batch)
+    const late = reportAt({ now: 30 });
+    late.recordShadow({ ...shadowed, outcome: 'dropped' });
+    expect(await store.merge(late.snapshot())).toBe(true);
+    const [method] = (await store.read())?.clients[0]?.methods ?? [];
+    expect(method).toMatchObject({
+      calls: 2,
+      json2Body: '{"domain": []}',
+      shadow: { equal: 2, intended: 2, differs: 4, errors: 0, dropped: 1, deviations: { 'Unknown-database faults do not name the PostgreSQL server': 2 } },
+    });
+    expect(method?.differences?.map((d) => d.at)).toEqual([at(12), at(21), at(22)]);
+  });
+
+  it('reads a method without shadow results as before', async () => {
+    const { store } = await storeFor('no-shadow');
+    expect(await store.merge(deltaOf([1, call()]))).toBe(true);
+    const [method] = (await store.read())?.clients[0]?.methods ?? [];
+    expect(Object.keys(method ?? {})).toEqual(['service', 'method', 'model', 'modelMethod', 'calls', 'faults', 'firstSeen', 'lastSeen']);
+  });
+
   it('merges calls split over deltas into what one in-process report of all of them shows', async () => {
     const { store } = await storeFor('equivalence');
     const clock = { now: 0 };

@@ -7,7 +7,7 @@
  * client with the calls to the others counted in `unlistedCalls`.
  */
 import { createHash } from 'node:crypto';
-import { maxMethodsPerClient, methodReports, type ClientReport, type MethodCounts, type MethodReport, type ReportSnapshot } from '../report/migration-report.ts';
+import { maxDifferencesPerMethod, maxMethodsPerClient, methodReports, type ClientReport, type MethodCounts, type MethodReport, type ReportSnapshot } from '../report/migration-report.ts';
 import type { RedisLink } from './redis-link.ts';
 
 /**
@@ -39,7 +39,8 @@ const methodIdOf = (m: MethodReport): string =>
   createHash('sha256').update(JSON.stringify([m.service, m.method, m.model, m.modelMethod])).digest('base64url').slice(0, 16);
 
 // KEYS: clients sorted set, writer's last seq. ARGV: client key prefix, maxClients, maxMethods,
-// delta (JSON array of clients, times in ms, methods in first-seen order), seq ('' = none), writer memory ms.
+// delta (JSON array of clients, times in ms, methods in first-seen order), seq ('' = none), writer memory ms,
+// differences kept per method (shadow mode, issue #23).
 const mergeLua = `
 local seq = tonumber(ARGV[5])
 if seq and seq <= tonumber(redis.call('get', KEYS[2]) or '-1') then return 0 end
@@ -52,6 +53,28 @@ local function valid(c)
   return type(c.dialects) == 'table' and type(c.services) == 'table' and type(c.methods) == 'table'
 end
 local function add(into, from) for k, v in pairs(from) do into[k] = (into[k] or 0) + v end end
+local maxDifferences = tonumber(ARGV[7]) or 3
+-- shadow results (issue #23): counts add up, the most recent differences stay, the first JSON-2 body stays
+local function addShadow(e, m)
+  if type(m.shadow) == 'table' then
+    local s = type(e.shadow) == 'table' and e.shadow or { equal = 0, intended = 0, differs = 0, errors = 0, dropped = 0 }
+    for _, f in ipairs({ 'equal', 'intended', 'differs', 'errors', 'dropped' }) do s[f] = (tonumber(s[f]) or 0) + (tonumber(m.shadow[f]) or 0) end
+    if type(m.shadow.deviations) == 'table' then
+      if type(s.deviations) ~= 'table' then s.deviations = {} end
+      add(s.deviations, m.shadow.deviations)
+    end
+    e.shadow = s
+  end
+  if type(m.differences) == 'table' and #m.differences > 0 then
+    local d = {}
+    if type(e.differences) == 'table' then for _, x in ipairs(e.differences) do d[#d + 1] = x end end
+    for _, x in ipairs(m.differences) do d[#d + 1] = x end
+    table.sort(d, function(a, b) return tostring(a.at) < tostring(b.at) end)
+    while #d > maxDifferences do table.remove(d, 1) end
+    e.differences = d
+  end
+  if type(m.json2Body) == 'string' and type(e.json2Body) ~= 'string' then e.json2Body = m.json2Body end
+end
 for _, d in ipairs(cjson.decode(ARGV[4])) do
   local key = ARGV[1] .. d.id
   local raw = redis.call('get', key)
@@ -77,6 +100,7 @@ for _, d in ipairs(cjson.decode(ARGV[4])) do
       e.faults = e.faults + m.faults
       e.firstSeen = math.min(e.firstSeen, m.firstSeen)
       e.lastSeen = math.max(e.lastSeen, m.lastSeen)
+      addShadow(e, m)
     elseif listed < maxMethods then
       c.methods[m.id] = m
       listed = listed + 1
@@ -137,8 +161,19 @@ function clientFromStored(c: StoredClient): ClientReport {
   return {
     userAgent: c.userAgent, ip: c.ip, firstSeen: iso(c.firstSeen), lastSeen: iso(c.lastSeen), calls: c.calls, faults: c.faults,
     dialects: c.dialects, services: c.services,
-    methods: methodReports(Object.values(c.methods)),
+    methods: methodReports(Object.values(c.methods).map(storedMethod)),
     unlistedCalls: c.unlistedCalls,
+  };
+}
+
+/** A stored method with its optional shadow fields checked (cjson writes an empty list as `{}`). */
+function storedMethod(m: MethodCounts): MethodCounts {
+  const { differences, json2Body, shadow, ...counts } = m;
+  return {
+    ...counts,
+    ...(typeof json2Body === 'string' ? { json2Body } : {}),
+    ...(typeof shadow === 'object' && shadow !== null ? { shadow } : {}),
+    ...(Array.isArray(differences) && differences.length > 0 ? { differences } : {}),
   };
 }
 
@@ -164,7 +199,7 @@ export function createReportStore(link: RedisLink, { maxClients, now = Date.now 
       if (delta.clients.length === 0) return true;
       const payload = JSON.stringify(delta.clients.map(clientToStored));
       const writerKey = link.key('report', 'writer', batch?.writer ?? '-');
-      const args = [clientPrefix, maxClients, maxMethodsPerClient, payload, batch?.seq ?? '', writerMemoryMs];
+      const args = [clientPrefix, maxClients, maxMethodsPerClient, payload, batch?.seq ?? '', writerMemoryMs, maxDifferencesPerMethod];
       const done = await link.attempt('report-merge', (r) => link.script(r, 'gatewayReportMerge', [clientsKey, writerKey], args));
       return done !== undefined;
     },

@@ -52,3 +52,5 @@ export function createUpstream(config: Config, http: UpstreamHttp = createUpstre
     close: () => http.close(),
   };
 }
+// Shadow mode (issue #23): the upstream's own legacy endpoints.
+export { createLegacyEndpointClient, type LegacyEndpointAnswer, type LegacyEndpointClient } from './legacy-endpoint.ts';

@@ -4,33 +4,15 @@
  * scope — from its differences, `COMPATIBILITY.md`'s `- Corpus:` lines and `not-modelled-cases.ts`.
  */
 import { readFileSync } from 'node:fs';
-import type { Difference } from './compare.ts';
+import type { Difference } from '../../src/compare/compare.ts';
+import { parseDeviations, type Deviation } from '../../src/compare/deviations.ts';
 import type { ConformanceCase, Scope } from './load-cases.ts';
 import type { NotModelledEntry } from './not-modelled-cases.ts';
 
+export { parseDeviations, type Deviation } from '../../src/compare/deviations.ts';
+
 /** `COMPATIBILITY.md` at the repository root. */
 export const compatibilityUrl = new URL('../../COMPATIBILITY.md', import.meta.url);
-
-/** One intended deviation: the `## ` section title that names the case on its `- Corpus:` line. */
-export interface Deviation {
-  caseId: string;
-  title: string;
-}
-
-/** Reads the case ids named on `- Corpus:` lines, each with its section title. */
-export function parseDeviations(markdown: string): Map<string, Deviation> {
-  const out = new Map<string, Deviation>();
-  let title = '';
-  for (const line of markdown.split('\n')) {
-    const heading = /^##\s+(.*)$/.exec(line);
-    if (heading) title = (heading[1] ?? '').replace(/`/g, '').trim();
-    const corpus = /^-\s+Corpus:\s*(.*)$/.exec(line);
-    // `- Corpus: none (…)` names no case, even when its explanation quotes one.
-    if (corpus && /^none\b/i.test(corpus[1] ?? '')) continue;
-    if (corpus) for (const m of (corpus[1] ?? '').matchAll(/`([a-z0-9][\w.-]*)`/g)) out.set(m[1] ?? '', { caseId: m[1] ?? '', title });
-  }
-  return out;
-}
 
 /** The deviations of the repository's `COMPATIBILITY.md`. */
 export function loadDeviations(): Map<string, Deviation> {

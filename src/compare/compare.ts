@@ -4,8 +4,8 @@
  * member order); volatile values by shape; fault 1 / internal v1 faults / JSON-RPC `data.debug` from
  * the exception line to the end; every other fault text whole.
  */
-import { parseJson } from '../../src/json/index.ts';
-import { PyFloat, type Value } from '../../src/value.ts';
+import { parseJson } from '../json/index.ts';
+import { PyFloat, type Value } from '../value.ts';
 import { parseTaggedResponse, renderTagged, type Tagged, type TaggedScalar } from './xmlrpc-tagged.ts';
 
 /** One mismatch: where (a path from the answer's root) and what. */
@@ -32,6 +32,11 @@ export interface ValueCompareOptions {
   mapId?: IdLookup;
   /** Compare object members as sets (upstream request bodies); default false: order matters. */
   ignoreMemberOrder?: boolean;
+  /**
+   * XML-RPC: once the values agree, compare the raw bodies byte for byte (after masking); default
+   * true. Shadow mode compares values only.
+   */
+  bytes?: boolean;
 }
 
 /** The dates Odoo stamps on every write: never equal between two servers, so compared by shape. */
@@ -252,7 +257,7 @@ export function compareXmlrpcBodies(expected: string, actual: string, options: V
     };
     compareTagged(e.fault, a.fault, '', false, { ...ctx, options: faultOptions });
   }
-  if (ctx.differences.length > 0) return ctx.differences;
+  if (ctx.differences.length > 0 || options.bytes === false) return ctx.differences;
   const maskedExpected = applyMasks(expected, ctx.masks.expected);
   const maskedActual = applyMasks(actual, ctx.masks.actual);
   if (maskedExpected !== maskedActual) {

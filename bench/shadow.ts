@@ -1,0 +1,235 @@
+/**
+ * `npm run bench:shadow`: what shadow mode costs the clients (issue #23). The same workload goes to
+ * gateways that differ only in shadow mode — off, `--shadow-sample 100` with the default bound (4 in
+ * flight), and 100 % with room for every shadow (64) — each its own process in front of the same
+ * upstream, round by round alternating so machine noise hits all alike. Reported: latency p50/p99 at
+ * concurrency 1 and 16, throughput at 16, as ratios to shadow off, and what each gateway's shadow
+ * mode did (its /metrics). Nothing here is a test assertion.
+ *
+ * Upstream: the simulator with its legacy endpoints (`sim/main.ts --legacy-endpoints`, its own
+ * process) by default, or a real Odoo with `--upstream URL --db NAME --login L --password P` (a
+ * database of your own: the gateway mints a key there). The workload is read-only: `search_read` of
+ * 20 partners, `read` of 5, `search_count`, over `/xmlrpc/2/object`.
+ *
+ *   npm run bench:shadow -- [--quick] [--no-write] [--upstream URL --db NAME --login L --password P]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, totalmem, type as osType } from 'node:os';
+import { parseArgs } from 'node:util';
+import { Pool } from 'undici';
+import { freePort } from './free-port.ts';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    'no-write': { type: 'boolean', default: false },
+    upstream: { type: 'string' },
+    db: { type: 'string' },
+    login: { type: 'string' },
+    password: { type: 'string' },
+  },
+});
+const plan = values.quick ? { rounds: 2, calls1: 150, calls16: 400 } : { rounds: 5, calls1: 600, calls16: 2000 };
+const root = new URL('..', import.meta.url);
+const benchmarksFile = new URL('BENCHMARKS.md', root);
+const command = `npm run bench:shadow${process.argv.length > 2 ? ` -- ${process.argv.slice(2).map((a) => (a === values.password ? '***' : a)).join(' ')}` : ''}`;
+
+interface Proc {
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function proc(child: ChildProcess): Proc {
+  return {
+    child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** The simulator with legacy endpoints, in its own process: its URL and the demo admin's credentials. */
+async function startSim(): Promise<Proc & { url: string; uid: number; key: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'sim/main.ts', '--port', '0', '--databases', 'demo', '--generated-partners', '200', '--log-limit', '0', '--legacy-endpoints'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  let buffer = '';
+  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    buffer += chunk.toString();
+    const line = buffer.split('\n').find((l) => l.startsWith('{"url"'));
+    if (line) {
+      const info = JSON.parse(line) as { url: string; users: Record<string, { uid: number; login: string; key: string }[]> };
+      const admin = (info.users.demo ?? []).find((u) => u.login === 'admin');
+      return { ...proc(child), url: info.url, uid: admin?.uid as number, key: admin?.key as string };
+    }
+  }
+  throw new Error('the simulator exited before it was ready');
+}
+
+async function startGateway(upstream: string, flags: string[]): Promise<Proc & { url: string; adminUrl: string }> {
+  const [port, adminPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--upstream', upstream, '--port', String(port), '--admin-port', String(adminPort), '--log-level', 'warn', ...flags], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (await fetch(`${url}/livez`).then((r) => r.ok, () => false)) break;
+    if (i > 300 || child.exitCode !== null) throw new Error('the gateway did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { ...proc(child), url, adminUrl: `http://127.0.0.1:${adminPort}` };
+}
+
+const xmlString = (s: string) => `<value><string>${s.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</string></value>`;
+
+/** The workload's three XML-RPC bodies. */
+function bodies(db: string, uid: number, password: string): string[] {
+  const call = (method: string, args: string, kwargs: string) =>
+    `<?xml version='1.0'?>\n<methodCall>\n<methodName>execute_kw</methodName>\n<params>\n${[xmlString(db), `<value><int>${uid}</int></value>`, xmlString(password), xmlString('res.partner'), xmlString(method), args, kwargs].map((v) => `<param>\n${v}\n</param>\n`).join('')}</params>\n</methodCall>\n`;
+  const fields = `<value><array><data>${['id', 'name', 'email', 'is_company'].map(xmlString).join('')}</data></array></value>`;
+  const member = (name: string, value: string) => `<member><name>${name}</name>${value}</member>`;
+  return [
+    call('search_read', '<value><array><data><value><array><data></data></array></value></data></array></value>', `<value><struct>${member('fields', fields)}${member('limit', '<value><int>20</int></value>')}</struct></value>`),
+    call('read', `<value><array><data><value><array><data>${[1, 3, 7, 8, 9].map((id) => `<value><int>${id}</int></value>`).join('')}</data></array></value></data></array></value>`, `<value><struct>${member('fields', fields)}</struct></value>`),
+    call('search_count', '<value><array><data><value><array><data></data></array></value></data></array></value>', '<value><struct></struct></value>'),
+  ];
+}
+
+/** Sends `calls` calls at `concurrency`; the latencies in ms and the wall time. */
+async function run(url: string, body: string[], calls: number, concurrency: number): Promise<{ ms: number[]; seconds: number }> {
+  const pool = new Pool(url, { connections: concurrency, pipelining: 1 });
+  const ms: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < calls) {
+        const i = next++;
+        const t = performance.now();
+        const res = await pool.request({ method: 'POST', path: '/xmlrpc/2/object', headers: { 'content-type': 'text/xml' }, body: body[i % body.length] as string });
+        const text = await res.body.text();
+        if (res.statusCode !== 200 || text.includes('<fault>')) throw new Error(`unexpected answer: ${text.slice(0, 300)}`);
+        ms.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  return { ms, seconds };
+}
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
+};
+const median = (xs: number[]) => percentile(xs, 50);
+const f = (x: number, digits = 2) => x.toFixed(digits);
+
+/** The gateway's shadow counters, summed by outcome. */
+async function shadowOutcomes(adminUrl: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${adminUrl}/metrics`)).text();
+  const out: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    const m = /^legacy_rpc_gateway_shadow_calls_total\{.*outcome="(\w+)"\} (\d+)/.exec(line);
+    if (m) out[m[1] as string] = (out[m[1] as string] ?? 0) + Number(m[2]);
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const real = values.upstream !== undefined;
+  if (real && (values.db === undefined || values.login === undefined || values.password === undefined)) throw new Error('--upstream needs --db, --login and --password');
+  const sim = real ? undefined : await startSim();
+  const upstream = values.upstream ?? (sim?.url as string);
+  const db = values.db ?? 'demo';
+  // the simulator: its API key as the password (no minting); a real Odoo: the password (one key minted in its database)
+  const password = values.password ?? (sim?.key as string);
+  let uid = sim?.uid ?? 0;
+  const variants = [
+    { name: 'off', flags: [] as string[] },
+    { name: '100 %, bound 4', flags: ['--shadow-sample', '100'] },
+    { name: '100 %, bound 64', flags: ['--shadow-sample', '100', '--shadow-max-in-flight', '64'] },
+  ];
+  const gateways = await Promise.all(variants.map((v) => startGateway(upstream, v.flags)));
+  try {
+    if (real) {
+      // login first: object calls with a password need their uid's login (COMPATIBILITY.md)
+      for (const gw of gateways) {
+        const res = await fetch(`${gw.url}/xmlrpc/2/common`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: `<?xml version='1.0'?>\n<methodCall>\n<methodName>login</methodName>\n<params>\n${[db, values.login as string, password].map((v) => `<param>\n${xmlString(v)}\n</param>\n`).join('')}</params>\n</methodCall>\n` });
+        uid = Number(/<int>(\d+)<\/int>/.exec(await res.text())?.[1] ?? 0);
+        if (uid === 0) throw new Error('login refused on the upstream');
+      }
+    }
+    const body = bodies(db, uid, password);
+    for (const gw of gateways) await run(gw.url, body, 60, 4); // warm up: keys, signatures, JIT
+    const rows = variants.map(() => ({ p50_1: [] as number[], p99_1: [] as number[], p50_16: [] as number[], p99_16: [] as number[], rate16: [] as number[] }));
+    for (let round = 0; round < plan.rounds; round++) {
+      for (let i = 0; i < gateways.length; i++) {
+        const gw = gateways[(i + round) % gateways.length] as (typeof gateways)[number];
+        const row = rows[(i + round) % gateways.length] as (typeof rows)[number];
+        const one = await run(gw.url, body, plan.calls1, 1);
+        row.p50_1.push(median(one.ms));
+        row.p99_1.push(percentile(one.ms, 99));
+        const sixteen = await run(gw.url, body, plan.calls16, 16);
+        row.p50_16.push(median(sixteen.ms));
+        row.p99_16.push(percentile(sixteen.ms, 99));
+        row.rate16.push(plan.calls16 / sixteen.seconds);
+      }
+      console.log(`round ${round + 1} of ${plan.rounds} done`);
+    }
+    // let the last shadows finish before reading the counters
+    await new Promise((r) => setTimeout(r, 2000));
+    const outcomes = await Promise.all(gateways.map((gw) => shadowOutcomes(gw.adminUrl)));
+    const base = rows[0] as (typeof rows)[number];
+    const label = real ? `a real Odoo at ${upstream} (database ${db})` : 'the simulator (`sim/main.ts --legacy-endpoints`, its own process; not Odoo)';
+    const lines = [
+      '| shadow mode | c=1 p50 ms | c=1 p99 ms | c=16 p50 ms | c=16 p99 ms | c=16 calls/s | p50 ratio c=1 / c=16 | throughput ratio | shadows: equal / dropped / other |',
+      '|---|---|---|---|---|---|---|---|---|',
+      ...variants.map((v, i) => {
+        const r = rows[i] as (typeof rows)[number];
+        const o = outcomes[i] as Record<string, number>;
+        const other = Object.entries(o).filter(([k]) => k !== 'equal' && k !== 'dropped').reduce((s, [, n]) => s + n, 0);
+        return `| ${v.name} | ${f(median(r.p50_1))} | ${f(median(r.p99_1))} | ${f(median(r.p50_16))} | ${f(median(r.p99_16))} | ${f(median(r.rate16), 0)} | ${f(median(r.p50_1) / median(base.p50_1))} / ${f(median(r.p50_16) / median(base.p50_16))} | ${f(median(r.rate16) / median(base.rate16))} | ${i === 0 ? '–' : `${o.equal ?? 0} / ${o.dropped ?? 0} / ${other}`} |`;
+      }),
+    ];
+    const name = real ? 'shadow-odoo' : 'shadow';
+    const section = [
+      `<!-- bench:${name}:start -->`,
+      `## Shadow mode: sampling 100 % vs off, same workload, against ${real ? 'a real Odoo 19' : 'the simulator'}${values.quick ? ' (quick run: too few calls to trust)' : ''}`,
+      '',
+      `Upstream: ${label}. Three gateways (\`tsx src/main.ts --log-level warn\`, each its own process) differ only in shadow mode: off,`,
+      '`--shadow-sample 100` with the default `--shadow-max-in-flight 4`, and 100 % with 64 in flight (nearly every call shadowed). Workload, the same for',
+      'all: XML-RPC `execute_kw` on `/xmlrpc/2/object` cycling `search_read` (20 partners, 4 fields), `read` (5 ids) and `search_count`.',
+      `Per round each gateway gets ${plan.calls1} calls at concurrency 1, then ${plan.calls16} at 16; ${plan.rounds} rounds, the gateways' order rotating; medians over rounds.`,
+      'With shadow mode on, every call the bound admits is also sent to the legacy endpoint after its answer is out, and compared — on this 2-core',
+      'machine that work shares the CPU with the clients\' calls (the upstream answers twice as many requests), which is what the ratios show.',
+      '',
+      `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${f(totalmem() / 2 ** 30, 0)} GiB RAM, ${osType()} ${release()}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end (shared machine)`,
+      `- Node: ${process.version}`,
+      `- Date: ${started.toISOString()}`,
+      `- Command: \`${command}\``,
+      '',
+      ...lines,
+      '',
+      `<!-- bench:${name}:end -->`,
+    ].join('\n');
+    console.log(section);
+    if (!values['no-write']) {
+      const doc = readFileSync(benchmarksFile, 'utf8');
+      const re = new RegExp(`<!-- bench:${name}:start -->[\\s\\S]*?<!-- bench:${name}:end -->`);
+      writeFileSync(benchmarksFile, re.test(doc) ? doc.replace(re, () => section) : `${doc.trimEnd()}\n\n${section}\n`);
+    }
+  } finally {
+    await Promise.all(gateways.map((gw) => gw.stop()));
+    await sim?.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
