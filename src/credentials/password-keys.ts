@@ -71,6 +71,11 @@ export interface SharedPasswordKeys {
   add(slot: string, entry: PasswordKey): Promise<'added' | 'taken' | 'unavailable'>;
   /** Removes the slot's entry if it still holds `key`; `removed`: this caller alone retires it. */
   remove(slot: string, key: string): Promise<'removed' | 'kept' | 'unavailable'>;
+  /**
+   * Writes `entry` over the slot's entry only while that still holds the same key (a re-check's new
+   * time): `replaced` when another replica stored another key meanwhile (a renewal), left as it is.
+   */
+  refresh(slot: string, entry: PasswordKey): Promise<'updated' | 'replaced' | 'unavailable'>;
   /** Shares a refusal for `ttlMs`. */
   refuse(slot: string, err: LegacyError, ttlMs: number): Promise<void>;
   /** Runs `run` under the lock `name` across replicas (see SharedLocks). */
@@ -245,8 +250,10 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
           return entry;
         }
         const checked = await checkPassword(slot, entry, req);
-        // the store keeps the key either way; it only misses the new check time while it is away
-        if (current(slot, entry)) await share(slot, checked);
+        // only the check time changes: never over a key another replica renewed meanwhile (that would
+        // bring a removed key back and leave the renewed one alive with no replica answering for it);
+        // while the store is away it only misses the new check time
+        if (current(slot, entry)) await shared!.refresh(slot, checked);
         return checked;
       });
       if (out.ran) return out.value;

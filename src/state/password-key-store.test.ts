@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { PasswordKey } from '../credentials/password-keys.ts';
+import { createPasswordKeys, type PasswordKey, type PasswordKeyResolvers, type PasswordRequest } from '../credentials/password-keys.ts';
+import type { CallOrigin } from '../call.ts';
 import { badCredentials, isAnsweredFalse, isBadCredentials, mintRefusal } from '../credentials/refusals.ts';
 import { createLogger } from '../log.ts';
 import { keysUnder, redisClient, sharedRedisUrl, testPrefix } from '../../test/support/redis.ts';
@@ -72,6 +73,55 @@ describe('createPasswordKeyStore()', () => {
     expect(await s.read('slot')).toEqual({ entry: entry('k2') });
   });
 
+  it('refreshes an entry only while it still holds the same key', async () => {
+    const { s } = await store('refresh');
+    expect(await s.refresh('slot', entry('k1'))).toBe('replaced'); // nothing stored: nothing to refresh
+    await s.write('slot', entry('k1'));
+    const checked = { ...entry('k1'), validatedAt: now + 60_000 };
+    expect(await s.refresh('slot', checked)).toBe('updated');
+    expect(await s.read('slot')).toEqual({ entry: checked });
+    await s.write('slot', entry('k2'));
+    expect(await s.refresh('slot', checked)).toBe('replaced');
+    expect(await s.read('slot')).toEqual({ entry: entry('k2') });
+  });
+
+  it("a password check that ends after another replica renewed the key leaves the renewed key in the store", async () => {
+    // Replica A re-checks the password (slowly); replica B, finding the check lock held, renews the key
+    // meanwhile. A's write-back of the check time must not bring the removed key back: before the
+    // compare-and-set, A then renewed again and two minted keys stayed alive upstream.
+    const prefix = testPrefix('check-vs-renewal');
+    const [a, b] = [await store('check-vs-renewal', 100, prefix), await store('check-vs-renewal', 100, prefix)];
+    let t = now;
+    const req: PasswordRequest = { db: 'gw', login: 'demo', password: 'pw', origin: { ip: '127.0.0.1' } as CallOrigin };
+    let release!: () => void;
+    const slowCheck = new Promise<void>((resolve) => (release = resolve));
+    const keyAt = (key: string): PasswordKey => ({ ...entry(key), expiresAt: t + 3_600_000, renewAt: t + 3_000_000, validatedAt: t });
+    const resolvers = (over: Partial<PasswordKeyResolvers>): PasswordKeyResolvers => ({
+      resolve: async () => keyAt('k1'),
+      revalidate: async () => {},
+      renew: async () => keyAt('k-unexpected'),
+      retire: async () => {},
+      renewalFailed: () => {},
+      ...over,
+    });
+    const options = { max: 10, now: () => t, negativeTtlMs: 1000, revalidateIntervalMs: 60_000, localTtlMs: 0 };
+    const tableA = createPasswordKeys({ ...options, shared: a.s }, resolvers({ revalidate: () => slowCheck }));
+    const tableB = createPasswordKeys({ ...options, shared: b.s }, resolvers({ renew: async () => keyAt('k2') }));
+    expect((await tableA.get('slot', req)).key).toBe('k1');
+    expect((await tableB.get('slot', req)).key).toBe('k1');
+    t += 3_100_000; // past the re-check interval and inside the renewal margin
+    const checking = tableA.get('slot', req);
+    await new Promise((r) => setTimeout(r, 50)); // A holds the check lock
+    await tableB.get('slot', req); // B: check held elsewhere, so it renews
+    await tableB.settled();
+    expect(((await b.s.read('slot')) as { entry: PasswordKey }).entry.key).toBe('k2');
+    release();
+    await checking;
+    await tableA.settled();
+    expect(((await a.s.read('slot')) as { entry: PasswordKey }).entry.key).toBe('k2');
+    expect((await tableA.get('slot', req)).key).toBe('k2');
+  });
+
   it('keeps at most max entries: a write pushing out the least recently used hands them back', async () => {
     const { s, prefix } = await store('bound', 2);
     await s.write('a', entry('ka'));
@@ -104,6 +154,7 @@ describe('createPasswordKeyStore()', () => {
     expect(await s.write('slot', entry('k'))).toBe('unavailable');
     expect(await s.add('slot', entry('k'))).toBe('unavailable');
     expect(await s.remove('slot', 'k')).toBe('unavailable');
+    expect(await s.refresh('slot', entry('k'))).toBe('unavailable');
     expect(await s.exclusive('x', true, async () => 1)).toEqual({ ran: false, why: 'unavailable' });
     expect(await s.leave()).toBe('unavailable');
   });

@@ -71,6 +71,18 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
 end
 return 0`,
   },
+  // KEYS: entry, index; ARGV: the sealed value read before, new sealed value, ttl ms, slot, score.
+  // Replaces the entry only if it is unchanged since it was read (compare-and-set).
+  gatewayKeyReplace: {
+    keys: 2,
+    lua: `
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  redis.call('zadd', KEYS[2], ARGV[5], ARGV[4])
+  return 1
+end
+return 0`,
+  },
   // KEYS: index; ARGV: entry key prefix, batch size. Pops a batch of entries (slot, sealed, ...).
   gatewayKeyDrain: {
     keys: 1,
@@ -182,6 +194,17 @@ export function createPasswordKeyStore({ link, sealer, locks, replicas, max, now
       const removed = await link.attempt('key-remove', (r) => link.script(r, 'gatewayKeyRemove', [entryName(slot), index], [raw.entry!, slot]));
       if (removed === undefined) return 'unavailable';
       return removed === 1 ? 'removed' : 'kept';
+    },
+
+    async refresh(slot, entry) {
+      const raw = await readRaw(slot);
+      if (raw === undefined) return 'unavailable';
+      if (raw.entry === null || openEntry(slot, raw.entry)?.key !== entry.key) return 'replaced';
+      const done = await link.attempt('key-refresh', (r) =>
+        link.script(r, 'gatewayKeyReplace', [entryName(slot), index], [raw.entry!, sealEntry(slot, entry), ttlOf(entry), slot, Date.now()]),
+      );
+      if (done === undefined) return 'unavailable';
+      return done === 1 ? 'updated' : 'replaced';
     },
 
     async refuse(slot, err, ttlMs) {

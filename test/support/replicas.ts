@@ -31,7 +31,11 @@ export async function startReplicas(
   const sim = await startSimulator({ databases: ['gw'], ...options.sim });
   const prefix = testPrefix(options.name);
   const secret = randomBytes(32).toString('base64');
-  const flags = typeof options.flags === 'function' ? options.flags(sim) : (options.flags ?? []);
+  const given = typeof options.flags === 'function' ? options.flags(sim) : (options.flags ?? []);
+  // On a loaded CI machine a Redis reply can take longer than the 500 ms default, which the gateway
+  // rightly takes for "Redis away" (each replica then acts alone): tests that are not about outages
+  // get a timeout no healthy Redis misses, so they test sharing and not the machine's load.
+  const flags = given.includes('--redis-timeout') ? given : ['--redis-timeout', '10000', ...given];
   const configs = Array.from({ length: count }, () =>
     loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, '--redis-url', options.redisUrl ?? sharedRedisUrl(), '--redis-prefix', prefix, '--state-secret', secret, ...flags], {}),
   );
