@@ -354,8 +354,15 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     },
     async evict(slot, entry) {
       if (current(slot, entry)) entries.delete(slot);
-      // dead upstream: nothing to retire, but the other replicas must not be handed it again
-      if (!answersFor(entry)) await shared!.remove(slot, entry.key);
+      if (answersFor(entry)) return;
+      // Dead upstream: nothing to retire, but the other replicas must not be handed it again. The 401
+      // may come from another replica's renewal, which removes the old key upstream before it stores
+      // the new one: under the renewal lock (waiting for it), so the store is only emptied of a key no
+      // renewal is replacing; emptied too early, the retry would mint a second key beside the renewed one.
+      for (let tries = 0; tries < 2; tries++) {
+        const out = await shared!.exclusive(`renew:${slot}`, true, () => shared!.remove(slot, entry.key));
+        if (out.ran || out.why === 'unavailable') return;
+      }
     },
     async settled() {
       while (renewals.size > 0) await Promise.all([...renewals.values()]);

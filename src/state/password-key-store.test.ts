@@ -122,6 +122,47 @@ describe('createPasswordKeyStore()', () => {
     expect((await tableA.get('slot', req)).key).toBe('k2');
   });
 
+  it('a 401 on the old key while another replica renews it waits for the renewal instead of emptying the store', async () => {
+    // Replica B renews: it removes the old key upstream, then stores the new one. Replica A's call with
+    // the old key gets a 401 in between. Emptying the store then made A's retry mint a second key.
+    const prefix = testPrefix('evict-vs-renewal');
+    const [a, b] = [await store('evict-vs-renewal', 100, prefix), await store('evict-vs-renewal', 100, prefix)];
+    let t = now;
+    const req: PasswordRequest = { db: 'gw', login: 'demo', password: 'pw', origin: { ip: '127.0.0.1' } as CallOrigin };
+    let removedUpstream!: () => void;
+    const renewing = new Promise<void>((resolve) => (removedUpstream = resolve));
+    let finishRenewal!: () => void;
+    const renewalHeld = new Promise<void>((resolve) => (finishRenewal = resolve));
+    const keyAt = (key: string): PasswordKey => ({ ...entry(key), expiresAt: t + 3_600_000, renewAt: t + 3_000_000, validatedAt: t });
+    let resolvedA = 0;
+    const base = { revalidate: async () => {}, retire: async () => {}, renewalFailed: () => {} };
+    const options = { max: 10, now: () => t, negativeTtlMs: 1000, revalidateIntervalMs: 3_600_000, localTtlMs: 0 };
+    const tableA = createPasswordKeys({ ...options, shared: a.s }, { ...base, resolve: async () => keyAt(`k-minted-${++resolvedA}`), renew: async () => keyAt('k-unexpected') });
+    const tableB = createPasswordKeys({ ...options, shared: b.s }, {
+      ...base,
+      resolve: async () => keyAt('k1'),
+      renew: async () => {
+        removedUpstream();
+        await renewalHeld;
+        return keyAt('k2');
+      },
+    });
+    expect((await tableB.get('slot', req)).key).toBe('k1');
+    const old = await tableA.get('slot', req);
+    expect(old.key).toBe('k1');
+    t += 3_100_000; // inside the renewal margin: B renews
+    await tableB.get('slot', req);
+    await renewing; // k1 is gone upstream, k2 not yet stored
+    // A's call: evict the refused key, then retry at once (what credentials/index.ts does on a 401)
+    const retried = tableA.evict('slot', old).then(() => tableA.get('slot', req));
+    await new Promise((r) => setTimeout(r, 50));
+    finishRenewal();
+    expect((await retried).key).toBe('k2');
+    await tableB.settled();
+    expect(resolvedA).toBe(0);
+    expect(((await a.s.read('slot')) as { entry: PasswordKey }).entry.key).toBe('k2');
+  });
+
   it('keeps at most max entries: a write pushing out the least recently used hands them back', async () => {
     const { s, prefix } = await store('bound', 2);
     await s.write('a', entry('ka'));
