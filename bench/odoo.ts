@@ -1,0 +1,317 @@
+/**
+ * `npm run bench:odoo` (issue #22): what a legacy call through the gateway costs against a REAL
+ * Odoo 19, beside what any other hop costs, in one interleaved run. It needs the server that
+ * `../shared/tools/odoo19-up.sh` brings up on 127.0.0.1:8069 (database gw, admin/admin) and says so
+ * when none is there; CI and `npm test` never run it.
+ *
+ * A Python client (bench/odoo_client.py: what integrations are) calls `search_read` at concurrency 1,
+ * round-robin over six paths:
+ *   native   XML-RPC `execute_kw` on Odoo's own /xmlrpc/2/object
+ *   gateway  the same XML-RPC through the gateway (compiled: node dist/src/main.js)
+ *   direct   JSON-2 `POST /json/2/<model>/search_read` straight to Odoo
+ *   relay    JSON-2 through bench/socket-relay.ts (bare sockets, upstream connected before the call)
+ *   nginx    JSON-2 through nginx (Debian's nginx-light, installed when absent), the non-Node reference
+ *   null     JSON-2 through bench/null-proxy.ts (Node http server + undici pool, no work)
+ * All use the same API key (as the password on the XML-RPC paths). Odoo logs its own time per request
+ * (werkzeug line: query count, query time, remaining time); subtracting it from the client's time
+ * leaves the time spent outside Odoo, which cancels Odoo's own noise. Each row is a path's extra
+ * outside-Odoo time over its like-for-like baseline: the gateway over native (both decode XML in the
+ * client), the relays over direct JSON-2.
+ *
+ *   npm run bench:odoo -- [--quick] [--no-write]
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, openSync, readSync, fstatSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { freePort } from './free-port.ts';
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, 'no-write': { type: 'boolean', default: false } } });
+const quick = values.quick;
+const odoo = 'http://127.0.0.1:8069';
+const odooLog = '/var/log/odoo19.log';
+const db = 'gw';
+const root = new URL('..', import.meta.url).pathname;
+const clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+const started = new Date();
+
+// ---------------------------------------------------------------- Odoo and its key
+
+async function odooUp(): Promise<string | undefined> {
+  try {
+    const res = await fetch(`${odoo}/web/version`, { signal: AbortSignal.timeout(5000) });
+    return ((await res.json()) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An API key for admin, minted the way the gateway mints (web session + identity check). */
+async function mintKey(): Promise<string> {
+  let cookie = '';
+  const rpc = async (path: string, params: unknown) => {
+    const res = await fetch(odoo + path, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params }) });
+    const set = res.headers.get('set-cookie');
+    if (set) cookie = set.split(';')[0]!;
+    const body = (await res.json()) as { result?: unknown; error?: unknown };
+    if (body.error !== undefined) throw new Error(`${path}: ${JSON.stringify(body.error)}`);
+    return body.result as Record<string, unknown>;
+  };
+  const kw = (model: string, method: string, args: unknown[], kwargs = {}) => rpc('/web/dataset/call_kw', { model, method, args, kwargs });
+  await rpc('/web/session/authenticate', { db, login: 'admin', password: 'admin' });
+  let desc = (await kw('res.users.apikeys.description', 'create', [{ name: 'bench:odoo', duration: '1' }])) as unknown;
+  if (Array.isArray(desc)) desc = desc[0];
+  let act = await kw('res.users.apikeys.description', 'make_key', [[desc]]);
+  if (act.res_model === 'res.users.identitycheck') act = await kw('res.users.identitycheck', 'run_check', [[act.res_id]], { context: { password: 'admin' } });
+  return (act.context as { default_key: string }).default_key;
+}
+
+// ---------------------------------------------------------------- the hops
+
+interface Hop {
+  name: string;
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+async function waitFor(url: string, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${url} did not answer within ${ms} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+async function startProcess(name: string, args: string[], probe: string, url: string): Promise<Hop> {
+  const child: ChildProcess = spawn(args[0]!, args.slice(1), { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  await waitFor(probe);
+  return {
+    name,
+    url,
+    pid: child.pid!,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+async function startGateway(): Promise<Hop> {
+  execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  return startProcess('gateway', [process.execPath, 'dist/src/main.js', '--upstream', odoo, '--port', String(port), '--admin-port', '0', '--log-level', 'warn'], `${url}/livez`, url);
+}
+
+async function startRelay(): Promise<Hop> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  return startProcess('relay', [process.execPath, '--import', 'tsx', 'bench/socket-relay.ts', '8069', String(port)], url, url);
+}
+
+async function startNullProxy(): Promise<Hop> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  return startProcess('null', [process.execPath, '--import', 'tsx', 'bench/null-proxy.ts', odoo, String(port)], `${url}/held/probe`, url);
+}
+
+async function startNginx(): Promise<Hop> {
+  if (!existsSync('/usr/sbin/nginx')) {
+    console.error('bench:odoo: installing nginx-light (Debian) for the non-Node reference row');
+    execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'nginx-light'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  }
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-nginx-'));
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `daemon off; worker_processes 1; pid ${dir}/nginx.pid; error_log stderr error;
+events { worker_connections 256; }
+http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
+  upstream odoo { server 127.0.0.1:8069; keepalive 16; }
+  server { listen 127.0.0.1:${port}; location / { proxy_pass http://odoo; proxy_http_version 1.1; proxy_set_header Connection ""; } } }\n`,
+  );
+  const url = `http://127.0.0.1:${port}`;
+  return startProcess('nginx', ['/usr/sbin/nginx', '-p', dir, '-c', join(dir, 'nginx.conf')], `${url}/web/webclient/version_info`, url);
+}
+
+// ---------------------------------------------------------------- the client and Odoo's log
+
+interface Call {
+  model: string;
+  method: string;
+  domain: unknown[];
+  fields: string[];
+  limit?: number;
+}
+type PathSpec = { kind: 'xmlrpc'; url: string; db: string; uid: number; password: string } | { kind: 'json2'; url: string; db: string; key: string };
+
+function client(plan: unknown): unknown {
+  const out = execFileSync('python3', [join(root, 'bench/odoo_client.py')], { input: JSON.stringify(plan), maxBuffer: 64 * 2 ** 20 });
+  return JSON.parse(out.toString());
+}
+
+function logSize(): number {
+  return fstatSync(openSync(odooLog, 'r')).size;
+}
+function logSince(offset: number): string[] {
+  const fd = openSync(odooLog, 'r');
+  const size = fstatSync(fd).size;
+  const buf = Buffer.alloc(size - offset);
+  readSync(fd, buf, 0, buf.length, offset);
+  closeSync(fd);
+  return buf.toString('utf8').split('\n');
+}
+/** Odoo's own seconds for each werkzeug line of a call path, in order: query time + remaining time. */
+function odooTimes(lines: string[]): { path: string; ms: number }[] {
+  const out: { path: string; ms: number }[] = [];
+  for (const line of lines) {
+    const m = / werkzeug: .*"POST (\S+) HTTP\/1\.[01]" \d+ - \d+ ([\d.]+) ([\d.]+)\s*$/.exec(line);
+    if (m && (m[1]!.startsWith('/json/2/') || m[1]!.startsWith('/xmlrpc/'))) out.push({ path: m[1]!, ms: (Number(m[2]) + Number(m[3])) * 1000 });
+  }
+  return out;
+}
+
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+};
+const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '—');
+const signed = (x: number) => `${x >= 0 ? '+' : '−'}${f(Math.abs(x))}`;
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const version = await odooUp();
+  if (version === undefined) {
+    console.error(`bench:odoo needs a real Odoo 19 on ${odoo}: run \`sudo ODOO_MIRROR=<bare git dir> bash ../shared/tools/odoo19-up.sh\` first (about 5 minutes the first time).`);
+    process.exit(2);
+  }
+  if (!existsSync(odooLog)) throw new Error(`${odooLog} (Odoo's log, written by odoo19-up.sh) is missing: Odoo's own time per request comes from it`);
+  const key = await mintKey();
+  const hops: Hop[] = [];
+  const stopAll = () => Promise.all(hops.map((h) => h.stop()));
+  try {
+    const gateway = await startGateway();
+    hops.push(gateway);
+    const relay = await startRelay();
+    hops.push(relay);
+    const nginx = await startNginx();
+    hops.push(nginx);
+    const nul = await startNullProxy();
+    hops.push(nul);
+
+    const xml = (url: string): PathSpec => ({ kind: 'xmlrpc', url: `${url}/xmlrpc/2/object`, db, uid: 2, password: key });
+    const json2 = (url: string): PathSpec => ({ kind: 'json2', url, db, key });
+    const names = ['native', 'gateway', 'direct', 'relay', 'nginx', 'null'] as const;
+    const paths: PathSpec[] = [xml(odoo), xml(gateway.url), json2(odoo), json2(relay.url), json2(nginx.url), json2(nul.url)];
+    const baseline: Record<string, string> = { gateway: 'native', relay: 'direct', nginx: 'direct', null: 'direct' };
+
+    const partnerFields = ['id', 'name', 'email', 'phone', 'country_id', 'is_company', 'parent_id', 'company_id'];
+    const shapes: { label: string; call: Call; rounds: number }[] = [
+      { label: '1 row', call: { model: 'res.partner', method: 'search_read', domain: [], fields: partnerFields, limit: 1 }, rounds: quick ? 40 : 300 },
+      { label: '39 rows', call: { model: 'res.partner', method: 'search_read', domain: [], fields: partnerFields, limit: 39 }, rounds: quick ? 30 : 200 },
+      { label: '2,000 rows', call: { model: 'ir.model.fields', method: 'search_read', domain: [], fields: ['id', 'name', 'model', 'ttype', 'relation', 'required', 'readonly', 'store'], limit: 2000 }, rounds: quick ? 5 : 30 },
+    ];
+    const lines: string[] = [];
+    const summary: string[] = [];
+    lines.push('### Concurrency 1: extra time outside Odoo over the like-for-like baseline (ms; client time − Odoo\'s logged time)', '');
+    lines.push('| path | baseline | ' + shapes.map((s) => `${s.label} p50`).join(' | ') + ' | ' + shapes.map((s) => `${s.label} p90`).join(' | ') + ' |');
+    lines.push('|---|---|' + shapes.map(() => '---:').join('|') + '|' + shapes.map(() => '---:').join('|') + '|');
+    const extra: Record<string, { p50: number[]; p90: number[] }> = {};
+    const endToEnd: string[] = [];
+    const cpuLines: string[] = [];
+    for (const shape of shapes) {
+      client({ mode: 'sequence', rounds: quick ? 3 : 10, paths, call: shape.call }); // warm-up: keys, signatures, connections
+      const offset = logSize();
+      const cpuBefore = { gateway: cpuTicks(gateway.pid), relay: cpuTicks(relay.pid), null: cpuTicks(nul.pid) };
+      const result = client({ mode: 'sequence', rounds: shape.rounds, paths, call: shape.call }) as { calls: [number, number][] };
+      const cpuAfter = { gateway: cpuTicks(gateway.pid), relay: cpuTicks(relay.pid), null: cpuTicks(nul.pid) };
+      await new Promise((r) => setTimeout(r, 300)); // the last werkzeug line
+      const times = odooTimes(logSince(offset));
+      if (times.length !== result.calls.length) throw new Error(`${shape.label}: ${result.calls.length} calls but ${times.length} Odoo log lines (is something else calling this Odoo?)`);
+      const outside: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+      const whole: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+      result.calls.forEach(([i, ms], n) => {
+        const expected = paths[i]!.kind === 'xmlrpc' && i === 0 ? '/xmlrpc/2/object' : '/json/2/';
+        if (!times[n]!.path.startsWith(expected)) throw new Error(`${shape.label}: call ${n} (${names[i]}) matched Odoo's line for ${times[n]!.path}`);
+        outside[names[i]!]!.push(ms - times[n]!.ms);
+        whole[names[i]!]!.push(ms);
+      });
+      for (const [path, base] of Object.entries(baseline)) {
+        const e = (extra[path] ??= { p50: [], p90: [] });
+        e.p50.push(quantile(outside[path]!, 0.5) - quantile(outside[base]!, 0.5));
+        e.p90.push(quantile(outside[path]!, 0.9) - quantile(outside[base]!, 0.9));
+      }
+      const ratio = (a: string, b: string) => quantile(whole[a]!, 0.5) / quantile(whole[b]!, 0.5);
+      endToEnd.push(`| ${shape.label} | ${f(quantile(whole.native!, 0.5))} | ${f(quantile(whole.gateway!, 0.5))} | ${f(quantile(whole.direct!, 0.5))} | ${f(ratio('gateway', 'native'))} | ${f(ratio('direct', 'native'))} |`);
+      const perCall = (before: number, after: number) => ((after - before) / clockTicks / shape.rounds) * 1000;
+      cpuLines.push(`| ${shape.label} | ${f(perCall(cpuBefore.gateway, cpuAfter.gateway))} | ${f(perCall(cpuBefore.relay, cpuAfter.relay))} | ${f(perCall(cpuBefore.null, cpuAfter.null))} |`);
+      console.error(`bench:odoo: ${shape.label} done`);
+    }
+    for (const [path, base] of Object.entries(baseline)) lines.push(`| ${path} | ${base} | ${extra[path]!.p50.map(signed).join(' | ')} | ${extra[path]!.p90.map(signed).join(' | ')} |`);
+    summary.push(`gateway extra over native (p50): ${extra.gateway!.p50.map(signed).join(' / ')} ms at ${shapes.map((s) => s.label).join(' / ')}; bare-socket relay over direct: ${extra.relay!.p50.map(signed).join(' / ')} ms`);
+    lines.push('', '### Concurrency 1: end to end (client time, p50 ms)', '', '| rows | native | gateway | direct JSON-2 | gateway ÷ native | direct ÷ native |', '|---|---:|---:|---:|---:|---:|', ...endToEnd);
+    lines.push('', '### CPU per call at concurrency 1 (ms of user+system CPU per call, whole process; idle time between calls included)', '', '| rows | gateway | bare-socket relay | undici null proxy |', '|---|---:|---:|---:|', ...cpuLines);
+
+    // throughput at concurrency 8, 39 rows: native, gateway, direct JSON-2 take turns
+    const tpPaths = [paths[0]!, paths[1]!, paths[2]!];
+    const tp = client({ mode: 'throughput', seconds: quick ? 2 : 5, blocks: quick ? 1 : 3, concurrency: 8, paths: tpPaths, call: shapes[1]!.call }) as { blocks: [number, number, number][] };
+    const rate = [0, 1, 2].map((i) => {
+      const bs = tp.blocks.filter((b) => b[0] === i);
+      return bs.reduce((a, b) => a + b[1], 0) / bs.reduce((a, b) => a + b[2], 0);
+    });
+    lines.push('', '### Throughput at concurrency 8, 39 rows (calls/s; the paths take turns in blocks)', '', '| native | gateway | direct JSON-2 | gateway ÷ direct | gateway ÷ native |', '|---:|---:|---:|---:|---:|');
+    lines.push(`| ${f(rate[0]!, 1)} | ${f(rate[1]!, 1)} | ${f(rate[2]!, 1)} | ${f(rate[1]! / rate[2]!)} | ${f(rate[1]! / rate[0]!)} |`);
+    summary.push(`throughput c=8, 39 rows: gateway ÷ direct JSON-2 ${f(rate[1]! / rate[2]!)}, gateway ÷ native ${f(rate[1]! / rate[0]!)}`);
+
+    const section = [
+      '<!-- bench:odoo:start -->',
+      `## Against a real Odoo ${version}: the gateway beside native XML-RPC, direct JSON-2 and other hops (issue #22)${quick ? ' (quick run: too few calls to trust)' : ''}`,
+      '',
+      'What: a Python client (`bench/odoo_client.py`, `xmlrpc.client` and `http.client`) calls `search_read` at concurrency 1, round-robin',
+      'over six paths: Odoo\'s own `/xmlrpc/2/object` (native), the same through the gateway (`node dist/src/main.js`), JSON-2 straight',
+      'to Odoo (direct), and JSON-2 through a bare-socket Node relay (`bench/socket-relay.ts`), nginx (`nginx-light`) and the undici',
+      'null proxy (`bench/null-proxy.ts`). Every path uses the same API key. Odoo\'s own time per request comes from its werkzeug log',
+      'line (query time + remaining time) and is subtracted from the client\'s, so Odoo\'s noise cancels; each extra is over the',
+      'like-for-like baseline (the gateway over native: the client decodes XML on both). Odoo: threaded (`workers = 0`), on this machine.',
+      '',
+      `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${f(totalmem() / 2 ** 30, 0)} GiB; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end (shared machine)`,
+      `- Node ${process.version}; date ${started.toISOString()}; command \`npm run bench:odoo${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\``,
+      `- Summary: ${summary.join('; ')}`,
+      '',
+      ...lines,
+      '<!-- bench:odoo:end -->',
+    ].join('\n');
+    console.log(section);
+    if (!values['no-write']) {
+      const file = join(root, 'BENCHMARKS.md');
+      const doc = readFileSync(file, 'utf8');
+      const re = /<!-- bench:odoo:start -->[\s\S]*?<!-- bench:odoo:end -->/;
+      writeFileSync(file, re.test(doc) ? doc.replace(re, () => section) : `${doc.trimEnd()}\n\n${section}\n`);
+    }
+  } finally {
+    await stopAll();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
