@@ -18,7 +18,10 @@
  * outside-Odoo time over its like-for-like baseline: the gateway over native (both decode XML in the
  * client), the relays over direct JSON-2.
  *
- *   npm run bench:odoo -- [--quick] [--no-write]
+ *   npm run bench:odoo -- [--quick] [--no-write] [--vs-arg ARG ...]
+ *
+ * `--vs-arg` adds a seventh path, a second gateway started with those extra arguments (e.g.
+ * `--vs-arg=--connect-ahead --vs-arg=0`), so a change is measured before and after in one run.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -28,7 +31,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort } from './free-port.ts';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, 'no-write': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    'no-write': { type: 'boolean', default: false },
+    // a second gateway with these extra arguments, in the same interleaved run (before/after a change)
+    'vs-arg': { type: 'string', multiple: true, default: [] },
+  },
+});
 const quick = values.quick;
 const odoo = 'http://127.0.0.1:8069';
 const odooLog = '/var/log/odoo19.log';
@@ -105,11 +115,11 @@ async function startProcess(name: string, args: string[], probe: string, url: st
   };
 }
 
-async function startGateway(): Promise<Hop> {
+async function startGateway(name: string, extra: string[] = []): Promise<Hop> {
   execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  return startProcess('gateway', [process.execPath, 'dist/src/main.js', '--upstream', odoo, '--port', String(port), '--admin-port', '0', '--log-level', 'warn'], `${url}/livez`, url);
+  return startProcess(name, [process.execPath, 'dist/src/main.js', '--upstream', odoo, '--port', String(port), '--admin-port', '0', '--log-level', 'warn', ...extra], `${url}/livez`, url);
 }
 
 async function startRelay(): Promise<Hop> {
@@ -205,8 +215,11 @@ async function main(): Promise<void> {
   const hops: Hop[] = [];
   const stopAll = () => Promise.all(hops.map((h) => h.stop()));
   try {
-    const gateway = await startGateway();
+    const gateway = await startGateway('gateway');
     hops.push(gateway);
+    const vsArgs = values['vs-arg'];
+    const vs = vsArgs.length > 0 ? await startGateway('gateway-vs', vsArgs) : undefined;
+    if (vs !== undefined) hops.push(vs);
     const relay = await startRelay();
     hops.push(relay);
     const nginx = await startNginx();
@@ -216,11 +229,15 @@ async function main(): Promise<void> {
 
     const xml = (url: string): PathSpec => ({ kind: 'xmlrpc', url: `${url}/xmlrpc/2/object`, db, uid: 2, password: key });
     const json2 = (url: string): PathSpec => ({ kind: 'json2', url, db, key });
-    const names = ['native', 'gateway', 'direct', 'relay', 'nginx', 'null'] as const;
+    const names: string[] = ['native', 'gateway', 'direct', 'relay', 'nginx', 'null'];
     const paths: PathSpec[] = [xml(odoo), xml(gateway.url), json2(odoo), json2(relay.url), json2(nginx.url), json2(nul.url)];
+    if (vs !== undefined) {
+      names.push('gateway-vs');
+      paths.push(xml(vs.url));
+    }
     // `direct` over `native`: no hop at all, only Odoo's two APIs (and the client's JSON vs XML decoding): what
     // of the gateway's extra is Odoo's own JSON-2 time outside its log line rather than the gateway's
-    const baseline: Record<string, string> = { gateway: 'native', direct: 'native', relay: 'direct', nginx: 'direct', null: 'direct' };
+    const baseline: Record<string, string> = { gateway: 'native', ...(vs ? { 'gateway-vs': 'native' } : {}), direct: 'native', relay: 'direct', nginx: 'direct', null: 'direct' };
 
     const partnerFields = ['id', 'name', 'email', 'phone', 'country_id', 'is_company', 'parent_id', 'company_id'];
     const shapes: { label: string; call: Call; rounds: number }[] = [
@@ -239,16 +256,16 @@ async function main(): Promise<void> {
     for (const shape of shapes) {
       client({ mode: 'sequence', rounds: quick ? 3 : 10, paths, call: shape.call }); // warm-up: keys, signatures, connections
       const offset = logSize();
-      const cpuBefore = { gateway: cpuTicks(gateway.pid), relay: cpuTicks(relay.pid), null: cpuTicks(nul.pid) };
+      const cpuBefore = { gateway: cpuTicks(gateway.pid), relay: cpuTicks(relay.pid), null: cpuTicks(nul.pid), vs: vs ? cpuTicks(vs.pid) : 0 };
       const result = client({ mode: 'sequence', rounds: shape.rounds, paths, call: shape.call }) as { calls: [number, number][] };
-      const cpuAfter = { gateway: cpuTicks(gateway.pid), relay: cpuTicks(relay.pid), null: cpuTicks(nul.pid) };
+      const cpuAfter = { gateway: cpuTicks(gateway.pid), relay: cpuTicks(relay.pid), null: cpuTicks(nul.pid), vs: vs ? cpuTicks(vs.pid) : 0 };
       await new Promise((r) => setTimeout(r, 300)); // the last werkzeug line
       const times = odooTimes(logSince(offset));
       if (times.length !== result.calls.length) throw new Error(`${shape.label}: ${result.calls.length} calls but ${times.length} Odoo log lines (is something else calling this Odoo?)`);
       const outside: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
       const whole: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
       result.calls.forEach(([i, ms], n) => {
-        const expected = paths[i]!.kind === 'xmlrpc' && i === 0 ? '/xmlrpc/2/object' : '/json/2/';
+        const expected = i === 0 ? '/xmlrpc/2/object' : '/json/2/';
         if (!times[n]!.path.startsWith(expected)) throw new Error(`${shape.label}: call ${n} (${names[i]}) matched Odoo's line for ${times[n]!.path}`);
         outside[names[i]!]!.push(ms - times[n]!.ms);
         whole[names[i]!]!.push(ms);
@@ -261,13 +278,13 @@ async function main(): Promise<void> {
       const ratio = (a: string, b: string) => quantile(whole[a]!, 0.5) / quantile(whole[b]!, 0.5);
       endToEnd.push(`| ${shape.label} | ${f(quantile(whole.native!, 0.5))} | ${f(quantile(whole.gateway!, 0.5))} | ${f(quantile(whole.direct!, 0.5))} | ${f(ratio('gateway', 'native'))} | ${f(ratio('direct', 'native'))} |`);
       const perCall = (before: number, after: number) => ((after - before) / clockTicks / shape.rounds) * 1000;
-      cpuLines.push(`| ${shape.label} | ${f(perCall(cpuBefore.gateway, cpuAfter.gateway))} | ${f(perCall(cpuBefore.relay, cpuAfter.relay))} | ${f(perCall(cpuBefore.null, cpuAfter.null))} |`);
+      cpuLines.push(`| ${shape.label} | ${f(perCall(cpuBefore.gateway, cpuAfter.gateway))} | ${f(perCall(cpuBefore.relay, cpuAfter.relay))} | ${f(perCall(cpuBefore.null, cpuAfter.null))} |${vs ? ` ${f(perCall(cpuBefore.vs, cpuAfter.vs))} |` : ''}`);
       console.error(`bench:odoo: ${shape.label} done`);
     }
     for (const [path, base] of Object.entries(baseline)) lines.push(`| ${path} | ${base} | ${extra[path]!.p50.map(signed).join(' | ')} | ${extra[path]!.p90.map(signed).join(' | ')} |`);
     summary.push(`gateway extra over native (p50): ${extra.gateway!.p50.map(signed).join(' / ')} ms at ${shapes.map((s) => s.label).join(' / ')}; bare-socket relay over direct: ${extra.relay!.p50.map(signed).join(' / ')} ms`);
     lines.push('', '### Concurrency 1: end to end (client time, p50 ms)', '', '| rows | native | gateway | direct JSON-2 | gateway ÷ native | direct ÷ native |', '|---|---:|---:|---:|---:|---:|', ...endToEnd);
-    lines.push('', '### CPU per call at concurrency 1 (ms of user+system CPU per call, whole process; idle time between calls included)', '', '| rows | gateway | bare-socket relay | undici null proxy |', '|---|---:|---:|---:|', ...cpuLines);
+    lines.push('', '### CPU per call at concurrency 1 (ms of user+system CPU per call, whole process; idle time between calls included)', '', `| rows | gateway | bare-socket relay | undici null proxy |${vs ? ' gateway-vs |' : ''}`, `|---|---:|---:|---:|${vs ? '---:|' : ''}`, ...cpuLines);
 
     // throughput at concurrency 8, 39 rows: native, gateway, direct JSON-2 take turns
     const tpPaths = [paths[0]!, paths[1]!, paths[2]!];
@@ -290,6 +307,7 @@ async function main(): Promise<void> {
       'null proxy (`bench/null-proxy.ts`). Every path uses the same API key. Odoo\'s own time per request comes from its werkzeug log',
       'line (query time + remaining time) and is subtracted from the client\'s, so Odoo\'s noise cancels; each extra is over the',
       'like-for-like baseline (the gateway over native: the client decodes XML on both). Odoo: threaded (`workers = 0`), on this machine.',
+      ...(vs ? ['', `gateway-vs: a second gateway, the same build started with \`${vsArgs.join(' ')}\`, in the same run.`] : []),
       '',
       `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${f(totalmem() / 2 ** 30, 0)} GiB; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end (shared machine)`,
       `- Node ${process.version}; date ${started.toISOString()}; command \`npm run bench:odoo${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\``,

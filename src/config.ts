@@ -128,6 +128,12 @@ export const settings = {
     schema: z.coerce.number().int().min(1).max(10_000).default(64),
     help: 'Keep-alive connections to the upstream at most. Default 64.',
   },
+  connectAheadMs: {
+    flag: 'connect-ahead',
+    env: 'CONNECT_AHEAD',
+    schema: durationMs(0).max(60_000).default(1000),
+    help: 'Milliseconds a connection opened ahead of the next legacy call (Odoo closes each connection after its answer, so every call would wait for a connect) is kept for it before it is closed unused; 0 turns connecting ahead off. Default 1000 (a prefork Odoo drops an idle connection after 2 s).',
+  },
   maxBodyBytes: {
     flag: 'max-body',
     env: 'MAX_BODY',

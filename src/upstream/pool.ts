@@ -7,6 +7,7 @@ import { Pool, type FormData } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
+import { connectAhead } from './connect-ahead.ts';
 import { tlsOptionsFrom } from './tls.ts';
 import { errorFromTransport } from './transport-error.ts';
 
@@ -76,9 +77,10 @@ export async function openStream(http: UpstreamHttp, request: UpstreamRequest, o
  * An undici Pool to the upstream origin with the configured timeouts and TLS, plus the base path
  * prefix and the base URL for messages. `connections: null` means unbounded.
  */
-export function createUpstreamPool(config: Config, connections: number | null): { pool: Pool; prefix: string; url: string } {
+export function createUpstreamPool(config: Config, connections: number | null, { ahead = false } = {}): { pool: Pool; prefix: string; url: string; closeSpare(): void } {
   const base = new URL(config.upstream);
   const prefix = base.pathname.replace(/\/+$/, '');
+  const connector = ahead && config.connectAheadMs > 0 ? connectAhead({ build: { ...tlsOptionsFrom(config), timeout: config.connectTimeoutMs }, spareMs: config.connectAheadMs }) : undefined;
   const pool = new Pool(base.origin, {
     connections,
     pipelining: 1,
@@ -86,13 +88,14 @@ export function createUpstreamPool(config: Config, connections: number | null): 
     connectTimeout: config.connectTimeoutMs,
     headersTimeout: config.callTimeoutMs,
     bodyTimeout: config.callTimeoutMs,
-    connect: tlsOptionsFrom(config),
+    connect: connector ?? tlsOptionsFrom(config),
   });
-  return { pool, prefix, url: `${base.origin}${prefix}` };
+  return { pool, prefix, url: `${base.origin}${prefix}`, closeSpare: () => connector?.close() };
 }
 
 export function createUpstreamHttp(config: Config): UpstreamHttp {
-  const { pool, prefix, url } = createUpstreamPool(config, config.upstreamConnections);
+  // legacy calls only: they come one after another, each on a connection Odoo closes after it
+  const { pool, prefix, url, closeSpare } = createUpstreamPool(config, config.upstreamConnections, { ahead: true });
 
   const failure = (err: unknown, origin: CallOrigin, started: number) => {
     const timedOut = origin.signal.aborted && isTimeout(origin.signal.reason);
@@ -153,7 +156,10 @@ export function createUpstreamHttp(config: Config): UpstreamHttp {
         throw failure(err, origin, started);
       }
     },
-    close: () => pool.close(),
+    close: () => {
+      closeSpare();
+      return pool.close();
+    },
   };
 }
 
