@@ -42,7 +42,10 @@ const { values } = parseArgs({
 const quick = values.quick;
 const odoo = 'http://127.0.0.1:8069';
 const odooLog = '/var/log/odoo19.log';
-const db = 'gw';
+// A database of the benchmark's own (a copy of gw), so that Odoo's log lines of anyone else's calls on
+// this shared server are told apart from ours: werkzeug's line carries the database name.
+const db = 'bench22';
+const masterPassword = 'admin'; // odoo19-up.sh's
 const root = new URL('..', import.meta.url).pathname;
 const clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 const started = new Date();
@@ -56,6 +59,15 @@ async function odooUp(): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** Creates the benchmark's database as a copy of gw when it is missing. */
+async function ensureDatabase(): Promise<void> {
+  const list = (await (await fetch(`${odoo}/web/database/list`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { result?: string[] };
+  if (list.result?.includes(db)) return;
+  console.error(`bench:odoo: creating database ${db} (a copy of gw)`);
+  const res = await fetch(`${odoo}/web/database/duplicate`, { method: 'POST', body: new URLSearchParams({ master_pwd: masterPassword, name: 'gw', new_name: db }), redirect: 'manual' });
+  if (res.status !== 303) throw new Error(`could not duplicate gw into ${db}: HTTP ${res.status}`);
 }
 
 /** An API key for admin, minted the way the gateway mints (web session + identity check). */
@@ -183,7 +195,9 @@ function logSince(offset: number): string[] {
 /** Odoo's own seconds for each werkzeug line of a call path, in order: query time + remaining time. */
 function odooTimes(lines: string[]): { path: string; ms: number }[] {
   const out: { path: string; ms: number }[] = [];
+  const ours = ` ${db} werkzeug: `;
   for (const line of lines) {
+    if (!line.includes(ours)) continue;
     const m = / werkzeug: .*"POST (\S+) HTTP\/1\.[01]" \d+ - \d+ ([\d.]+) ([\d.]+)\s*$/.exec(line);
     if (m && (m[1]!.startsWith('/json/2/') || m[1]!.startsWith('/xmlrpc/'))) out.push({ path: m[1]!, ms: (Number(m[2]) + Number(m[3])) * 1000 });
   }
@@ -211,6 +225,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   if (!existsSync(odooLog)) throw new Error(`${odooLog} (Odoo's log, written by odoo19-up.sh) is missing: Odoo's own time per request comes from it`);
+  await ensureDatabase();
   const key = await mintKey();
   const hops: Hop[] = [];
   const stopAll = () => Promise.all(hops.map((h) => h.stop()));
@@ -306,7 +321,8 @@ async function main(): Promise<void> {
       'to Odoo (direct), and JSON-2 through a bare-socket Node relay (`bench/socket-relay.ts`), nginx (`nginx-light`) and the undici',
       'null proxy (`bench/null-proxy.ts`). Every path uses the same API key. Odoo\'s own time per request comes from its werkzeug log',
       'line (query time + remaining time) and is subtracted from the client\'s, so Odoo\'s noise cancels; each extra is over the',
-      'like-for-like baseline (the gateway over native: the client decodes XML on both). Odoo: threaded (`workers = 0`), on this machine.',
+      'like-for-like baseline (the gateway over native: the client decodes XML on both). Odoo: threaded (`workers = 0`), on this machine;',
+      `database ${db}, a copy of gw made by the benchmark, so that other callers' log lines are told apart.`,
       ...(vs ? ['', `gateway-vs: a second gateway, the same build started with \`${vsArgs.join(' ')}\`, in the same run.`] : []),
       '',
       `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${f(totalmem() / 2 ** 30, 0)} GiB; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end (shared machine)`,
