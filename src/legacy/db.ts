@@ -14,6 +14,7 @@ import { pyRepr } from '../python/int-text.ts';
 import type { FormFields, Json2Call, WebDatabaseClient } from '../upstream/index.ts';
 import { isTruthy, PyBinary, PyFloat, pyTypeName, StreamedString, type CallResult, type Value } from '../value.ts';
 import { base64Chunks, base64Decoded } from './base64-stream.ts';
+import { travelsInHeader } from './database-name.ts';
 import { dbFunctions } from './db-functions.ts';
 import { createDbOptions } from './db-options.ts';
 import { createMasterPassword } from './master-password.ts';
@@ -67,8 +68,8 @@ export function createDbService(deps: DbDeps) {
   const progress = (origin: CallOrigin, operation: string) => ({ log, requestId: origin.requestId, operation, ...deps.progress });
 
   async function exists(name: Value, origin: CallOrigin): Promise<boolean> {
-    // A blank name would reach the upstream as no database header: Odoo's only database.
-    if (typeof name !== 'string' || name.trim() === '') return false;
+    // A name no header carries exactly would be answered for another database (or Odoo's only one).
+    if (typeof name !== 'string' || !travelsInHeader(name)) return false;
     try {
       await deps.probeDatabase(name, origin);
       return true;
