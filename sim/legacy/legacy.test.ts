@@ -126,6 +126,28 @@ describe('the legacy endpoints of a running simulator', () => {
     expect(await count('wrong')).toMatchObject({ error: { data: { name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' } } });
   });
 
+  it.each([
+    ['a falsy database name', 'common', 'login', [null, 'admin', 'admin'], 'builtins.AssertionError', 'Missing database name'],
+    ['a database name that is an int', 'object', 'execute_kw', [5, 2, 'admin', 'res.partner', 'search_count', [[]]], 'builtins.AttributeError', "'int' object has no attribute 'startswith'"],
+    ['a database name that is a list', 'object', 'execute_kw', [['demo'], 2, 'admin', 'res.partner', 'search_count', [[]]], 'builtins.TypeError', "unhashable type: 'list'"],
+    ['a model that is no str', 'object', 'execute_kw', ['demo', 2, '<pw>', null, 'search', [[]]], 'odoo.exceptions.UserError', "Object None doesn't exist"],
+    ['a method that is no str', 'object', 'execute_kw', ['demo', 2, '<pw>', 'res.partner', 5, [[]]], 'builtins.AttributeError', "'int' object has no attribute 'startswith'"],
+    ['a struct as the args of a record-level method', 'object', 'execute_kw', ['demo', 2, '<pw>', 'res.partner', 'read', { '1': 2 }], 'builtins.KeyError', '0'],
+    ['None as the args of a record-level method', 'object', 'execute_kw', ['demo', 2, '<pw>', 'res.partner', 'read', null], 'builtins.TypeError', "'NoneType' object is not subscriptable"],
+    ['None as the args of a model-level method', 'object', 'execute_kw', ['demo', 2, '<pw>', 'res.partner', 'search', null], 'builtins.TypeError', 'Value after * must be an iterable, not NoneType'],
+    ['a password that is an int, for a login that exists', 'common', 'authenticate', ['demo', 'admin', 5, {}], 'builtins.TypeError', 'secret must be unicode or bytes, not int'],
+  ])('answer %s as Odoo 19 does (issue #25)', async (_what, service, method, rawArgs, name, message) => {
+    const admin = on.users('demo').find((u) => u.login === 'admin');
+    const args = (rawArgs as unknown[]).map((a) => (a === '<pw>' ? admin?.password : a));
+    const answer = await post(on, '/jsonrpc', JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service, method, args } }), 'application/json').then((r) => r.json());
+    expect(answer).toMatchObject({ error: { data: { name, message } } });
+  });
+
+  it('answer False for a password that is no str when no such login exists', async () => {
+    const answer = await post(on, '/jsonrpc', JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'common', method: 'authenticate', args: ['demo', 'nobody', 5, {}] } }), 'application/json').then((r) => r.json());
+    expect(answer).toMatchObject({ result: false });
+  });
+
   it('answer a removed service as Odoo answers a service it lacks', async () => {
     const text = await (await post(on, '/xmlrpc/2/db', noParams('list'))).text();
     expect(text).toContain("KeyError: 'db'");
