@@ -189,6 +189,7 @@ export function dispatchObject(state: LegacyServiceState, method: string, params
     kw = rest.length === 2 && rest[1] !== null ? (rest[1] as Value) : new Map();
   } else throw builtin('NameError', `Method not available ${method}`);
   const db = database(state, dbName);
+  if (uid === 0) throw accessDenied('Access Denied'); // `not uid`: no user 0 is ever loaded
   const user = db.model('res.users')?.get(uid);
   if (user === undefined) throw missingError(`Record does not exist or has been deleted.\n(Record: res.users(${uid},), User: ${uid})`);
   if (typeof password !== 'string') throw secretTypeError(password);
