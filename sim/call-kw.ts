@@ -3,7 +3,7 @@
  * `args` (ids first for record methods), `kwargs` with `context` popped and applied, and the
  * `create` rule (`result.id` for a dict, `result.ids` for a list).
  */
-import { isTruthy, type Struct, type Value } from '../src/value.ts';
+import { hasNonStringNames, isTruthy, type Struct, type Value } from '../src/value.ts';
 import { contextFrom } from './context.ts';
 import { browseIds, type DispatchContext, invokeMethod, resolveMethod } from './dispatch.ts';
 import { OdooError, typeError } from './errors.ts';
@@ -101,6 +101,8 @@ export function callKw(ctx: DispatchContext, modelName: string, methodName: stri
     ids = browseIds(first);
     positional = rest;
   }
+  // `method(recs, *args, **kwargs)`: CPython checks the keyword names before binding them
+  if (hasNonStringNames(kwargs)) throw typeError('keywords must be strings');
   const rest = new Map(kwargs);
   const context = rest.get('context');
   rest.delete('context');

@@ -144,6 +144,19 @@ describe('the legacy endpoints of a running simulator', () => {
     expect(answer).toMatchObject({ error: { data: { name, message } } });
   });
 
+  it('answer keyword names that were no str (a member\'s value before its name) with TypeError', async () => {
+    const admin = on.users('demo').find((u) => u.login === 'admin');
+    const param = (inner: string) => `<param><value>${inner}</value></param>`;
+    const body =
+      '<?xml version="1.0"?><methodCall><methodName>execute_kw</methodName><params>' +
+      param('<string>demo</string>') + param(`<int>${admin?.uid}</int>`) + param(`<string>${admin?.password}</string>`) +
+      param('<string>res.partner</string>') + param('<string>search</string>') +
+      param('<array><data><value><array><data/></array></value></data></array>') +
+      param('<struct><member><value><int>1</int></value><name>limit</name></member></struct>') +
+      '</params></methodCall>';
+    expect(await (await post(on, '/xmlrpc/2/object', body)).text()).toContain('TypeError: keywords must be strings');
+  });
+
   it('answer False for a password that is no str when no such login exists', async () => {
     const answer = await post(on, '/jsonrpc', JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'common', method: 'authenticate', args: ['demo', 'nobody', 5, {}] } }), 'application/json').then((r) => r.json());
     expect(answer).toMatchObject({ result: false });

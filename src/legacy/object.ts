@@ -11,7 +11,7 @@ import { intValueErrorMessage, parsePythonInt } from '../python/int-text.ts';
 import { bindArguments, isPrivateMethod, type MethodSignature, type SignatureResolver } from '../signatures/index.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { strValue, typeNameOf } from '../python/py-repr.ts';
-import { isInt, isStruct, isTruthy, PyBinary, PyDecimal, PyFloat, pyTypeName, type JsonText, type Struct, type Value } from '../value.ts';
+import { hasNonStringNames, isInt, isStruct, isTruthy, PyBinary, PyDecimal, PyFloat, pyTypeName, type JsonText, type Struct, type Value } from '../value.ts';
 import { checkedDatabase } from './database-name.ts';
 
 export interface ObjectDeps {
@@ -229,6 +229,7 @@ function requestFromSignature(sig: MethodSignature, target: Target, args: Value[
     body.set('ids', idsFromValue(args[0] as Value));
     rest = args.slice(1);
   }
+  if (hasNonStringNames(target.kwargs)) return keywordsMustBeStrings();
   const { context, kwargs } = splitContext(target.kwargs);
   const named = bindArguments(sig, String(target.model), String(target.method), rest, kwargs);
   if (named instanceof LegacyError) return named;
@@ -244,12 +245,18 @@ function requestFromSignature(sig: MethodSignature, target: Target, args: Value[
  */
 function requestFromFallback(target: Target, args: Value[]): Struct | LegacyError {
   const body: Struct = new Map();
+  if (hasNonStringNames(target.kwargs)) return keywordsMustBeStrings();
   if (args.length === 1 && looksLikeIds(args[0] as Value)) body.set('ids', idsFromValue(args[0] as Value));
   else if (args.length > 0) return unmappable(target);
   const { context, kwargs } = splitContext(target.kwargs);
   if (context !== undefined) body.set('context', context);
   for (const [k, v] of kwargs) body.set(k, v);
   return body;
+}
+
+/** `method(recs, *args, **kwargs)` with a name that was no str on the client's side. */
+function keywordsMustBeStrings(): LegacyError {
+  return pythonError('TypeError', 'keywords must be strings');
 }
 
 function unmappable(target: { model: Value; method: Value }): LegacyError {

@@ -137,6 +137,20 @@ describe('arguments Odoo reads in its own way (issue #25 rows 2, 6, 8, 13)', () 
     expect(sentTo(`/json/2/res.partner/${method}`)).toHaveLength(0);
   });
 
+  it.each(['xmlrpc/2', 'xmlrpc'])('answers keyword names that were no str in the client\'s struct (value before name) with TypeError over /%s', async (path) => {
+    const member = '<member><value><int>1</int></value><name>limit</name></member>';
+    const param = (inner: string) => `<param><value>${inner}</value></param>`;
+    const body =
+      '<?xml version="1.0"?><methodCall><methodName>execute_kw</methodName><params>' +
+      param('<string>demo</string>') + param('<int>2</int>') + param(`<string>${key}</string>`) +
+      param('<string>res.partner</string>') + param('<string>search</string>') +
+      param('<array><data><value><array><data/></array></value></data></array>') + param(`<struct>${member}</struct>`) +
+      '</params></methodCall>';
+    const answer = await stack.post(`/${path}/object`, body, 'text/xml');
+    expect(answer.text).toContain('TypeError: keywords must be strings');
+    expect(sentTo('/json/2/res.partner/search')).toHaveLength(0);
+  });
+
   it('sends True with an id 1 beside it, as Odoo reads both as record 1', async () => {
     await call('execute_kw', 'demo', 2, key, 'res.partner', 'read', [[1, true], ['name']]);
     expect(sentTo('/json/2/res.partner/read')).toHaveLength(1);
