@@ -131,7 +131,8 @@ export function dispatchDb(state: LegacyServiceState, method: string, params: Va
       return odooRelease.version;
     case 'db_exist': {
       const [name] = bind('exp_db_exist', params, ['db_name']);
-      return typeof name === 'string' && state.databases.has(name);
+      // db_connect opens any database of the cluster, initdb's own too (template0 takes no connections)
+      return typeof name === 'string' && (state.databases.has(name) || name === 'postgres' || name === 'template1');
     }
     case 'list_lang':
       bind('exp_list_lang', params, []);

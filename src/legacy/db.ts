@@ -55,6 +55,17 @@ function formText(v: Value, param: string): string {
   throw pythonError('TypeError', `${param} must be a string, not ${pyTypeName(v)}`);
 }
 
+/**
+ * The databases initdb creates in every PostgreSQL cluster, and whether Odoo's `db_connect` opens
+ * them (`template0` takes no connections). Asked over JSON-2 they would make Odoo load a registry
+ * for a database that is no Odoo database, and answer 500.
+ */
+const clusterDatabases = new Map<string, boolean>([
+  ['postgres', true],
+  ['template1', true],
+  ['template0', false],
+]);
+
 /** True for the fault legacy RPC gives a database that does not exist. */
 function isUnknownDatabase(err: unknown): boolean {
   return err instanceof LegacyError && err.name === 'psycopg2.OperationalError';
@@ -70,6 +81,8 @@ export function createDbService(deps: DbDeps) {
   async function exists(name: Value, origin: CallOrigin): Promise<boolean> {
     // A name no header carries exactly would be answered for another database (or Odoo's only one).
     if (typeof name !== 'string' || !travelsInHeader(name)) return false;
+    const maintenance = clusterDatabases.get(name);
+    if (maintenance !== undefined) return maintenance;
     try {
       await deps.probeDatabase(name, origin);
       return true;
