@@ -157,6 +157,15 @@ describe('the legacy endpoints of a running simulator', () => {
     expect(await (await post(on, '/xmlrpc/2/object', body)).text()).toContain('TypeError: keywords must be strings');
   });
 
+  it('answer Werkzeug\'s 500 page when the answer would carry a lone surrogate, and as usual when it would not', async () => {
+    const rpc = (service: string, method: string, args: string) =>
+      post(on, '/jsonrpc', `{"jsonrpc":"2.0","method":"call","id":1,"params":{"service":"${service}","method":"${method}","args":${args}}}`, 'application/json');
+    const failed = await rpc('common', 'login', '["\\ud800","admin","admin"]');
+    expect([failed.status, await failed.text()]).toEqual([500, expect.stringContaining('<title>500 Internal Server Error</title>')]);
+    const fine = await rpc('common', 'about', '["\\ud800"]');
+    expect([fine.status, await fine.json()]).toEqual([200, expect.objectContaining({ result: [expect.any(String), '19.0'] })]);
+  });
+
   it('answer False for a password that is no str when no such login exists', async () => {
     const answer = await post(on, '/jsonrpc', JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'common', method: 'authenticate', args: ['demo', 'nobody', 5, {}] } }), 'application/json').then((r) => r.json());
     expect(answer).toMatchObject({ result: false });

@@ -9,7 +9,7 @@ import type { Value } from '../../src/value.ts';
 import { debugText as simDebugText, errorFrom, errorToBody, OdooError } from '../errors.ts';
 import { reprString } from '../python-repr.ts';
 import { werkzeugPage } from '../html-pages.ts';
-import { htmlResponse, type SimRequest, type SimResponse } from '../http-types.ts';
+import { hasLoneSurrogate, htmlResponse, unencodableResponse, type SimRequest, type SimResponse } from '../http-types.ts';
 import { readJsonRpc } from '../jsonrpc-envelope.ts';
 import { pythonJson } from './json-write.ts';
 import { builtin, builtinName, dispatchCommon, dispatchDb, dispatchObject, type LegacyServiceState } from './services.ts';
@@ -123,6 +123,7 @@ function jsonrpc(state: LegacyServiceState, settings: LegacyEndpointSettings, re
     data.set('debug', debugText(error, `${service}.${method}`));
     body = `{"jsonrpc": "2.0", "id": ${pythonJson(id)}, "error": {"code": 0, "message": "Odoo Server Error", "data": ${pythonJson(data)}}}`;
   }
+  if (hasLoneSurrogate(body)) return unencodableResponse();
   return { status: 200, headers: jsonHeaders, body };
 }
 
