@@ -166,6 +166,14 @@ describe('the legacy endpoints of a running simulator', () => {
     expect([fine.status, await fine.json()]).toEqual([200, expect.objectContaining({ result: [expect.any(String), '19.0'] })]);
   });
 
+  it.each([
+    ['{"jsonrpc":"2.0","params":{', 'Invalid JSON data'],
+    ['[1]', 'Invalid JSON-RPC data'],
+  ])('answer the body %j with a bare 400 %j, as Odoo\'s JSON-RPC dispatcher does', async (body, description) => {
+    const res = await post(on, '/jsonrpc', body, 'application/json');
+    expect([res.status, await res.text()]).toEqual([400, description]);
+  });
+
   it('answer False for a password that is no str when no such login exists', async () => {
     const answer = await post(on, '/jsonrpc', JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'common', method: 'authenticate', args: ['demo', 'nobody', 5, {}] } }), 'application/json').then((r) => r.json());
     expect(answer).toMatchObject({ result: false });

@@ -23,9 +23,12 @@ export function unsupportedMediaTypePage(hasBody: boolean): string {
   );
 }
 
-/** Werkzeug's 400 page with Odoo's description ("Invalid JSON data", "Invalid JSON-RPC data"). */
+/**
+ * Odoo's 400 for a body its JSON-RPC dispatcher cannot read: the bare description ("Invalid JSON
+ * data", "Invalid JSON-RPC data") as a text/html body, no Werkzeug page around it.
+ */
 export function badRequestPage(description: string): string {
-  return `<!doctype html>\n<html lang=en>\n<title>400 Bad Request</title>\n<h1>Bad Request</h1>\n<p>${description}</p>\n`;
+  return description;
 }
 
 /**

@@ -70,6 +70,15 @@ describe('createJsonRpcHandler()', () => {
     expect([res.status, res.body]).toEqual([400, badRequestPage('Invalid JSON data')]);
   });
 
+  it.each([
+    ['{"jsonrpc":"2.0","params":{"service":"common"', 'Invalid JSON data'],
+    ['[1]', 'Invalid JSON-RPC data'],
+  ])('answers %j with a 400 whose body is only Odoo\'s description, %j', async (text, description) => {
+    const handle = createJsonRpcHandler({ dispatch: () => Promise.reject(new Error('not reached')), maxDepth: 64 });
+    const res = await handle('application/json', new TextEncoder().encode(text), { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'r', signal: new AbortController().signal }, () => undefined);
+    expect([res.status, res.contentType, res.body]).toEqual([400, 'text/html; charset=utf-8', description]);
+  });
+
   describe('a lone surrogate Odoo cannot encode back (issue #25 row 10)', () => {
     const origin = { host: '', ip: '127.0.0.1', proto: 'http' as const, userAgent: '', requestId: 'r', signal: new AbortController().signal };
     const request = (args: string) => new TextEncoder().encode(`{"jsonrpc":"2.0","method":"call","id":1,"params":{"service":"object","method":"execute_kw","args":${args}}}`);
