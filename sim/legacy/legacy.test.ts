@@ -174,6 +174,11 @@ describe('the legacy endpoints of a running simulator', () => {
     expect([res.status, await res.text()]).toEqual([400, description]);
   });
 
+  it('answer XML sent as a form with the ExpatError of an empty body', async () => {
+    const text = await (await post(on, '/xmlrpc/2/common', version, 'application/x-www-form-urlencoded')).text();
+    expect(text).toContain('ExpatError: no element found: line 1, column 0');
+  });
+
   it('answer False for a password that is no str when no such login exists', async () => {
     const answer = await post(on, '/jsonrpc', JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'common', method: 'authenticate', args: ['demo', 'nobody', 5, {}] } }), 'application/json').then((r) => r.json());
     expect(answer).toMatchObject({ result: false });
