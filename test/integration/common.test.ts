@@ -72,6 +72,13 @@ describe('common', () => {
   });
 });
 
+describe('passwords that are no str (issue #25 row 3)', () => {
+  it.each([5, true, 1.5, { a: 1 }, ['x']])('answers authenticate with the password %j False, for a login that exists too', async (password) => {
+    expect((await stack.jsonrpc('common', 'authenticate', ['demo', 'admin', password, {}])).result).toBe(false);
+    expect((await stack.jsonrpc('common', 'login', ['demo', 'nobody', password])).result).toBe(false);
+  });
+});
+
 describe('the body Odoo reads (issue #25 row 11)', () => {
   const version = '<?xml version="1.0"?><methodCall><methodName>version</methodName><params></params></methodCall>';
 

@@ -151,6 +151,19 @@ describe('arguments Odoo reads in its own way (issue #25 rows 2, 6, 8, 13)', () 
     expect(sentTo('/json/2/res.partner/search')).toHaveLength(0);
   });
 
+  it('sends an XML-RPC dateTime upstream as Odoo\'s datetime text (a str, not a datetime)', async () => {
+    const param = (inner: string) => `<param><value>${inner}</value></param>`;
+    const body =
+      '<?xml version="1.0"?><methodCall><methodName>execute_kw</methodName><params>' +
+      param('<string>demo</string>') + param('<int>2</int>') + param(`<string>${key}</string>`) +
+      param('<string>res.partner</string>') + param('<string>search</string>') +
+      param('<array><data><value><array><data><value><array><data><value><string>create_date</string></value><value><string>&lt;</string></value>' +
+        '<value><dateTime.iso8601>20200102T03:04:05</dateTime.iso8601></value></data></array></value></data></array></value></data></array>') +
+      '</params></methodCall>';
+    await stack.post('/xmlrpc/2/object', body, 'text/xml');
+    expect(lastBody()).toEqual(new Map([['domain', [['create_date', '<', '2020-01-02 03:04:05']]]]));
+  });
+
   it('sends True with an id 1 beside it, as Odoo reads both as record 1', async () => {
     await call('execute_kw', 'demo', 2, key, 'res.partner', 'read', [[1, true], ['name']]);
     expect(sentTo('/json/2/res.partner/read')).toHaveLength(1);
