@@ -68,6 +68,11 @@ async function send(base: string, dialect: Dialect, service: string, method: str
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
 }
 
+/** An int or a list of ints: what create and copy answer. */
+function idsOf(v: Value | undefined): number[] | undefined {
+  return typeof v === 'number' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'number') ? (v as number[]) : undefined;
+}
+
 /** The result of an answer, when it is one. */
 function resultOf(dialect: Dialect, answer: HttpAnswer): Value | undefined {
   const view = viewAnswer(dialect, answer.body);
@@ -116,13 +121,11 @@ async function run(tally: Tally, gatewayUrl: string, call: GeneratedCall): Promi
       // ids differ by construction: equal when both are ids (or both fail alike), then compare the records
       const o = resultOf(dialect, odoo);
       const g = resultOf(dialect, gateway);
-      const idsOf = (v: Value | undefined): number[] | undefined =>
-        typeof v === 'number' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'number') ? (v as number[]) : undefined;
       const oIds = idsOf(o);
       const gIds = idsOf(g);
       if (oIds !== undefined && gIds !== undefined && oIds.length === gIds.length && Array.isArray(o) === Array.isArray(g)) {
         record(tally, { ...call, params }, odoo, gateway, { kind: 'equal' });
-        await readBack(tally, gatewayUrl, dialect, String(call.params[0]), oIds, gIds);
+        await readBack(tally, gatewayUrl, dialect, String(call.params[0]), oIds, gIds, call.params);
         return;
       }
     }
@@ -139,24 +142,25 @@ async function run(tally: Tally, gatewayUrl: string, call: GeneratedCall): Promi
   const odoo = await send(upstream, dialect, service, method, withIds(oId));
   const gateway = await send(gatewayUrl, dialect, service, method, withIds(gId));
   if (call.write === 'copy') {
-    const o = resultOf(dialect, odoo);
-    const g = resultOf(dialect, gateway);
-    if (typeof o === 'number' && typeof g === 'number') {
+    // copy answers the new ids: compared by shape, then the copies themselves
+    const o = idsOf(resultOf(dialect, odoo));
+    const g = idsOf(resultOf(dialect, gateway));
+    if (o !== undefined && g !== undefined && o.length === g.length) {
       record(tally, { ...call, params: withIds(gId) }, odoo, gateway, { kind: 'equal' });
-      await readBack(tally, gatewayUrl, dialect, model, [o], [g]);
+      await readBack(tally, gatewayUrl, dialect, model, o, g, call.params);
       return;
     }
   }
   record(tally, { ...call, params: withIds(gId) }, odoo, gateway);
-  if (call.write === 'write') await readBack(tally, gatewayUrl, dialect, model, [oId], [gId]);
+  if (call.write === 'write') await readBack(tally, gatewayUrl, dialect, model, [oId], [gId], call.params);
 }
 
 /**
  * Reads the records each side wrote, each through both endpoints (the same record must read the
  * same), and compares Odoo's record with the gateway's (the same call must have written the same).
  */
-async function readBack(tally: Tally, gatewayUrl: string, dialect: Dialect, model: string, oIds: number[], gIds: number[]): Promise<void> {
-  const fields = model === 'res.partner' ? readBackFields : ['name', 'color'];
+async function readBack(tally: Tally, gatewayUrl: string, dialect: Dialect, model: string, oIds: number[], gIds: number[], written: Value[]): Promise<void> {
+  const fields = model === 'res.partner' ? readBackFields : ['name'];
   const readAt = (base: string, ids: number[]) => send(base, dialect, 'object', 'execute_kw', [scratch, 2, 'admin', model, 'read', [ids, fields]]);
   for (const ids of [oIds, gIds]) {
     const call = { dialect, family: 'object.read-back', service: 'object', method: 'execute_kw', params: [model, 'read', ids] as Value[] };
@@ -164,7 +168,8 @@ async function readBack(tally: Tally, gatewayUrl: string, dialect: Dialect, mode
   }
   // the two records, ids aside: the gateway wrote what Odoo wrote
   const strip = (a: HttpAnswer): HttpAnswer => ({ ...a, body: a.body.replace(/<name>id<\/name>\n<value><int>\d+<\/int>/g, '<name>id</name>\n<value><int>0</int>').replace(/"id": \d+/g, '"id": 0') });
-  const call = { dialect, family: 'object.written-alike', service: 'object', method: 'execute_kw', params: [model, 'read'] as Value[] };
+  // `params` are the write's: a value Odoo reads as another type (dateTime, base64) explains a difference
+  const call = { dialect, family: 'object.written-alike', service: 'object', method: 'execute_kw', params: written };
   record(tally, call, strip(await readAt(upstream, oIds)), strip(await readAt(upstream, gIds)));
 }
 
@@ -178,13 +183,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const tally: Tally = { calls: 0, equal: 0, intended: new Map(), causes: new Map() };
   let failed = 0;
-  try {
-    // uid → login: the gateway learns it from a login, as a client's session would start
-    for (const user of [users.admin, users.demo]) {
-      const login = user === users.admin ? 'admin' : 'demo';
-      await send(gateway.url, 'xmlrpc2', 'common', 'login', [scratch, login, user.password]);
-    }
-    const calls = generateCalls(Number(values.calls), Number(values.seed));
+  const runPhase = async (calls: GeneratedCall[], concurrency: number) => {
     let next = 0;
     const worker = async () => {
       while (next < calls.length) {
@@ -198,7 +197,19 @@ async function main(): Promise<void> {
         if (tally.calls % 1000 === 0) process.stderr.write(`${tally.calls} compared\n`);
       }
     };
-    await Promise.all(Array.from({ length: Number(values.concurrency) }, worker));
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  };
+  try {
+    // uid → login: the gateway learns it from a login, as a client's session would start
+    for (const user of [users.admin, users.demo]) {
+      const login = user === users.admin ? 'admin' : 'demo';
+      await send(gateway.url, 'xmlrpc2', 'common', 'login', [scratch, login, user.password]);
+    }
+    const all = generateCalls(Number(values.calls), Number(values.seed));
+    // reads in parallel first, then writes one at a time: a search must not see a record the other
+    // side's twin call has not made yet
+    const phases = [all.filter((c) => c.write === undefined), all.filter((c) => c.write !== undefined)];
+    for (const [phase, calls] of phases.entries()) await runPhase(calls, phase === 0 ? Number(values.concurrency) : 1);
   } finally {
     await gateway.close();
     if (!values.keep) await manager('drop', { name: scratch }).catch((err: unknown) => console.error(`could not drop ${scratch}: ${String(err)}`));

@@ -53,16 +53,17 @@ export function createObjectService(deps: ObjectDeps) {
       await credentials.probeDatabase(db, origin);
       throw err;
     };
-    const unpacked = unpackCall(call.method, p.slice(5));
-    if (unpacked instanceof LegacyError) return raiseAfterDbCheck(unpacked);
     if (typeof passwd !== 'string') {
       return raiseAfterDbCheck(pythonError('TypeError', `secret must be unicode or bytes, not ${pyTypeName(passwd)}`));
     }
-    const kwargs = kwargsFromValue(unpacked.kw);
-    if (kwargs instanceof LegacyError) return raiseAfterDbCheck(kwargs);
-    return credentials.callAs(db, uid, passwd, origin, (key) =>
-      callModel(deps, { db, model, method, args: unpacked.args, kwargs }, key, origin),
-    );
+    // security.check(db, uid, passwd) runs before execute/execute_kw unpack their arguments
+    return credentials.callAs(db, uid, passwd, origin, async (key) => {
+      const unpacked = unpackCall(call.method, p.slice(5));
+      if (unpacked instanceof LegacyError) throw unpacked;
+      const kwargs = kwargsFromValue(unpacked.kw);
+      if (kwargs instanceof LegacyError) throw kwargs;
+      return callModel(deps, { db, model, method, args: unpacked.args, kwargs }, key, origin);
+    });
   };
 }
 
@@ -163,7 +164,7 @@ function positionalArgs(args: Value, sig: MethodSignature | undefined): Value[] 
   const recordLevel = sig !== undefined && !sig.apiModel;
   if (Array.isArray(args)) return args;
   if (typeof args === 'string') return recordLevel && args === '' ? pythonError('IndexError', 'string index out of range') : [...args];
-  if (isStruct(args)) return recordLevel ? pythonError('KeyError', '0') : [...args.keys()];
+  if (isStruct(args)) return recordLevel ? new LegacyError('internal', { name: 'builtins.KeyError', message: '0', arguments: [0] }) : [...args.keys()];
   if (recordLevel) return pythonError('TypeError', `'${typeNameOf(args)}' object is not subscriptable`);
   return pythonError('TypeError', `Value after * must be an iterable, not ${typeNameOf(args)}`);
 }

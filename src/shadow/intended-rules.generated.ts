@@ -44,6 +44,12 @@ export const compatibilityShadowRules: readonly ShadowRules[] = [
     ]
   },
   {
+    "title": "Object calls with a password need the login of their uid",
+    "rules": [
+      "gateway fault \"does not know the login of uid\""
+    ]
+  },
+  {
     "title": "A changed password keeps working until the next re-validation",
     "rules": [
       "legacy access denied"
@@ -54,6 +60,12 @@ export const compatibilityShadowRules: readonly ShadowRules[] = [
     "rules": [
       "result subset for db.list",
       "result false for db.db_exist"
+    ]
+  },
+  {
+    "title": "True as a record id, without a 1 beside it, is refused before JSON-2",
+    "rules": [
+      "same fault without /\\nLINE \\d+: [^\\n]*\\n *\\^/"
     ]
   }
 ];

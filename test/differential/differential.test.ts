@@ -49,11 +49,11 @@ describe('judge()', () => {
 
   it('counts a difference in a call carrying a <base64> as that intended deviation', () => {
     const outcome = judge('xmlrpc2', 'f', 'object', 'execute_kw', fault(1, 'Traceback\nTypeError: x'), result('<int>0</int>'), [[['a', '=', new PyBinary('aGk=')]]]);
-    expect(outcome).toEqual({ kind: 'intended', title: '`<base64>` values are accepted' });
+    expect(outcome).toEqual({ kind: 'intended', title: '<base64> values are accepted' });
   });
 
   it('names value deviations that COMPATIBILITY.md has', () => {
-    const titles = readFileSync(new URL('../../COMPATIBILITY.md', import.meta.url), 'utf8').match(/^## .*$/gm)?.map((t) => t.slice(3));
+    const titles = readFileSync(new URL('../../COMPATIBILITY.md', import.meta.url), 'utf8').match(/^## .*$/gm)?.map((t) => t.slice(3).replaceAll('`', ''));
     for (const d of valueDeviations) expect(titles).toContain(d.title);
   });
 });

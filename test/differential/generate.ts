@@ -75,7 +75,8 @@ export const models: Record<string, Record<string, string>> = {
   'res.users': { id: 'integer', login: 'char', active: 'boolean', partner_id: 'many2one', group_ids: 'many2many', create_date: 'datetime' },
   'res.country': { id: 'integer', name: 'char', code: 'char', phone_code: 'integer', currency_id: 'many2one' },
   'res.currency': { id: 'integer', name: 'char', rounding: 'float', active: 'boolean', decimal_places: 'integer' },
-  'res.partner.category': { id: 'integer', name: 'char', color: 'integer', parent_id: 'many2one', partner_ids: 'many2many' },
+  // color last: its default is random (randint), so default_get and read-back never ask for it
+  'res.partner.category': { id: 'integer', name: 'char', parent_id: 'many2one', partner_ids: 'many2many', color: 'integer' },
   'res.company': { id: 'integer', name: 'char', currency_id: 'many2one', partner_id: 'many2one' },
   'res.lang': { id: 'integer', name: 'char', code: 'char', active: 'boolean', date_format: 'char' },
   'ir.model': { id: 'integer', model: 'char', name: 'char', transient: 'boolean' },

@@ -15,8 +15,9 @@ import type { Dialect } from './generate.ts';
  * that deviation (the value reaches Odoo as something else, so every message about it differs).
  */
 export const valueDeviations: readonly { title: string; carries: (v: Value) => boolean }[] = [
-  { title: 'XML-RPC `dateTime` values reach Odoo as text', carries: (v) => v instanceof PyDateTime },
-  { title: '`<base64>` values are accepted', carries: (v) => v instanceof PyBinary },
+  // titles as the `- Shadow:` rules name their sections (code spans without backticks)
+  { title: 'XML-RPC dateTime values reach Odoo as text', carries: (v) => v instanceof PyDateTime },
+  { title: '<base64> values are accepted', carries: (v) => v instanceof PyBinary },
 ];
 
 function carries(v: Value, test: (v: Value) => boolean): boolean {

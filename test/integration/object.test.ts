@@ -38,6 +38,15 @@ describe('check order', () => {
     expect(errorData((await call('execute_foo', 'demo', 2, '', 'res.partner', 'search')).error).name).toBe('odoo.exceptions.AccessDenied');
   });
 
+  it.each([
+    ['kwargs that are no mapping', ['execute_kw', 'res.partner', 'search', [[]], 'x']],
+    ['too many execute_kw params', ['execute_kw', 'res.partner', 'search', [[]], {}, 1]],
+    ['an unknown legacy method', ['execute_foo', 'res.partner', 'search']],
+  ])('checks the credentials before %s, as security.check runs first', async (_what, [method, ...rest]) => {
+    const answer = await call(method as string, 'demo', 2, 'f'.repeat(40), ...(rest as unknown[]));
+    expect(errorData(answer.error).name).toBe('odoo.exceptions.AccessDenied');
+  });
+
   it('names an unknown legacy method with NameError', async () => {
     expect(errorData((await call('execute_foo', 'demo', 2, key, 'res.partner', 'search')).error)).toMatchObject({
       name: 'builtins.NameError',
@@ -108,6 +117,11 @@ describe('arguments Odoo reads in its own way (issue #25 rows 2, 6, 8, 13)', () 
   ])('answers %s as Python 3.12 does', async (_what, method, args, name, message) => {
     expect(errorData((await call('execute_kw', 'demo', 2, key, 'res.partner', method, args)).error)).toMatchObject({ name, message });
     expect(sentTo(`/json/2/res.partner/${method}`)).toHaveLength(0);
+  });
+
+  it('gives the KeyError of a struct as args the int 0 as its argument, as KeyError(0) has', async () => {
+    const error = (await call('execute_kw', 'demo', 2, key, 'res.partner', 'read', { '1': 2 })).error;
+    expect((error?.get('data') as Map<string, unknown>).get('arguments')).toEqual([0]);
   });
 
   it.each([
