@@ -50,6 +50,12 @@ export const compatibilityShadowRules: readonly ShadowRules[] = [
     ]
   },
   {
+    "title": "Repeated login failures are throttled and refusals cached",
+    "rules": [
+      "gateway fault \"Too many login failures\""
+    ]
+  },
+  {
     "title": "A changed password keeps working until the next re-validation",
     "rules": [
       "legacy access denied"
