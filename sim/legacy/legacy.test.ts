@@ -135,7 +135,7 @@ describe('the legacy endpoints of a running simulator', () => {
     ['a struct as the args of a record-level method', 'object', 'execute_kw', ['demo', 2, '<pw>', 'res.partner', 'read', { '1': 2 }], 'builtins.KeyError', '0'],
     ['None as the args of a record-level method', 'object', 'execute_kw', ['demo', 2, '<pw>', 'res.partner', 'read', null], 'builtins.TypeError', "'NoneType' object is not subscriptable"],
     ['None as the args of a model-level method', 'object', 'execute_kw', ['demo', 2, '<pw>', 'res.partner', 'search', null], 'builtins.TypeError', 'Value after * must be an iterable, not NoneType'],
-    ['a wrong password before an unknown legacy method', 'object', 'execute_foo', ['demo', 2, 'wrong', 'res.partner', 'search'], 'odoo.exceptions.AccessDenied', 'Access Denied'],
+    ['an unknown legacy method before a wrong password', 'object', 'execute_foo', ['demo', 2, 'wrong', 'res.partner', 'search'], 'builtins.NameError', 'Method not available execute_foo'],
     ['uid 0', 'object', 'execute_kw', ['demo', 0, '<pw>', 'res.partner', 'search_count', [[]]], 'odoo.exceptions.AccessDenied', 'Access Denied'],
     ['a password that is an int, for a login that exists', 'common', 'authenticate', ['demo', 'admin', 5, {}], 'builtins.TypeError', 'secret must be unicode or bytes, not int'],
   ])('answer %s as Odoo 19 does (issue #25)', async (_what, service, method, rawArgs, name, message) => {

@@ -180,13 +180,7 @@ export function dispatchObject(state: LegacyServiceState, method: string, params
   const [dbName, uidValue, password, model, modelMethod, ...rest] = params as [Value, Value, Value, Value, Value, ...Value[]];
   const uid = intOf(uidValue);
   if (!isTruthy(password)) throw accessDenied('Access Denied');
-  const db = database(state, dbName);
-  if (uid === 0) throw accessDenied('Access Denied'); // `not uid`: no user 0 is ever loaded
-  const user = db.model('res.users')?.get(uid);
-  if (user === undefined) throw missingError(`Record does not exist or has been deleted.\n(Record: res.users(${uid},), User: ${uid})`);
-  if (typeof password !== 'string') throw secretTypeError(password);
-  if (user.v.active !== true || !credentialsPass(state, db, uid, password, String(user.v.login))) throw accessDenied('Access Denied');
-  // security.check has passed: now execute / execute_kw take their arguments
+  // NameError and execute_kw's arity come before the credentials (dict(kw) comes after them)
   let args: Value;
   let kw: Value = new Map();
   if (method === 'execute') args = rest;
@@ -196,6 +190,12 @@ export function dispatchObject(state: LegacyServiceState, method: string, params
     args = rest[0] as Value;
     kw = rest.length === 2 && rest[1] !== null ? (rest[1] as Value) : new Map();
   } else throw builtin('NameError', `Method not available ${method}`);
+  const db = database(state, dbName);
+  if (uid === 0) throw accessDenied('Access Denied'); // `not uid`: no user 0 is ever loaded
+  const user = db.model('res.users')?.get(uid);
+  if (user === undefined) throw missingError(`Record does not exist or has been deleted.\n(Record: res.users(${uid},), User: ${uid})`);
+  if (typeof password !== 'string') throw secretTypeError(password);
+  if (user.v.active !== true || !credentialsPass(state, db, uid, password, String(user.v.login))) throw accessDenied('Access Denied');
   unhashable(model);
   if (typeof model !== 'string' || db.model(model) === undefined) throw userError(`Object ${pyStr(model)} doesn't exist`);
   if (typeof modelMethod !== 'string') throw builtin('AttributeError', `'${typeNameOf(modelMethod)}' object has no attribute 'startswith'`);

@@ -53,13 +53,14 @@ export function createObjectService(deps: ObjectDeps) {
       await credentials.probeDatabase(db, origin);
       throw err;
     };
+    // NameError and execute_kw's own arity come before the credentials are checked (Odoo 19.0)
+    const unpacked = unpackCall(call.method, p.slice(5));
+    if (unpacked instanceof LegacyError) return raiseAfterDbCheck(unpacked);
     if (typeof passwd !== 'string') {
       return raiseAfterDbCheck(pythonError('TypeError', `secret must be unicode or bytes, not ${pyTypeName(passwd)}`));
     }
-    // security.check(db, uid, passwd) runs before execute/execute_kw unpack their arguments
+    // ... and dict(kw) after them
     return credentials.callAs(db, uid, passwd, origin, async (key) => {
-      const unpacked = unpackCall(call.method, p.slice(5));
-      if (unpacked instanceof LegacyError) throw unpacked;
       const kwargs = kwargsFromValue(unpacked.kw);
       if (kwargs instanceof LegacyError) throw kwargs;
       return callModel(deps, { db, model, method, args: unpacked.args, kwargs }, key, origin);

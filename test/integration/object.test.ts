@@ -38,13 +38,17 @@ describe('check order', () => {
     expect(errorData((await call('execute_foo', 'demo', 2, '', 'res.partner', 'search')).error).name).toBe('odoo.exceptions.AccessDenied');
   });
 
-  it.each([
-    ['kwargs that are no mapping', ['execute_kw', 'res.partner', 'search', [[]], 'x']],
-    ['too many execute_kw params', ['execute_kw', 'res.partner', 'search', [[]], {}, 1]],
-    ['an unknown legacy method', ['execute_foo', 'res.partner', 'search']],
-  ])('checks the credentials before %s, as security.check runs first', async (_what, [method, ...rest]) => {
-    const answer = await call(method as string, 'demo', 2, 'f'.repeat(40), ...(rest as unknown[]));
+  it('checks the credentials before dict(kw), as Odoo 19.0 does', async () => {
+    const answer = await call('execute_kw', 'demo', 2, 'f'.repeat(40), 'res.partner', 'search', [[]], 'x');
     expect(errorData(answer.error).name).toBe('odoo.exceptions.AccessDenied');
+  });
+
+  it.each([
+    ['too many execute_kw params', ['execute_kw', 'res.partner', 'search', [[]], {}, 1], 'builtins.ValueError'],
+    ['an unknown legacy method', ['execute_foo', 'res.partner', 'search'], 'builtins.NameError'],
+  ])('answers %s before checking the credentials, as Odoo 19.0 does', async (_what, [method, ...rest], name) => {
+    const answer = await call(method as string, 'demo', 2, 'f'.repeat(40), ...(rest as unknown[]));
+    expect(errorData(answer.error).name).toBe(name);
   });
 
   it('names an unknown legacy method with NameError', async () => {
