@@ -165,9 +165,15 @@ function positionalArgs(args: Value, sig: MethodSignature | undefined): Value[] 
   const recordLevel = sig !== undefined && !sig.apiModel;
   if (Array.isArray(args)) return args;
   if (typeof args === 'string') return recordLevel && args === '' ? pythonError('IndexError', 'string index out of range') : [...args];
-  if (isStruct(args)) return recordLevel ? new LegacyError('internal', { name: 'builtins.KeyError', message: '0', arguments: [0] }) : [...args.keys()];
+  if (isStruct(args)) return recordLevel ? keyErrorZero() : [...args.keys()];
   if (recordLevel) return pythonError('TypeError', `'${typeNameOf(args)}' object is not subscriptable`);
   return pythonError('TypeError', `Value after * must be an iterable, not ${typeNameOf(args)}`);
+}
+
+/** `args[0]` on a dict: `KeyError(0)`, whose argument is the int 0. */
+function keyErrorZero(): LegacyError {
+  const err = pythonError('KeyError', '0');
+  return new LegacyError(err.kind, { name: err.name, message: '0', arguments: [0] });
 }
 
 /**
