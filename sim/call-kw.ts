@@ -3,10 +3,11 @@
  * `args` (ids first for record methods), `kwargs` with `context` popped and applied, and the
  * `create` rule (`result.id` for a dict, `result.ids` for a list).
  */
-import { isTruthy, type Struct, type Value } from '../src/value.ts';
+import { hasNonStringNames, isTruthy, type Struct, type Value } from '../src/value.ts';
 import { contextFrom } from './context.ts';
 import { browseIds, type DispatchContext, invokeMethod, resolveMethod } from './dispatch.ts';
 import { OdooError, typeError } from './errors.ts';
+import { typeNameOf } from '../src/python/py-repr.ts';
 import { reprString } from './python-repr.ts';
 import type { MethodSpec } from './seed.ts';
 
@@ -55,8 +56,33 @@ function nameArguments(spec: MethodSpec, positional: Value[], kwargs: Struct): S
   return named;
 }
 
+/** `*args`: a list as is, a str as its chars, a dict as its keys; anything else is not iterable. */
+function unpackArgs(args: Value): Value[] {
+  if (Array.isArray(args)) return args;
+  if (typeof args === 'string') return [...args];
+  if (args instanceof Map) return [...args.keys()];
+  throw typeError(`Value after * must be an iterable, not ${typeNameOf(args)}`);
+}
+
+/**
+ * `ids, args = args[0], args[1:]` on whatever `args` is: a dict has no key 0 (its keys are str),
+ * an empty str or list no item 0, a scalar no `[]`.
+ */
+function splitIds(args: Value): [Value, Value[]] {
+  if (Array.isArray(args)) {
+    if (args.length === 0) throw builtin('IndexError', 'list index out of range');
+    return [args[0] as Value, args.slice(1)];
+  }
+  if (typeof args === 'string') {
+    if (args === '') throw builtin('IndexError', 'string index out of range');
+    return [args[0] as string, [...args.slice(1)]];
+  }
+  if (args instanceof Map) throw builtin('KeyError', '0');
+  throw typeError(`'${typeNameOf(args)}' object is not subscriptable`);
+}
+
 /** Runs `model.method(*args, **kwargs)` for the session user; throws an OdooError as Odoo raises. */
-export function callKw(ctx: DispatchContext, modelName: string, methodName: string, args: Value[], kwargs: Struct): Value {
+export function callKw(ctx: DispatchContext, modelName: string, methodName: string, args: Value, kwargs: Struct): Value {
   const model = ctx.db.model(modelName);
   if (model === undefined) throw builtin('KeyError', reprString(modelName));
   let spec: MethodSpec;
@@ -68,12 +94,15 @@ export function callKw(ctx: DispatchContext, modelName: string, methodName: stri
     throw err;
   }
   let ids: Value[] = [];
-  let positional = args;
-  if (!spec.apiModel) {
-    if (args.length === 0) throw builtin('IndexError', 'list index out of range');
-    ids = browseIds(args[0]);
-    positional = args.slice(1);
+  let positional: Value[];
+  if (spec.apiModel) positional = unpackArgs(args);
+  else {
+    const [first, rest] = splitIds(args);
+    ids = browseIds(first);
+    positional = rest;
   }
+  // `method(recs, *args, **kwargs)`: CPython checks the keyword names before binding them
+  if (hasNonStringNames(kwargs)) throw typeError('keywords must be strings');
   const rest = new Map(kwargs);
   const context = rest.get('context');
   rest.delete('context');
@@ -86,6 +115,6 @@ export function callKw(ctx: DispatchContext, modelName: string, methodName: stri
     if (err instanceof OdooError && err.odooName === 'werkzeug.exceptions.UnprocessableEntity') throw typeError(`${spec.qualname}() ${err.message}`);
     throw err;
   }
-  if (methodName === 'create' && Array.isArray(result)) return args[0] instanceof Map && result.length === 1 ? (result[0] as Value) : result;
+  if (methodName === 'create' && Array.isArray(result)) return positional[0] instanceof Map && result.length === 1 ? (result[0] as Value) : result;
   return result;
 }

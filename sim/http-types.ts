@@ -26,6 +26,7 @@ export const contentTypeHtml = 'text/html; charset=utf-8';
 
 /** `make_json_response`: `json.dumps(ensure_ascii=False)` with Python's separators. */
 export function jsonResponse(status: number, value: Value, headers: Record<string, string> = {}): SimResponse {
+  if (holdsLoneSurrogate(value)) return unencodableResponse();
   return {
     status,
     headers: { 'Content-Type': contentTypeJson, ...headers },
@@ -40,4 +41,30 @@ export function htmlResponse(status: number, html: string, headers: Record<strin
 /** The mimetype of a Content-Type header (`application/json; charset=utf-8` → `application/json`). */
 export function mimetypeOf(req: SimRequest): string {
   return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether text holds a lone surrogate, which `str.encode('utf-8')` refuses. */
+export function hasLoneSurrogate(text: string): boolean {
+  return loneSurrogate.test(text);
+}
+
+function holdsLoneSurrogate(v: Value): boolean {
+  if (typeof v === 'string') return hasLoneSurrogate(v);
+  if (Array.isArray(v)) return v.some(holdsLoneSurrogate);
+  if (v instanceof Map) return [...v].some(([k, x]) => hasLoneSurrogate(k) || holdsLoneSurrogate(x));
+  return false;
+}
+
+/**
+ * Werkzeug's generic 500 page: what a JSON answer becomes when `json.dumps(ensure_ascii=False)`
+ * kept a lone surrogate (from the request) and encoding the body to UTF-8 fails.
+ */
+export function unencodableResponse(): SimResponse {
+  return htmlResponse(
+    500,
+    '<!doctype html>\n<html lang=en>\n<title>500 Internal Server Error</title>\n<h1>Internal Server Error</h1>\n' +
+      '<p>The server encountered an internal error and was unable to complete your request. Either the server is overloaded or there is an error in the application.</p>\n',
+  );
 }

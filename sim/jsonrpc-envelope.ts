@@ -6,13 +6,21 @@
 import { JsonSyntaxError, parseJson } from '../src/json/index.ts';
 import { struct, type Struct, type Value } from '../src/value.ts';
 import { errorToBody, type OdooError } from './errors.ts';
-import { unsupportedMediaTypePage, werkzeugPage } from './html-pages.ts';
+import { unsupportedMediaTypePage } from './html-pages.ts';
 import { htmlResponse, jsonResponse, mimetypeOf, type SimRequest, type SimResponse } from './http-types.ts';
 
 /** A parsed JSON-RPC request: its `id` and its `params` object. */
 export interface JsonRpcRequest {
   id: Value;
   params: Struct;
+}
+
+/**
+ * The JSON-RPC dispatcher's refusal of a body it cannot read: a 400 whose body is the bare
+ * description (`Response(description, 400)`, no Werkzeug page around it).
+ */
+export function badJsonRpcRequest(description: 'Invalid JSON data' | 'Invalid JSON-RPC data'): SimResponse {
+  return htmlResponse(400, description);
 }
 
 /** Reads the envelope, or the HTML answer Odoo gives before its dispatcher runs. */
@@ -26,11 +34,12 @@ export function readJsonRpc(req: SimRequest): JsonRpcRequest | SimResponse {
   try {
     envelope = parseJson(req.body);
   } catch (err) {
-    if (err instanceof JsonSyntaxError) return htmlResponse(400, werkzeugPage(400, 'Invalid JSON data'));
+    if (err instanceof JsonSyntaxError) return badJsonRpcRequest('Invalid JSON data');
     throw err;
   }
-  const id = envelope instanceof Map ? (envelope.get('id') ?? null) : null;
-  const params = envelope instanceof Map ? envelope.get('params') : undefined;
+  if (!(envelope instanceof Map)) return badJsonRpcRequest('Invalid JSON-RPC data');
+  const id = envelope.get('id') ?? null;
+  const params = envelope.get('params');
   return { id, params: params instanceof Map ? params : new Map() };
 }
 

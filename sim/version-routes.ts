@@ -5,7 +5,8 @@
 import { JsonSyntaxError, parseJson } from '../src/json/index.ts';
 import type { Value } from '../src/value.ts';
 import { htmlResponse, jsonResponse, mimetypeOf, type SimRequest, type SimResponse } from './http-types.ts';
-import { unsupportedMediaTypePage, werkzeugPage } from './html-pages.ts';
+import { unsupportedMediaTypePage } from './html-pages.ts';
+import { badJsonRpcRequest } from './jsonrpc-envelope.ts';
 
 /** The simulated release (`odoo/release.py`): 19.0 final. */
 export const odooRelease = {
@@ -40,7 +41,7 @@ export function webclientVersionInfo(req: SimRequest): SimResponse {
   try {
     request = parseJson(req.body);
   } catch (err) {
-    if (err instanceof JsonSyntaxError) return htmlResponse(400, werkzeugPage(400, 'Invalid JSON data'));
+    if (err instanceof JsonSyntaxError) return badJsonRpcRequest('Invalid JSON data');
     throw err;
   }
   const id = request instanceof Map ? (request.get('id') ?? null) : null;

@@ -88,6 +88,21 @@ export function isStruct(v: Value): v is Struct {
   return v instanceof Map;
 }
 
+/**
+ * Structs whose member names were not all str where the client's own decoder read them (an
+ * XML-RPC `<member>` with its `<value>` before its `<name>`): the names are kept as text, and
+ * Python's `**kwargs` (`keywords must be strings`) and `Fault(**d)` refuse them.
+ */
+const withNonStringNames = new WeakSet<Struct>();
+
+export function markNonStringNames(struct: Struct): void {
+  withNonStringNames.add(struct);
+}
+
+export function hasNonStringNames(struct: Struct): boolean {
+  return withNonStringNames.has(struct);
+}
+
 /** Builds a struct from plain entries, keeping their order. */
 export function struct(entries: Record<string, Value> | Iterable<[string, Value]>): Struct {
   return new Map(Symbol.iterator in entries ? (entries as Iterable<[string, Value]>) : Object.entries(entries));

@@ -126,6 +126,65 @@ describe('the legacy endpoints of a running simulator', () => {
     expect(await count('wrong')).toMatchObject({ error: { data: { name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' } } });
   });
 
+  it.each([
+    ['a falsy database name', 'common', 'login', [null, 'admin', 'admin'], 'builtins.AssertionError', 'Missing database name'],
+    ['a database name that is an int', 'object', 'execute_kw', [5, 2, 'admin', 'res.partner', 'search_count', [[]]], 'builtins.AttributeError', "'int' object has no attribute 'startswith'"],
+    ['a database name that is a list', 'object', 'execute_kw', [['demo'], 2, 'admin', 'res.partner', 'search_count', [[]]], 'builtins.TypeError', "unhashable type: 'list'"],
+    ['a model that is no str', 'object', 'execute_kw', ['demo', 2, '<pw>', null, 'search', [[]]], 'odoo.exceptions.UserError', "Object None doesn't exist"],
+    ['a method that is no str', 'object', 'execute_kw', ['demo', 2, '<pw>', 'res.partner', 5, [[]]], 'builtins.AttributeError', "'int' object has no attribute 'startswith'"],
+    ['a struct as the args of a record-level method', 'object', 'execute_kw', ['demo', 2, '<pw>', 'res.partner', 'read', { '1': 2 }], 'builtins.KeyError', '0'],
+    ['None as the args of a record-level method', 'object', 'execute_kw', ['demo', 2, '<pw>', 'res.partner', 'read', null], 'builtins.TypeError', "'NoneType' object is not subscriptable"],
+    ['None as the args of a model-level method', 'object', 'execute_kw', ['demo', 2, '<pw>', 'res.partner', 'search', null], 'builtins.TypeError', 'Value after * must be an iterable, not NoneType'],
+    ['an unknown legacy method before a wrong password', 'object', 'execute_foo', ['demo', 2, 'wrong', 'res.partner', 'search'], 'builtins.NameError', 'Method not available execute_foo'],
+    ['uid 0', 'object', 'execute_kw', ['demo', 0, '<pw>', 'res.partner', 'search_count', [[]]], 'odoo.exceptions.AccessDenied', 'Access Denied'],
+    ['a password that is an int, for a login that exists', 'common', 'authenticate', ['demo', 'admin', 5, {}], 'builtins.TypeError', 'secret must be unicode or bytes, not int'],
+  ])('answer %s as Odoo 19 does (issue #25)', async (_what, service, method, rawArgs, name, message) => {
+    const admin = on.users('demo').find((u) => u.login === 'admin');
+    const args = (rawArgs as unknown[]).map((a) => (a === '<pw>' ? admin?.password : a));
+    const answer = await post(on, '/jsonrpc', JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service, method, args } }), 'application/json').then((r) => r.json());
+    expect(answer).toMatchObject({ error: { data: { name, message } } });
+  });
+
+  it('answer keyword names that were no str (a member\'s value before its name) with TypeError', async () => {
+    const admin = on.users('demo').find((u) => u.login === 'admin');
+    const param = (inner: string) => `<param><value>${inner}</value></param>`;
+    const body =
+      '<?xml version="1.0"?><methodCall><methodName>execute_kw</methodName><params>' +
+      param('<string>demo</string>') + param(`<int>${admin?.uid}</int>`) + param(`<string>${admin?.password}</string>`) +
+      param('<string>res.partner</string>') + param('<string>search</string>') +
+      param('<array><data><value><array><data/></array></value></data></array>') +
+      param('<struct><member><value><int>1</int></value><name>limit</name></member></struct>') +
+      '</params></methodCall>';
+    expect(await (await post(on, '/xmlrpc/2/object', body)).text()).toContain('TypeError: keywords must be strings');
+  });
+
+  it('answer Werkzeug\'s 500 page when the answer would carry a lone surrogate, and as usual when it would not', async () => {
+    const rpc = (service: string, method: string, args: string) =>
+      post(on, '/jsonrpc', `{"jsonrpc":"2.0","method":"call","id":1,"params":{"service":"${service}","method":"${method}","args":${args}}}`, 'application/json');
+    const failed = await rpc('common', 'login', '["\\ud800","admin","admin"]');
+    expect([failed.status, await failed.text()]).toEqual([500, expect.stringContaining('<title>500 Internal Server Error</title>')]);
+    const fine = await rpc('common', 'about', '["\\ud800"]');
+    expect([fine.status, await fine.json()]).toEqual([200, expect.objectContaining({ result: [expect.any(String), '19.0'] })]);
+  });
+
+  it.each([
+    ['{"jsonrpc":"2.0","params":{', 'Invalid JSON data'],
+    ['[1]', 'Invalid JSON-RPC data'],
+  ])('answer the body %j with a bare 400 %j, as Odoo\'s JSON-RPC dispatcher does', async (body, description) => {
+    const res = await post(on, '/jsonrpc', body, 'application/json');
+    expect([res.status, await res.text()]).toEqual([400, description]);
+  });
+
+  it('answer XML sent as a form with the ExpatError of an empty body', async () => {
+    const text = await (await post(on, '/xmlrpc/2/common', version, 'application/x-www-form-urlencoded')).text();
+    expect(text).toContain('ExpatError: no element found: line 1, column 0');
+  });
+
+  it('answer False for a password that is no str when no such login exists', async () => {
+    const answer = await post(on, '/jsonrpc', JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'common', method: 'authenticate', args: ['demo', 'nobody', 5, {}] } }), 'application/json').then((r) => r.json());
+    expect(answer).toMatchObject({ result: false });
+  });
+
   it('answer a removed service as Odoo answers a service it lacks', async () => {
     const text = await (await post(on, '/xmlrpc/2/db', noParams('list'))).text();
     expect(text).toContain("KeyError: 'db'");

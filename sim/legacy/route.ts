@@ -9,7 +9,7 @@ import type { Value } from '../../src/value.ts';
 import { debugText as simDebugText, errorFrom, errorToBody, OdooError } from '../errors.ts';
 import { reprString } from '../python-repr.ts';
 import { werkzeugPage } from '../html-pages.ts';
-import { htmlResponse, type SimRequest, type SimResponse } from '../http-types.ts';
+import { hasLoneSurrogate, htmlResponse, mimetypeOf, unencodableResponse, type SimRequest, type SimResponse } from '../http-types.ts';
 import { readJsonRpc } from '../jsonrpc-envelope.ts';
 import { pythonJson } from './json-write.ts';
 import { builtin, builtinName, dispatchCommon, dispatchDb, dispatchObject, type LegacyServiceState } from './services.ts';
@@ -94,7 +94,9 @@ function xmlrpc(state: LegacyServiceState, settings: LegacyEndpointSettings, req
   const fault = (err: OdooError, where: string) => ({ status: 200, headers: xmlHeaders, body: v2 ? faultV2(err, where) : faultV1(err, where) });
   let where = 'dispatch_rpc';
   try {
-    const call = readMethodCall(req.body);
+    // get_data() after Werkzeug parsed a form body: nothing left to read
+    const form = ['application/x-www-form-urlencoded', 'multipart/form-data'].includes(mimetypeOf(req));
+    const call = readMethodCall(form ? '' : req.body);
     where = `${service}.${call.methodName}`;
     const result = dispatchRpc(state, settings, service, call.methodName, call.params);
     return { status: 200, headers: xmlHeaders, body: writeResult(result, settings.perturb) };
@@ -123,6 +125,7 @@ function jsonrpc(state: LegacyServiceState, settings: LegacyEndpointSettings, re
     data.set('debug', debugText(error, `${service}.${method}`));
     body = `{"jsonrpc": "2.0", "id": ${pythonJson(id)}, "error": {"code": 0, "message": "Odoo Server Error", "data": ${pythonJson(data)}}}`;
   }
+  if (hasLoneSurrogate(body)) return unencodableResponse();
   return { status: 200, headers: jsonHeaders, body };
 }
 

@@ -5,12 +5,13 @@
  * answers the password-less functions and `list_countries`. Each returns a value or throws an
  * OdooError; the route writes either in the endpoint's dialect.
  */
-import { isTruthy, type Struct, type Value } from '../../src/value.ts';
+import { isTruthy, PyBinary, type Struct, type Value } from '../../src/value.ts';
 import { callKw } from '../call-kw.ts';
 import type { Database } from '../database.ts';
 import { OdooError, accessDenied, missingError, userError } from '../errors.ts';
 import type { Json2State } from '../json2-route.ts';
-import { pyRepr } from '../python-repr.ts';
+import { typeNameOf } from '../../src/python/py-repr.ts';
+import { pyRepr, pyStr } from '../python-repr.ts';
 import { odooRelease } from '../version-routes.ts';
 import type { DatabaseManagerState } from '../web-database-routes.ts';
 import { managerSelect } from './manager-selects.ts';
@@ -28,10 +29,22 @@ function unknownDatabase(name: string): OdooError {
   return new OdooError('psycopg2.OperationalError', `connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed: FATAL:  database "${name}" does not exist\n`, 500);
 }
 
+/**
+ * `Registry(db)`: `assert db_name` for a falsy name, the registries mapping's hash for an unhashable
+ * one, `db_name.startswith(...)` in `connection_info_for` for any other non-str.
+ */
 function database(state: LegacyServiceState, name: Value): Database {
-  const db = typeof name === 'string' ? state.databases.get(name) : undefined;
-  if (db === undefined) throw unknownDatabase(String(name));
+  if (!isTruthy(name)) throw builtin('AssertionError', 'Missing database name');
+  unhashable(name);
+  if (typeof name !== 'string') throw builtin('AttributeError', `'${typeNameOf(name)}' object has no attribute 'startswith'`);
+  const db = state.databases.get(name);
+  if (db === undefined) throw unknownDatabase(name);
   return db;
+}
+
+/** Python's `hash()` refuses lists, dicts and xmlrpc's Binary (it defines `__eq__` only). */
+function unhashable(v: Value): void {
+  if (Array.isArray(v) || v instanceof Map || v instanceof PyBinary) throw builtin('TypeError', `unhashable type: '${typeNameOf(v)}'`);
 }
 
 /** Python's "takes N positional arguments" and "missing N required positional arguments" texts. */
@@ -58,6 +71,12 @@ function credentialsPass(state: LegacyServiceState, db: Database, uid: number, p
   if (password === '') return false;
   if (!state.totpLogins.has(login) && db.passwords.get(uid) === password) return true;
   return state.keys.check(password) === uid;
+}
+
+/** passlib's refusal of a secret that is no str, naming its type as `type(secret)` prints. */
+function secretTypeError(secret: Value): OdooError {
+  const name = secret instanceof PyBinary ? 'xmlrpc.client.Binary' : typeNameOf(secret);
+  return builtin('TypeError', `secret must be unicode or bytes, not ${name}`);
 }
 
 /** `common` (reference §5.2). */
@@ -88,11 +107,15 @@ export function dispatchCommon(state: LegacyServiceState, method: string, params
   }
 }
 
-/** `exp_authenticate`: the uid, or False for refused credentials (never a fault for those). */
+/**
+ * `exp_authenticate`: the uid, or False for refused credentials (never a fault for those, except
+ * passlib's TypeError for a truthy password that is no str, once a user has the login).
+ */
 function authenticate(state: LegacyServiceState, [dbName, login, password]: Value[]): Value {
   const db = database(state, dbName as Value);
   const user = [...(db.model('res.users')?.rows.values() ?? [])].find((u) => u.v.login === login && u.v.active === true);
-  if (user === undefined || typeof password !== 'string') return false;
+  if (user === undefined || !isTruthy(password as Value)) return false;
+  if (typeof password !== 'string') throw secretTypeError(password as Value);
   return credentialsPass(state, db, user.id, password, String(login)) ? user.id : false;
 }
 
@@ -108,7 +131,8 @@ export function dispatchDb(state: LegacyServiceState, method: string, params: Va
       return odooRelease.version;
     case 'db_exist': {
       const [name] = bind('exp_db_exist', params, ['db_name']);
-      return typeof name === 'string' && state.databases.has(name);
+      // db_connect opens any database of the cluster, initdb's own too (template0 takes no connections)
+      return typeof name === 'string' && (state.databases.has(name) || name === 'postgres' || name === 'template1');
     }
     case 'list_lang':
       bind('exp_list_lang', params, []);
@@ -156,6 +180,7 @@ export function dispatchObject(state: LegacyServiceState, method: string, params
   const [dbName, uidValue, password, model, modelMethod, ...rest] = params as [Value, Value, Value, Value, Value, ...Value[]];
   const uid = intOf(uidValue);
   if (!isTruthy(password)) throw accessDenied('Access Denied');
+  // NameError and execute_kw's arity come before the credentials (dict(kw) comes after them)
   let args: Value;
   let kw: Value = new Map();
   if (method === 'execute') args = rest;
@@ -166,15 +191,17 @@ export function dispatchObject(state: LegacyServiceState, method: string, params
     kw = rest.length === 2 && rest[1] !== null ? (rest[1] as Value) : new Map();
   } else throw builtin('NameError', `Method not available ${method}`);
   const db = database(state, dbName);
+  if (uid === 0) throw accessDenied('Access Denied'); // `not uid`: no user 0 is ever loaded
   const user = db.model('res.users')?.get(uid);
   if (user === undefined) throw missingError(`Record does not exist or has been deleted.\n(Record: res.users(${uid},), User: ${uid})`);
-  if (typeof password !== 'string') throw builtin('TypeError', `secret must be unicode or bytes, not ${Array.isArray(password) ? 'list' : typeof password === 'boolean' ? 'bool' : 'int'}`);
+  if (typeof password !== 'string') throw secretTypeError(password);
   if (user.v.active !== true || !credentialsPass(state, db, uid, password, String(user.v.login))) throw accessDenied('Access Denied');
-  if (typeof model !== 'string' || db.model(model) === undefined) throw userError(`Object ${String(model)} doesn't exist`);
-  if (!Array.isArray(args)) throw builtin('TypeError', `argument after * must be an iterable, not ${pyTypeOf(args)}`);
+  unhashable(model);
+  if (typeof model !== 'string' || db.model(model) === undefined) throw userError(`Object ${pyStr(model)} doesn't exist`);
+  if (typeof modelMethod !== 'string') throw builtin('AttributeError', `'${typeNameOf(modelMethod)}' object has no attribute 'startswith'`);
   if (!(kw instanceof Map)) throw builtin('TypeError', `argument after ** must be a mapping, not ${pyTypeOf(kw)}`);
   const ctx = { db, uid, keys: state.keys, now: state.now(), methods: state.methods };
-  return callKw(ctx, model, String(modelMethod), args, kw as Struct);
+  return callKw(ctx, model, modelMethod, args, kw as Struct);
 }
 
 function pyTypeOf(v: Value): string {

@@ -4,7 +4,8 @@
  * gateway's answers with these endpoints' answers, so the two must not share a codec. It reads the
  * well-formed requests legacy clients send; anything else is the ExpatError-like fault Odoo gives.
  */
-import { intFromBigInt, PyBinary, PyFloat, type Struct, type Value } from '../../src/value.ts';
+import { intFromBigInt, markNonStringNames, PyBinary, PyFloat, type Struct, type Value } from '../../src/value.ts';
+import { pyStr } from '../python-repr.ts';
 import { builtinName } from './services.ts';
 
 /** A request this reader cannot take: Odoo answers it with fault 1 naming `pythonName`. */
@@ -183,9 +184,17 @@ function readValue(c: Cursor): Value {
     if (!c.open('struct')) {
       while (c.peek()?.name === 'member' && c.peek()?.closing === false) {
         c.open('member');
-        const name = c.open('name') ? '' : c.text();
-        if (name !== '' || c.peek()?.closing === true) c.close('name');
-        members.set(name, readValue(c));
+        if (c.peek()?.name === 'value') {
+          // Python's unmarshaller pairs the stack in order: the value becomes the key, the name its
+          // value. Only a str key keeps the struct usable as **kwargs.
+          const key = readValue(c);
+          const name = readName(c);
+          members.set(typeof key === 'string' ? key : pyStr(key), name);
+          if (typeof key !== 'string') markNonStringNames(members);
+        } else {
+          const name = readName(c);
+          members.set(name, readValue(c));
+        }
         c.close('member');
       }
       c.close('struct');
@@ -223,4 +232,11 @@ export function readMethodCall(xml: string): XmlRpcCall {
   c.close('methodCall');
   c.done();
   return { methodName, params };
+}
+
+/** `<name>text</name>` (or `<name/>`): the member name as text. */
+function readName(c: Cursor): string {
+  const name = c.open('name') ? '' : c.text();
+  if (name !== '' || c.peek()?.closing === true) c.close('name');
+  return name;
 }

@@ -96,4 +96,16 @@ describe('mintKey()', () => {
     expect(isAnsweredFalse(err)).toBe(true);
     expect(isBadCredentials(err)).toBe(false);
   });
+
+  it("recognises Odoo 19.0's cooldown that fails while it is worded (ValueError from _assert_can_auth) as the cooldown", async () => {
+    const debug =
+      'Traceback (most recent call last):\n  File "/opt/odoo19/odoo/addons/base/models/res_users.py", line 1272, in _assert_can_auth\n' +
+      '    raise AccessDenied(_("Too many login failures, please wait a bit before trying again."))\n  File "/opt/odoo19/odoo/tools/translate.py", line 504, in _get_uid\n' +
+      "    return int(frame.f_locals['user'])      # user may be a record\nValueError: invalid literal for int() with base 10: 'admin'\n";
+    const crash = new LegacyError('internal', { name: 'builtins.ValueError', message: "invalid literal for int() with base 10: 'admin'", debug });
+    const { upstream } = fakeUpstream({ authenticate: crash });
+    const err = await checkPassword(upstream, request, origin).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'access_denied', message: 'Too many login failures, please wait a bit before trying again.' });
+    expect(isBadCredentials(err)).toBe(false);
+  });
 });

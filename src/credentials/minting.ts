@@ -54,6 +54,18 @@ export function expiryInDays(now: number, days: number): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + days);
 }
 
+/** What `res.users._assert_can_auth` raises while a login cooldown is on. */
+const cooldownText = 'Too many login failures, please wait a bit before trying again.';
+
+/**
+ * Odoo 19.0's cooldown refusal can fail while it is worded: its translation lookup takes the login
+ * text (a local named `user`) for a uid, and the web login answers `ValueError: invalid literal for
+ * int()` from inside `_assert_can_auth`. That is still the cooldown, not an answer about the password.
+ */
+function isCrashedCooldown(err: unknown): boolean {
+  return err instanceof LegacyError && err.kind !== 'access_denied' && /, in _assert_can_auth\n/.test(err.debug);
+}
+
 /** Logs in; bad credentials, a cooldown and a second factor become their refusals. */
 async function logIn(upstream: Upstream, req: { db: string; login: string; password: string }, origin: CallOrigin): Promise<{ uid: number | bigint; session: WebSession }> {
   let login;
@@ -61,6 +73,7 @@ async function logIn(upstream: Upstream, req: { db: string; login: string; passw
     login = await upstream.webSession.authenticate(req, origin);
   } catch (err) {
     if (err instanceof LegacyError && err.kind === 'access_denied') throw err.message === 'Access Denied' ? badCredentials() : upstreamCooldown(err.message);
+    if (isCrashedCooldown(err)) throw upstreamCooldown(cooldownText);
     throw err;
   }
   if (login.uid === null) {

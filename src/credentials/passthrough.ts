@@ -44,6 +44,8 @@ export async function checkKeyForUid(upstream: Upstream, db: string, uid: number
   const owner = await uidOfKey(upstream, db, key, origin);
   if (owner === undefined) throw badCredentials();
   if (BigInt(owner) === BigInt(uid)) return;
+  // uid 0 is no user Odoo loads (`not uid` refuses it first): Access Denied, not a MissingError.
+  if (BigInt(uid) === 0n) throw badCredentials();
   if (!(await userExists(upstream, db, uid, key, origin))) {
     throw missingError(`Record does not exist or has been deleted.\n(Record: res.users(${uid},), User: ${uid})`);
   }

@@ -6,7 +6,8 @@ import type { CallOrigin, LegacyCall } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
 import { pythonError } from '../errors.ts';
 import { arityError, type PositionalSignature } from '../python/call-arity.ts';
-import { unknownDatabase, type Upstream } from '../upstream/index.ts';
+import type { Upstream } from '../upstream/index.ts';
+import { checkedDatabase } from './database-name.ts';
 import { isStruct, isTruthy, pyTypeName, type Value } from '../value.ts';
 import type { VersionCache } from './version-cache.ts';
 
@@ -35,7 +36,8 @@ export function createCommonService({ credentials, versions }: CommonDeps) {
       await credentials.probeDatabase(name, origin); // Registry(db) opens before {**env} runs
       throw pythonError('TypeError', `'${pyTypeName(env)}' object is not a mapping`);
     }
-    // Non-string logins or passwords cannot match a user: Odoo's authenticate refuses them.
+    // Non-string logins or passwords cannot match a user: Odoo's authenticate refuses them (a
+    // truthy non-string password for an existing login is Odoo's TypeError: COMPATIBILITY.md).
     if (typeof login !== 'string' || typeof password !== 'string' || password === '') {
       await credentials.probeDatabase(name, origin);
       return false;
@@ -63,13 +65,4 @@ export function createCommonService({ credentials, versions }: CommonDeps) {
         return true;
     }
   };
-}
-
-/**
- * The database name for `Registry(db)`. A blank or non-string name is answered locally with the
- * fault of a missing database: sent as an empty header it would reach Odoo's only database.
- */
-export function checkedDatabase(db: Value): string {
-  if (typeof db !== 'string' || db.trim() === '') throw unknownDatabase(typeof db === 'string' ? db : String(db));
-  return db;
 }

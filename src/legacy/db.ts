@@ -14,6 +14,7 @@ import { pyRepr } from '../python/int-text.ts';
 import type { FormFields, Json2Call, WebDatabaseClient } from '../upstream/index.ts';
 import { isTruthy, PyBinary, PyFloat, pyTypeName, StreamedString, type CallResult, type Value } from '../value.ts';
 import { base64Chunks, base64Decoded } from './base64-stream.ts';
+import { travelsInHeader } from './database-name.ts';
 import { dbFunctions } from './db-functions.ts';
 import { createDbOptions } from './db-options.ts';
 import { createMasterPassword } from './master-password.ts';
@@ -54,6 +55,17 @@ function formText(v: Value, param: string): string {
   throw pythonError('TypeError', `${param} must be a string, not ${pyTypeName(v)}`);
 }
 
+/**
+ * The databases initdb creates in every PostgreSQL cluster, and whether Odoo's `db_connect` opens
+ * them (`template0` takes no connections). Asked over JSON-2 they would make Odoo load a registry
+ * for a database that is no Odoo database, and answer 500.
+ */
+const clusterDatabases = new Map<string, boolean>([
+  ['postgres', true],
+  ['template1', true],
+  ['template0', false],
+]);
+
 /** True for the fault legacy RPC gives a database that does not exist. */
 function isUnknownDatabase(err: unknown): boolean {
   return err instanceof LegacyError && err.name === 'psycopg2.OperationalError';
@@ -67,8 +79,10 @@ export function createDbService(deps: DbDeps) {
   const progress = (origin: CallOrigin, operation: string) => ({ log, requestId: origin.requestId, operation, ...deps.progress });
 
   async function exists(name: Value, origin: CallOrigin): Promise<boolean> {
-    // A blank name would reach the upstream as no database header: Odoo's only database.
-    if (typeof name !== 'string' || name.trim() === '') return false;
+    // A name no header carries exactly would be answered for another database (or Odoo's only one).
+    if (typeof name !== 'string' || !travelsInHeader(name)) return false;
+    const maintenance = clusterDatabases.get(name);
+    if (maintenance !== undefined) return maintenance;
     try {
       await deps.probeDatabase(name, origin);
       return true;

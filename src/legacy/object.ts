@@ -10,8 +10,9 @@ import { dictFrom } from '../python/dict-from.ts';
 import { intValueErrorMessage, parsePythonInt } from '../python/int-text.ts';
 import { bindArguments, isPrivateMethod, type MethodSignature, type SignatureResolver } from '../signatures/index.ts';
 import type { Upstream } from '../upstream/index.ts';
-import { isInt, isStruct, isTruthy, PyDecimal, PyFloat, pyTypeName, type JsonText, type Struct, type Value } from '../value.ts';
-import { checkedDatabase } from './common.ts';
+import { strValue, typeNameOf } from '../python/py-repr.ts';
+import { hasNonStringNames, isInt, isStruct, isTruthy, PyBinary, PyDecimal, PyFloat, pyTypeName, type JsonText, type Struct, type Value } from '../value.ts';
+import { checkedDatabase } from './database-name.ts';
 
 export interface ObjectDeps {
   upstream: Upstream;
@@ -27,8 +28,9 @@ export interface ObjectDeps {
 /** What one model call resolved to, before it is sent. */
 interface Target {
   db: string;
-  model: string;
-  method: string;
+  /** As the client sent them: Odoo looks them up as they are, strings or not. */
+  model: Value;
+  method: Value;
   /** `args` as the client sent it: normally a list, but Python unpacks any iterable. */
   args: Value;
   kwargs: Struct;
@@ -51,16 +53,18 @@ export function createObjectService(deps: ObjectDeps) {
       await credentials.probeDatabase(db, origin);
       throw err;
     };
+    // NameError and execute_kw's own arity come before the credentials are checked (Odoo 19.0)
     const unpacked = unpackCall(call.method, p.slice(5));
     if (unpacked instanceof LegacyError) return raiseAfterDbCheck(unpacked);
     if (typeof passwd !== 'string') {
       return raiseAfterDbCheck(pythonError('TypeError', `secret must be unicode or bytes, not ${pyTypeName(passwd)}`));
     }
-    const kwargs = kwargsFromValue(unpacked.kw);
-    if (kwargs instanceof LegacyError) return raiseAfterDbCheck(kwargs);
-    return credentials.callAs(db, uid, passwd, origin, (key) =>
-      callModel(deps, { db, model: String(model), method: String(method), args: unpacked.args, kwargs }, key, origin),
-    );
+    // ... and dict(kw) after them
+    return credentials.callAs(db, uid, passwd, origin, async (key) => {
+      const kwargs = kwargsFromValue(unpacked.kw);
+      if (kwargs instanceof LegacyError) throw kwargs;
+      return callModel(deps, { db, model, method, args: unpacked.args, kwargs }, key, origin);
+    });
   };
 }
 
@@ -103,25 +107,46 @@ function pythonInt(v: Value): number | bigint {
  * upstream's JSON text (the dialect writes it), except where call_kw looks into it.
  */
 async function callModel(deps: ObjectDeps, target: Target, key: string, origin: CallOrigin): Promise<Value | JsonText> {
-  const { db, model, method } = target;
+  const { db } = target;
+  const model = modelName(target.model);
   const ensureModel = () => ensureModelExists(deps.upstream, db, model, key, origin);
+  // `getattr(model, name)` needs a str; `name.startswith('_')` is the first thing that looks at it
+  if (typeof target.method !== 'string') {
+    await ensureModel();
+    throw pythonError('AttributeError', `'${pyTypeName(target.method)}' object has no attribute 'startswith'`);
+  }
+  const method = target.method;
   if (isPrivateMethod(method)) {
     await ensureModel();
     throw accessError(`Private methods (such as '${model}.${method}') cannot be called remotely.`);
   }
+  // No JSON-2 route can name these (a 303 or a route hint would come back): no model or method has such a name.
+  if (!fitsPathSegment(method)) {
+    await ensureModel();
+    throw methodDoesNotExist(model, method);
+  }
   // discovery may ask /doc-bearer with the key this call runs with (no service key for the db)
   const sig = await deps.signatures.resolve(db, model, method, origin, key);
-  const args = positionalArgs(target.args, sig, method);
+  const args = positionalArgs(target.args, sig);
   if (args instanceof LegacyError) return ensureModel().then(() => Promise.reject(args));
   const request = sig ? requestFromSignature(sig, target, args) : requestFromFallback(target, args);
-  if (request instanceof LegacyError) return ensureModel().then(() => Promise.reject(request));
+  if (request instanceof LegacyError) {
+    // Without a signature the method may not exist at all (one Odoo removed): say so, as Odoo does.
+    if (!sig && (await methodExists(deps.upstream, { db, key, model, method }, origin)) === false) throw methodDoesNotExist(model, method);
+    return ensureModel().then(() => Promise.reject(request));
+  }
+  const ids = request.get('ids');
+  if (sig && Array.isArray(ids) && booleanIdReachesSql(ids)) {
+    await ensureModel();
+    throw booleanIdError();
+  }
 
   deps.onJson2?.(origin, { model, method, body: request });
   let answer: JsonText;
   try {
     answer = await deps.upstream.json2Text({ db, key, model, method, body: request }, origin);
   } catch (err) {
-    throw errorFromUpstream(err, target, sig);
+    throw errorFromUpstream(err, { model, method }, sig);
   }
   if (method !== 'create') return answer;
   // call_kw: `result.id if isinstance(args[0], Mapping) else result.ids` — after the commit.
@@ -131,13 +156,75 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
   return result;
 }
 
-/** `*args` as Python unpacks it: any iterable works (a dict gives its keys, a str its chars). */
-function positionalArgs(args: Value, sig: MethodSignature | undefined, method: string): Value[] | LegacyError {
+/**
+ * `args` as call_kw uses it. A record-level method first takes `args[0]` (a dict has no key 0, a
+ * scalar no `[]`); then `*args` unpacks any iterable (a dict gives its keys, a str its chars).
+ * The TypeError texts are those of Python 3.11/3.12, which Odoo 19 runs on.
+ */
+function positionalArgs(args: Value, sig: MethodSignature | undefined): Value[] | LegacyError {
+  const recordLevel = sig !== undefined && !sig.apiModel;
   if (Array.isArray(args)) return args;
-  if (isStruct(args)) return [...args.keys()];
-  if (typeof args === 'string') return [...args];
-  const qualname = sig?.qualname ?? method;
-  return pythonError('TypeError', `${qualname}() argument after * must be an iterable, not ${pyTypeName(args)}`);
+  if (typeof args === 'string') return recordLevel && args === '' ? pythonError('IndexError', 'string index out of range') : [...args];
+  if (isStruct(args)) return recordLevel ? keyErrorZero() : [...args.keys()];
+  if (recordLevel) return pythonError('TypeError', `'${typeNameOf(args)}' object is not subscriptable`);
+  return pythonError('TypeError', `Value after * must be an iterable, not ${typeNameOf(args)}`);
+}
+
+/** `args[0]` on a dict: `KeyError(0)`, whose argument is the int 0. */
+function keyErrorZero(): LegacyError {
+  const err = pythonError('KeyError', '0');
+  return new LegacyError(err.kind, { name: err.name, message: '0', arguments: [0] });
+}
+
+/**
+ * `model in registry` for what the client sent as the model: a str is looked up upstream; a list,
+ * dict or Binary is unhashable; anything else is no model's name, and the UserError prints `str()`.
+ */
+function modelName(model: Value): string {
+  if (Array.isArray(model) || model instanceof Map || model instanceof PyBinary) throw pythonError('TypeError', `unhashable type: '${pyTypeName(model)}'`);
+  if (typeof model !== 'string') throw userError(`Object ${strValue(model)} doesn't exist`);
+  if (!fitsPathSegment(model)) throw userError(`Object ${model} doesn't exist`);
+  return model;
+}
+
+/** A name that can be a `/json/2/<model>/<method>` segment: not empty, no `/`, not `.` or `..`. */
+function fitsPathSegment(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !name.includes('/');
+}
+
+function methodDoesNotExist(model: string, method: string): LegacyError {
+  return pythonError('AttributeError', `The method '${model}.${method}' does not exist`);
+}
+
+/**
+ * Whether `model.method` exists, asked without running it: JSON-2 resolves the method before it
+ * looks at `ids`, and `ids: true` then fails in `browse()` (or as ids given to an `@api.model`
+ * method). False only for Odoo's "does not exist"; undefined when the answer tells nothing.
+ */
+async function methodExists(upstream: Upstream, call: { db: string; key: string; model: string; method: string }, origin: CallOrigin): Promise<boolean | undefined> {
+  try {
+    await upstream.json2({ ...call, body: new Map([['ids', true]]) }, origin);
+    return true;
+  } catch (err) {
+    if (err instanceof LegacyError && err.name === 'werkzeug.exceptions.NotFound' && /^The method '.*' does not exist$/s.test(err.message)) return false;
+    return undefined;
+  }
+}
+
+/**
+ * Legacy RPC sends a record's ids to SQL as they are: `True` among them is `id IN (true)`, which
+ * PostgreSQL refuses, unless an int 1 (the same dict key as `True`) stands for it. JSON-2 may answer
+ * the same ids from its cache (`read([True])` returned partner 1), so the gateway refuses them first.
+ */
+function booleanIdReachesSql(ids: Value[]): boolean {
+  return ids.includes(true) && !ids.some((id) => id === 1 || id === 1n || (id instanceof PyFloat && id.value === 1));
+}
+
+function booleanIdError(): LegacyError {
+  return pythonError(
+    'psycopg2.errors.UndefinedFunction',
+    'operator does not exist: integer = boolean\nHINT:  No operator matches the given name and argument types. You might need to add explicit type casts.\n',
+  );
 }
 
 /** `{ids?, context?, ...named}` for a method whose signature is known. */
@@ -150,8 +237,9 @@ function requestFromSignature(sig: MethodSignature, target: Target, args: Value[
     body.set('ids', idsFromValue(args[0] as Value));
     rest = args.slice(1);
   }
+  if (hasNonStringNames(target.kwargs)) return keywordsMustBeStrings();
   const { context, kwargs } = splitContext(target.kwargs);
-  const named = bindArguments(sig, target.model, target.method, rest, kwargs);
+  const named = bindArguments(sig, String(target.model), String(target.method), rest, kwargs);
   if (named instanceof LegacyError) return named;
   if (context !== undefined) body.set('context', context);
   for (const [k, v] of named) body.set(k, v);
@@ -165,6 +253,7 @@ function requestFromSignature(sig: MethodSignature, target: Target, args: Value[
  */
 function requestFromFallback(target: Target, args: Value[]): Struct | LegacyError {
   const body: Struct = new Map();
+  if (hasNonStringNames(target.kwargs)) return keywordsMustBeStrings();
   if (args.length === 1 && looksLikeIds(args[0] as Value)) body.set('ids', idsFromValue(args[0] as Value));
   else if (args.length > 0) return unmappable(target);
   const { context, kwargs } = splitContext(target.kwargs);
@@ -173,7 +262,12 @@ function requestFromFallback(target: Target, args: Value[]): Struct | LegacyErro
   return body;
 }
 
-function unmappable(target: Target): LegacyError {
+/** `method(recs, *args, **kwargs)` with a name that was no str on the client's side. */
+function keywordsMustBeStrings(): LegacyError {
+  return pythonError('TypeError', 'keywords must be strings');
+}
+
+function unmappable(target: { model: Value; method: Value }): LegacyError {
   return pythonError(
     'TypeError',
     `legacy-rpc-gateway cannot map the positional arguments of ${target.model}.${target.method}() to JSON-2 ` +
@@ -217,7 +311,7 @@ function isUnknownModel(err: LegacyError): boolean {
 }
 
 /** JSON-2's own refusals → what legacy dispatch raises for the same call (corpus findings §4). */
-function errorFromUpstream(err: unknown, target: Target, sig: MethodSignature | undefined): unknown {
+function errorFromUpstream(err: unknown, target: { model: string; method: string }, sig: MethodSignature | undefined): unknown {
   if (!(err instanceof LegacyError)) return err;
   if (err.name === 'werkzeug.exceptions.NotFound') {
     if (isUnknownModel(err)) return userError(`Object ${target.model} doesn't exist`);

@@ -12,7 +12,7 @@ import type { Logger } from '../log.ts';
 import type { Shadow } from '../shadow/index.ts';
 import { createJsonRpcHandler, encodeError } from '../wire/jsonrpc/index.ts';
 import type { CallOutcome, WireResponse } from '../wire/response.ts';
-import { createXmlRpcHandler, encodeFault } from '../wire/xmlrpc/index.ts';
+import { bodyOdooReads, createXmlRpcHandler, encodeFault } from '../wire/xmlrpc/index.ts';
 import { logCall } from './access-log.ts';
 import { clientAddress } from './client-address.ts';
 import { createDeadlines } from './deadline.ts';
@@ -123,8 +123,9 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow }
         onOutcome({ service, method: '', error: err });
         return respond({ status: 200, contentType: 'text/xml; charset=utf-8', body: encodeFault(err, dialect) }, origin, true);
       }
-      const answer = await handleXmlRpc(dialect, service, body, origin, onOutcome);
-      const sent = shadow === undefined ? answer : offerShadow(c, dialect, body, origin, outcome, answer, (again) => handleXmlRpc(dialect, service, body, again, () => {}));
+      const read = bodyOdooReads(c.req.header('content-type'), body);
+      const answer = await handleXmlRpc(dialect, service, read, origin, onOutcome);
+      const sent = shadow === undefined ? answer : offerShadow(c, dialect, read, origin, outcome, answer, (again) => handleXmlRpc(dialect, service, read, again, () => {}));
       return respond(sent, origin, false, streamTarget(c, origin));
     };
 

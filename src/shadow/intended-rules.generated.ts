@@ -44,6 +44,18 @@ export const compatibilityShadowRules: readonly ShadowRules[] = [
     ]
   },
   {
+    "title": "Object calls with a password need the login of their uid",
+    "rules": [
+      "gateway fault \"does not know the login of uid\""
+    ]
+  },
+  {
+    "title": "Repeated login failures are throttled and refusals cached",
+    "rules": [
+      "gateway fault \"Too many login failures\""
+    ]
+  },
+  {
     "title": "A changed password keeps working until the next re-validation",
     "rules": [
       "legacy access denied"
@@ -54,6 +66,12 @@ export const compatibilityShadowRules: readonly ShadowRules[] = [
     "rules": [
       "result subset for db.list",
       "result false for db.db_exist"
+    ]
+  },
+  {
+    "title": "True as a record id, without a 1 beside it, is refused before JSON-2",
+    "rules": [
+      "same fault without /\\nLINE \\d+: [^\\n]*\\n *\\^/"
     ]
   }
 ];

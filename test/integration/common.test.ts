@@ -71,3 +71,28 @@ describe('common', () => {
     });
   });
 });
+
+describe('passwords that are no str (issue #25 row 3)', () => {
+  it.each([5, true, 1.5, { a: 1 }, ['x']])('answers authenticate with the password %j False, for a login that exists too', async (password) => {
+    expect((await stack.jsonrpc('common', 'authenticate', ['demo', 'admin', password, {}])).result).toBe(false);
+    expect((await stack.jsonrpc('common', 'login', ['demo', 'nobody', password])).result).toBe(false);
+  });
+});
+
+describe('the body Odoo reads (issue #25 row 11)', () => {
+  const version = '<?xml version="1.0"?><methodCall><methodName>version</methodName><params></params></methodCall>';
+
+  it.each(['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'Application/X-WWW-Form-Urlencoded; charset=utf-8'])(
+    'answers XML sent as a form (%s) with the ExpatError of an empty body, as Werkzeug consumed it',
+    async (contentType) => {
+      const answer = await stack.post('/xmlrpc/2/common', version, contentType);
+      expect(answer.status).toBe(200);
+      expect(answer.text).toContain('xml.parsers.expat.ExpatError: no element found: line 1, column 0');
+    },
+  );
+
+  it.each(['text/xml', 'text/plain', 'application/octet-stream'])('reads the body of any other type (%s)', async (contentType) => {
+    expect((await stack.post('/xmlrpc/2/common', version, contentType)).text).toContain('<name>server_serie</name>');
+  });
+});
+

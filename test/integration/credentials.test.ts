@@ -75,6 +75,13 @@ describe('object calls with an API key', () => {
     });
   });
 
+  it.each([0, false, '0'])('refuses uid %j with a key with AccessDenied, as Odoo does (no user 0 to miss)', async (uid) => {
+    expect(errorData((await stack.jsonrpc('object', 'execute_kw', ['demo', uid, adminKey, 'res.partner.category', 'search_count', [[]]])).error)).toMatchObject({
+      name: 'odoo.exceptions.AccessDenied',
+      message: 'Access Denied',
+    });
+  });
+
   it('refuses a wrong plain password with AccessDenied', async () => {
     expect(errorData((await search(2, 'not-the-password')).error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' });
   });

@@ -85,6 +85,20 @@ describe('the functions', () => {
     expect(await call('server_version')).toEqual({ result: '19.0' });
   });
 
+  it.each([
+    ['postgres', true],
+    ['template1', true],
+    ['template0', false],
+  ])('answers db_exist(%j) %j for the databases every PostgreSQL cluster has, without asking the upstream', async (name, exists) => {
+    stack.sim.clearLog();
+    expect(await call('db_exist', name)).toEqual({ result: exists });
+    expect(stack.sim.log).toHaveLength(0);
+  });
+
+  it.each([' gw2', 'gw2 ', '\tgw2', 'gw2\r\nX-Injected: 1', 'gw2\u0100'])('answers db_exist(%j) False: no header carries that name exactly', async (name) => {
+    expect(await call('db_exist', name)).toEqual({ result: false });
+  });
+
   it('creates, duplicates and drops databases; a name not listed drops nothing and answers False', async () => {
     expect(await call('create_database', 'admin', 'gw6', false, 'en_US', 'admin', 'admin', 'BE', '')).toEqual({ result: true });
     expect(await call('duplicate_database', 'admin', 'gw6', 'gw7')).toEqual({ result: true });

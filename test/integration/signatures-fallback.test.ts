@@ -54,9 +54,20 @@ describe('fallback for a method without a signature', () => {
     ['an argument after the ids', 'action_gateway_demo', [[3], 'note']],
     ['a first argument that is not ids', 'gateway_demo_echo', ['ab']],
     ['a list that is not only ints', 'action_gateway_demo', [[3, 'x']]],
-  ])('refuses %s with a fault naming --signatures-file, before calling upstream', async (_what, method, args) => {
+  ])('refuses %s with a fault naming --signatures-file, having only asked whether the method exists', async (_what, method, args) => {
     expect(errorData((await call(method, args)).error)).toMatchObject({ name: 'builtins.TypeError', message: unmappable(method) });
-    expect(sentBody(method)).toBeUndefined();
+    // `ids: true` fails in browse() (or as ids of an @api.model method) after the method lookup: nothing runs
+    expect(sentBody(method)).toEqual(new Map<string, Value>([['ids', true]]));
+  });
+
+  it.each([
+    ['a method Odoo 19 removed', 'user_has_groups', ['base.group_user']],
+    ['a method that never existed', 'no_such_method', [[3], 'note']],
+  ])('answers %s with Odoo\'s AttributeError instead of naming --signatures-file', async (_what, method, args) => {
+    expect(errorData((await call(method, args)).error)).toMatchObject({
+      name: 'builtins.AttributeError',
+      message: `The method 'res.partner.${method}' does not exist`,
+    });
   });
 
   it('answers the same fault when the ids-like argument reaches a model-level method (JSON-2 422)', async () => {

@@ -23,7 +23,18 @@ export function unsupportedMediaTypePage(hasBody: boolean): string {
   );
 }
 
-/** Werkzeug's 400 page with Odoo's description ("Invalid JSON data", "Invalid JSON-RPC data"). */
+/**
+ * Odoo's 400 for a body its JSON-RPC dispatcher cannot read: the bare description ("Invalid JSON
+ * data", "Invalid JSON-RPC data") as a text/html body, no Werkzeug page around it.
+ */
 export function badRequestPage(description: string): string {
-  return `<!doctype html>\n<html lang=en>\n<title>400 Bad Request</title>\n<h1>Bad Request</h1>\n<p>${description}</p>\n`;
+  return description;
 }
+
+/**
+ * Werkzeug's 500 page: what Odoo answers when its own JSON answer cannot be encoded (a lone
+ * surrogate the request carried, echoed in a result or in an exception's arguments).
+ */
+export const internalServerErrorPage =
+  '<!doctype html>\n<html lang=en>\n<title>500 Internal Server Error</title>\n<h1>Internal Server Error</h1>\n' +
+  '<p>The server encountered an internal error and was unable to complete your request. Either the server is overloaded or there is an error in the application.</p>\n';

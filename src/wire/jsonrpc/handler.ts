@@ -4,10 +4,10 @@
  */
 import { isRefusedLogin, targetOf, type CallOrigin, type LegacyCall } from '../../call.ts';
 import { LegacyError } from '../../errors.ts';
-import { JsonText, StreamedString, type CallResult } from '../../value.ts';
+import { JsonText, StreamedString, type CallResult, type Value } from '../../value.ts';
 import type { CallOutcome, WireResponse } from '../response.ts';
 import { reportWhenDone } from '../streamed-body.ts';
-import { badRequestPage, contentTypeJson, isJsonRpcContentType, unsupportedMediaTypePage } from './content-type.ts';
+import { badRequestPage, contentTypeJson, internalServerErrorPage, isJsonRpcContentType, unsupportedMediaTypePage } from './content-type.ts';
 import { BadJsonRpcBody, decodeRequest } from './decode.ts';
 import { encodeResult } from './encode.ts';
 import { encodeJsonResult } from './encode-json.ts';
@@ -20,6 +20,23 @@ export interface JsonRpcHandlerDeps {
 }
 
 const contentTypeHtml = 'text/html; charset=utf-8';
+
+/** Odoo's answer when its JSON cannot be encoded to UTF-8: `json.dumps` keeps lone surrogates. */
+const unencodable: WireResponse = { status: 500, contentType: contentTypeHtml, body: internalServerErrorPage };
+
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function hasLoneSurrogate(text: string): boolean {
+  return loneSurrogate.test(text);
+}
+
+/** Whether a decoded value holds a string (or a struct name) with a lone surrogate. */
+function carriesLoneSurrogate(v: Value): boolean {
+  if (typeof v === 'string') return hasLoneSurrogate(v);
+  if (Array.isArray(v)) return v.some(carriesLoneSurrogate);
+  if (v instanceof Map) return [...v].some(([k, x]) => hasLoneSurrogate(k) || carriesLoneSurrogate(x));
+  return false;
+}
 
 /** Creates the handler for one request body. */
 export function createJsonRpcHandler(deps: JsonRpcHandlerDeps) {
@@ -49,12 +66,16 @@ export function createJsonRpcHandler(deps: JsonRpcHandlerDeps) {
       // db.dump: the answer goes out while it is produced; its outcome is known at the end.
       if (result instanceof StreamedString) return { status: 200, contentType: contentTypeJson, body: reportWhenDone(encodeStreamedResult(id, result), outcome, report) };
       // object calls: the upstream's JSON passed on as it is where that gives the same bytes
-      const body = result instanceof JsonText ? encodeJsonResult(id, result) : encodeResult(id, result);
       report(outcome);
+      if (!(result instanceof JsonText) && carriesLoneSurrogate(result)) return unencodable;
+      const body = result instanceof JsonText ? encodeJsonResult(id, result) : encodeResult(id, result);
       return { status: 200, contentType: contentTypeJson, body };
     } catch (err) {
       const error = LegacyError.from(err);
       report({ service: call.service, method: call.method, ...targetOf(call), error });
+      // Odoo's JSON-2 failed to encode its answer the way the legacy endpoint would have failed
+      if (error.kind === 'upstream_invalid' && carriesLoneSurrogate(call.params)) return unencodable;
+      if (carriesLoneSurrogate([error.message, error.debug, ...error.arguments])) return unencodable;
       return { status: 200, contentType: contentTypeJson, body: encodeError(id, error) };
     }
   };

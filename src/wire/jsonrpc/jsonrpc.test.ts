@@ -5,7 +5,7 @@ import { struct } from '../../value.ts';
 import { BadJsonRpcBody, decodeRequest } from './decode.ts';
 import { encodeResult } from './encode.ts';
 import { encodeError } from './fault.ts';
-import { badRequestPage, isJsonRpcContentType, unsupportedMediaTypePage } from './content-type.ts';
+import { badRequestPage, internalServerErrorPage, isJsonRpcContentType, unsupportedMediaTypePage } from './content-type.ts';
 import { createJsonRpcHandler } from './handler.ts';
 
 function corpus(id: string) {
@@ -68,6 +68,37 @@ describe('createJsonRpcHandler()', () => {
     const body = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"params":{"service":"common","method":"version","args":[]}}')]);
     const res = await handle('application/json', body, { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'r', signal: new AbortController().signal }, () => undefined);
     expect([res.status, res.body]).toEqual([400, badRequestPage('Invalid JSON data')]);
+  });
+
+  it.each([
+    ['{"jsonrpc":"2.0","params":{"service":"common"', 'Invalid JSON data'],
+    ['[1]', 'Invalid JSON-RPC data'],
+  ])('answers %j with a 400 whose body is only Odoo\'s description, %j', async (text, description) => {
+    const handle = createJsonRpcHandler({ dispatch: () => Promise.reject(new Error('not reached')), maxDepth: 64 });
+    const res = await handle('application/json', new TextEncoder().encode(text), { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'r', signal: new AbortController().signal }, () => undefined);
+    expect([res.status, res.contentType, res.body]).toEqual([400, 'text/html; charset=utf-8', description]);
+  });
+
+  describe('a lone surrogate Odoo cannot encode back (issue #25 row 10)', () => {
+    const origin = { host: '', ip: '127.0.0.1', proto: 'http' as const, userAgent: '', requestId: 'r', signal: new AbortController().signal };
+    const request = (args: string) => new TextEncoder().encode(`{"jsonrpc":"2.0","method":"call","id":1,"params":{"service":"object","method":"execute_kw","args":${args}}}`);
+    const upstream500 = new LegacyError('upstream_invalid', { name: 'legacy_rpc_gateway.UpstreamError', message: 'upstream answered HTTP 500 text/html (u, 1 ms)' });
+
+    it.each([
+      ['an upstream that failed to encode its answer', '["db",2,"pw","res.partner","search",[[["name","=","\\ud800"]]]]', () => Promise.reject(upstream500)],
+      ['a fault that echoes the surrogate', '["\\ud800",2,"pw","res.partner","search",[]]', () => Promise.reject(pythonError('ValueError', 'bad \ud800'))],
+      ['a result that echoes it', '["db",2,"pw","res.partner","name_search",["\\ud800"]]', () => Promise.resolve('\ud800')],
+    ])('answers Werkzeug\'s 500 page for %s', async (_what, args, dispatch) => {
+      const handle = createJsonRpcHandler({ dispatch, maxDepth: 64 });
+      const res = await handle('application/json', request(args), origin, () => undefined);
+      expect([res.status, res.contentType, res.body]).toEqual([500, 'text/html; charset=utf-8', internalServerErrorPage]);
+    });
+
+    it('answers an upstream failure as usual when the request carries no lone surrogate', async () => {
+      const handle = createJsonRpcHandler({ dispatch: () => Promise.reject(upstream500), maxDepth: 64 });
+      const res = await handle('application/json', request('["db",2,"pw","res.partner","search",[[["name","=","\\ud83d\\ude00"]]]]'), origin, () => undefined);
+      expect(res.status).toBe(200);
+    });
   });
 });
 

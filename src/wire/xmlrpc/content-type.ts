@@ -12,3 +12,15 @@ export const contentTypeXml = 'text/xml; charset=utf-8';
 export function isRequestContentTypeAccepted(_contentType: string | undefined): boolean {
   return true;
 }
+
+/** The request types Werkzeug parses as a form when the body is first asked for. */
+const formTypes = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+
+/**
+ * The body Odoo's XML-RPC route parses: `request.httprequest.get_data()`, which is empty once
+ * Werkzeug has consumed a form body (Odoo then faults `ExpatError: no element found`).
+ */
+export function bodyOdooReads(contentType: string | undefined, body: Uint8Array): Uint8Array {
+  const mime = (contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  return formTypes.has(mime) ? new Uint8Array(0) : body;
+}

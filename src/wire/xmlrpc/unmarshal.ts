@@ -8,7 +8,7 @@ import { floatJson } from '../../python/float-repr.ts';
 import {
   floatValueErrorMessage, intValueErrorMessage, parsePythonFloat, parsePythonInt, pyRepr,
 } from '../../python/int-text.ts';
-import { PyBinary, PyDateTime, PyDecimal, PyFloat, type Struct, type Value } from '../../value.ts';
+import { hasNonStringNames, markNonStringNames, PyBinary, PyDateTime, PyDecimal, PyFloat, type Struct, type Value } from '../../value.ts';
 import { binaryFromBase64Text } from './base64-text.ts';
 import { dateTimeFromText } from './datetime-text.ts';
 import { decimalFromText } from './decimal-text.ts';
@@ -27,9 +27,6 @@ const dispatchTags = new Set([
   'string', 'name', 'array', 'struct', 'base64', 'dateTime.iso8601', 'value', 'params', 'fault',
   'methodName',
 ]);
-
-// Structs whose names were not all str in Python (`Fault(**d)` then refuses them).
-const withNonStringNames = new WeakSet<Struct>();
 
 // Names without a prefix that requests are made of (a cheap membership test skips the split).
 const plainTags = new Set([...dispatchTags, 'param', 'member', 'data', 'methodCall', 'methodResponse']);
@@ -175,7 +172,7 @@ function structFrom(items: Value[]): Struct | LegacyError {
     }
     dict.set(nameOf(key), items[i + 1]!);
   }
-  if (nonString) withNonStringNames.add(dict);
+  if (nonString) markNonStringNames(dict);
   return dict;
 }
 
@@ -195,7 +192,7 @@ function faultFrom(stack: Value[]): LegacyError {
   if (!(fault instanceof Map)) {
     return pythonError('TypeError', `xmlrpc.client.Fault() argument after ** must be a mapping, not ${typeNameOf(fault)}`);
   }
-  if (withNonStringNames.has(fault)) return pythonError('TypeError', 'keywords must be strings');
+  if (hasNonStringNames(fault)) return pythonError('TypeError', 'keywords must be strings');
   const missing = ['faultCode', 'faultString'].filter((k) => !fault.has(k));
   if (missing.length === 2) {
     return pythonError('TypeError', "Fault.__init__() missing 2 required positional arguments: 'faultCode' and 'faultString'");

@@ -1,0 +1,59 @@
+/**
+ * The differential tester's own parts, without Odoo: the call generator is reproducible and covers
+ * what it claims, and the judge tells equal, intended and differing answers apart.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { PyBinary } from '../../src/value.ts';
+import { generateCalls } from './generate.ts';
+import { judge, maskText, valueDeviations } from './outcome.ts';
+
+const xml = (inner: string) => ({ status: 200, contentType: 'text/xml; charset=utf-8', body: `<?xml version='1.0'?>\n<methodResponse>\n${inner}\n</methodResponse>\n` });
+const result = (v: string) => xml(`<params>\n<param>\n<value>${v}</value>\n</param>\n</params>`);
+const fault = (code: number, text: string) =>
+  xml(`<fault>\n<value><struct>\n<member>\n<name>faultCode</name>\n<value><int>${code}</int></value>\n</member>\n<member>\n<name>faultString</name>\n<value><string>${text}</string></value>\n</member>\n</struct></value>\n</fault>`);
+
+describe('generateCalls()', () => {
+  it('gives the same calls for the same seed, and others for another', () => {
+    expect(JSON.stringify(generateCalls(3000, 7), (_k, v: unknown) => (v instanceof Map ? [...v] : v))).toBe(
+      JSON.stringify(generateCalls(3000, 7), (_k, v: unknown) => (v instanceof Map ? [...v] : v)),
+    );
+    expect(JSON.stringify(generateCalls(3000, 8).slice(2000), (_k, v: unknown) => (v instanceof Map ? [...v] : v))).not.toBe(
+      JSON.stringify(generateCalls(3000, 7).slice(2000), (_k, v: unknown) => (v instanceof Map ? [...v] : v)),
+    );
+  });
+
+  it('covers the three dialects, the three services, writes, users and value types', () => {
+    const calls = generateCalls(12000, 25);
+    expect(calls).toHaveLength(12000);
+    expect(new Set(calls.map((c) => c.dialect))).toEqual(new Set(['xmlrpc2', 'xmlrpc1', 'jsonrpc']));
+    expect(new Set(calls.map((c) => c.service))).toEqual(new Set(['common', 'db', 'object', 'report']));
+    expect(new Set(calls.flatMap((c) => (c.write ? [c.write] : [])))).toEqual(new Set(['create', 'write', 'unlink', 'copy']));
+    expect(new Set(calls.flatMap((c) => (c.user ? [String(c.user.uid)] : []))).size).toBeGreaterThanOrEqual(4);
+    expect(calls.some((c) => c.dialect === 'jsonrpc' && JSON.stringify(c.params, (_k, v: unknown) => (v instanceof PyBinary ? 'BINARY' : v)).includes('BINARY'))).toBe(false);
+  });
+});
+
+describe('judge()', () => {
+  it('finds equal answers equal', () => {
+    expect(judge('xmlrpc2', 'f', 'object', 'execute_kw', result('<int>3</int>'), result('<int>3</int>'))).toEqual({ kind: 'equal' });
+  });
+
+  it('groups differences by a cause with numbers and quoted names masked', () => {
+    const a = judge('xmlrpc2', 'f', 'object', 'execute_kw', result('<int>3</int>'), result('<double>3.0</double>'));
+    const b = judge('xmlrpc2', 'f', 'object', 'execute_kw', fault(1, "Traceback\nKeyError: 'x'"), fault(1, "Traceback\nValueError: 'y' 12"));
+    expect(a).toMatchObject({ kind: 'differs' });
+    expect(b).toMatchObject({ kind: 'differs', cause: 'f: Odoo fault N: KeyError: ‹q› | gateway fault N: ValueError: ‹q› N' });
+    expect(maskText("Record res.partner(12,) 'abc' 3.5")).toBe('Record res.partner(N,) ‹q› N');
+  });
+
+  it('counts a difference in a call carrying a <base64> as that intended deviation', () => {
+    const outcome = judge('xmlrpc2', 'f', 'object', 'execute_kw', fault(1, 'Traceback\nTypeError: x'), result('<int>0</int>'), [[['a', '=', new PyBinary('aGk=')]]]);
+    expect(outcome).toEqual({ kind: 'intended', title: '<base64> values are accepted' });
+  });
+
+  it('names value deviations that COMPATIBILITY.md has', () => {
+    const titles = readFileSync(new URL('../../COMPATIBILITY.md', import.meta.url), 'utf8').match(/^## .*$/gm)?.map((t) => t.slice(3).replaceAll('`', ''));
+    for (const d of valueDeviations) expect(titles).toContain(d.title);
+  });
+});
