@@ -16,7 +16,8 @@ import { createXmlRpcHandler, encodeFault } from '../wire/xmlrpc/index.ts';
 import { logCall } from './access-log.ts';
 import { clientAddress } from './client-address.ts';
 import { createDeadlines } from './deadline.ts';
-import { readBody } from './read-body.ts';
+import { lingeringAnswer } from './linger.ts';
+import { readBody, readIncomingBody } from './read-body.ts';
 import { headerRequestId, requestIdFrom } from './request-id.ts';
 import { streamResponseBody, type StreamTarget } from './stream-body.ts';
 
@@ -121,7 +122,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow }
       if (body === undefined) {
         const err = tooLarge(config.maxBodyBytes);
         onOutcome({ service, method: '', error: err });
-        return respond({ status: 200, contentType: 'text/xml; charset=utf-8', body: encodeFault(err, dialect) }, origin, true);
+        return respond(refusedBody(c, 'text/xml; charset=utf-8', encodeFault(err, dialect)), origin, true);
       }
       const answer = await handleXmlRpc(dialect, service, body, origin, onOutcome);
       const sent = shadow === undefined ? answer : offerShadow(c, dialect, body, origin, outcome, answer, (again) => handleXmlRpc(dialect, service, body, again, () => {}));
@@ -138,7 +139,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow }
     if (body === undefined) {
       const err = tooLarge(config.maxBodyBytes);
       onOutcome({ service: '', method: '', error: err });
-      return respond({ status: 200, contentType: 'application/json; charset=utf-8', body: encodeError(null, err) }, origin, true);
+      return respond(refusedBody(c, 'application/json; charset=utf-8', encodeError(null, err)), origin, true);
     }
     const contentType = c.req.header('content-type');
     const answer = await handleJsonRpc(contentType, body, origin, onOutcome);
@@ -196,24 +197,26 @@ function respond(res: WireResponse, origin: CallOrigin, closeConnection = false,
 }
 
 /**
- * The request body. With a Content-Length within the limit (what legacy clients send), read straight
- * from Node's request: going through `c.req.raw.body` builds a fetch Request, its Headers and a web
- * stream per call (issue #8: ~8 % of a small call's CPU). Otherwise (chunked, too large, no Node
- * request) through the web stream, which also refuses an oversized body.
+ * The request body, straight from Node's request when there is one: going through `c.req.raw.body`
+ * builds a fetch Request, its Headers and a web stream per call (issue #8: ~8 % of a small call's
+ * CPU), and cancelling that stream past the cap would destroy the socket before the fault is sent.
+ * Without a Node request (`app.request()` in tests), through the web stream.
  */
 function requestBody(c: Context<Env>, maxBytes: number): Promise<Uint8Array | undefined> {
   const incoming = c.env?.incoming;
-  const length = incoming?.headers['content-length'];
-  if (incoming === undefined || length === undefined || !/^\d+$/.test(length) || Number(length) > maxBytes || incoming.readableDidRead) {
-    return readBody(c.req.raw.body, maxBytes);
-  }
-  return readIncoming(incoming);
+  if (incoming === undefined || incoming.readableDidRead) return readBody(c.req.raw.body, maxBytes);
+  return readIncomingBody(incoming, maxBytes);
 }
 
-async function readIncoming(incoming: NonNullable<HttpBindings['incoming']>): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+/**
+ * The `--max-body` fault. With a Node request, the rest of the body is read and dropped before the
+ * answer ends (linger.ts), so a client still sending it reads the fault instead of a reset.
+ */
+function refusedBody(c: Context<Env>, contentType: string, answer: string | Uint8Array): WireResponse {
+  const incoming = c.env?.incoming;
+  if (incoming === undefined) return { status: 200, contentType, body: answer };
+  const bytes = typeof answer === 'string' ? Buffer.from(answer, 'utf8') : answer;
+  return { status: 200, contentType, body: lingeringAnswer(bytes, incoming), headers: { 'content-length': String(bytes.byteLength) } };
 }
 
 function tooLarge(max: number): LegacyError {
