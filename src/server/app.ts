@@ -12,7 +12,7 @@ import type { Logger } from '../log.ts';
 import type { Shadow } from '../shadow/index.ts';
 import { createJsonRpcHandler, encodeError } from '../wire/jsonrpc/index.ts';
 import type { CallOutcome, WireResponse } from '../wire/response.ts';
-import { createXmlRpcHandler, encodeFault } from '../wire/xmlrpc/index.ts';
+import { createXmlRpcHandler, encodeFault, formLimit, formTooLargePage } from '../wire/xmlrpc/index.ts';
 import { logCall } from './access-log.ts';
 import { clientAddress } from './client-address.ts';
 import { createDeadlines } from './deadline.ts';
@@ -118,14 +118,22 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow }
     async function xmlrpcRoute(c: Context<Env>) {
       const service = c.req.param('service') ?? '';
       const { origin, onOutcome, outcome } = begin(c, dialect);
+      const contentType = c.req.header('content-type');
+      const formMax = formLimit(contentType, config.maxBodyBytes);
+      if (formMax !== undefined && Number(c.req.header('content-length') ?? 0) > formMax) {
+        onOutcome({ service, method: '', error: tooLarge(formMax) });
+        return respond(refusedBody(c, 413, contentTypeHtml, formTooLargePage), origin, true);
+      }
       const body = await requestBody(c, config.maxBodyBytes);
       if (body === undefined) {
         const err = tooLarge(config.maxBodyBytes);
         onOutcome({ service, method: '', error: err });
-        return respond(refusedBody(c, 'text/xml; charset=utf-8', encodeFault(err, dialect)), origin, true);
+        return respond(refusedBody(c, 200, 'text/xml; charset=utf-8', encodeFault(err, dialect)), origin, true);
       }
-      const answer = await handleXmlRpc(dialect, service, body, origin, onOutcome);
-      const sent = shadow === undefined ? answer : offerShadow(c, dialect, body, origin, outcome, answer, (again) => handleXmlRpc(dialect, service, body, again, () => {}));
+      // A form body went to werkzeug's request.form: Odoo's XML-RPC reads none (content-type.ts).
+      const xml = formMax === undefined ? body : new Uint8Array(0);
+      const answer = await handleXmlRpc(dialect, service, xml, origin, onOutcome);
+      const sent = shadow === undefined ? answer : offerShadow(c, dialect, body, origin, outcome, answer, (again) => handleXmlRpc(dialect, service, xml, again, () => {}));
       return respond(sent, origin, false, streamTarget(c, origin));
     };
 
@@ -139,7 +147,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow }
     if (body === undefined) {
       const err = tooLarge(config.maxBodyBytes);
       onOutcome({ service: '', method: '', error: err });
-      return respond(refusedBody(c, 'application/json; charset=utf-8', encodeError(null, err)), origin, true);
+      return respond(refusedBody(c, 200, 'application/json; charset=utf-8', encodeError(null, err)), origin, true);
     }
     const contentType = c.req.header('content-type');
     const answer = await handleJsonRpc(contentType, body, origin, onOutcome);
@@ -209,14 +217,15 @@ function requestBody(c: Context<Env>, maxBytes: number): Promise<Uint8Array | un
 }
 
 /**
- * The `--max-body` fault. With a Node request, the rest of the body is read and dropped before the
- * answer ends (linger.ts), so a client still sending it reads the fault instead of a reset.
+ * The answer to a body refused for its size. With a Node request, the rest of the body is read and
+ * dropped before the answer ends (linger.ts), so a client still sending it reads the answer instead
+ * of a reset.
  */
-function refusedBody(c: Context<Env>, contentType: string, answer: string | Uint8Array): WireResponse {
+function refusedBody(c: Context<Env>, status: number, contentType: string, answer: string | Uint8Array): WireResponse {
   const incoming = c.env?.incoming;
-  if (incoming === undefined) return { status: 200, contentType, body: answer };
+  if (incoming === undefined) return { status, contentType, body: answer };
   const bytes = typeof answer === 'string' ? Buffer.from(answer, 'utf8') : answer;
-  return { status: 200, contentType, body: lingeringAnswer(bytes, incoming), headers: { 'content-length': String(bytes.byteLength) } };
+  return { status, contentType, body: lingeringAnswer(bytes, incoming), headers: { 'content-length': String(bytes.byteLength) } };
 }
 
 function tooLarge(max: number): LegacyError {
