@@ -295,6 +295,14 @@ function contentTypes(): HostileCase[] {
       out.push({ ...xmlCase('content types', `${i} ${JSON.stringify(type)?.slice(0, 40)}`, endpoint, xmlCall('version'), { result: true }), headers: type === null ? [] : [['Content-Type', type]] });
     }
   }
+  // a form body goes to werkzeug's request.form: Odoo's XML-RPC reads nothing (expat: no element found)
+  const formTypes = ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'Multipart/Form-Data', ' application/x-www-form-urlencoded; charset=utf-8'];
+  const nothingRead: Expected = { exception: 'xml.parsers.expat.ExpatError', last: 'xml.parsers.expat.ExpatError: no element found: line 1, column 0' };
+  for (const [i, type] of formTypes.entries()) {
+    for (const endpoint of ['xmlrpc2', 'xmlrpc1'] as const) {
+      out.push({ ...xmlCase('content types', `form ${i} ${JSON.stringify(type)}`, endpoint, xmlCall('version'), nothingRead), headers: [['Content-Type', type]] });
+    }
+  }
   const jsonTypes: Array<[string | null, boolean]> = [
     ['application/json', true], ['application/json-rpc', true], ['application/json; charset=utf-8', true], ['application/json; charset=latin-1', true], ['APPLICATION/JSON', true],
     [' application/json ', true], ['application/json;', true], [null, false], ['', false], ['text/json', false], ['text/plain', false], ['text/xml', false],
