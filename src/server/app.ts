@@ -177,7 +177,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow }
       log.info({ path: c.req.path }, 'client closed the connection before sending its whole request');
       return new Response(null, { status: 400, headers: { connection: 'close' } });
     }
-    log.error({ err: { name: (err as Error).name, stack: (err as Error).stack } }, 'unhandled error');
+    log.error({ err: { name: err.name, stack: err.stack } }, 'unhandled error');
     const error = LegacyError.from(err);
     if (c.req.path.startsWith('/xmlrpc')) {
       const dialect = c.req.path.startsWith('/xmlrpc/2/') ? 'xmlrpc2' : 'xmlrpc1';

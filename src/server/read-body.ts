@@ -20,7 +20,7 @@ export async function readBody(body: ReadableStream<Uint8Array> | null, maxBytes
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  if (chunks.length === 1) return chunks[0];
   const out = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
@@ -54,7 +54,7 @@ export function readIncomingBody(incoming: Readable & { headers: Record<string, 
         settle(() => resolve(undefined));
       }
     };
-    const onEnd = () => settle(() => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
+    const onEnd = () => settle(() => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     const onError = (err: Error) => settle(() => reject(err));
     const onClose = () => settle(() => reject(new Error('aborted: the client closed the connection before the end of its body')));
     incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);

@@ -37,7 +37,7 @@ function writeAllThenRead(path: string, total: number, chunked: boolean, extraHe
     socket.on('error', (err: NodeJS.ErrnoException) => (error ??= err.code ?? err.message));
     socket.on('end', () => (ended = true));
     socket.on('close', () => resolve({ error, answer: parseAnswer(Buffer.concat(received), true), ended }));
-    socket.on('connect', async () => {
+    socket.on('connect', () => void (async () => {
       const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${total}`;
       socket.write(`POST ${path} HTTP/1.1\r\nHost: gateway\r\nContent-Type: text/xml\r\n${extraHeaders}${framing}\r\n\r\n`);
       const chunk = Buffer.alloc(64 * 1024, 'a');
@@ -48,7 +48,7 @@ function writeAllThenRead(path: string, total: number, chunked: boolean, extraHe
       if (chunked && error === undefined) socket.write('0\r\n\r\n');
       socket.on('data', (d: Buffer) => received.push(d));
       socket.resume();
-    });
+    })());
   });
 }
 

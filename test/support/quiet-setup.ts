@@ -11,7 +11,7 @@ function throughConsole(log: (text: string) => void): Write {
     log(text.endsWith('\n') ? text.slice(0, -1) : text);
     (typeof encoding === 'function' ? encoding : callback)?.();
     return true;
-  }) as Write;
+  });
 }
 
 process.stdout.write = throughConsole((text) => console.log(text));
