@@ -153,7 +153,7 @@ function writeReport(results: { config: (typeof configurations)[number]; baselin
   const primary = results[0] as (typeof results)[number];
   const peak = peakOf(primary.samples);
   const cpu = cpus();
-  let load = '';
+  let load: string;
   try {
     load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   } catch {

@@ -15,7 +15,8 @@ const pool = new Pool(upstream, { connections: 64, pipelining: 1 });
 
 const held = new Map<string, Buffer>();
 
-createServer(async (req, res) => {
+// the handler's promise is dropped on purpose: a failed read ends in its own 502 or a reset
+createServer((req, res) => void (async () => {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   if (req.url?.startsWith('/held/')) {
@@ -36,4 +37,4 @@ createServer(async (req, res) => {
   } catch {
     res.writeHead(502).end();
   }
-}).listen(Number(port), '127.0.0.1', () => console.log('listening'));
+})()).listen(Number(port), '127.0.0.1', () => console.log('listening'));

@@ -106,7 +106,7 @@ async function run(url: string, body: string[], calls: number, concurrency: numb
       while (next < calls) {
         const i = next++;
         const t = performance.now();
-        const res = await pool.request({ method: 'POST', path: '/xmlrpc/2/object', headers: { 'content-type': 'text/xml' }, body: body[i % body.length] as string });
+        const res = await pool.request({ method: 'POST', path: '/xmlrpc/2/object', headers: { 'content-type': 'text/xml' }, body: body[i % body.length] });
         const text = await res.body.text();
         if (res.statusCode !== 200 || text.includes('<fault>')) throw new Error(`unexpected answer: ${text.slice(0, 300)}`);
         ms.push(performance.now() - t);
@@ -141,9 +141,11 @@ async function main(): Promise<void> {
   const real = values.upstream !== undefined;
   if (real && (values.db === undefined || values.login === undefined || values.password === undefined)) throw new Error('--upstream needs --db, --login and --password');
   const sim = real ? undefined : await startSim();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it types `upstream` as a string (sim is there when values.upstream is not)
   const upstream = values.upstream ?? (sim?.url as string);
   const db = values.db ?? 'demo';
   // the simulator: its API key as the password (no minting); a real Odoo: the password (one key minted in its database)
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it types `password` as a string, as above
   const password = values.password ?? (sim?.key as string);
   let uid = sim?.uid ?? 0;
   const variants = [

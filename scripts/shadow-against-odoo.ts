@@ -33,7 +33,7 @@ const toValue = (v: unknown): Value =>
   Array.isArray(v) ? v.map(toValue) : v !== null && typeof v === 'object' ? struct(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toValue(x)]))) : (v as Value);
 
 async function main(): Promise<void> {
-  const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', values.upstream as string, '--shadow-sample', '100', '--shadow-max-in-flight', '64'], {});
+  const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', values.upstream, '--shadow-sample', '100', '--shadow-max-in-flight', '64'], {});
   const gateway = await startGateway(config, createLogger('warn'));
   const ua = 'shadow-against-odoo/1';
   const post = async (dialect: 'xmlrpc1' | 'xmlrpc2' | 'jsonrpc', service: string, method: string, params: unknown[]) => {
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   };
   try {
     await post('xmlrpc2', 'common', 'login', [db, values.login, password]);
-    const uidText = await (await fetch(`${gateway.url}/xmlrpc/2/common`, { method: 'POST', headers: { 'content-type': 'text/xml', 'user-agent': ua }, body: encodeRequest('login', [db, values.login as string, password]) })).text();
+    const uidText = await (await fetch(`${gateway.url}/xmlrpc/2/common`, { method: 'POST', headers: { 'content-type': 'text/xml', 'user-agent': ua }, body: encodeRequest('login', [db, values.login, password]) })).text();
     const uid = Number(/<int>(\d+)<\/int>/.exec(uidText)?.[1] ?? 0);
     if (uid === 0) throw new Error(`login refused: ${uidText}`);
     const kw = (dialect: 'xmlrpc1' | 'xmlrpc2' | 'jsonrpc', model: string, method: string, args: unknown[], kwargs: Record<string, unknown> = {}) => post(dialect, 'object', 'execute_kw', [db, uid, password, model, method, args, kwargs]);

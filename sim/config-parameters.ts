@@ -3,7 +3,6 @@
  * by the key rules (`base.enable_programmatic_api_keys`, `base.programmatic_api_keys_limit`) and
  * through `get_param`, which only system users may call (its ACL grants nothing to other groups).
  */
-import type { Value } from '../src/value.ts';
 import { isSystem } from './access.ts';
 import type { Database } from './database.ts';
 import { accessError } from './errors.ts';
@@ -34,5 +33,5 @@ export const getParam: MethodImpl = (call) => {
   }
   const key = call.arg('key');
   const value = typeof key === 'string' ? configParameters(call.env.db).get(key) : undefined;
-  return value ?? (call.arg('default') as Value);
+  return value ?? call.arg('default');
 };

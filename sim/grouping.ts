@@ -191,7 +191,7 @@ export function aggregate(model: ModelStore, fieldName: string, fn: string, rows
     case 'array_agg':
       return rows.map((r): Value => {
         const v = fieldName === 'id' ? r.id : r.v[fieldName];
-        return typeof v === 'number' && isFloat(f) ? new PyFloat(v) : ((v ?? false) as Value);
+        return typeof v === 'number' && isFloat(f) ? new PyFloat(v) : (v ?? false);
       });
     default:
       throw valueError(`Invalid aggregation function ${JSON.stringify(fn)}.`);

@@ -135,7 +135,7 @@ describe('write, unlink, copy', () => {
   it('name_create answers [id, display_name]', async () => {
     const pair = (await call('res.partner', 'name_create', '{"name": "Jane Roe <jane@example.com>"}')) as Value[];
     expect(pair[1]).toBe('Jane Roe');
-    expect(await text('res.partner', 'read', `{"ids": [${pair[0]}], "fields": ["email"]}`)).toBe(`[{"id": ${pair[0]}, "email": "jane@example.com"}]`);
+    expect(await text('res.partner', 'read', `{"ids": [${String(pair[0])}], "fields": ["email"]}`)).toBe(`[{"id": ${String(pair[0])}, "email": "jane@example.com"}]`);
   });
 
   it('archives and unarchives, returning null', async () => {

@@ -133,7 +133,7 @@ function list(state: DatabaseManagerState, req: SimRequest): SimResponse {
 
 function required(form: ParsedForm, ...names: string[]): string[] | undefined {
   const values = names.map((n) => form.fields.get(n));
-  return values.every((v) => v !== undefined) ? (values as string[]) : undefined;
+  return values.every((v) => v !== undefined) ? values : undefined;
 }
 
 /** `create(master_pwd, name, lang, password, **post)`: login and phone are read as `post[...]`. */

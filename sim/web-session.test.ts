@@ -23,7 +23,7 @@ async function rpc(path: string, params: Record<string, unknown>, cookie?: strin
   return { ...answer, cookie: setCookie === undefined ? undefined : setCookie.split(';')[0], envelope: answer.value as Struct };
 }
 const login = (db: string, user: string, password: string, cookie?: string) => rpc('/web/session/authenticate', { db, login: user, password }, cookie);
-const errorOf = (envelope: Struct) => plain(((envelope.get('error') as Struct).get('data') as Struct)) as Record<string, unknown>;
+const errorOf = (envelope: Struct) => plain((envelope.get('error') as Struct).get('data')) as Record<string, unknown>;
 
 describe('/web/session/authenticate', () => {
   it('opens a session for a password and answers session_info with the session cookie', async () => {

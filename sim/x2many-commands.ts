@@ -4,7 +4,7 @@
  * plain id list means "set". one2many commands act on the inverse many2one; many2many keep the
  * inverse side (`category_id` ↔ `partner_ids`) in step.
  */
-import type { Struct, Value } from '../src/value.ts';
+import type { Value } from '../src/value.ts';
 import type { Env } from './env.ts';
 import { valueError } from './errors.ts';
 import { type FieldDef, numberOf } from './fields.ts';
@@ -24,7 +24,7 @@ function parseCommands(model: ModelStore, f: FieldDef, value: Value): Command[] 
     if (!Array.isArray(cmd) || numberOf(cmd[0] as Value) === undefined) {
       throw valueError(`Wrong value for ${model.name}.${f.name}: ${pyRepr(value)}`);
     }
-    return [numberOf(cmd[0] as Value) as number, numberOf((cmd[1] ?? 0) as Value) ?? 0, (cmd[2] ?? false) as Value];
+    return [numberOf(cmd[0] as Value) as number, numberOf(cmd[1] ?? 0) ?? 0, cmd[2] ?? false];
   });
 }
 
@@ -64,8 +64,8 @@ function applyMany2many(env: Env, model: ModelStore, f: FieldDef, comodel: Model
   const before = Array.isArray(row.v[f.name]) ? [...(row.v[f.name] as number[])] : [];
   let ids = [...before];
   for (const [code, id, arg] of cmds) {
-    if (code === 0) ids.push(...createRecords(env, comodel, [arg as Struct]));
-    else if (code === 1) writeRecords(env, comodel, existingRows(comodel, [id]), arg as Struct);
+    if (code === 0) ids.push(...createRecords(env, comodel, [arg]));
+    else if (code === 1) writeRecords(env, comodel, existingRows(comodel, [id]), arg);
     else if (code === 2) {
       unlinkRecords(env, comodel, existingRows(comodel, [id]));
       ids = ids.filter((x) => x !== id);
@@ -92,7 +92,7 @@ function applyOne2many(env: Env, f: FieldDef, comodel: ModelStore, row: Row, cmd
       const vals = new Map(arg instanceof Map ? arg : []);
       vals.set(inverse, row.id);
       createRecords(env, comodel, [vals]);
-    } else if (code === 1) writeRecords(env, comodel, existingRows(comodel, [id]), arg as Struct);
+    } else if (code === 1) writeRecords(env, comodel, existingRows(comodel, [id]), arg);
     else if (code === 2) unlinkRecords(env, comodel, existingRows(comodel, [id]));
     else if (code === 3) detach([id]);
     else if (code === 4) writeRecords(env, comodel, existingRows(comodel, [id]), new Map([[inverse, row.id]]));

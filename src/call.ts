@@ -17,6 +17,11 @@ export interface LegacyCall {
   service: string;
   method: string;
   params: Value[];
+  /**
+   * `/jsonrpc` only: an `args` Python cannot iterate (null, a number, a bool). `params` is then
+   * empty, and each service raises the TypeError its own `dispatch` raises unpacking it.
+   */
+  argsNotIterable?: Value;
 }
 
 /** Where a call comes from: the facts upstream headers, logs and throttles need. Never secrets. */

@@ -34,6 +34,7 @@ describe('createProcessLogger()', () => {
   ] as const)('writes pretty lines for %s (terminal: %s), redacted as well', (format, isTty) => {
     const out = sink();
     createProcessLogger('info', format, { isTty, destination: out.stream }).info(secrets, 'legacy call');
+    // eslint-disable-next-line no-control-regex -- ANSI colour codes start with ESC
     const text = out.text().replace(/\x1b\[[0-9;]*m/g, '');
     expect(text).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: legacy call\n/);
     expect(text).toContain('password: "[redacted]"');

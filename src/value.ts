@@ -105,7 +105,7 @@ export function hasNonStringNames(struct: Struct): boolean {
 
 /** Builds a struct from plain entries, keeping their order. */
 export function struct(entries: Record<string, Value> | Iterable<[string, Value]>): Struct {
-  return new Map(Symbol.iterator in entries ? (entries as Iterable<[string, Value]>) : Object.entries(entries));
+  return new Map(Symbol.iterator in entries ? entries : Object.entries(entries));
 }
 
 /** The Python type name of a value, as it appears in TypeError messages (`not int`, `not NoneType`). */

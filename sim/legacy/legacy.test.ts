@@ -36,7 +36,7 @@ describe('writeResult()', () => {
   ])('refuses %j as Python does', (value, name, message) => {
     expect(() => writeResult(value as Value)).toThrow(new MarshalError(name, message));
     try {
-      writeResult(value as Value);
+      writeResult(value);
     } catch (err) {
       expect((err as MarshalError).pythonName).toBe(name);
     }

@@ -5,7 +5,7 @@
  * none names a record), then the record is searched for by id as the user, so archived records and
  * what the user may not read answer `(model, False)`, or AccessError when asked to raise.
  */
-import { isTruthy, type Value } from '../../src/value.ts';
+import { isTruthy } from '../../src/value.ts';
 import { checkModelAccess } from '../access.ts';
 import { accessError, valueError } from '../errors.ts';
 import { searchRows } from '../orm-search.ts';
@@ -34,7 +34,7 @@ export const checkObjectReference: MethodImpl = (call) => {
     checkModelAccess(call.env, target, 'read');
     if (searchRows(call.env, target, [['id', '=', resId]]).length > 0) return [model, resId];
   }
-  if (isTruthy(call.arg('raise_on_access_error') as Value)) {
+  if (isTruthy(call.arg('raise_on_access_error'))) {
     throw accessError(`Not enough access rights on the external ID "${module}.${xmlId}"`);
   }
   return [model, false];

@@ -3,7 +3,7 @@
  * addresses from the customer, line subtotals and order totals (taxes are not modelled), and the
  * UserError when deleting an order that is neither a draft nor cancelled.
  */
-import { isTruthy, type Value } from '../../src/value.ts';
+import { isTruthy } from '../../src/value.ts';
 import type { Env } from '../env.ts';
 import type { Row } from '../model.ts';
 import type { ModelRules } from './types.ts';
@@ -100,7 +100,7 @@ export const saleOrderLineRules: ModelRules = {
     const productId = vals.get('product_id');
     const product = typeof productId === 'number' ? env.db.model('product.product')?.get(productId) : undefined;
     if (product === undefined) return;
-    if (!vals.has('name')) vals.set('name', env.db.displayName('product.product', product.id) as Value);
+    if (!vals.has('name')) vals.set('name', env.db.displayName('product.product', product.id));
     if (!vals.has('price_unit')) vals.set('price_unit', num(product.v.lst_price));
   },
   recompute(env, rows, changed) {

@@ -8,7 +8,7 @@ import { hashPassword } from './password-hash.ts';
 /** Reads the password, prints the hash; rejects when the input is empty. */
 export async function runHashPasswordCommand(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<void> {
   const chunks: Buffer[] = [];
-  for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
   if (password === '') throw new Error('hash-password: no password on standard input');
   output.write(`${await hashPassword(password)}\n`);

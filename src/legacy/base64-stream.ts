@@ -17,7 +17,6 @@ export async function* base64Chunks(bytes: AsyncIterable<Uint8Array>): AsyncGene
       if (carry.length < 3) continue;
       // A separate 4-character chunk: joined to the next text it would be copied once more.
       yield carry.toString('base64');
-      carry = Buffer.alloc(0);
     }
     const usable = view.length - (view.length % 3);
     // Copy the leftover bytes first: the caller may reuse its buffer once we yield.

@@ -6,6 +6,7 @@ import type { CallOrigin, LegacyCall } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
 import { pythonError } from '../errors.ts';
 import { arityError, type PositionalSignature } from '../python/call-arity.ts';
+import { starArgsError } from '../python/unpack-errors.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { checkedDatabase } from './database-name.ts';
 import { isStruct, isTruthy, pyTypeName, type Value } from '../value.ts';
@@ -48,6 +49,7 @@ export function createCommonService({ credentials, versions }: CommonDeps) {
   return async function dispatchCommon(call: LegacyCall, origin: CallOrigin): Promise<Value> {
     const sig = signatures[call.method];
     if (!sig) throw pythonError('Exception', `Method not found: ${call.method}`);
+    if (call.argsNotIterable !== undefined) throw pythonError('TypeError', starArgsError(`odoo.service.common.${sig.name}`, call.argsNotIterable));
     const wrongArity = arityError(sig, call.params.length);
     if (wrongArity) throw pythonError('TypeError', wrongArity);
     const p = call.params;

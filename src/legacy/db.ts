@@ -11,6 +11,7 @@ import type { Logger } from '../log.ts';
 import { floatRepr } from '../python/float-repr.ts';
 import { arityError } from '../python/call-arity.ts';
 import { pyRepr } from '../python/int-text.ts';
+import { starArgsError, subscriptError } from '../python/unpack-errors.ts';
 import type { FormFields, Json2Call, WebDatabaseClient } from '../upstream/index.ts';
 import { isTruthy, PyBinary, PyFloat, pyTypeName, StreamedString, type CallResult, type Value } from '../value.ts';
 import { base64Chunks, base64Decoded } from './base64-stream.ts';
@@ -242,6 +243,11 @@ export function createDbService(deps: DbDeps) {
     if (fn === undefined) {
       const text = `Method not found: ${call.method}`;
       throw pythonError('KeyError', text, pyRepr(text));
+    }
+    // /jsonrpc's args null or a scalar: `exp_<method>(*params)`, or `params[0]` behind the master password.
+    const notIterable = call.argsNotIterable;
+    if (notIterable !== undefined) {
+      throw pythonError('TypeError', fn.master ? subscriptError(notIterable) : starArgsError(`odoo.service.db.${fn.name}`, notIterable));
     }
     if (!fn.master) {
       const wrongArity = arityError(fn, call.params.length);

@@ -8,6 +8,7 @@ import type { Credentials } from '../credentials/index.ts';
 import { accessDenied, accessError, LegacyError, pythonError, userError } from '../errors.ts';
 import { dictFrom } from '../python/dict-from.ts';
 import { intValueErrorMessage, parsePythonInt } from '../python/int-text.ts';
+import { unpackError } from '../python/unpack-errors.ts';
 import { bindArguments, isPrivateMethod, type MethodSignature, type SignatureResolver } from '../signatures/index.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { strValue, typeNameOf } from '../python/py-repr.ts';
@@ -42,6 +43,7 @@ export function createObjectService(deps: ObjectDeps) {
 
   return async function dispatchObject(call: LegacyCall, origin: CallOrigin): Promise<Value | JsonText> {
     // db, uid, passwd, model, method_, *args = params
+    if (call.argsNotIterable !== undefined) throw pythonError('TypeError', unpackError(call.argsNotIterable));
     const p = call.params;
     if (p.length < 5) throw pythonError('ValueError', `not enough values to unpack (expected at least 5, got ${p.length})`);
     const [dbValue, uidValue, passwd, model, method] = p as [Value, Value, Value, Value, Value];

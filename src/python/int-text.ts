@@ -37,6 +37,7 @@ export function unicodeDigitValue(cp: number): number {
   return -1;
 }
 
+// eslint-disable-next-line no-control-regex -- ASCII is defined from NUL
 const nonAsciiRe = /[^\x00-\x7e]/;
 
 /**

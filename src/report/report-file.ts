@@ -68,7 +68,7 @@ export async function readReportFile(path: string): Promise<ReportSnapshot | und
     const issue = parsed.error.issues[0];
     throw new Error(`${path}: not a migration report (${issue?.path.join('.') || 'top level'}: ${issue?.message ?? 'invalid'})`);
   }
-  return parsed.data as ReportSnapshot;
+  return parsed.data;
 }
 
 /** Saves `snapshot` at `path` atomically (temporary file, then rename). */

@@ -5,6 +5,7 @@ import type { Readiness } from './readiness.ts';
 
 const token = 'a-long-enough-admin-token';
 
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it types the parameter, not only its default
 function adminApp({ readiness = { ready: true } as Readiness, withToken = false } = {}) {
   const report = createMigrationReport({ maxClients: 10, now: () => Date.parse('2026-05-01T10:00:00.000Z') });
   report.record({ dialect: 'xmlrpc2', userAgent: 'Python-xmlrpc/3.11', ip: '10.0.0.5', service: 'common', method: 'version', failed: false });

@@ -12,11 +12,12 @@ import type { Logger } from '../log.ts';
 import type { Shadow } from '../shadow/index.ts';
 import { createJsonRpcHandler, encodeError } from '../wire/jsonrpc/index.ts';
 import type { CallOutcome, WireResponse } from '../wire/response.ts';
-import { bodyOdooReads, createXmlRpcHandler, encodeFault } from '../wire/xmlrpc/index.ts';
+import { createXmlRpcHandler, encodeFault, formLimit, formTooLargePage } from '../wire/xmlrpc/index.ts';
 import { logCall } from './access-log.ts';
 import { clientAddress } from './client-address.ts';
 import { createDeadlines } from './deadline.ts';
-import { readBody } from './read-body.ts';
+import { lingeringAnswer } from './linger.ts';
+import { readBody, readIncomingBody } from './read-body.ts';
 import { headerRequestId, requestIdFrom } from './request-id.ts';
 import { streamResponseBody, type StreamTarget } from './stream-body.ts';
 
@@ -117,15 +118,22 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow }
     async function xmlrpcRoute(c: Context<Env>) {
       const service = c.req.param('service') ?? '';
       const { origin, onOutcome, outcome } = begin(c, dialect);
+      const contentType = c.req.header('content-type');
+      const formMax = formLimit(contentType, config.maxBodyBytes);
+      if (formMax !== undefined && Number(c.req.header('content-length') ?? 0) > formMax) {
+        onOutcome({ service, method: '', error: tooLarge(formMax) });
+        return respond(refusedBody(c, 413, contentTypeHtml, formTooLargePage), origin, true);
+      }
       const body = await requestBody(c, config.maxBodyBytes);
       if (body === undefined) {
         const err = tooLarge(config.maxBodyBytes);
         onOutcome({ service, method: '', error: err });
-        return respond({ status: 200, contentType: 'text/xml; charset=utf-8', body: encodeFault(err, dialect) }, origin, true);
+        return respond(refusedBody(c, 200, 'text/xml; charset=utf-8', encodeFault(err, dialect)), origin, true);
       }
-      const read = bodyOdooReads(c.req.header('content-type'), body);
-      const answer = await handleXmlRpc(dialect, service, read, origin, onOutcome);
-      const sent = shadow === undefined ? answer : offerShadow(c, dialect, read, origin, outcome, answer, (again) => handleXmlRpc(dialect, service, read, again, () => {}));
+      // A form body went to werkzeug's request.form: Odoo's XML-RPC reads none (content-type.ts).
+      const xml = formMax === undefined ? body : new Uint8Array(0);
+      const answer = await handleXmlRpc(dialect, service, xml, origin, onOutcome);
+      const sent = shadow === undefined ? answer : offerShadow(c, dialect, body, origin, outcome, answer, (again) => handleXmlRpc(dialect, service, xml, again, () => {}));
       return respond(sent, origin, false, streamTarget(c, origin));
     };
 
@@ -139,7 +147,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow }
     if (body === undefined) {
       const err = tooLarge(config.maxBodyBytes);
       onOutcome({ service: '', method: '', error: err });
-      return respond({ status: 200, contentType: 'application/json; charset=utf-8', body: encodeError(null, err) }, origin, true);
+      return respond(refusedBody(c, 200, 'application/json; charset=utf-8', encodeError(null, err)), origin, true);
     }
     const contentType = c.req.header('content-type');
     const answer = await handleJsonRpc(contentType, body, origin, onOutcome);
@@ -169,7 +177,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow }
       log.info({ path: c.req.path }, 'client closed the connection before sending its whole request');
       return new Response(null, { status: 400, headers: { connection: 'close' } });
     }
-    log.error({ err: { name: (err as Error).name, stack: (err as Error).stack } }, 'unhandled error');
+    log.error({ err: { name: err.name, stack: err.stack } }, 'unhandled error');
     const error = LegacyError.from(err);
     if (c.req.path.startsWith('/xmlrpc')) {
       const dialect = c.req.path.startsWith('/xmlrpc/2/') ? 'xmlrpc2' : 'xmlrpc1';
@@ -197,24 +205,27 @@ function respond(res: WireResponse, origin: CallOrigin, closeConnection = false,
 }
 
 /**
- * The request body. With a Content-Length within the limit (what legacy clients send), read straight
- * from Node's request: going through `c.req.raw.body` builds a fetch Request, its Headers and a web
- * stream per call (issue #8: ~8 % of a small call's CPU). Otherwise (chunked, too large, no Node
- * request) through the web stream, which also refuses an oversized body.
+ * The request body, straight from Node's request when there is one: going through `c.req.raw.body`
+ * builds a fetch Request, its Headers and a web stream per call (issue #8: ~8 % of a small call's
+ * CPU), and cancelling that stream past the cap would destroy the socket before the fault is sent.
+ * Without a Node request (`app.request()` in tests), through the web stream.
  */
 function requestBody(c: Context<Env>, maxBytes: number): Promise<Uint8Array | undefined> {
   const incoming = c.env?.incoming;
-  const length = incoming?.headers['content-length'];
-  if (incoming === undefined || length === undefined || !/^\d+$/.test(length) || Number(length) > maxBytes || incoming.readableDidRead) {
-    return readBody(c.req.raw.body, maxBytes);
-  }
-  return readIncoming(incoming);
+  if (incoming === undefined || incoming.readableDidRead) return readBody(c.req.raw.body, maxBytes);
+  return readIncomingBody(incoming, maxBytes);
 }
 
-async function readIncoming(incoming: NonNullable<HttpBindings['incoming']>): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+/**
+ * The answer to a body refused for its size. With a Node request, the rest of the body is read and
+ * dropped before the answer ends (linger.ts), so a client still sending it reads the answer instead
+ * of a reset.
+ */
+function refusedBody(c: Context<Env>, status: number, contentType: string, answer: string | Uint8Array): WireResponse {
+  const incoming = c.env?.incoming;
+  if (incoming === undefined) return { status, contentType, body: answer };
+  const bytes = typeof answer === 'string' ? Buffer.from(answer, 'utf8') : answer;
+  return { status, contentType, body: lingeringAnswer(bytes, incoming), headers: { 'content-length': String(bytes.byteLength) } };
 }
 
 function tooLarge(max: number): LegacyError {

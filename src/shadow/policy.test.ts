@@ -57,7 +57,7 @@ describe('mayShadow()', () => {
     ['an object call without execute_kw', { service: 'object', method: 'exec', modelMethod: 'read' }, false],
     ['no outcome (a refused body)', undefined, false],
   ] as const)('%s: %s', (_what, outcome, expected) => {
-    expect(mayShadow(outcome as CallOutcome | undefined, defaults)).toBe(expected);
+    expect(mayShadow(outcome, defaults)).toBe(expected);
   });
 
   it('never shadows a db function the operator adds to the list', () => {

@@ -170,6 +170,7 @@ describe('createDiscoverySource()', () => {
 
   it.each([
     ['a timeout', timeout, 'upstream did not answer in time (http://odoo, 120000 ms)'],
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it keeps `status` the literal 'modified' in the table's inferred type
     ['a body that is not a model document', { status: 'modified', etag: '"x"', body: parseJson('[]') } as DocBearerAnswer, '/doc-bearer/x_custom.model.json is not a model document'],
     ['a 304 to an unconditional request', notModified, '/doc-bearer answered 304 to a request without If-None-Match'],
   ])('falls back on %s, warns once, and retries within 10 s', async (_what, failure, error) => {

@@ -55,7 +55,7 @@ export function createPassthroughClient(config: Config): PassthroughClient {
       let res: Dispatcher.ResponseData;
       try {
         res = await pool.request({
-          method: request.method as 'GET',
+          method: request.method,
           path: prefix + request.target,
           headers: request.headers,
           body: request.body === null ? null : Readable.from(request.body, { objectMode: false }),

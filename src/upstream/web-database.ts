@@ -80,7 +80,7 @@ export function createWebDatabaseClient(http: UpstreamHttp, config: Config): Web
       if (Array.isArray(result) && result.every((n): n is string => typeof n === 'string')) return result;
       const error = isStruct(envelope) ? envelope.get('error') : undefined;
       const fallback = upstreamError('upstream_invalid', 'upstream /web/database/list answered no list', http.url, res.elapsedMs);
-      throw isStruct(error ?? null) ? errorFromJson2(((error as Map<string, Value>).get('data') ?? null) as Value, fallback) : fallback;
+      throw isStruct(error ?? null) ? errorFromJson2((error as Map<string, Value>).get('data') ?? null, fallback) : fallback;
     },
 
     async manager(origin) {

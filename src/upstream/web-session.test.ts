@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { CallOrigin } from '../call.ts';
 import { loadConfig } from '../config.ts';
 import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from './pool.ts';
 import { createWebSessionClient } from './web-session.ts';
 
-const origin = { host: 'gateway:8070', ip: '10.0.0.7', proto: 'http', userAgent: 'client/1', requestId: 'r', signal: new AbortController().signal } as CallOrigin;
+const origin = { host: 'gateway:8070', ip: '10.0.0.7', proto: 'http', userAgent: 'client/1', requestId: 'r', signal: new AbortController().signal };
 const json = (body: string, headers: Record<string, string | string[]> = {}): UpstreamResponse => ({ status: 200, contentType: 'application/json; charset=utf-8', headers, text: body, elapsedMs: 3 });
 
 function fakeHttp(answers: UpstreamResponse[]) {

@@ -74,7 +74,7 @@ export function createWebSessionClient(http: UpstreamHttp, config: Config): WebS
         throw new LegacyError('internal', { name: 'odoo.http.SessionExpiredException', message: 'Session expired' });
       }
       const fallback = upstreamError('upstream_invalid', `upstream ${path} answered an error without data`, http.url, res.elapsedMs);
-      throw errorFromJson2((error.get('data') as Value | undefined) ?? null, fallback);
+      throw errorFromJson2(error.get('data') ?? null, fallback);
     }
     return { res, value: envelope.has('result') ? (envelope.get('result') as Value) : null };
   }
@@ -96,7 +96,7 @@ export function createWebSessionClient(http: UpstreamHttp, config: Config): WebS
       if (cookie === undefined || (uid !== null && (uid === undefined || !isInt(uid)))) {
         throw upstreamError('upstream_invalid', 'upstream /web/session/authenticate answered without a uid and a session', http.url, answer.res.elapsedMs);
       }
-      return { uid: uid as number | bigint | null, session: { db, cookie } };
+      return { uid, session: { db, cookie } };
     },
 
     async callKw(session, call, origin) {

@@ -66,7 +66,7 @@ describe('the runner proves it can fail', () => {
   });
 
   it('mutation: swapping offset and limit of BaseModel.search makes object cases fail', async () => {
-    const table = structuredClone(builtinTable) as BuiltinTable;
+    const table = structuredClone<BuiltinTable>(builtinTable);
     const row = table.signatures['BaseModel.search'];
     if (row === undefined) throw new Error('BaseModel.search is not in the built-in table');
     const [domain, offset, limit, ...rest] = row[1];

@@ -220,7 +220,7 @@ export async function runCorpus(options: CorpusRunOptions): Promise<CaseOutcome[
   async function runLegacyCase(c: ConformanceCase, outcome: CaseOutcome): Promise<void> {
     const legacy = c.legacy;
     if (legacy === undefined) return;
-    const db = typeof c.call?.params[0] === 'string' ? (c.call.params[0] as string) : 'gw';
+    const db = typeof c.call?.params[0] === 'string' ? c.call.params[0] : 'gw';
     const unbound = bindFor(legacy.requestBody, db, outcome.notes);
     if (unbound.length > 0) {
       outcome.unbound = unbound;

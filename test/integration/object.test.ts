@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 beforeEach(() => stack.sim.clearLog());
 
-const call = (method: string, ...rest: unknown[]) => stack.jsonrpc('object', method, rest as never);
+const call = (method: string, ...rest: unknown[]) => stack.jsonrpc('object', method, rest);
 const lastBody = () => {
   const json2 = stack.sim.log.filter((r) => r.path.startsWith('/json/2/') && !r.path.endsWith('/context_get'));
   return parseJson(json2.at(-1)?.body ?? 'null');

@@ -31,7 +31,7 @@ function call(url: string, service: string, method: string, args: unknown[]): Pr
         try {
           resolve(JSON.parse(text) as { result?: unknown; error?: unknown });
         } catch (err) {
-          reject(err as Error);
+          reject(err);
         }
       });
       res.on('error', reject);

@@ -6,12 +6,14 @@
  * `--shutdown-grace`, the held calls' connections are closed and the exit code is still 0.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.ts';
 import { spawnGateway } from '../support/child-gateway.ts';
 import { holdingProxy as holdingProxyOf } from '../support/holding-proxy.ts';
+import { stallingProxy } from '../support/stalling-proxy.ts';
 import type { ReportSnapshot } from '../../src/report/migration-report.ts';
 
 const heldPath = '/json/2/res.partner/search_count';
@@ -92,3 +94,67 @@ describe('SIGTERM with calls in flight', () => {
     expect(gateway.lines.find((l) => l.msg === 'calls still in flight after the shutdown grace period: their connections were closed')).toMatchObject({ graceMs: 300 });
   });
 });
+
+describe('SIGTERM with a db.dump streaming', () => {
+  it('waits for the last byte of the dump before exiting, in both dialects', async () => {
+    sim.databaseManager.backupPadding = 3_000_000;
+    const backups = await stallingProxy(sim.url, (url) => url.startsWith('/web/database/backup'), 1_000_000);
+    try {
+      gateway = spawnGateway(['--upstream', backups.url, '--port', '0', '--admin-port', '0', '--log-format', 'json', '--shutdown-grace', '20000']);
+      const url = (await gateway.logged('legacy-rpc-gateway listening')).url as string;
+      const param = (v: string) => `<param><value><string>${v}</string></value></param>`;
+      const dumps = [
+        streamedPost(`${url}/xmlrpc/2/db`, 'text/xml', `<?xml version='1.0'?><methodCall><methodName>dump</methodName><params>${param('admin')}${param('demo')}${param('zip')}</params></methodCall>`),
+        streamedPost(`${url}/jsonrpc`, 'application/json', JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service: 'db', method: 'dump', args: ['admin', 'demo', 'zip'] }, id: 1 })),
+      ];
+      // both answers are out mid-stream, their backups stalled a megabyte in, when SIGTERM arrives
+      await backups.stalled(2);
+      await Promise.all(dumps.map((d) => d.started));
+      gateway.child.kill('SIGTERM');
+      await gateway.logged('shutting down');
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(gateway.child.exitCode).toBeNull();
+      expect(dumps.map((d) => d.ended())).toEqual([false, false]);
+
+      backups.release();
+      const [xml, json] = await Promise.all(dumps.map((d) => d.done));
+      const exit = await gateway.exited;
+      expect(exit).toEqual({ code: 0, signal: null });
+      // whole answers, every byte of the backup: the exit came after the last one
+      const base64 = /<string>([A-Za-z0-9+/=]+)<\/string>/.exec(xml as string)?.[1] ?? '';
+      expect(xml).toMatch(/<\/methodResponse>\n$/);
+      const jsonResult = (JSON.parse(json as string) as { result: string }).result;
+      expect(base64).toBe(jsonResult);
+      expect(Buffer.from(base64, 'base64').length).toBeGreaterThan(3_000_000);
+      expect(Buffer.from(base64, 'base64').subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
+      expect(gateway.lines.some((l) => l.msg === 'calls still in flight after the shutdown grace period: their connections were closed')).toBe(false);
+    } finally {
+      backups.release();
+      await backups.close();
+    }
+  });
+});
+
+/** A POST whose answer is read as it arrives: `started` once its first bytes are in, `done` with the whole text. */
+function streamedPost(url: string, contentType: string, body: string) {
+  let ended = false;
+  let markStarted!: () => void;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  const done = new Promise<string>((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': contentType } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => {
+        chunks.push(c);
+        markStarted();
+      });
+      res.on('end', () => {
+        ended = true;
+        resolve(Buffer.concat(chunks).toString());
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+  return { started, done, ended: () => ended };
+}

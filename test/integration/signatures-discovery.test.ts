@@ -135,7 +135,7 @@ describe("binding errors with Python's text, from the discovered signature", () 
     const { error } = await execute_kw('res.partner', method, args, kw);
     expect(errorData(error)).toMatchObject({ name: 'builtins.TypeError', message });
     expect(stack.sim.log.some((r) => r.path === `/json/2/res.partner/${method}`)).toBe(false);
-    const fault = await xmlrpcCall(stack, 'xmlrpc2', 'object', 'execute_kw', ['demo', 5, clientKey, 'res.partner', method, args as Value[], new Map(Object.entries(kw)) as Value]);
+    const fault = await xmlrpcCall(stack, 'xmlrpc2', 'object', 'execute_kw', ['demo', 5, clientKey, 'res.partner', method, args, new Map(Object.entries(kw)) as Value]);
     expect(fault).toMatchObject({ fault: { faultCode: 1 } });
     expect('fault' in fault && fault.fault.faultString.endsWith(`TypeError: ${message}\n`)).toBe(true);
   });

@@ -44,7 +44,7 @@ beforeAll(async () => {
   const password = stack.sim.users('demo').find((u) => u.login === 'admin')?.password ?? '';
   const script = new URL('./odoorpc_session.py', import.meta.url).pathname;
   // python3-odoorpc installs into Debian's own Python
-  out = (await runClientScript('/usr/bin/python3', [script, stack.gateway.url, 'demo', 'admin', password, stack.sim.keyFor('demo', 'admin')])) as Record<string, unknown>;
+  out = await runClientScript('/usr/bin/python3', [script, stack.gateway.url, 'demo', 'admin', password, stack.sim.keyFor('demo', 'admin')]);
 }, 90_000);
 afterAll(() => stack.close());
 

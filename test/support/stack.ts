@@ -63,7 +63,7 @@ export async function jsonrpcAt(url: string, service: string, method: string, ar
   const envelope = parseJson(await res.text()) as Map<string, Value>;
   return envelope.has('error')
     ? { error: envelope.get('error') as Map<string, Value> }
-    : { result: envelope.has('result') ? (envelope.get('result') as Value) : null };
+    : { result: envelope.has('result') ? envelope.get('result') : null };
 }
 
 /** The `data` of a JSON-RPC error: `{name, message, ...}` as a plain object. */

@@ -46,15 +46,11 @@ export function decodeRequest(text: string, maxDepth: number): DecodedJsonRpc | 
   const args = params.get('args') as Value;
   const service = params.get('service') as Value;
   if (typeof service !== 'string') return { id, call: serviceLookupError(service) };
-  return {
-    id,
-    call: {
-      dialect: 'jsonrpc',
-      service,
-      method: String(params.get('method')),
-      params: Array.isArray(args) ? args : iterableArgs(args),
-    },
-  };
+  const call: LegacyCall = { dialect: 'jsonrpc', service, method: String(params.get('method')), params: [] };
+  const iterable = Array.isArray(args) ? args : iterableArgs(args);
+  if (iterable === undefined) call.argsNotIterable = args;
+  else call.params = iterable;
+  return { id, call };
 }
 
 /**
@@ -67,9 +63,12 @@ function serviceLookupError(service: Value): LegacyError {
   return pythonError('KeyError', repr, repr);
 }
 
-/** `dispatch(method, params)` unpacks params; a dict gives its keys, a str its characters. */
-function iterableArgs(args: Value): Value[] {
+/**
+ * `dispatch(method, params)` unpacks params; a dict gives its keys, a str its characters. Anything
+ * else (null, a number, a bool) is not iterable: `undefined`, and the service raises.
+ */
+function iterableArgs(args: Value): Value[] | undefined {
   if (isStruct(args)) return [...args.keys()];
   if (typeof args === 'string') return [...args];
-  return args === null ? [] : [args];
+  return undefined;
 }

@@ -24,6 +24,15 @@ describe('decodeRequest()', () => {
     expect(d).toMatchObject({ id: null, call: { service: 'common', method: 'version', params: [] } });
   });
 
+  it('keeps args that Python cannot iterate aside for the service to raise on, and iterates a str or a dict', () => {
+    const args = (a: string) => decodeRequest(`{"params":{"service":"object","method":"execute_kw","args":${a}}}`, 64);
+    expect(args('null')).toMatchObject({ call: { params: [], argsNotIterable: null } });
+    expect(args('5')).toMatchObject({ call: { params: [], argsNotIterable: 5 } });
+    expect(args('false')).toMatchObject({ call: { params: [], argsNotIterable: false } });
+    expect(args('"ab"')).toEqual({ id: null, call: { dialect: 'jsonrpc', service: 'object', method: 'execute_kw', params: ['a', 'b'] } });
+    expect(args('{"k":1}')).toEqual({ id: null, call: { dialect: 'jsonrpc', service: 'object', method: 'execute_kw', params: ['k'] } });
+  });
+
   it.each([
     ['err-jsonrpc-params-array', 'builtins.ValueError'],
     ['err-jsonrpc-missing-args', 'builtins.TypeError'],

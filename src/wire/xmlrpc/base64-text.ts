@@ -20,6 +20,7 @@ function isCanonical(text: string): boolean {
 
 /** The binary's base64 text (canonical), or Python's UnicodeEncodeError / binascii.Error. */
 export function binaryFromBase64Text(data: string): PyBinary | LegacyError {
+  // eslint-disable-next-line no-control-regex -- ASCII is defined from NUL
   const nonAscii = data.search(/[^\x00-\x7f]/);
   if (nonAscii >= 0) return asciiEncodeError(data, nonAscii);
   const compact = data.replace(blanksRe, '');

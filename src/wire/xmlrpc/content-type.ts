@@ -8,19 +8,34 @@
 /** The `Content-Type` of every XML-RPC answer. */
 export const contentTypeXml = 'text/xml; charset=utf-8';
 
+/**
+ * werkzeug reads a form body (`application/x-www-form-urlencoded`, `multipart/form-data`; any case,
+ * spaces or parameters) into `request.form` when Odoo's dispatcher collects the request's params,
+ * before `_xmlrpc` calls `get_data()`: that finds nothing left, and expat answers `no element found:
+ * line 1, column 0` (a real Odoo 19 does so). The XML of such a request is read as empty.
+ */
+export function isFormContentType(contentType: string | undefined): boolean {
+  const mimetype = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
+  return mimetype === 'application/x-www-form-urlencoded' || mimetype === 'multipart/form-data';
+}
+
+/**
+ * The largest form body werkzeug parses, or `undefined` for no form: Odoo's `max_form_memory_size`
+ * (10 MiB) bounds a urlencoded body's declared length; both form types stay under `maxBody`
+ * (`max_content_length`). Past it, werkzeug's 413 page (`formTooLargePage`).
+ */
+export function formLimit(contentType: string | undefined, maxBody: number): number | undefined {
+  if (!isFormContentType(contentType)) return undefined;
+  const urlencoded = (contentType ?? '').split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
+  return urlencoded ? Math.min(10 * 1024 * 1024, maxBody) : maxBody;
+}
+
+/** werkzeug's RequestEntityTooLarge page, as Odoo 19 sends it (HTTP 413, `text/html; charset=utf-8`). */
+export const formTooLargePage =
+  '<!doctype html>\n<html lang=en>\n<title>413 Request Entity Too Large</title>\n<h1>Request Entity Too Large</h1>\n' +
+  '<p>The data value transmitted exceeds the capacity limit.</p>\n';
+
 /** Whether a request `Content-Type` is accepted: always, as on Odoo's `type='http'` routes. */
 export function isRequestContentTypeAccepted(_contentType: string | undefined): boolean {
   return true;
-}
-
-/** The request types Werkzeug parses as a form when the body is first asked for. */
-const formTypes = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
-
-/**
- * The body Odoo's XML-RPC route parses: `request.httprequest.get_data()`, which is empty once
- * Werkzeug has consumed a form body (Odoo then faults `ExpatError: no element found`).
- */
-export function bodyOdooReads(contentType: string | undefined, body: Uint8Array): Uint8Array {
-  const mime = (contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
-  return formTypes.has(mime) ? new Uint8Array(0) : body;
 }

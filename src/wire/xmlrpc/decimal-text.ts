@@ -5,6 +5,7 @@
 import { unicodeDigitValue } from '../../python/int-text.ts';
 
 // `str.isspace()` characters (Decimal strips these from both ends, unlike int()).
+// eslint-disable-next-line no-control-regex -- Python's str.isspace() includes the separators U+001C-U+001F
 const spaceRe = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 const finiteRe = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 const specialRe = /^([+-]?)(?:(inf|infinity)|(s?nan)(\d*))$/i;
@@ -57,6 +58,7 @@ function toSciString(coefficient: string, exponent: bigint, adjusted: bigint): s
 
 /** `numeric_as_ascii`: underscores dropped, Unicode digits → ASCII; anything else non-ASCII is invalid. */
 function toAscii(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the ASCII range past NUL
   if (!/[^\x01-\x7f]|_/.test(text)) return text;
   let out = '';
   for (const ch of text) {

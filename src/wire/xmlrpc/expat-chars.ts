@@ -74,7 +74,7 @@ function buildTable(): Uint8Array {
 }
 
 function fillRanges(t: Uint8Array, ranges: readonly number[], type: number): void {
-  for (let i = 0; i < ranges.length; i += 2) t.fill(type, ranges[i]!, ranges[i + 1]! + 1);
+  for (let i = 0; i < ranges.length; i += 2) t.fill(type, ranges[i], ranges[i + 1]! + 1);
 }
 
 /** expat `checkCharRefNumber`: the code points a character reference may not name. */

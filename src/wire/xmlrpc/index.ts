@@ -3,7 +3,7 @@
  * faultCodes): its public surface. The expat port, the Unmarshaller and the Python text
  * conversions behind `decodeRequest` are internal to this folder.
  */
-export { bodyOdooReads, contentTypeXml, isRequestContentTypeAccepted } from './content-type.ts';
+export { contentTypeXml, formLimit, formTooLargePage, isFormContentType, isRequestContentTypeAccepted } from './content-type.ts';
 export { decodeRequest, defaultMaxDepth, unmarshalRequest, type DecodeLimits } from './decode.ts';
 export { defaultMarshalOptions, encodeFault, encodeResponse, type MarshalOptions } from './encode.ts';
 export { stringFaultFromError, type StringFault } from './fault-v1.ts';

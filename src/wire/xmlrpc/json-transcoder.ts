@@ -225,7 +225,7 @@ export class JsonTranscoder {
       if (t.charCodeAt(p) !== 0x22) return undefined;
       const start = p + 1;
       let hash = emptyNameHash;
-      let c = 0;
+      let c: number;
       for (p = start; ; p++) {
         c = t.charCodeAt(p);
         if (c > 0x3e ? c === 0x5c : c === 0x22 || c === 0x26 || c === 0x3c || c === 0x3e || !(c >= 0x20)) break;

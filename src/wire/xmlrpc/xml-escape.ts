@@ -4,7 +4,9 @@
  * XML 1.0 forbids (TAB, LF and CR stay).
  */
 
+// eslint-disable-next-line no-control-regex -- the C0 controls XML 1.0 forbids
 const needsWorkRe = /[&<>\x00-\x08\x0b\x0c\x0e-\x1f]/;
+// eslint-disable-next-line no-control-regex -- the C0 controls XML 1.0 forbids
 const controlRe = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
 
 function escape(text: string): string {

@@ -159,7 +159,7 @@ export function lookupPythonEncoding(name: string): EncodingLookup {
         message: `'${name}' is not a text encoding; use codecs.decode() to handle arbitrary codecs`,
       };
     case 'py':
-      return { pyName: entry![1] as string, message: entry![2] as string };
+      return { pyName: entry[1] as string, message: entry[2] as string };
   }
   return { pyName: 'LookupError', message: `unknown encoding: ${name}` };
 }

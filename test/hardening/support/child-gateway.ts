@@ -34,7 +34,7 @@ export async function startChildGateway(args: string[], nodeArgs: string[] = [])
   });
   const lines: Array<Record<string, unknown>> = [];
   const waiters: Array<{ msg: string; resolve: (line: Record<string, unknown>) => void }> = [];
-  createInterface({ input: child.stdout! }).on('line', (text) => {
+  createInterface({ input: child.stdout }).on('line', (text) => {
     let line: Record<string, unknown>;
     try {
       line = JSON.parse(text) as Record<string, unknown>;
@@ -46,7 +46,7 @@ export async function startChildGateway(args: string[], nodeArgs: string[] = [])
     for (const w of waiters.filter((x) => x.msg === line.msg)) w.resolve(line);
   });
   let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const logged = (msg: string) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {

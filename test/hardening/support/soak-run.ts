@@ -118,7 +118,7 @@ async function drive(
   // the uid must have logged in once before execute_kw with a password (design §5)
   const uid = await xml('xmlrpc2', 'common', 'authenticate', ['demo', 'admin', adminPassword, {}]);
   if (!('result' in uid) || uid.result !== 2) throw new Error(`authenticate failed: ${JSON.stringify(uid)}`);
-  const other = await xml('xmlrpc2', 'common', 'authenticate', ['other', 'admin', sim.users('other').find((u) => u.login === 'admin')?.password as string, {}]);
+  const other = await xml('xmlrpc2', 'common', 'authenticate', ['other', 'admin', sim.users('other').find((u) => u.login === 'admin')?.password, {}]);
   if (!('result' in other) || other.result !== 2) throw new Error(`authenticate failed: ${JSON.stringify(other)}`);
 
   const kw = (model: string, method: string, args: unknown[], kwargs: Record<string, unknown> = {}) => ['demo', 2, adminPassword, model, method, args, kwargs];
