@@ -37,12 +37,12 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
   },
 });
-const upstream = values.upstream as string;
-const scratch = values.scratch as string;
+const upstream = values.upstream;
+const scratch = values.scratch;
 if (!/^scratch\w*$/.test(scratch)) throw new Error('--scratch must start with "scratch": the tester drops it at the end');
 
 async function manager(action: 'duplicate' | 'drop', fields: Record<string, string>): Promise<void> {
-  const res = await fetch(`${upstream}/web/database/${action}`, { method: 'POST', body: new URLSearchParams({ master_pwd: values.master as string, ...fields }), redirect: 'manual' });
+  const res = await fetch(`${upstream}/web/database/${action}`, { method: 'POST', body: new URLSearchParams({ master_pwd: values.master, ...fields }), redirect: 'manual' });
   await res.text();
   if (res.status !== 303) throw new Error(`/web/database/${action} answered HTTP ${res.status}`);
 }
@@ -70,7 +70,7 @@ async function send(base: string, dialect: Dialect, service: string, method: str
 
 /** An int or a list of ints: what create and copy answer. */
 function idsOf(v: Value | undefined): number[] | undefined {
-  return typeof v === 'number' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'number') ? (v as number[]) : undefined;
+  return typeof v === 'number' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'number') ? (v) : undefined;
 }
 
 /** The result of an answer, when it is one. */
@@ -98,7 +98,7 @@ function record(tally: Tally, call: { dialect: Dialect; family: string; service:
       count: 0,
       dialects: new Set<string>(),
       example: {
-        call: `${call.dialect} ${call.service}.${call.method}(${stringifyJson(call.params as Value).slice(0, 300)})`,
+        call: `${call.dialect} ${call.service}.${call.method}(${stringifyJson(call.params).slice(0, 300)})`,
         odoo: odoo.body.slice(-400),
         gateway: gateway.body.slice(-400),
         differences: o.differences.slice(0, 3).map((d) => `${d.path}: ${d.message}`.slice(0, 300)),
@@ -177,7 +177,7 @@ async function main(): Promise<void> {
   const version = await fetch(`${upstream}/web/version`).catch(() => undefined);
   if (version === undefined || !version.ok) throw new Error(`no Odoo at ${upstream}: start it with ../shared/tools/odoo19-up.sh`);
   if ((await databases()).includes(scratch)) await manager('drop', { name: scratch });
-  await manager('duplicate', { name: values.source as string, new_name: scratch });
+  await manager('duplicate', { name: values.source, new_name: scratch });
   const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstream], {});
   const gateway = await startGateway(config, createLogger('silent'));
   const started = Date.now();
@@ -229,7 +229,7 @@ async function main(): Promise<void> {
     intendedByDeviation: Object.fromEntries(tally.intended),
     causes: causes.map(([cause, e]) => ({ cause, count: e.count, dialects: [...e.dialects].sort(), example: e.example })),
   };
-  writeFileSync(values.out as string, `${JSON.stringify(summary, null, 2)}\n`);
+  writeFileSync(values.out, `${JSON.stringify(summary, null, 2)}\n`);
   console.log(`${tally.calls} answers compared in ${summary.seconds} s (seed ${summary.seed}): ${tally.equal} equal, ${intended} intended, ${differing} differing in ${causes.length} causes, ${failed} calls failed to run`);
   for (const [title, n] of tally.intended) console.log(`  intended: ${n} × ${title}`);
   for (const [cause, e] of causes) console.log(`  ${e.count} × [${[...e.dialects].join(',')}] ${cause}`);

@@ -5,7 +5,7 @@
  * answers the password-less functions and `list_countries`. Each returns a value or throws an
  * OdooError; the route writes either in the endpoint's dialect.
  */
-import { isTruthy, PyBinary, type Struct, type Value } from '../../src/value.ts';
+import { isTruthy, PyBinary, type Value } from '../../src/value.ts';
 import { callKw } from '../call-kw.ts';
 import type { Database } from '../database.ts';
 import { OdooError, accessDenied, missingError, userError } from '../errors.ts';
@@ -201,7 +201,7 @@ export function dispatchObject(state: LegacyServiceState, method: string, params
   if (typeof modelMethod !== 'string') throw builtin('AttributeError', `'${typeNameOf(modelMethod)}' object has no attribute 'startswith'`);
   if (!(kw instanceof Map)) throw builtin('TypeError', `argument after ** must be a mapping, not ${pyTypeOf(kw)}`);
   const ctx = { db, uid, keys: state.keys, now: state.now(), methods: state.methods };
-  return callKw(ctx, model, modelMethod, args, kw as Struct);
+  return callKw(ctx, model, modelMethod, args, kw);
 }
 
 function pyTypeOf(v: Value): string {

@@ -272,7 +272,7 @@ function keywordsMustBeStrings(): LegacyError {
 function unmappable(target: { model: Value; method: Value }): LegacyError {
   return pythonError(
     'TypeError',
-    `legacy-rpc-gateway cannot map the positional arguments of ${target.model}.${target.method}() to JSON-2 ` +
+    `legacy-rpc-gateway cannot map the positional arguments of ${String(target.model)}.${String(target.method)}() to JSON-2 ` +
       'parameter names: its signature is unknown. Pass them as keyword arguments (execute_kw kwargs) ' +
       'or declare the signature in the signatures file (--signatures-file).',
   );

@@ -27,7 +27,10 @@ const servers: Server[] = [];
 const pools: Pool[] = [];
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.destroy()));
-  for (const s of servers.splice(0)) s.closeAllConnections(), s.close();
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    s.close();
+  }
 });
 
 function poolWith(url: string, spareMs: number) {
