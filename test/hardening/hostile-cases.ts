@@ -479,10 +479,10 @@ function arityAndTypes(s: TableSettings): HostileCase[] {
   for (const uid of ['abc', '', [], {}, null, '2x', 1e30]) add('object', 'execute_kw', ['demo', uid, pw, 'res.partner', 'search_count', [[]]], ['xmlrpc2']);
   add('object', 'execute_kw', ['demo', '2', 'not the password', 'res.partner', 'search_count', [[]]], ['xmlrpc2']);
   add('object', 'execute_kw', ['demo', 2, 'not the password', 'res.partner', 'search_count', [[]]], all);
-  // `*args` of a non-iterable: CPython names the model method (call_kw), which the oracle does not model
+  // `*args` of a non-iterable: Python 3.11/3.12's wording (Odoo 19), which the oracle does not model
   for (const endpoint of all) {
     const params = ['demo', 2, pw, 'res.partner', 'search_count', 5];
-    const expect: Expected = { exception: 'TypeError', last: 'TypeError: BaseModel.search_count() argument after * must be an iterable, not int' };
+    const expect: Expected = { exception: 'TypeError', last: 'TypeError: Value after * must be an iterable, not int' };
     if (endpoint === 'jsonrpc') out.push(jsonCase('arity and types', 'object.execute_kw args 5', jsonCall('object', 'execute_kw', JSON.stringify(params)), expect));
     else out.push({ ...xmlCase('arity and types', 'object.execute_kw args 5', endpoint, xmlCall('execute_kw', params.map(x)), expect), service: 'object' });
   }
