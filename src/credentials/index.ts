@@ -12,6 +12,7 @@ import type { Logger } from '../log.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { createApiKeyPasswords } from './api-key-passwords.ts';
 import { createCredentialCache } from './cache.ts';
+import { refuseLoneSurrogates } from './lone-surrogates.ts';
 import { createCacheKeyer } from './cache-key.ts';
 import { createCredentialMap, loadCredentialMap, type CredentialMap, type CredentialMapEntry } from './credential-map.ts';
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
@@ -212,6 +213,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
 
   return {
     async callAs(db, uid, password, origin, call) {
+      refuseLoneSurrogates(password);
       if (looksLikeApiKey(password)) {
         const key = throttleKey(origin, db, apiKeyThrottleName(db, uid));
         return apiKeys.callAs(db, uid, password, origin, call).then(
@@ -248,6 +250,8 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     rememberLogin: (db, uid, login) => logins.remember(db, uid, login),
 
     async authenticate(db, login, password, origin) {
+      refuseLoneSurrogates(login);
+      refuseLoneSurrogates(password);
       const key = throttleKey(origin, db, login);
       try {
         let uid: number | bigint;

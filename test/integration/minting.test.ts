@@ -166,6 +166,18 @@ describe('key lifetime', () => {
     expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'changed'])).result).toBe(5);
   });
 
+  it('refuses a lone surrogate in a login or password with the UnicodeEncodeError Odoo raises, before any upstream login', async () => {
+    const clock = createTestClock('2026-11-21T12:00:00Z');
+    const s = await start(clock);
+    s.sim.clearLog();
+    for (const args of [['gw', 'demo', 'demo\ud800'], ['gw', 'de\udc00mo', 'demo']]) {
+      const { error } = await s.jsonrpc('common', 'login', args);
+      expect(errorData(error)).toMatchObject({ name: 'builtins.UnicodeEncodeError' });
+    }
+    expect(errorData((await contextGet(s, 5, 'demo\ud800')).error)).toMatchObject({ name: 'builtins.UnicodeEncodeError' });
+    expect(paths(s)).toEqual([]);
+  });
+
   it('caches refused credentials for the negative TTL: a looping bad client makes one login attempt per period', async () => {
     const clock = createTestClock('2026-11-21T12:00:00Z');
     const s = await start(clock, (sim) => ['--negative-cache-ttl', '60000', '--service-key', sim.keyFor('gw', 'admin')]);
