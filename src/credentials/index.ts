@@ -108,6 +108,8 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       maxBackoffMs: config.throttleMaxBackoffMs,
       max: config.keyCacheSize,
       now,
+      // a reservation whose replica died lapses once the login it stood for could no longer be running
+      holdMs: config.callTimeoutMs + 5000,
       ...(shared === undefined ? {} : { shared: shared.failures }),
     }),
     events,
@@ -129,19 +131,21 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   async function counted<T>(req: PasswordRequest, run: () => Promise<T>): Promise<T> {
     const key = throttleKey(req.origin, req.db, req.login);
     // Only attempts that would log in upstream are throttled: a password already traded for a
-    // cached key keeps working while a wrong one is refused (Odoo's cooldown spares it too).
-    await throttle.check(key);
+    // cached key keeps working while a wrong one is refused (Odoo's cooldown spares it too). The
+    // attempt is reserved before it goes upstream, so attempts in flight count (issue #20).
+    const attempt = await throttle.reserve(key);
     try {
       const out = await run();
-      await throttle.success(key);
+      await attempt.settle('succeeded');
       return out;
     } catch (err) {
       const line = { db: req.db, clientIp: req.origin.ip, requestId: req.origin.requestId };
       if (isBadCredentials(err)) {
-        await throttle.failure(key);
+        await attempt.settle('failed');
         log.debug(line, 'login refused upstream');
-      } else if (isRefusal(err)) {
-        log.warn({ ...line, login: req.login, reason: err.message }, 'could not trade a password for an API key');
+      } else {
+        await attempt.settle('abandoned');
+        if (isRefusal(err)) log.warn({ ...line, login: req.login, reason: err.message }, 'could not trade a password for an API key');
       }
       throw err;
     }
