@@ -57,7 +57,7 @@ describe('loadConfig()', () => {
     expect(loadConfig([], {})).toMatchObject({
       keyDurationDays: 1,
       keyRenewMarginMs: 600_000,
-      revalidateIntervalMs: 900_000,
+      revalidateIntervalMs: 5000,
       negativeCacheTtlMs: 60_000,
       throttleFailures: 5,
       throttleBackoffMs: 60_000,

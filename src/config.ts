@@ -243,8 +243,8 @@ export const settings = {
   revalidateIntervalMs: {
     flag: 'revalidate-interval',
     env: 'REVALIDATE_INTERVAL',
-    schema: durationMs(1000).default(900_000),
-    help: 'Milliseconds after which the password behind a minted key is checked again by a fresh login, so a changed password stops working. Default 900000 (15 min).',
+    schema: durationMs(1000).default(5000),
+    help: 'Bound, in milliseconds, on how long a changed password keeps working: each replica confirms the password behind a key at least this often (by checking the web session minting opened, which costs Odoo no password hash; in the background once half of it has passed, so calls in steady use do not wait) and serves no key it could not confirm within it. Default 5000.',
   },
   negativeCacheTtlMs: {
     flag: 'negative-cache-ttl',

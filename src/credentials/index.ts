@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
-import { accessDenied } from '../errors.ts';
+import { accessDenied, LegacyError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { createApiKeyPasswords } from './api-key-passwords.ts';
@@ -16,7 +16,7 @@ import { refuseLoneSurrogates } from './lone-surrogates.ts';
 import { createCacheKeyer } from './cache-key.ts';
 import { createCredentialMap, loadCredentialMap, type CredentialMap, type CredentialMapEntry } from './credential-map.ts';
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
-import { checkPassword, keyName, mintKey } from './minting.ts';
+import { checkPassword, endSession, keyName, mintKey } from './minting.ts';
 import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
 import { createPasswordKeys, type PasswordKey, type PasswordRequest, type SharedPasswordKeys } from './password-keys.ts';
 import { probeDatabase } from './probe-database.ts';
@@ -75,6 +75,11 @@ export interface CredentialsOptions {
   events?: CredentialEvents;
   /** State shared with the other replicas; absent: everything stays in this process. */
   shared?: SharedCredentials;
+}
+
+/** Odoo's answer to a request in a session that is over (logged out, or its password changed). */
+function isSessionExpired(err: unknown): boolean {
+  return err instanceof LegacyError && err.name === 'odoo.http.SessionExpiredException';
 }
 
 /** A bearer refusal reaching the client is Odoo's AccessDenied (fault 3). */
@@ -167,7 +172,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     );
     const expiresAt = Number.isFinite(minted.expiresAt) ? new Date(minted.expiresAt).toISOString() : 'never';
     log.info({ db: req.db, uid: minted.uid, keyId: minted.keyId, expiresAt, requestId: req.origin.requestId, ...(retire === undefined ? {} : { replacedKeyId: retire.keyId }) }, retire === undefined ? 'minted an API key' : 'renewed a minted API key');
-    return { db: req.db, uid: minted.uid, login: req.login, key: minted.key, source: 'minted', keyId: minted.keyId, expiresAt: minted.expiresAt, renewAt: renewAtFor(minted.expiresAt, mintedAt), validatedAt: now() };
+    return { db: req.db, uid: minted.uid, login: req.login, key: minted.key, source: 'minted', keyId: minted.keyId, expiresAt: minted.expiresAt, renewAt: renewAtFor(minted.expiresAt, mintedAt), validatedAt: now(), session: minted.session };
   }
 
   async function fromMap(entry: CredentialMapEntry, req: PasswordRequest): Promise<PasswordKey> {
@@ -196,12 +201,26 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
           const entry = map.find(req.db, req.login);
           return entry === undefined ? mint(req) : fromMap(entry, req);
         }),
+      // Never through the client's throttle (issue #20): what a client does with its own attempts
+      // must not decide whether a changed password is noticed.
       async revalidate(entry, req) {
-        const uid = await counted(req, () => checkPassword(upstream, req, req.origin));
+        if (entry.session !== undefined) {
+          try {
+            // Odoo ends a session whose user's password changed; checking it hashes nothing
+            await upstream.webSession.check(entry.session, req.origin);
+            return;
+          } catch (err) {
+            if (!isSessionExpired(err)) throw err;
+          }
+        }
+        // no session, or it ended (password changed, or Odoo dropped it): one fresh login
+        const { uid, session } = await checkPassword(upstream, req, req.origin);
+        entry.session = session;
         if (BigInt(uid) !== BigInt(entry.uid)) throw badCredentials();
       },
-      renew: (entry, req) => counted(req, () => mint(req, entry)),
+      renew: (entry, req) => mint(req, entry),
       async retire(entry, why) {
+        if (entry.session !== undefined) void endSession(upstream, entry.session, ownOrigin());
         if (entry.source !== 'minted' || entry.expiresAt <= now()) return;
         const outcome = await retirer.revoke(entry.db, entry.uid, entry.key, ownOrigin());
         events.retirement(outcome);

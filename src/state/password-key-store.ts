@@ -23,6 +23,8 @@ interface StoredKey {
   expiresAt: number;
   renewAt: number;
   validatedAt: number;
+  /** The web session's cookie the password is confirmed in (sealed like the key; absent in older entries). */
+  session?: string | null;
 }
 
 const scripts = {
@@ -111,7 +113,7 @@ export function createPasswordKeyStore({ link, sealer, locks, replicas, max, now
   const index = link.key('keys');
 
   const sealEntry = (slot: string, e: PasswordKey) =>
-    sealer.seal(entryName(slot), JSON.stringify({ db: e.db, uid: String(e.uid), login: e.login, key: e.key, keyId: e.keyId ?? null, expiresAt: e.expiresAt, renewAt: e.renewAt, validatedAt: e.validatedAt } satisfies StoredKey));
+    sealer.seal(entryName(slot), JSON.stringify({ db: e.db, uid: String(e.uid), login: e.login, key: e.key, keyId: e.keyId ?? null, expiresAt: e.expiresAt, renewAt: e.renewAt, validatedAt: e.validatedAt, session: e.session?.cookie ?? null } satisfies StoredKey));
 
   function openEntry(slot: string, sealed: string): PasswordKey | undefined {
     const text = sealer.open(entryName(slot), sealed);
@@ -122,7 +124,7 @@ export function createPasswordKeyStore({ link, sealer, locks, replicas, max, now
     const s = JSON.parse(text) as StoredKey;
     const big = BigInt(s.uid);
     const uid = big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
-    return { db: s.db, uid, login: s.login, key: s.key, source: 'minted', keyId: s.keyId ?? undefined, expiresAt: s.expiresAt, renewAt: s.renewAt, validatedAt: s.validatedAt };
+    return { db: s.db, uid, login: s.login, key: s.key, source: 'minted', keyId: s.keyId ?? undefined, expiresAt: s.expiresAt, renewAt: s.renewAt, validatedAt: s.validatedAt, session: typeof s.session === 'string' ? { db: s.db, cookie: s.session } : undefined };
   }
 
   /** The entries a script answered as (slot, sealed, ...) pairs. */

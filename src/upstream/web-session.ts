@@ -43,6 +43,12 @@ export interface WebSessionClient {
   callKw(session: WebSession, call: CallKw, origin: CallOrigin): Promise<Value>;
   /** Ends the session (logs out). */
   destroy(session: WebSession, origin: CallOrigin): Promise<void>;
+  /**
+   * `/web/session/check`: resolves while the session is still logged in. Odoo hashes nothing for it,
+   * and ends a session whose user's password changed (the session token covers the password hash):
+   * rejects with `odoo.http.SessionExpiredException` then.
+   */
+  check(session: WebSession, origin: CallOrigin): Promise<void>;
 }
 
 /** The JSON-RPC code Odoo gives an `auth='user'` route without a logged-in session. */
@@ -109,6 +115,11 @@ export function createWebSessionClient(http: UpstreamHttp, config: Config): WebS
 
     async destroy(session, origin) {
       await post('/web/session/destroy', session.db, new Map(), session.cookie, origin);
+    },
+
+    async check(session, origin) {
+      const { res } = await post('/web/session/check', session.db, new Map(), session.cookie, origin);
+      session.cookie = sessionIdFrom(res.headers['set-cookie']) ?? session.cookie;
     },
   };
 }
