@@ -23,6 +23,7 @@ import { probeDatabase } from './probe-database.ts';
 import { badCredentials, isAnsweredFalse, isBadCredentials, isRefusal, mapKeyRefused } from './refusals.ts';
 import { createRetirer } from './retire.ts';
 import { createThrottle, type SharedFailures } from './throttle.ts';
+import { throttleAddress } from './throttle-address.ts';
 import { createUidLogins, type SharedLogins } from './uid-logins.ts';
 
 export { isUnauthorized, looksLikeApiKey } from './passthrough.ts';
@@ -120,7 +121,8 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     events,
   );
   const retirer = createRetirer(upstream);
-  const throttleKey = (origin: CallOrigin, db: string, login: string) => cacheKey('throttle', origin.ip, db, login);
+  // an IPv6 client is counted by its /64: it can use any address in it (issue #20)
+  const throttleKey = (origin: CallOrigin, db: string, login: string) => cacheKey('throttle', throttleAddress(origin.ip), db, login);
 
   /** The gateway's own requests (retirement at eviction or shutdown): short, so a dead upstream cannot hold a shutdown. */
   const ownOrigin = (): CallOrigin => ({

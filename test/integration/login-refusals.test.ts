@@ -134,6 +134,14 @@ describe('throttling per (client address, db, login)', () => {
     expect((await contextGet(s, 5, 'demo', from('10.0.0.1'))).error).toBeUndefined();
   });
 
+  it('counts an IPv6 client by its /64: rotating through addresses in it gets no fresh attempts (issue #20)', async () => {
+    const s = await throttledStack();
+    for (let i = 1; i <= 6; i++) expect((await s.jsonrpc('common', 'login', ['gw', 'demo', `wrong-${i}`], from(`2001:db8:1:2::${i.toString(16)}`))).result).toBe(false);
+    expect(count(s, authPath)).toBe(3);
+    // another /64 is another client
+    expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'], from('2001:db8:1:3::1'))).result).toBe(5);
+  });
+
   it('40 parallel wrong guesses make no more upstream logins than the limit: attempts in flight are reserved (issue #20)', async () => {
     const s = await throttledStack();
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => s.jsonrpc('common', 'login', ['gw', 'demo', `wrong-${i}`], from('10.0.0.1'))));
