@@ -250,8 +250,11 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     } catch (err) {
       if (!isRefusal(err) || isThrottled(err)) throw err;
       if (current(slot, entry)) entries.delete(slot);
+      // the refusal is cached before the key is revoked: a call that meets the revoked key (401)
+      // and resolves again gets this refusal, not a fresh login
+      await noteRefusal(slot, err);
       await drop(slot, entry, 'the password no longer opens it');
-      return refused(slot, err);
+      throw err;
     }
   }
 
