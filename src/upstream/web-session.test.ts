@@ -63,9 +63,10 @@ describe('createWebSessionClient()', () => {
     await client.check(session, origin);
     expect(session.cookie).toBe('rotated');
     await expect(client.check(session, origin)).rejects.toMatchObject({ name: 'odoo.http.SessionExpiredException' });
-    expect(sent.map((r) => [r.path, r.headers.cookie, r.body])).toEqual([
-      ['/web/session/check', 'session_id=first', '{"jsonrpc":"2.0","method":"call","params":{},"id":null}'],
-      ['/web/session/check', 'session_id=rotated', '{"jsonrpc":"2.0","method":"call","params":{},"id":null}'],
+    // with the database header: a session Odoo lost is then Session Expired, not a 404 "No database is selected"
+    expect(sent.map((r) => [r.path, r.headers.cookie, r.headers['x-odoo-database'], r.body])).toEqual([
+      ['/web/session/check', 'session_id=first', 'gw', '{"jsonrpc":"2.0","method":"call","params":{},"id":null}'],
+      ['/web/session/check', 'session_id=rotated', 'gw', '{"jsonrpc":"2.0","method":"call","params":{},"id":null}'],
     ]);
   });
 

@@ -171,6 +171,21 @@ describe('key lifetime', () => {
     expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'changed'])).result).toBe(5);
   });
 
+  it('confirms the password with one fresh login when Odoo no longer has the session (issue #20)', async () => {
+    const clock = createTestClock('2026-11-21T12:00:00Z');
+    const s = await start(clock);
+    await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo']);
+    s.sim.control.dropSessions();
+    clock.advance(5000);
+    s.sim.clearLog();
+    expect((await contextGet(s, 5, 'demo')).error).toBeUndefined();
+    expect(paths(s)).toEqual(['/web/session/check', authPath, '/json/2/res.users/context_get']);
+    clock.advance(5000);
+    s.sim.clearLog();
+    await contextGet(s, 5, 'demo');
+    expect(paths(s)).toEqual(['/web/session/check', '/json/2/res.users/context_get']); // the new session
+  });
+
   it('refuses a changed password within the bound while its holder keeps re-arming the throttle from the same address (issue #20)', async () => {
     const clock = createTestClock('2026-11-21T12:00:00Z');
     const s = await start(clock, ['--throttle-failures', '3', '--throttle-backoff', '60000', '--revalidate-interval', '5000']);
