@@ -173,7 +173,8 @@ describe('key lifetime', () => {
 
   it('confirms the password with one fresh login when Odoo no longer has the session (issue #20)', async () => {
     const clock = createTestClock('2026-11-21T12:00:00Z');
-    const s = await start(clock);
+    // two databases: a request naming none then selects none (Odoo's "No database is selected")
+    const s = (stack = await startStack({ databases: ['gw', 'gw2'], sim: { now: clock.date }, gateway: { now: clock.now } }));
     await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo']);
     s.sim.control.dropSessions();
     clock.advance(5000);
