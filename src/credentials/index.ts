@@ -174,7 +174,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     );
     const expiresAt = Number.isFinite(minted.expiresAt) ? new Date(minted.expiresAt).toISOString() : 'never';
     log.info({ db: req.db, uid: minted.uid, keyId: minted.keyId, expiresAt, requestId: req.origin.requestId, ...(retire === undefined ? {} : { replacedKeyId: retire.keyId }) }, retire === undefined ? 'minted an API key' : 'renewed a minted API key');
-    return { db: req.db, uid: minted.uid, login: req.login, key: minted.key, source: 'minted', keyId: minted.keyId, expiresAt: minted.expiresAt, renewAt: renewAtFor(minted.expiresAt, mintedAt), validatedAt: now(), session: minted.session };
+    return { db: req.db, uid: minted.uid, login: req.login, key: minted.key, source: 'minted', keyId: minted.keyId, expiresAt: minted.expiresAt, renewAt: renewAtFor(minted.expiresAt, mintedAt), validatedAt: mintedAt, session: minted.session };
   }
 
   async function fromMap(entry: CredentialMapEntry, req: PasswordRequest): Promise<PasswordKey> {

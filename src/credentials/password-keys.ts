@@ -243,9 +243,11 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
    * it is not served until a later check confirms it.
    */
   async function checkPassword(slot: string, entry: PasswordKey, req: PasswordRequest): Promise<PasswordKey> {
+    // the bound runs from when the check was asked, not from when its answer arrived
+    const askedAt = now();
     try {
       await resolvers.revalidate(entry, req);
-      entry.validatedAt = now();
+      entry.validatedAt = askedAt;
       return entry;
     } catch (err) {
       if (!isRefusal(err) || isThrottled(err)) throw err;
