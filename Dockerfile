@@ -34,6 +34,8 @@ RUN apt-get update \
 WORKDIR /app
 # Defaults for a container: listen on every interface (publishing a port stays explicit), JSON logs,
 # the migration report on the volume. Every other setting keeps its built-in default (see README).
+# The admin port on every interface needs a token: the gateway refuses to start without one. Pass it
+# as a secret file, ADMIN_TOKEN_FILE=/run/secrets/admin_token (README, Docker), not as a variable.
 # NODE_OPTIONS: a 4 MiB V8 young generation keeps a 1 GiB db.dump under 150 MiB peak RSS
 # (BENCHMARKS.md, bench:dump); the default 16 MiB lets uncollected garbage push it just above.
 ENV NODE_ENV=production \

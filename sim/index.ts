@@ -125,6 +125,8 @@ export interface SimulatorControl {
   setPassword(db: string, login: string, password: string): void;
   /** Sets (or, with `undefined`, removes) a system parameter of `db`. */
   setConfigParameter(db: string, key: string, value: string | undefined): void;
+  /** Forgets every web session, as Odoo does when its session store is emptied (session GC, a new data_dir). */
+  dropSessions(): void;
 }
 
 function validateOptions(opts: SimulatorOptions): Required<SimulatorOptions> {
@@ -271,6 +273,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
         const user = [...(db.model('res.users')?.rows.values() ?? [])].find((u) => u.v.login === login);
         if (user === undefined) throw new Error(`no user ${JSON.stringify(login)} in ${name}`);
         db.passwords.set(user.id, password);
+      },
+      dropSessions() {
+        state.sessions.clear();
       },
       setConfigParameter(name, key, value) {
         const params = configParameters(dbOf(name));

@@ -19,11 +19,16 @@ export interface SimSession {
   preUid: number | undefined;
   /** `identity-check-last`: when the user last passed `res.users.identitycheck`, epoch ms. */
   identityCheckLast: number | undefined;
+  /**
+   * `session_token`: a digest of the user's session token fields (id, login, password hash, active)
+   * taken at login; a session whose user no longer matches it is logged out (`check_session`).
+   */
+  token: string | undefined;
 }
 
 /** A session that is never saved (bearer requests, no cookie). */
 export function throwawaySession(): SimSession {
-  return { sid: '', db: undefined, uid: undefined, preUid: undefined, identityCheckLast: undefined };
+  return { sid: '', db: undefined, uid: undefined, preUid: undefined, identityCheckLast: undefined, token: undefined };
 }
 
 /** `secrets.token_urlsafe`-like ids, as long as Odoo's (84 characters). */

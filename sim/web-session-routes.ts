@@ -4,6 +4,7 @@
  * `/web/dataset/call_kw[/<path>]` for the session's user. The session is found from the `session_id`
  * cookie; a cookie bound to one database plus an `X-Odoo-Database` naming another is a 403 page.
  */
+import { createHash } from 'node:crypto';
 import { struct, type Value } from '../src/value.ts';
 import { isSystem } from './access.ts';
 import { callKw } from './call-kw.ts';
@@ -21,7 +22,17 @@ import { odooRelease } from './version-routes.ts';
 
 /** The paths this module serves. */
 export function isWebSessionPath(path: string): boolean {
-  return path === '/web/session/authenticate' || path === '/web/session/destroy' || path === '/web/dataset/call_kw' || path.startsWith('/web/dataset/call_kw/');
+  return path === '/web/session/authenticate' || path === '/web/session/destroy' || path === '/web/session/check' || path === '/web/dataset/call_kw' || path.startsWith('/web/dataset/call_kw/');
+}
+
+/**
+ * `res.users._compute_session_token` over `_get_session_token_fields()` (id, login, password, active):
+ * any change to them — a new password above all — ends the user's sessions at their next request.
+ */
+function sessionToken(db: Database, uid: number): string | undefined {
+  const user = db.model('res.users')?.rows.get(uid);
+  if (user === undefined) return undefined;
+  return createHash('sha256').update(JSON.stringify([uid, user.v.login, db.passwords.get(uid) ?? null, user.v.active])).digest('hex');
 }
 
 /** `ir.http.session_info()`, the members the simulator can state from its data. */
@@ -75,6 +86,7 @@ function authenticate(state: Json2State, req: SimRequest, id: Value, params: Map
   }
   session.uid = user.id;
   session.preUid = undefined;
+  session.token = sessionToken(db, user.id);
   return jsonRpcResult(id, sessionInfo(db, user.id, now), cookie);
 }
 
@@ -90,6 +102,13 @@ export function handleWebSession(state: Json2State, req: SimRequest): SimRespons
   const { session, db } = found;
   if (db === undefined) return htmlResponse(404, noDatabasePage());
   if (session === undefined || session.uid === undefined) return jsonRpcSessionExpired(id);
+  // `check_session`: a session whose user's password (or login, or activity) changed is logged out
+  if (session.token === undefined || session.token !== sessionToken(db, session.uid)) {
+    state.sessions.destroy(session);
+    return jsonRpcSessionExpired(id);
+  }
+  // `/web/session/check` (`auth='user'`): nothing more to say for a live session
+  if (req.path === '/web/session/check') return jsonRpcResult(id, null);
   if (req.path === '/web/session/destroy') {
     const fresh = state.sessions.destroy(session);
     return jsonRpcResult(id, null, { 'Set-Cookie': sessionCookie(fresh, state.now()) });

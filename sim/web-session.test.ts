@@ -111,3 +111,25 @@ describe('session cookies on JSON-2', () => {
     expect(conflict.text).toContain('<p>Cannot use both the session_id cookie and the x-odoo-database header.</p>');
   });
 });
+
+describe('/web/session/check and the session token (issue #20)', () => {
+  it('answers a live session without a result, as Odoo 19 does', async () => {
+    const a = await login('gw', 'demo', 'demo');
+    const check = await rpc('/web/session/check', {}, a.cookie);
+    expect(plain(check.envelope)).toEqual({ jsonrpc: '2.0', id: 7 });
+  });
+
+  it("logs a session out once its user's password changed: the check and call_kw answer Odoo Session Expired", async () => {
+    const sessions = [await login('gw', 'demo', 'demo'), await login('gw', 'demo', 'demo')];
+    const other = await login('gw', 'admin', 'admin');
+    sim.control.setPassword('gw', 'demo', 'changed');
+    for (const [i, path] of ['/web/session/check', '/web/dataset/call_kw'].entries()) {
+      const out = await rpc(path, { model: 'res.users', method: 'context_get', args: [], kwargs: {} }, sessions[i]!.cookie);
+      expect(plain(out.envelope.get('error') as Value)).toMatchObject({ code: 100, message: 'Odoo Session Expired' });
+    }
+    // another user's session is not affected, and a login with the new password opens a working one
+    expect((await rpc('/web/session/check', {}, other.cookie)).envelope.get('error')).toBeUndefined();
+    const again = await login('gw', 'demo', 'changed');
+    expect((await rpc('/web/session/check', {}, again.cookie)).envelope.get('error')).toBeUndefined();
+  });
+});

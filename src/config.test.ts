@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, helpText, loadConfig, settings } from './config.ts';
 
@@ -55,7 +57,7 @@ describe('loadConfig()', () => {
     expect(loadConfig([], {})).toMatchObject({
       keyDurationDays: 1,
       keyRenewMarginMs: 600_000,
-      revalidateIntervalMs: 900_000,
+      revalidateIntervalMs: 5000,
       negativeCacheTtlMs: 60_000,
       throttleFailures: 5,
       throttleBackoffMs: 60_000,
@@ -111,7 +113,8 @@ describe('configuration errors in the gateway\'s own words (issue #24)', () => {
     for (const s of Object.values(settings)) {
       // the first of these values the setting refuses
       for (const bad of ['not valid', '', '-5', '1.5', '99999999999999', 'ftp://x']) {
-        const problems = problemsOf([`--${s.flag}=${bad}`]);
+        // (an open admin port accepted, so a bare --admin-host is not refused for its missing token)
+        const problems = problemsOf([`--${s.flag}=${bad}`], { ADMIN_OPEN_WITHOUT_TOKEN: 'true' });
         if (problems.length === 0) continue;
         expect(problems).toHaveLength(1);
         const head = problems[0]!.slice(0, problems[0]!.indexOf(': invalid value'));
@@ -121,7 +124,7 @@ describe('configuration errors in the gateway\'s own words (issue #24)', () => {
         expect(head).toBe(`--${s.flag} / ${s.env}`);
         expect(why).not.toMatch(libraryWords);
         // a file the gateway cannot read says so; everything else says what it accepts
-        if (s.flag !== 'upstream-ca') expect(why).toMatch(/e\.g\. |^one of /);
+        if (s.flag !== 'upstream-ca' && s.flag !== 'admin-token-file') expect(why).toMatch(/e\.g\. |^one of /);
         explained++;
         break;
       }
@@ -294,5 +297,52 @@ describe('shadow mode settings (issue #23)', () => {
     [['--shadow-methods', 'read'], '--shadow-methods / SHADOW_METHODS: invalid value "read": "read": name each method with + (add) or - (remove)'],
   ])('refuses %j with a clear message', (argv, message) => {
     expect(() => loadConfig(argv, {})).toThrow(message);
+  });
+});
+
+describe('the admin port beyond loopback (issue #20)', () => {
+  const problems = (argv: string[], env: NodeJS.ProcessEnv = {}): string[] => {
+    try {
+      loadConfig(argv, env);
+      return [];
+    } catch (e) {
+      return (e as ConfigError).problems;
+    }
+  };
+  const token = 'a-long-enough-admin-token-0123456789';
+  const tokenFile = (text: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'admin-token-'));
+    const path = join(dir, 'admin_token');
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it.each([['0.0.0.0'], ['::'], ['10.0.0.5'], ['gateway.internal']])('refuses to start on %s without a token', (host) => {
+    const out = problems([], { ADMIN_HOST: host });
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(/^--admin-token \/ ADMIN_TOKEN: required when the admin port listens beyond loopback \(--admin-host /);
+    expect(out[0]).toContain('--admin-open-without-token');
+  });
+
+  it.each([['127.0.0.1'], ['127.0.0.2'], ['::1'], ['[::1]'], ['localhost']])('starts on loopback %s without a token', (host) => {
+    expect(problems(['--admin-host', host])).toEqual([]);
+  });
+
+  it('starts beyond loopback with a token, or when the operator accepts the risk by name', () => {
+    expect(loadConfig([], { ADMIN_HOST: '0.0.0.0', ADMIN_TOKEN: token }).adminToken).toBe(token);
+    expect(loadConfig(['--admin-open-without-token'], { ADMIN_HOST: '0.0.0.0' })).toMatchObject({ adminToken: undefined, adminOpenWithoutToken: true });
+  });
+
+  it('reads the token from a secret file, one trailing newline ignored', () => {
+    expect(loadConfig([], { ADMIN_HOST: '0.0.0.0', ADMIN_TOKEN_FILE: tokenFile(`${token}\n`) }).adminToken).toBe(token);
+  });
+
+  it('refuses a missing or bad secret file without quoting its content, and a token given twice', () => {
+    expect(problems([], { ADMIN_TOKEN_FILE: '/nonexistent/admin_token' })).toEqual(['--admin-token-file / ADMIN_TOKEN_FILE: invalid value "/nonexistent/admin_token": cannot read the file (ENOENT)']);
+    const short = tokenFile('tooshort\n');
+    const out = problems([], { ADMIN_HOST: '0.0.0.0', ADMIN_TOKEN_FILE: short });
+    expect(out).toEqual([`--admin-token-file / ADMIN_TOKEN_FILE: the file ${JSON.stringify(short)} does not hold a token: ${settings.adminToken.accepts}`]);
+    expect(out.join('')).not.toContain('tooshort');
+    expect(problems([], { ADMIN_TOKEN: token, ADMIN_TOKEN_FILE: tokenFile(token) })).toEqual(['--admin-token-file / ADMIN_TOKEN_FILE: give the admin token once, as --admin-token or as --admin-token-file']);
   });
 });

@@ -95,7 +95,21 @@ export const settings = {
     schema: z.string().min(16).regex(/^[\x21-\x7e]+$/).optional(),
     accepts: '16 or more printable ASCII characters without spaces, e.g. the output of `openssl rand -hex 24`',
     secret: true,
-    help: 'Bearer token the admin port requires for /metrics and the migration report (/readyz stays open for probes). Default none.',
+    help: 'Bearer token the admin port requires for /metrics and the migration report (/readyz stays open for probes). Required when --admin-host listens beyond loopback. Default none.',
+  },
+  adminTokenFile: {
+    flag: 'admin-token-file',
+    env: 'ADMIN_TOKEN_FILE',
+    schema: z.string().min(1).optional(),
+    accepts: 'the path of a file holding the admin token, e.g. /run/secrets/admin_token',
+    help: 'File the admin token is read from instead of --admin-token (a Docker or Kubernetes secret; one trailing newline ignored). Default none.',
+  },
+  adminOpenWithoutToken: {
+    flag: 'admin-open-without-token',
+    env: 'ADMIN_OPEN_WITHOUT_TOKEN',
+    schema: boolText.default(false),
+    boolean: true,
+    help: 'Accept that an admin port listening beyond loopback without a token shows /metrics and the migration report (client addresses, user agents, models, methods) to anyone who reaches it. Default false: the gateway refuses to start that way.',
   },
   demo: {
     flag: 'demo',
@@ -235,8 +249,8 @@ export const settings = {
   revalidateIntervalMs: {
     flag: 'revalidate-interval',
     env: 'REVALIDATE_INTERVAL',
-    schema: durationMs(1000).default(900_000),
-    help: 'Milliseconds after which the password behind a minted key is checked again by a fresh login, so a changed password stops working. Default 900000 (15 min).',
+    schema: durationMs(1000).default(5000),
+    help: 'Bound, in milliseconds, on how long a changed password keeps working: each replica confirms the password behind a key at least this often (by checking the web session minting opened, which costs Odoo no password hash; in the background once half of it has passed, so calls in steady use do not wait) and serves no key it could not confirm within it. Default 5000.',
   },
   negativeCacheTtlMs: {
     flag: 'negative-cache-ttl',
@@ -441,12 +455,51 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {})
   if (out.redisUrl !== undefined && out.stateSecret === undefined && !problems.some((p) => p.startsWith('--state-secret'))) {
     problems.push('--state-secret / STATE_SECRET: required with --redis-url: replicas store keys in Redis encrypted under it');
   }
+  adminAccess(out, problems);
   const keys = out.serviceKey as ServiceKeys | undefined;
   if (keys !== undefined && typeof out.serviceDb === 'string' && keys.keyFor(out.serviceDb) === undefined) {
     problems.push(`--service-db / SERVICE_DB: --service-key has no key for database ${JSON.stringify(out.serviceDb)} (add ${out.serviceDb}=<key>)`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(out) as Config;
+}
+
+/** Loopback spellings an admin port may listen on without a token. */
+function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * The admin token from `--admin-token-file`, and the refusal to open the admin port beyond loopback
+ * without one (issue #20: it shows client addresses, user agents, models and methods) unless
+ * `--admin-open-without-token` accepts that.
+ */
+function adminAccess(out: Record<string, unknown>, problems: string[]): void {
+  const file = out.adminTokenFile as string | undefined;
+  if (file !== undefined) {
+    if (out.adminToken !== undefined) problems.push('--admin-token-file / ADMIN_TOKEN_FILE: give the admin token once, as --admin-token or as --admin-token-file');
+    else {
+      let text: string | undefined;
+      try {
+        text = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      } catch (err) {
+        problems.push(`--admin-token-file / ADMIN_TOKEN_FILE: invalid value ${JSON.stringify(file)}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+      }
+      if (text !== undefined) {
+        const token = settings.adminToken.schema.safeParse(text);
+        if (token.success && token.data !== undefined) out.adminToken = token.data;
+        else problems.push(`--admin-token-file / ADMIN_TOKEN_FILE: the file ${JSON.stringify(file)} does not hold a token: ${settings.adminToken.accepts}`);
+      }
+    }
+  }
+  const host = out.adminHost;
+  if (typeof host === 'string' && !isLoopback(host) && out.adminToken === undefined && file === undefined && out.adminOpenWithoutToken === false && !problems.some((p) => p.startsWith('--admin-token'))) {
+    problems.push(
+      `--admin-token / ADMIN_TOKEN: required when the admin port listens beyond loopback (--admin-host ${host}): /metrics and the report show client addresses and what they call. ` +
+        'Give --admin-token or --admin-token-file (a secret), listen on 127.0.0.1, or accept the risk with --admin-open-without-token',
+    );
+  }
 }
 
 function parseFlags(argv: readonly string[], problems: string[]): Map<string, string | boolean> {

@@ -65,6 +65,14 @@ export function countedThrottle(throttle: Throttle, events: CredentialEvents): T
         throw err;
       }
     },
+    async reserve(key) {
+      try {
+        return await throttle.reserve(key);
+      } catch (err) {
+        events.throttled();
+        throw err;
+      }
+    },
     failure: (key) => throttle.failure(key),
     success: (key) => throttle.success(key),
   };

@@ -7,21 +7,23 @@
 import { randomBytes } from 'node:crypto';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
-import { accessDenied } from '../errors.ts';
+import { accessDenied, LegacyError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { createApiKeyPasswords } from './api-key-passwords.ts';
 import { createCredentialCache } from './cache.ts';
+import { refuseLoneSurrogates } from './lone-surrogates.ts';
 import { createCacheKeyer } from './cache-key.ts';
 import { createCredentialMap, loadCredentialMap, type CredentialMap, type CredentialMapEntry } from './credential-map.ts';
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
-import { checkPassword, keyName, mintKey } from './minting.ts';
+import { checkPassword, endSession, keyName, mintKey } from './minting.ts';
 import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
 import { createPasswordKeys, type PasswordKey, type PasswordRequest, type SharedPasswordKeys } from './password-keys.ts';
 import { probeDatabase } from './probe-database.ts';
 import { badCredentials, isAnsweredFalse, isBadCredentials, isRefusal, mapKeyRefused } from './refusals.ts';
 import { createRetirer } from './retire.ts';
 import { createThrottle, type SharedFailures } from './throttle.ts';
+import { throttleAddress } from './throttle-address.ts';
 import { createUidLogins, type SharedLogins } from './uid-logins.ts';
 
 export { isUnauthorized, looksLikeApiKey } from './passthrough.ts';
@@ -76,6 +78,11 @@ export interface CredentialsOptions {
   shared?: SharedCredentials;
 }
 
+/** Odoo's answer to a request in a session that is over (logged out, or its password changed). */
+function isSessionExpired(err: unknown): boolean {
+  return err instanceof LegacyError && err.name === 'odoo.http.SessionExpiredException';
+}
+
 /** A bearer refusal reaching the client is Odoo's AccessDenied (fault 3). */
 function unauthorizedAsDenied(err: unknown): never {
   throw isUnauthorized(err) ? accessDenied() : err;
@@ -107,12 +114,15 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       maxBackoffMs: config.throttleMaxBackoffMs,
       max: config.keyCacheSize,
       now,
+      // a reservation whose replica died lapses once the login it stood for could no longer be running
+      holdMs: config.callTimeoutMs + 5000,
       ...(shared === undefined ? {} : { shared: shared.failures }),
     }),
     events,
   );
   const retirer = createRetirer(upstream);
-  const throttleKey = (origin: CallOrigin, db: string, login: string) => cacheKey('throttle', origin.ip, db, login);
+  // an IPv6 client is counted by its /64: it can use any address in it (issue #20)
+  const throttleKey = (origin: CallOrigin, db: string, login: string) => cacheKey('throttle', throttleAddress(origin.ip), db, login);
 
   /** The gateway's own requests (retirement at eviction or shutdown): short, so a dead upstream cannot hold a shutdown. */
   const ownOrigin = (): CallOrigin => ({
@@ -128,19 +138,21 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   async function counted<T>(req: PasswordRequest, run: () => Promise<T>): Promise<T> {
     const key = throttleKey(req.origin, req.db, req.login);
     // Only attempts that would log in upstream are throttled: a password already traded for a
-    // cached key keeps working while a wrong one is refused (Odoo's cooldown spares it too).
-    await throttle.check(key);
+    // cached key keeps working while a wrong one is refused (Odoo's cooldown spares it too). The
+    // attempt is reserved before it goes upstream, so attempts in flight count (issue #20).
+    const attempt = await throttle.reserve(key);
     try {
       const out = await run();
-      await throttle.success(key);
+      await attempt.settle('succeeded');
       return out;
     } catch (err) {
       const line = { db: req.db, clientIp: req.origin.ip, requestId: req.origin.requestId };
       if (isBadCredentials(err)) {
-        await throttle.failure(key);
+        await attempt.settle('failed');
         log.debug(line, 'login refused upstream');
-      } else if (isRefusal(err)) {
-        log.warn({ ...line, login: req.login, reason: err.message }, 'could not trade a password for an API key');
+      } else {
+        await attempt.settle('abandoned');
+        if (isRefusal(err)) log.warn({ ...line, login: req.login, reason: err.message }, 'could not trade a password for an API key');
       }
       throw err;
     }
@@ -162,7 +174,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     );
     const expiresAt = Number.isFinite(minted.expiresAt) ? new Date(minted.expiresAt).toISOString() : 'never';
     log.info({ db: req.db, uid: minted.uid, keyId: minted.keyId, expiresAt, requestId: req.origin.requestId, ...(retire === undefined ? {} : { replacedKeyId: retire.keyId }) }, retire === undefined ? 'minted an API key' : 'renewed a minted API key');
-    return { db: req.db, uid: minted.uid, login: req.login, key: minted.key, source: 'minted', keyId: minted.keyId, expiresAt: minted.expiresAt, renewAt: renewAtFor(minted.expiresAt, mintedAt), validatedAt: now() };
+    return { db: req.db, uid: minted.uid, login: req.login, key: minted.key, source: 'minted', keyId: minted.keyId, expiresAt: minted.expiresAt, renewAt: renewAtFor(minted.expiresAt, mintedAt), validatedAt: mintedAt, session: minted.session };
   }
 
   async function fromMap(entry: CredentialMapEntry, req: PasswordRequest): Promise<PasswordKey> {
@@ -191,12 +203,26 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
           const entry = map.find(req.db, req.login);
           return entry === undefined ? mint(req) : fromMap(entry, req);
         }),
+      // Never through the client's throttle (issue #20): what a client does with its own attempts
+      // must not decide whether a changed password is noticed.
       async revalidate(entry, req) {
-        const uid = await counted(req, () => checkPassword(upstream, req, req.origin));
+        if (entry.session !== undefined) {
+          try {
+            // Odoo ends a session whose user's password changed; checking it hashes nothing
+            await upstream.webSession.check(entry.session, req.origin);
+            return;
+          } catch (err) {
+            if (!isSessionExpired(err)) throw err;
+          }
+        }
+        // no session, or it ended (password changed, or Odoo dropped it): one fresh login
+        const { uid, session } = await checkPassword(upstream, req, req.origin);
+        entry.session = session;
         if (BigInt(uid) !== BigInt(entry.uid)) throw badCredentials();
       },
-      renew: (entry, req) => counted(req, () => mint(req, entry)),
+      renew: (entry, req) => mint(req, entry),
       async retire(entry, why) {
+        if (entry.session !== undefined) void endSession(upstream, entry.session, ownOrigin());
         if (entry.source !== 'minted' || entry.expiresAt <= now()) return;
         const outcome = await retirer.revoke(entry.db, entry.uid, entry.key, ownOrigin());
         events.retirement(outcome);
@@ -212,6 +238,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
 
   return {
     async callAs(db, uid, password, origin, call) {
+      refuseLoneSurrogates(password);
       if (looksLikeApiKey(password)) {
         const key = throttleKey(origin, db, apiKeyThrottleName(db, uid));
         return apiKeys.callAs(db, uid, password, origin, call).then(
@@ -248,6 +275,8 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     rememberLogin: (db, uid, login) => logins.remember(db, uid, login),
 
     async authenticate(db, login, password, origin) {
+      refuseLoneSurrogates(login);
+      refuseLoneSurrogates(password);
       const key = throttleKey(origin, db, login);
       try {
         let uid: number | bigint;

@@ -4,7 +4,7 @@ import { LegacyError } from '../errors.ts';
 import type { CallKw, Upstream } from '../upstream/index.ts';
 import { struct, type Value } from '../value.ts';
 import { checkPassword, mintKey, removeKeyInSession, type MintRequest } from './minting.ts';
-import { isAnsweredFalse, isBadCredentials } from './refusals.ts';
+import { isAnsweredFalse, isBadCredentials, isThrottled } from './refusals.ts';
 
 const origin = { ip: '10.0.0.7', userAgent: 'Python-xmlrpc/3.11' } as CallOrigin;
 const key = '0123456789abcdef0123456789abcdef01234567';
@@ -47,14 +47,15 @@ const now = Date.parse('2026-11-21T23:40:00Z');
 describe('mintKey()', () => {
   it('passes the identity check with the password when make_key asks for it, and reads the real expiry', async () => {
     const { upstream, seen } = fakeUpstream({ create: 7, make_key: identityAction, run_check: showAction });
-    expect(await mintKey(upstream, request, origin, now)).toEqual({ uid: 5, key, keyId: 31, expiresAt: Date.parse('2026-11-22T00:00:00Z') });
-    expect(seen).toEqual(['authenticate', 'create', 'make_key', 'run_check "demo"', 'destroy', 'search_read']);
+    expect(await mintKey(upstream, request, origin, now)).toEqual({ uid: 5, key, keyId: 31, expiresAt: Date.parse('2026-11-22T00:00:00Z'), session: { db: 'gw', cookie: 'c' } });
+    // the session stays open, to confirm the password later without a login (issue #20)
+    expect(seen).toEqual(['authenticate', 'create', 'make_key', 'run_check "demo"', 'search_read']);
   });
 
   it('takes the key from make_key directly inside the identity window, and computes the expiry when the read finds nothing', async () => {
     const { upstream, seen } = fakeUpstream({ create: 7, make_key: showAction, search_read: [] });
     expect(await mintKey(upstream, { ...request, durationDays: 7 }, origin, now)).toMatchObject({ keyId: undefined, expiresAt: Date.parse('2026-11-28T00:00:00Z') });
-    expect(seen).toEqual(['authenticate', 'create', 'make_key', 'destroy', 'search_read']);
+    expect(seen).toEqual(['authenticate', 'create', 'make_key', 'search_read']);
   });
 
   it.each([
@@ -95,6 +96,8 @@ describe('mintKey()', () => {
     expect(err).toMatchObject({ message: cooldown });
     expect(isAnsweredFalse(err)).toBe(true);
     expect(isBadCredentials(err)).toBe(false);
+    // about the address, not these credentials: never cached, never drops a key (issue #20)
+    expect(isThrottled(err)).toBe(true);
   });
 
   it("recognises Odoo 19.0's cooldown that fails while it is worded (ValueError from _assert_can_auth) as the cooldown", async () => {

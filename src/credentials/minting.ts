@@ -31,6 +31,8 @@ export interface MintedKey {
   keyId: number | undefined;
   /** Epoch ms of `expiration_date` (00:00 UTC); `Infinity` for a key without one. */
   expiresAt: number;
+  /** The web session the key was minted in, left open to check the password with later. */
+  session: WebSession;
 }
 
 const apiKeyShape = /^[0-9a-f]{40}$/;
@@ -83,7 +85,8 @@ async function logIn(upstream: Upstream, req: { db: string; login: string; passw
   return { uid: login.uid, session: login.session };
 }
 
-async function endSession(upstream: Upstream, session: WebSession, origin: CallOrigin): Promise<void> {
+/** Logs out of `session`, best effort. */
+export async function endSession(upstream: Upstream, session: WebSession, origin: CallOrigin): Promise<void> {
   try {
     await upstream.webSession.destroy(session, origin);
   } catch {
@@ -144,12 +147,15 @@ export async function mintKey(upstream: Upstream, req: MintRequest, origin: Call
     key = candidate;
     if (req.retireKeyId !== undefined) await removeKeyInSession(upstream, session, req.retireKeyId, req.password, origin).catch(() => undefined);
   } catch (err) {
-    throw refusalFrom(err);
-  } finally {
     await endSession(upstream, session, origin);
+    throw refusalFrom(err);
   }
-  const record = await readKeyRecord(upstream, req.db, key, req.name, origin);
-  return { uid, key, keyId: record.id, expiresAt: record.expiresAt ?? expiryInDays(now, req.durationDays) };
+  // the session stays open: checking it later tells whether the password changed (issue #20)
+  const record = await readKeyRecord(upstream, req.db, key, req.name, origin).catch(async (err: unknown) => {
+    await endSession(upstream, session, origin);
+    throw err;
+  });
+  return { uid, key, keyId: record.id, expiresAt: record.expiresAt ?? expiryInDays(now, req.durationDays), session };
 }
 
 /** `res.users.apikeys.remove` of one key inside an open session (identity check passed with `password`). */
@@ -157,9 +163,7 @@ export async function removeKeyInSession(upstream: Upstream, session: WebSession
   await withIdentityCheck(upstream, session, 'res.users.apikeys', 'remove', [keyId], password, origin);
 }
 
-/** A fresh web login with the password, ended at once: the uid it still opens (design §5 step 6). */
-export async function checkPassword(upstream: Upstream, req: { db: string; login: string; password: string }, origin: CallOrigin): Promise<number | bigint> {
-  const { uid, session } = await logIn(upstream, req, origin);
-  await endSession(upstream, session, origin);
-  return uid;
+/** A fresh web login with the password (design §5 step 6): the uid it still opens, and its session, kept for later checks. */
+export async function checkPassword(upstream: Upstream, req: { db: string; login: string; password: string }, origin: CallOrigin): Promise<{ uid: number | bigint; session: WebSession }> {
+  return logIn(upstream, req, origin);
 }

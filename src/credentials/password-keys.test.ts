@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CallOrigin } from '../call.ts';
 import { pythonError } from '../errors.ts';
 import { createPasswordKeys, type PasswordKey, type PasswordKeyResolvers, type PasswordRequest } from './password-keys.ts';
-import { badCredentials } from './refusals.ts';
+import { badCredentials, upstreamCooldown } from './refusals.ts';
 
 const origin = { ip: '127.0.0.1' } as CallOrigin;
 const req: PasswordRequest = { db: 'gw', login: 'demo', password: 'pw', origin };
@@ -74,7 +74,7 @@ describe('createPasswordKeys()', () => {
     const revalidate = vi.fn().mockResolvedValueOnce(undefined).mockRejectedValue(badCredentials());
     const { keys, resolvers, at } = setup({ revalidate });
     await keys.get('s', req);
-    at(299);
+    at(149);
     await keys.get('s', req);
     expect(revalidate).not.toHaveBeenCalled();
     at(300);
@@ -97,5 +97,59 @@ describe('createPasswordKeys()', () => {
     await keys.close();
     expect(resolvers.retire).toHaveBeenLastCalledWith(expect.objectContaining({ key: 'key-2' }), 'the gateway is shutting down');
     expect(keys.size).toBe(0);
+  });
+
+  it('checks in the background once half the bound has passed, so a credential in steady use never waits (issue #20)', async () => {
+    let finish: () => void = () => undefined;
+    const revalidate = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const { keys, at } = setup({ revalidate });
+    await keys.get('s', req);
+    at(150);
+    expect((await keys.get('s', req)).key).toBe('key-1'); // served at once, the check runs meanwhile
+    expect(revalidate).toHaveBeenCalledTimes(1);
+    await keys.get('s', req); // one check at a time
+    expect(revalidate).toHaveBeenCalledTimes(1);
+    finish();
+    await keys.settled();
+    at(449); // 299 after the check: still within the bound, past half of it again
+    await keys.get('s', req);
+    expect(revalidate).toHaveBeenCalledTimes(2);
+  });
+
+  it('serves no key whose password was not confirmed within the bound: the call waits, and is refused when the check cannot be made', async () => {
+    const revalidate = vi.fn(async (): Promise<void> => {
+      throw pythonError('OSError', 'upstream away');
+    });
+    const { keys, resolvers, at } = setup({ revalidate });
+    await keys.get('s', req);
+    at(300);
+    await expect(keys.get('s', req)).rejects.toThrow('upstream away');
+    await expect(keys.get('s', req)).rejects.toThrow('upstream away');
+    expect(revalidate).toHaveBeenCalledTimes(2);
+    expect(resolvers.retire).not.toHaveBeenCalled(); // nothing says the password changed
+    revalidate.mockResolvedValue(undefined);
+    expect((await keys.get('s', req)).key).toBe('key-1');
+  });
+
+  it('a throttled or cooled-down check is not served either, and does not drop the key', async () => {
+    const revalidate = vi.fn(async (): Promise<void> => {
+      throw upstreamCooldown('Too many login failures, please wait a bit before trying again.');
+    });
+    const { keys, resolvers, at } = setup({ revalidate });
+    await keys.get('s', req);
+    at(300);
+    await expect(keys.get('s', req)).rejects.toThrow('Too many login failures');
+    expect(resolvers.retire).not.toHaveBeenCalled();
+    revalidate.mockResolvedValue(undefined);
+    expect((await keys.get('s', req)).key).toBe('key-1');
+  });
+
+  it("never caches Odoo's login cooldown against the credentials: it is about the address (issue #20)", async () => {
+    const cooldown = upstreamCooldown('Too many login failures, please wait a bit before trying again.');
+    const resolve = vi.fn().mockRejectedValueOnce(cooldown).mockImplementation(setup().resolvers.resolve);
+    const { keys } = setup({ resolve });
+    await expect(keys.get('s', req)).rejects.toBe(cooldown);
+    expect((await keys.get('s', req)).key).toBe('key-1');
+    expect(resolve).toHaveBeenCalledTimes(2);
   });
 });

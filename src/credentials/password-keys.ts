@@ -2,8 +2,15 @@
  * The keys that stand for (db, login, password) credentials (design §5 step 6), by HMAC slot:
  * single-flight first resolution; a key that expired is resolved again; a minted key is used until
  * `renewAt` (expiry minus a margin), after which the first call is still served with it while a new
- * key is minted in the background; the password is re-checked every `revalidateIntervalMs`; refusals
- * are cached for `negativeTtlMs`. Entries hold no password.
+ * key is minted in the background; refusals are cached for `negativeTtlMs`. Entries hold no password.
+ *
+ * The password is confirmed at least every `revalidateIntervalMs` (the bound, issue #20) by each
+ * replica on its own: an entry not confirmed within the bound is not served until a check confirms
+ * it (the call waits; a check that cannot be made refuses the call), and a check starts in the
+ * background once half the bound has passed, so a credential in steady use never waits. A check
+ * is cheap (`resolvers.revalidate`: the mint's web session, checked without a password hash) and
+ * never goes through a client's throttle, takes no lock and writes nothing to the shared store, so
+ * nothing planted in Redis can delay it and it never overwrites another replica's newer key.
  *
  * With a shared store (issue #10, Redis) the table is a short-lived first level in front of it:
  * replicas read each other's keys, resolve, re-check and renew under a lock across replicas (one
@@ -13,6 +20,7 @@
  */
 import type { CallOrigin } from '../call.ts';
 import type { LegacyError } from '../errors.ts';
+import type { WebSession } from '../upstream/index.ts';
 import type { Exclusive } from '../state/lock.ts';
 import { createLru } from './cache.ts';
 import { isRefusal, isThrottled } from './refusals.ts';
@@ -32,6 +40,8 @@ export interface PasswordKey {
   renewAt: number;
   /** Epoch ms of the last password check (`Infinity`: never re-checked). */
   validatedAt: number;
+  /** The web session the password was last confirmed in (minted keys), checked to confirm it again. */
+  session?: WebSession | undefined;
 }
 
 /** One call's credentials, as the resolvers need them. */
@@ -46,7 +56,10 @@ export interface PasswordRequest {
 export interface PasswordKeyResolvers {
   /** First resolution (credential map, else minting). Rejects with a refusal or an upstream error. */
   resolve(req: PasswordRequest): Promise<PasswordKey>;
-  /** A fresh login with the password; rejects with a refusal when it no longer opens `entry.uid`. */
+  /**
+   * Confirms the password still opens `entry.uid` (cheaply where it can; may replace
+   * `entry.session`); rejects with a refusal when it does not, with another error when it cannot tell.
+   */
   revalidate(entry: PasswordKey, req: PasswordRequest): Promise<void>;
   /** A new key for the same credentials (the old one removed in the same session). */
   renew(entry: PasswordKey, req: PasswordRequest): Promise<PasswordKey>;
@@ -71,11 +84,6 @@ export interface SharedPasswordKeys {
   add(slot: string, entry: PasswordKey): Promise<'added' | 'taken' | 'unavailable'>;
   /** Removes the slot's entry if it still holds `key`; `removed`: this caller alone retires it. */
   remove(slot: string, key: string): Promise<'removed' | 'kept' | 'unavailable'>;
-  /**
-   * Writes `entry` over the slot's entry only while that still holds the same key (a re-check's new
-   * time): `replaced` when another replica stored another key meanwhile (a renewal), left as it is.
-   */
-  refresh(slot: string, entry: PasswordKey): Promise<'updated' | 'replaced' | 'unavailable'>;
   /** Shares a refusal for `ttlMs`. */
   refuse(slot: string, err: LegacyError, ttlMs: number): Promise<void>;
   /** Runs `run` under the lock `name` across replicas (see SharedLocks). */
@@ -106,7 +114,7 @@ export interface PasswordKeys {
   get(slot: string, req: PasswordRequest): Promise<PasswordKey>;
   /** Forgets `entry` after the upstream refused its key (401): it is dead, nothing to retire. */
   evict(slot: string, entry: PasswordKey): Promise<void>;
-  /** Resolves once no renewal is running. */
+  /** Resolves once no renewal and no password check is running. */
   settled(): Promise<void>;
   /** Retires every live key this replica answers for and empties the table (graceful shutdown). */
   close(): Promise<void>;
@@ -139,6 +147,12 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
   const current = (slot: string, entry: PasswordKey) => entries.get(slot)?.entry === entry;
   const hold = (slot: string, entry: PasswordKey, inStore: boolean): PasswordKey => {
     if (shared !== undefined && !inStore && entry.source === 'minted') localOnly.add(entry);
+    // the same key read again from the store: this replica's own confirmation (and session) stand
+    const before = entries.get(slot)?.entry;
+    if (before !== undefined && before !== entry && before.key === entry.key && before.validatedAt > entry.validatedAt) {
+      entry.validatedAt = before.validatedAt;
+      entry.session = before.session;
+    }
     entries.set(slot, { entry, readAt: now() });
     return entry;
   };
@@ -223,43 +237,31 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     return resolveHere(slot, req);
   }
 
-  /** A fresh login with the password; a refusal drops (and retires) the key and is cached. */
+  /**
+   * Confirms the password behind `entry`. A refusal of the password drops (and retires) the key and
+   * is cached; any other failure (Odoo's cooldown, the upstream away) leaves the key unconfirmed, so
+   * it is not served until a later check confirms it.
+   */
   async function checkPassword(slot: string, entry: PasswordKey, req: PasswordRequest): Promise<PasswordKey> {
+    // the bound runs from when the check was asked, not from when its answer arrived
+    const askedAt = now();
     try {
       await resolvers.revalidate(entry, req);
-      entry.validatedAt = now();
+      entry.validatedAt = askedAt;
       return entry;
     } catch (err) {
-      // a throttled address says nothing about this password: keep serving, check again later
-      if (isThrottled(err)) return entry;
-      if (!isRefusal(err)) throw err;
+      if (!isRefusal(err) || isThrottled(err)) throw err;
       if (current(slot, entry)) entries.delete(slot);
+      // the refusal is cached before the key is revoked: a call that meets the revoked key (401)
+      // and resolves again gets this refusal, not a fresh login
+      await noteRefusal(slot, err);
       await drop(slot, entry, 'the password no longer opens it');
-      return refused(slot, err);
+      throw err;
     }
   }
 
-  const revalidate = (slot: string, entry: PasswordKey, req: PasswordRequest) =>
-    singleFlight(checks, slot, async () => {
-      if (answersFor(entry)) return checkPassword(slot, entry, req);
-      const out = await shared!.exclusive(`check:${slot}`, false, async () => {
-        const read = await shared!.read(slot);
-        const stored = read === 'unavailable' ? undefined : read.entry;
-        if (stored?.key === entry.key && now() - stored.validatedAt < revalidateIntervalMs) {
-          entry.validatedAt = stored.validatedAt; // another replica checked it a moment ago
-          return entry;
-        }
-        const checked = await checkPassword(slot, entry, req);
-        // only the check time changes: never over a key another replica renewed meanwhile (that would
-        // bring a removed key back and leave the renewed one alive with no replica answering for it);
-        // while the store is away it only misses the new check time
-        if (current(slot, entry)) await shared!.refresh(slot, checked);
-        return checked;
-      });
-      if (out.ran) return out.value;
-      // another replica is checking this password now (its verdict reaches the store), or the store is away
-      return out.why === 'held' ? entry : checkPassword(slot, entry, req);
-    });
+  /** One check per slot at a time on this replica, with no lock and no write to the shared store. */
+  const revalidate = (slot: string, entry: PasswordKey, req: PasswordRequest) => singleFlight(checks, slot, () => checkPassword(slot, entry, req));
 
   /** Replaces `entry` by a fresh key (the old one removed upstream in the same session). */
   async function renewNow(slot: string, entry: PasswordKey, req: PasswordRequest): Promise<void> {
@@ -348,7 +350,13 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
       } else {
         entry = held.entry;
       }
-      if (now() - entry.validatedAt >= revalidateIntervalMs) entry = await revalidate(slot, entry, req);
+      const age = now() - entry.validatedAt;
+      if (age >= revalidateIntervalMs) entry = await revalidate(slot, entry, req);
+      else if (age >= revalidateIntervalMs / 2) {
+        // ahead of the bound, in the background: a credential in steady use never waits for its check
+        const background = { ...req, origin: { ...req.origin, signal: AbortSignal.timeout(Math.max(revalidateIntervalMs, 10_000)) } };
+        void revalidate(slot, entry, background).catch(() => undefined);
+      }
       if (now() >= entry.renewAt) renew(slot, entry, req);
       return entry;
     },
@@ -365,7 +373,7 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
       }
     },
     async settled() {
-      while (renewals.size > 0) await Promise.all([...renewals.values()]);
+      while (renewals.size > 0 || checks.size > 0) await Promise.allSettled([...renewals.values(), ...checks.values()]);
     },
     async close() {
       await this.settled();

@@ -37,12 +37,18 @@ export function isRefusal(err: unknown): err is LegacyError {
   return err instanceof Error && (err as LegacyError).kind === 'access_denied';
 }
 
-/** A login Odoo's own cooldown refused (reference §3.5): its text is passed on. */
-export function upstreamCooldown(message: string): LegacyError {
-  return falseForAuthenticate(accessDenied(message));
-}
-
 const throttledOnes = new WeakSet<LegacyError>();
+
+/**
+ * A login Odoo's own cooldown refused (reference §3.5): its text is passed on. Like the gateway's
+ * throttle it is about the address (Odoo counts failures per address, across logins), not about
+ * these credentials: never cached against them, never a reason to drop their key (issue #20).
+ */
+export function upstreamCooldown(message: string): LegacyError {
+  const err = falseForAuthenticate(accessDenied(message));
+  throttledOnes.add(err);
+  return err;
+}
 
 /** Too many failures from this address for this login (design §5 step 8). */
 export function throttled(retryAfterMs: number): LegacyError {
@@ -57,7 +63,7 @@ export function throttled(retryAfterMs: number): LegacyError {
 }
 
 /**
- * True for {@link throttled}: a refusal about the address, not about these credentials, so it is
+ * True for {@link throttled} and {@link upstreamCooldown}: a refusal about the address, not about these credentials, so it is
  * never cached against them and never retires a key they already opened.
  */
 export function isThrottled(err: unknown): boolean {

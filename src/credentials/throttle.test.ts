@@ -4,6 +4,7 @@ import { createThrottle, type Failures, type SharedFailures } from './throttle.t
 /** Counts kept as a shared store keeps them (the Redis one is tested in src/state). */
 function memoryFailures(): SharedFailures & { away: boolean } {
   const table = new Map<string, Failures>();
+  const flights = new Map<string, Set<string>>();
   return {
     away: false,
     async read(key) {
@@ -15,8 +16,28 @@ function memoryFailures(): SharedFailures & { away: boolean } {
       table.set(key, f);
       return f;
     },
-    async clear(key) {
-      if (!this.away) table.delete(key);
+    async clear(key, at) {
+      if (!this.away) table.set(key, { count: 0, last: at });
+    },
+    // the Redis store's script in memory (src/state/failure-store.test.ts tests the real one)
+    async reserve(key, id, at, rules) {
+      if (this.away) return undefined;
+      const f = table.get(key);
+      const count = f === undefined || at - f.last > rules.maxBackoffMs ? 0 : f.count;
+      if (f !== undefined && count >= rules.failures) {
+        const until = f.last + Math.min(rules.maxBackoffMs, rules.backoffMs * 2 ** (count - rules.failures));
+        if (until > at) return { taken: false, retryAfterMs: until - at };
+      }
+      const held = flights.get(key) ?? new Set<string>();
+      if (held.size >= Math.max(1, rules.failures - count)) return { taken: false, retryAfterMs: 1000 };
+      flights.set(key, held.add(id));
+      return { taken: true };
+    },
+    async settle(key, id, outcome, at) {
+      if (this.away) return;
+      flights.get(key)?.delete(id);
+      if (outcome === 'failed') table.set(key, { count: (table.get(key)?.count ?? 0) + 1, last: at });
+      if (outcome === 'succeeded') table.set(key, { count: 0, last: at });
     },
   };
 }
@@ -85,5 +106,32 @@ describe('createThrottle()', () => {
     shared.away = true;
     for (let i = 0; i < 3; i++) await throttle.failure('k');
     expect(await blocked()).toBe('1 s');
+  });
+
+  it('reserves attempts in flight: no more than the failures left, then one at a time after a backoff (issue #20)', async () => {
+    const { throttle, advance } = setup();
+    const tries = await Promise.allSettled(Array.from({ length: 10 }, () => throttle.reserve('k')));
+    const taken = tries.flatMap((t) => (t.status === 'fulfilled' ? [t.value] : []));
+    expect(taken).toHaveLength(3);
+    expect(tries.find((t) => t.status === 'rejected')).toMatchObject({ reason: { message: expect.stringMatching(/next attempt in 1 s/) } });
+    await Promise.all(taken.map((a) => a.settle('failed')));
+    await expect(throttle.reserve('k')).rejects.toThrow(/next attempt in 1 s/);
+    advance(1001);
+    const one = await throttle.reserve('k');
+    await expect(throttle.reserve('k')).rejects.toThrow(/next attempt/);
+    await one.settle('abandoned');
+    await (await throttle.reserve('k')).settle('succeeded');
+    expect((await Promise.allSettled(Array.from({ length: 5 }, () => throttle.reserve('k')))).filter((t) => t.status === 'fulfilled')).toHaveLength(3);
+  });
+
+  it('reserves across replicas through the shared store, and on its own while the store is away', async () => {
+    const shared = memoryFailures();
+    const a = setup(shared);
+    const b = createThrottle({ failures: 3, backoffMs: 1000, maxBackoffMs: 8000, max: 100, now: a.now, shared });
+    const tries = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a.throttle : b).reserve('k')));
+    expect(tries.filter((t) => t.status === 'fulfilled')).toHaveLength(3);
+    shared.away = true;
+    const alone = await Promise.allSettled(Array.from({ length: 10 }, () => b.reserve('other')));
+    expect(alone.filter((t) => t.status === 'fulfilled')).toHaveLength(3);
   });
 });

@@ -3,6 +3,7 @@
  * `createApp(deps)` builds it without sockets, so tests can call `app.request()`.
  */
 import { Hono, type Context } from 'hono';
+import { getPath } from 'hono/utils/url';
 import type { HttpBindings } from '@hono/node-server';
 import type { CallOrigin, Dialect } from '../call.ts';
 import type { Config } from '../config.ts';
@@ -16,6 +17,7 @@ import { createXmlRpcHandler, encodeFault, formLimit, formTooLargePage } from '.
 import { logCall } from './access-log.ts';
 import { clientAddress } from './client-address.ts';
 import { createDeadlines } from './deadline.ts';
+import { legacyRoute, rawPathOf } from './legacy-route.ts';
 import { lingeringAnswer } from './linger.ts';
 import { readBody, readIncomingBody } from './read-body.ts';
 import { headerRequestId, requestIdFrom } from './request-id.ts';
@@ -33,9 +35,17 @@ export interface AppDeps {
   shadow?: Shadow | undefined;
 }
 
-/** The paths the client port answers itself (the rest is passed through): `/xmlrpc*`, `/jsonrpc`, `/livez`. */
+/**
+ * The paths the client port answers itself (the rest is passed through): `/livez`, and every
+ * spelling Odoo would route to `/xmlrpc*` or `/jsonrpc` (`legacy-route.ts`). `path` is raw.
+ */
 export function isGatewayPath(path: string): boolean {
-  return path === '/jsonrpc' || path === '/livez' || path === '/xmlrpc' || path.startsWith('/xmlrpc/');
+  return path === '/livez' || legacyRoute(path) !== undefined;
+}
+
+/** Hono's path, except that a spelling of a legacy endpoint is routed as werkzeug would route it. */
+function routedPath(req: Request): string {
+  return legacyRoute(rawPathOf(req.url)) ?? getPath(req);
 }
 
 type Env = { Bindings: Partial<HttpBindings> };
@@ -46,7 +56,7 @@ const methodNotAllowedPage =
   '<p>The method is not allowed for the requested URL.</p>\n';
 
 export function createApp({ config, log, dispatch, passthrough, onCall, shadow }: AppDeps): Hono<Env> {
-  const app = new Hono<Env>();
+  const app = new Hono<Env>({ getPath: routedPath });
   const marshal = { nullAs: config.marshalNone, bigIntAs: config.marshalBigInt };
   // db calls run under --db-timeout, the others under --call-timeout.
   const deadlines = createDeadlines({ callTimeoutMs: config.callTimeoutMs, dbTimeoutMs: config.dbTimeoutMs });

@@ -54,13 +54,30 @@ describe('upgradeTunnel()', () => {
         'x-forwarded-for: 198.51.100.4\r\nx-forwarded-proto: http\r\nx-forwarded-host: gw.example.com\r\n' +
         'connection: Upgrade\r\nhost: odoo.internal:8069\r\n\r\n',
     );
-    expect(upstream.written[1]).toBe('early');
+    expect(upstream.written).toHaveLength(1); // the client's bytes wait for the 101
     upstream.push('HTTP/1.1 101 Switching Protocols\r\n\r\n');
+    await flush();
+    expect(upstream.written[1]).toBe('early');
     client.push('frame');
     await flush();
     expect(client.written).toEqual(['HTTP/1.1 101 Switching Protocols\r\n\r\n']);
     expect(upstream.written[2]).toBe('frame');
     expect(inFlight.count).toBe(1);
+  });
+
+  it('after a refused upgrade, passes the refusal on and nothing more from the client: no raw request reaches the upstream (issue #20)', async () => {
+    const upstream = recordingSocket();
+    const client = recordingSocket();
+    const { handler } = tunnel('upstream', async () => upstream as unknown as Socket);
+    handler(upgradeRequest('/web/login', wsHeaders), client, Buffer.from('POST /xmlrpc/2/common HTTP/1.1\r\nX-Forwarded-For: 6.6.6.6\r\n\r\n'));
+    await flush();
+    upstream.push('HTTP/1.1 400 BAD REQUEST\r\nContent-Length: 4\r\n\r\n');
+    upstream.push('nope');
+    client.push('POST /xmlrpc/2/object HTTP/1.1\r\nX-Forwarded-For: 6.6.6.6\r\nContent-Length: 0\r\n\r\n');
+    await flush();
+    expect(upstream.written).toHaveLength(1);
+    expect(upstream.written[0]).toMatch(/^GET \/erp\/web\/login HTTP\/1\.1\r\n/);
+    expect(client.written.join('')).toBe('HTTP/1.1 400 BAD REQUEST\r\nContent-Length: 4\r\n\r\nnope');
   });
 
   it('refuses an upgrade on a path the gateway owns', () => {

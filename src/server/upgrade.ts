@@ -2,8 +2,10 @@
  * HTTP Upgrade passthrough (websocket: Odoo's bus at `/websocket`): @hono/node-server serves plain
  * requests, so upgrades are taken from the Node server's `upgrade` event. The request head is
  * rewritten like a passthrough request (forwarded headers, `Host` mode; `Upgrade` kept), written to
- * a fresh upstream connection, and from then on bytes are piped both ways untouched — the upstream's
- * own answer (101, or a refusal) included.
+ * a fresh upstream connection. The client's bytes follow only once the upstream answered 101
+ * (issue #20): after a refusal the connection carries nothing more from the client, so no raw
+ * request it wrote can reach Odoo (or a keep-alive proxy before it) around the gateway's routing and
+ * with headers of its own. From the 101 on, bytes are piped both ways untouched.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -57,11 +59,22 @@ export function upgradeTunnel({ open, config, log, inFlight, isOwnedPath }: Upgr
         upstream.once('close', () => socket.destroy());
         socket.once('close', () => upstream.destroy());
         upstream.setNoDelay(true);
+        socket.pause(); // nothing from the client goes upstream before the 101
         upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
-        if (head.length > 0) upstream.write(head);
-        socket.pipe(upstream);
-        upstream.pipe(socket);
-        log.debug({ path, clientIp: address.ip }, 'upgrade passed through');
+        awaitAnswerHead(upstream, (answer, status) => {
+          socket.write(answer);
+          if (status !== 101) {
+            // refused: the answer (its body too) reaches the client, and the connection ends there
+            upstream.pipe(socket);
+            log.debug({ path, clientIp: address.ip, status }, 'upgrade refused upstream');
+            return;
+          }
+          if (head.length > 0) upstream.write(head);
+          socket.pipe(upstream);
+          upstream.pipe(socket);
+          socket.resume();
+          log.debug({ path, clientIp: address.ip }, 'upgrade passed through');
+        });
       },
       (err: unknown) => {
         log.warn({ path, clientIp: address.ip, detail: LegacyError.from(err).message }, 'upgrade passthrough failed: the upstream did not answer');
@@ -69,6 +82,31 @@ export function upgradeTunnel({ open, config, log, inFlight, isOwnedPath }: Upgr
       },
     );
   };
+}
+
+/** Most bytes an upstream answer head may take before the tunnel gives up on it. */
+const maxAnswerHead = 64 * 1024;
+
+/**
+ * Reads the upstream's answer head (up to the blank line), then hands it (with any bytes after it)
+ * and its status over, leaving the rest of the stream to the caller. An unreadable head closes it.
+ */
+function awaitAnswerHead(upstream: Duplex, then: (answer: Buffer, status: number) => void): void {
+  let got = Buffer.alloc(0);
+  const onData = (chunk: Buffer) => {
+    got = Buffer.concat([got, chunk]);
+    const end = got.indexOf('\r\n\r\n');
+    if (end === -1) {
+      if (got.length > maxAnswerHead) upstream.destroy();
+      return;
+    }
+    upstream.off('data', onData);
+    upstream.pause();
+    const status = /^HTTP\/1\.[01] (\d{3})/.exec(got.subarray(0, Math.min(end, 64)).toString('latin1'));
+    if (status === null) return void upstream.destroy();
+    then(got, Number(status[1]));
+  };
+  upstream.on('data', onData);
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -73,18 +73,6 @@ describe('createPasswordKeyStore()', () => {
     expect(await s.read('slot')).toEqual({ entry: entry('k2') });
   });
 
-  it('refreshes an entry only while it still holds the same key', async () => {
-    const { s } = await store('refresh');
-    expect(await s.refresh('slot', entry('k1'))).toBe('replaced'); // nothing stored: nothing to refresh
-    await s.write('slot', entry('k1'));
-    const checked = { ...entry('k1'), validatedAt: now + 60_000 };
-    expect(await s.refresh('slot', checked)).toBe('updated');
-    expect(await s.read('slot')).toEqual({ entry: checked });
-    await s.write('slot', entry('k2'));
-    expect(await s.refresh('slot', checked)).toBe('replaced');
-    expect(await s.read('slot')).toEqual({ entry: entry('k2') });
-  });
-
   it("a password check that ends after another replica renewed the key leaves the renewed key in the store", async () => {
     // Replica A re-checks the password (slowly); replica B, finding the check lock held, renews the key
     // meanwhile. A's write-back of the check time must not bring the removed key back: before the
@@ -195,7 +183,6 @@ describe('createPasswordKeyStore()', () => {
     expect(await s.write('slot', entry('k'))).toBe('unavailable');
     expect(await s.add('slot', entry('k'))).toBe('unavailable');
     expect(await s.remove('slot', 'k')).toBe('unavailable');
-    expect(await s.refresh('slot', entry('k'))).toBe('unavailable');
     expect(await s.exclusive('x', true, async () => 1)).toEqual({ ran: false, why: 'unavailable' });
     expect(await s.leave()).toBe('unavailable');
   });

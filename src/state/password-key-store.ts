@@ -23,6 +23,8 @@ interface StoredKey {
   expiresAt: number;
   renewAt: number;
   validatedAt: number;
+  /** The web session's cookie the password is confirmed in (sealed like the key; absent in older entries). */
+  session?: string | null;
 }
 
 const scripts = {
@@ -71,18 +73,6 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
 end
 return 0`,
   },
-  // KEYS: entry, index; ARGV: the sealed value read before, new sealed value, ttl ms, slot, score.
-  // Replaces the entry only if it is unchanged since it was read (compare-and-set).
-  gatewayKeyReplace: {
-    keys: 2,
-    lua: `
-if redis.call('get', KEYS[1]) == ARGV[1] then
-  redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3])
-  redis.call('zadd', KEYS[2], ARGV[5], ARGV[4])
-  return 1
-end
-return 0`,
-  },
   // KEYS: index; ARGV: entry key prefix, batch size. Pops a batch of entries (slot, sealed, ...).
   gatewayKeyDrain: {
     keys: 1,
@@ -123,7 +113,7 @@ export function createPasswordKeyStore({ link, sealer, locks, replicas, max, now
   const index = link.key('keys');
 
   const sealEntry = (slot: string, e: PasswordKey) =>
-    sealer.seal(entryName(slot), JSON.stringify({ db: e.db, uid: String(e.uid), login: e.login, key: e.key, keyId: e.keyId ?? null, expiresAt: e.expiresAt, renewAt: e.renewAt, validatedAt: e.validatedAt } satisfies StoredKey));
+    sealer.seal(entryName(slot), JSON.stringify({ db: e.db, uid: String(e.uid), login: e.login, key: e.key, keyId: e.keyId ?? null, expiresAt: e.expiresAt, renewAt: e.renewAt, validatedAt: e.validatedAt, session: e.session?.cookie ?? null } satisfies StoredKey));
 
   function openEntry(slot: string, sealed: string): PasswordKey | undefined {
     const text = sealer.open(entryName(slot), sealed);
@@ -134,7 +124,7 @@ export function createPasswordKeyStore({ link, sealer, locks, replicas, max, now
     const s = JSON.parse(text) as StoredKey;
     const big = BigInt(s.uid);
     const uid = big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
-    return { db: s.db, uid, login: s.login, key: s.key, source: 'minted', keyId: s.keyId ?? undefined, expiresAt: s.expiresAt, renewAt: s.renewAt, validatedAt: s.validatedAt };
+    return { db: s.db, uid, login: s.login, key: s.key, source: 'minted', keyId: s.keyId ?? undefined, expiresAt: s.expiresAt, renewAt: s.renewAt, validatedAt: s.validatedAt, session: typeof s.session === 'string' ? { db: s.db, cookie: s.session } : undefined };
   }
 
   /** The entries a script answered as (slot, sealed, ...) pairs. */
@@ -194,17 +184,6 @@ export function createPasswordKeyStore({ link, sealer, locks, replicas, max, now
       const removed = await link.attempt('key-remove', (r) => link.script(r, 'gatewayKeyRemove', [entryName(slot), index], [raw.entry!, slot]));
       if (removed === undefined) return 'unavailable';
       return removed === 1 ? 'removed' : 'kept';
-    },
-
-    async refresh(slot, entry) {
-      const raw = await readRaw(slot);
-      if (raw === undefined) return 'unavailable';
-      if (raw.entry === null || openEntry(slot, raw.entry)?.key !== entry.key) return 'replaced';
-      const done = await link.attempt('key-refresh', (r) =>
-        link.script(r, 'gatewayKeyReplace', [entryName(slot), index], [raw.entry!, sealEntry(slot, entry), ttlOf(entry), slot, Date.now()]),
-      );
-      if (done === undefined) return 'unavailable';
-      return done === 1 ? 'updated' : 'replaced';
     },
 
     async refuse(slot, err, ttlMs) {

@@ -53,6 +53,22 @@ describe('createWebSessionClient()', () => {
     await expect(client.authenticate({ db: 'gw', login: 'demo', password: 'x' }, origin)).rejects.toMatchObject(expected);
   });
 
+  it('checks a session at /web/session/check with its cookie (answered without a result), following a rotated cookie, and rejects an ended one as Odoo 19 answers it', async () => {
+    const { client, sent } = fakeHttp([
+      json('{"jsonrpc": "2.0", "id": null}', { 'set-cookie': 'session_id=rotated; Path=/' }),
+      json('{"jsonrpc": "2.0", "id": null, "error": {"code": 100, "message": "Odoo Session Expired", "data": {"name": "odoo.http.SessionExpiredException", "message": "Session expired", "arguments": ["Session expired"], "context": {}, "debug": ""}}}'),
+    ]);
+    const session = { db: 'gw', cookie: 'first' };
+    await client.check(session, origin);
+    expect(session.cookie).toBe('rotated');
+    await expect(client.check(session, origin)).rejects.toMatchObject({ name: 'odoo.http.SessionExpiredException' });
+    // with the database header: a session Odoo lost is then Session Expired, not a 404 "No database is selected"
+    expect(sent.map((r) => [r.path, r.headers.cookie, r.headers['x-odoo-database'], r.body])).toEqual([
+      ['/web/session/check', 'session_id=first', 'gw', '{"jsonrpc":"2.0","method":"call","params":{},"id":null}'],
+      ['/web/session/check', 'session_id=rotated', 'gw', '{"jsonrpc":"2.0","method":"call","params":{},"id":null}'],
+    ]);
+  });
+
   it('maps code 100 to SessionExpiredException', async () => {
     const { client } = fakeHttp([json('{"jsonrpc": "2.0", "id": null, "error": {"code": 100, "message": "Odoo Session Expired", "data": {}}}')]);
     await expect(client.destroy({ db: 'gw', cookie: 'gone' }, origin)).rejects.toMatchObject({ name: 'odoo.http.SessionExpiredException' });

@@ -43,6 +43,12 @@ export interface WebSessionClient {
   callKw(session: WebSession, call: CallKw, origin: CallOrigin): Promise<Value>;
   /** Ends the session (logs out). */
   destroy(session: WebSession, origin: CallOrigin): Promise<void>;
+  /**
+   * `/web/session/check`: resolves while the session is still logged in. Odoo hashes nothing for it,
+   * and ends a session whose user's password changed (the session token covers the password hash):
+   * rejects with `odoo.http.SessionExpiredException` then.
+   */
+  check(session: WebSession, origin: CallOrigin): Promise<void>;
 }
 
 /** The JSON-RPC code Odoo gives an `auth='user'` route without a logged-in session. */
@@ -59,10 +65,11 @@ function sessionIdFrom(setCookie: string | string[] | undefined): string | undef
 
 /** Creates the client on top of the upstream pool. */
 export function createWebSessionClient(http: UpstreamHttp, config: Config): WebSessionClient {
-  async function post(path: string, db: string, params: Struct, cookie: string | undefined, origin: CallOrigin): Promise<{ res: UpstreamResponse; value: Value }> {
+  async function post(path: string, db: string, params: Struct, cookie: string | undefined, origin: CallOrigin, dbHeader = false): Promise<{ res: UpstreamResponse; value: Value }> {
     const headers = forwardedHeaders(config, origin, db);
     headers['content-type'] = 'application/json';
     if (cookie !== undefined) headers.cookie = `session_id=${cookie}`;
+    if (dbHeader) headers['x-odoo-database'] = db;
     const body = stringifyJson(struct({ jsonrpc: '2.0', method: 'call', params, id: null }));
     const res = await http.send({ method: 'POST', path, headers, body }, origin);
     if (res.status !== 200 || !res.contentType.startsWith('application/json')) throw errorFromAnswer(res, http.url, db, config.maxDepth);
@@ -109,6 +116,13 @@ export function createWebSessionClient(http: UpstreamHttp, config: Config): WebS
 
     async destroy(session, origin) {
       await post('/web/session/destroy', session.db, new Map(), session.cookie, origin);
+    },
+
+    async check(session, origin) {
+      // The database header too (Odoo accepts it when it names the session's own database): for a
+      // session Odoo no longer has, it answers Session Expired instead of "No database is selected".
+      const { res } = await post('/web/session/check', session.db, new Map(), session.cookie, origin, true);
+      session.cookie = sessionIdFrom(res.headers['set-cookie']) ?? session.cookie;
     },
   };
 }

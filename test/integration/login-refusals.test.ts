@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestClock, type TestClock } from '../support/clock.ts';
+import { startReplicas, type Replicas } from '../support/replicas.ts';
 import { errorData, startStack, type Stack } from '../support/stack.ts';
 
 let stack: Stack | undefined;
@@ -131,5 +132,40 @@ describe('throttling per (client address, db, login)', () => {
     expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'], from('10.0.0.1'))).result).toBe(5);
     expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'wrong-5'], from('10.0.0.1'))).result).toBe(false);
     expect((await contextGet(s, 5, 'demo', from('10.0.0.1'))).error).toBeUndefined();
+  });
+
+  it('counts an IPv6 client by its /64: rotating through addresses in it gets no fresh attempts (issue #20)', async () => {
+    const s = await throttledStack();
+    for (let i = 1; i <= 6; i++) expect((await s.jsonrpc('common', 'login', ['gw', 'demo', `wrong-${i}`], from(`2001:db8:1:2::${i.toString(16)}`))).result).toBe(false);
+    expect(count(s, authPath)).toBe(3);
+    // another /64 is another client
+    expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'], from('2001:db8:1:3::1'))).result).toBe(5);
+  });
+
+  it('40 parallel wrong guesses make no more upstream logins than the limit: attempts in flight are reserved (issue #20)', async () => {
+    const s = await throttledStack();
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => s.jsonrpc('common', 'login', ['gw', 'demo', `wrong-${i}`], from('10.0.0.1'))));
+    expect(answers.every((a) => a.result === false)).toBe(true);
+    expect(count(s, authPath)).toBe(3);
+    // the same address for another login, and the right password from another address, still log in
+    expect((await s.jsonrpc('common', 'login', ['gw', 'admin', 'admin'], from('10.0.0.1'))).result).toBe(2);
+    expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'], from('10.0.0.2'))).result).toBe(5);
+  });
+});
+
+describe('throttling across replicas (issue #20)', () => {
+  let replicas: Replicas | undefined;
+  afterEach(async () => {
+    await replicas?.close();
+    replicas = undefined;
+  });
+
+  it('40 parallel wrong guesses spread over two replicas make no more upstream logins than the limit', async () => {
+    replicas = await startReplicas(2, { name: 'throttle-in-flight', flags: ['--throttle-failures', '3', '--throttle-backoff', '60000'] });
+    const r = replicas;
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => r.call(i % 2, 'common', 'login', ['gw', 'demo', `wrong-${i}`])));
+    expect(answers.every((a) => a.result === false)).toBe(true);
+    expect(r.sim.log.filter((q) => q.path === authPath).length).toBe(3);
+    expect((await r.call(0, 'common', 'login', ['gw', 'admin', 'admin'])).result).toBe(2);
   });
 });
