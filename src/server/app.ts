@@ -125,7 +125,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow }
       }
       const answer = await handleXmlRpc(dialect, service, body, origin, onOutcome);
       const sent = shadow === undefined ? answer : offerShadow(c, dialect, body, origin, outcome, answer, (again) => handleXmlRpc(dialect, service, body, again, () => {}));
-      return respond(sent, origin, false, streamTarget(c, origin));
+      return respond(sent, origin, false, streamTarget(c, origin), isHttp10(c));
     };
 
   app.on(['POST', 'OPTIONS'], '/xmlrpc/2/:service', xmlrpc('xmlrpc2'));
@@ -143,7 +143,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow }
     const contentType = c.req.header('content-type');
     const answer = await handleJsonRpc(contentType, body, origin, onOutcome);
     const sent = shadow === undefined ? answer : offerShadow(c, 'jsonrpc', body, origin, outcome, answer, (again) => handleJsonRpc(contentType, body, again, () => {}));
-    return respond(sent, origin, false, streamTarget(c, origin));
+    return respond(sent, origin, false, streamTarget(c, origin), isHttp10(c));
   });
 
   app.get('/livez', (c) => c.json({ status: 'ok' }));
@@ -183,13 +183,22 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow }
   return app;
 }
 
-function respond(res: WireResponse, origin: CallOrigin, closeConnection = false, target: StreamTarget = { text: false, cut: () => false }): Response {
+/** True for an HTTP/1.0 request, which cannot read a chunked answer (RFC 9112 §6.1). */
+function isHttp10(c: Context<Env>): boolean {
+  return c.env?.incoming?.httpVersion === '1.0';
+}
+
+function respond(res: WireResponse, origin: CallOrigin, closeConnection = false, target: StreamTarget = { text: false, cut: () => false }, http10 = false): Response {
   const headers: Record<string, string> = { 'content-type': res.contentType, [headerRequestId]: origin.requestId, ...res.headers };
   if (closeConnection) headers.connection = 'close';
   if (typeof res.body !== 'string' && !(res.body instanceof Uint8Array)) {
     // Streamed: with the length the dialect announced (transcoded XML-RPC answers), else chunked
-    // (db.dump), so nothing is read ahead to compute one.
-    if (headers['content-length'] === undefined) headers['transfer-encoding'] = 'chunked';
+    // (db.dump), so nothing is read ahead to compute one. An HTTP/1.0 client gets no chunked
+    // framing: the end of the answer is the end of the connection.
+    if (headers['content-length'] === undefined) {
+      if (http10) headers.connection = 'close';
+      else headers['transfer-encoding'] = 'chunked';
+    }
     return new Response(streamResponseBody(res.body, target), { status: res.status, headers });
   }
   return new Response(res.body as ConstructorParameters<typeof Response>[0], { status: res.status, headers });
