@@ -125,8 +125,10 @@ export const settings = {
   upstreamConnections: {
     flag: 'upstream-connections',
     env: 'UPSTREAM_CONNECTIONS',
-    schema: z.coerce.number().int().min(1).max(10_000).default(64),
-    help: 'Keep-alive connections to the upstream at most. Default 64.',
+    schema: z.coerce.number().int().min(1).max(10_000).default(32),
+    help:
+      "Connections to the upstream legacy calls use at most (calls beyond wait their turn). Default 32, half of Odoo's default db_maxconn (64): " +
+      'size it below db_maxconn (threaded Odoo) or the worker count (prefork), less what other clients of that Odoo use.',
   },
   maxBodyBytes: {
     flag: 'max-body',
