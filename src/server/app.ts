@@ -14,6 +14,7 @@ import { createJsonRpcHandler, encodeError } from '../wire/jsonrpc/index.ts';
 import type { CallOutcome, WireResponse } from '../wire/response.ts';
 import { createXmlRpcHandler, encodeFault } from '../wire/xmlrpc/index.ts';
 import { logCall } from './access-log.ts';
+import { refusedBeforeContinue } from './expect-continue.ts';
 import { clientAddress } from './client-address.ts';
 import { createDeadlines } from './deadline.ts';
 import { readBody } from './read-body.ts';
@@ -212,6 +213,8 @@ function respond(res: WireResponse, origin: CallOrigin, closeConnection = false,
  */
 function requestBody(c: Context<Env>, maxBytes: number): Promise<Uint8Array | undefined> {
   const incoming = c.env?.incoming;
+  // not invited to send its body (expect-continue.ts): refused on its declared length, unread
+  if (incoming !== undefined && refusedBeforeContinue(incoming.headers, maxBytes)) return Promise.resolve(undefined);
   const length = incoming?.headers['content-length'];
   if (incoming === undefined || length === undefined || !/^\d+$/.test(length) || Number(length) > maxBytes || incoming.readableDidRead) {
     return readBody(c.req.raw.body, maxBytes);

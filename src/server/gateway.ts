@@ -3,6 +3,7 @@
  * report and the two apps (client port, admin port) from a validated Config, and starts or
  * gracefully stops their HTTP servers.
  */
+import type { Server } from 'node:http';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { checkUpstreamPrerequisites, createCredentials, type Credentials } from '../credentials/index.ts';
@@ -33,6 +34,7 @@ import {
 import { outcomeName } from '../wire/response.ts';
 import { createAdminApp } from './admin-app.ts';
 import { createApp, isGatewayPath } from './app.ts';
+import { continueUnlessTooLarge } from './expect-continue.ts';
 import { createInFlight } from './in-flight.ts';
 import { closeServer, drainServer, listen, portOf, urlOf } from './listen.ts';
 import { passthrough } from './passthrough.ts';
@@ -178,6 +180,7 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
   await state?.link.ready(Math.min(2000, config.redisTimeoutMs * 4));
   const server = await listen(app.fetch, config.host, config.port, config.requestTimeoutMs);
   server.on('request', (_req, res) => inFlight.trackResponse(res));
+  server.on('checkContinue', continueUnlessTooLarge(server as Server, config.maxBodyBytes, isGatewayPath));
   server.on('upgrade', upgradeTunnel({ open: createTunnelOpener(config), config, log, inFlight, isOwnedPath: isGatewayPath }));
   metrics.trackInFlight(() => inFlight.count);
   const adminServer = await listen(admin.fetch, config.adminHost, config.adminPort).catch(async (err: unknown) => {
