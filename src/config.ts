@@ -136,6 +136,12 @@ export const settings = {
     schema: z.coerce.number().int().min(1024).default(128 * 1024 * 1024),
     help: 'Largest legacy request body in bytes. Default 134217728 (128 MiB), Odoo\'s own limit.',
   },
+  maxAnswerBytes: {
+    flag: 'max-answer',
+    env: 'MAX_ANSWER',
+    schema: z.coerce.number().int().min(1024).default(128 * 1024 * 1024),
+    help: "Largest upstream answer to a legacy call in bytes, counted as it arrives; past it the call gets a fault naming this setting. db.dump streams and is not limited. Default 134217728 (128 MiB), --max-body's own.",
+  },
   requestTimeoutMs: {
     flag: 'request-timeout',
     env: 'REQUEST_TIMEOUT',
