@@ -130,6 +130,18 @@ export const settings = {
       "Connections to the upstream legacy calls use at most (calls beyond wait their turn). Default 32, half of Odoo's default db_maxconn (64): " +
       'size it below db_maxconn (threaded Odoo) or the worker count (prefork), less what other clients of that Odoo use.',
   },
+  passthroughBufferBytes: {
+    flag: 'passthrough-buffer',
+    env: 'PASSTHROUGH_BUFFER',
+    schema: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(1024 * 1024),
+    help: "Passed-through request bodies up to this many bytes are read whole before Odoo is contacted (nginx's proxy_request_buffering), so a slow client holds no Odoo worker; larger ones stream. Default 1048576 (1 MiB, nginx's client_max_body_size); 0 streams every body.",
+  },
+  passthroughConnections: {
+    flag: 'passthrough-connections',
+    env: 'PASSTHROUGH_CONNECTIONS',
+    schema: z.coerce.number().int().min(1).max(10_000).default(16),
+    help: "Passed-through exchanges (web client, downloads, /web/session/*) in flight to the upstream at most; further ones wait their turn. Default 16: with --upstream-connections 32, 48 of Odoo's default db_maxconn 64.",
+  },
   maxBodyBytes: {
     flag: 'max-body',
     env: 'MAX_BODY',
