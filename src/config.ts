@@ -160,6 +160,18 @@ export const settings = {
     schema: durationMs(100).default(300_000),
     help: 'Milliseconds a client may take to send a whole request (headers within at most 60000) before it gets 408 and its connection is closed, so a slow body (slow-loris) cannot hold a connection forever. Default 300000, Node\'s own.',
   },
+  sendTimeoutMs: {
+    flag: 'send-timeout',
+    env: 'SEND_TIMEOUT',
+    schema: durationMs(100).default(60_000),
+    help: "Milliseconds a client may go without taking any of its answer (once the headers are written) before its connection is closed and counted, so clients that never read cannot pile up answers in memory. Default 60000, nginx's send_timeout.",
+  },
+  maxConnections: {
+    flag: 'max-connections',
+    env: 'MAX_CONNECTIONS',
+    schema: z.coerce.number().int().min(1).max(1_000_000).default(1024),
+    help: 'Client-port connections open at most; a connection beyond gets 503 (Retry-After: 1) and is closed. Default 1024: keep it below the process\'s open-file limit (ulimit -n) less the upstream pools.',
+  },
   maxDepth: {
     flag: 'max-depth',
     env: 'MAX_DEPTH',

@@ -3,7 +3,8 @@
  * report and the two apps (client port, admin port) from a validated Config, and starts or
  * gracefully stops their HTTP servers.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { checkUpstreamPrerequisites, createCredentials, type Credentials } from '../credentials/index.ts';
@@ -34,6 +35,7 @@ import {
 import { outcomeName } from '../wire/response.ts';
 import { createAdminApp } from './admin-app.ts';
 import { createApp, isGatewayPath } from './app.ts';
+import { createClientGuard } from './client-guard.ts';
 import { continueUnlessTooLarge } from './expect-continue.ts';
 import { createInFlight } from './in-flight.ts';
 import { closeServer, drainServer, listen, portOf, urlOf } from './listen.ts';
@@ -178,11 +180,17 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
   await persistence.load();
   // A moment for Redis, so the first calls already share their keys; it is never waited for longer.
   await state?.link.ready(Math.min(2000, config.redisTimeoutMs * 4));
-  const server = await listen(app.fetch, config.host, config.port, config.requestTimeoutMs);
+  // --send-timeout and --max-connections (client-guard.ts)
+  const guard = createClientGuard({ sendTimeoutMs: config.sendTimeoutMs, maxConnections: config.maxConnections, onSendTimeout: () => metrics.clientLimit('send_timeout'), onRefused: () => metrics.clientLimit('connection_cap') });
+  const fetch: typeof app.fetch = (req, env: { incoming?: IncomingMessage } | undefined, ...rest) => (guard.refuses(env?.incoming?.socket) ? guard.refusal() : app.fetch(req, env, ...rest));
+  const server = await listen(fetch, config.host, config.port, config.requestTimeoutMs);
+  guard.attach(server as Server);
   server.on('request', (_req, res) => inFlight.trackResponse(res));
   server.on('checkContinue', continueUnlessTooLarge(server as Server, config.maxBodyBytes, isGatewayPath));
-  server.on('upgrade', upgradeTunnel({ open: createTunnelOpener(config), config, log, inFlight, isOwnedPath: isGatewayPath }));
+  const tunnel = upgradeTunnel({ open: createTunnelOpener(config), config, log, inFlight, isOwnedPath: isGatewayPath });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => (guard.refuses(socket) ? guard.refuseUpgrade(socket) : tunnel(req, socket, head)));
   metrics.trackInFlight(() => inFlight.count);
+  metrics.trackConnections(() => guard.open);
   const adminServer = await listen(admin.fetch, config.adminHost, config.adminPort).catch(async (err: unknown) => {
     await closeServer(server);
     await gateway.close();
@@ -205,6 +213,7 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
     async close() {
       const drained = await drainServer(server, inFlight, config.shutdownGraceMs);
       if (!drained) log.warn({ graceMs: config.shutdownGraceMs }, 'calls still in flight after the shutdown grace period: their connections were closed');
+      guard.close();
       await prerequisites;
       await gateway.close();
       await persistence.stop();
