@@ -50,6 +50,9 @@ export interface Throttle {
 export function createThrottle(options: ThrottleOptions): Throttle {
   const { failures, backoffMs, maxBackoffMs, now, shared } = options;
   const table = createLru<Failures>({ max: options.max });
+  // Keys a success may have to clear: failures counted here, or a shared count seen by check().
+  // A success on any other key touches no store: a warm call makes no Redis round trip (issue #21).
+  const toClear = createLru<object>({ max: options.max });
   const blockedUntil = (f: Failures) => (f.count >= failures ? f.last + Math.min(maxBackoffMs, backoffMs * 2 ** (f.count - failures)) : 0);
   const current = (f: Failures | undefined): Failures | undefined => (f !== undefined && now() - f.last <= maxBackoffMs ? f : undefined);
   const refuseIfBlocked = (f: Failures | undefined) => {
@@ -60,17 +63,21 @@ export function createThrottle(options: ThrottleOptions): Throttle {
     async check(key) {
       // the shared count is the truth when the store answers (a success on another replica cleared it)
       const together = shared === undefined ? undefined : await shared.read(key);
+      if (together) toClear.set(key, {});
       refuseIfBlocked(current(together === undefined ? table.get(key) : (together ?? undefined)));
     },
     async failure(key) {
       const at = now();
       const local = current(table.get(key)) ?? { count: 0, last: 0 };
       const counted = { count: local.count + 1, last: at };
+      toClear.set(key, {});
       const together = shared === undefined ? undefined : await shared.add(key, at, maxBackoffMs);
       table.set(key, together !== undefined && together.count > counted.count ? together : counted);
     },
     async success(key) {
       table.delete(key);
+      if (toClear.get(key) === undefined) return;
+      toClear.delete(key);
       await shared?.clear(key);
     },
   };
