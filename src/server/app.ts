@@ -31,6 +31,8 @@ export interface AppDeps {
   onCall?: (dialect: Dialect, origin: CallOrigin, outcome: CallOutcome, seconds: number) => void;
   /** Shadow mode (`--shadow-sample`): offered each answered call once its answer is built. */
   shadow?: Shadow | undefined;
+  /** Aborted (with a LegacyError) when the shutdown grace period is over: running calls answer that fault. */
+  shutdown?: AbortSignal;
 }
 
 /** The paths the client port answers itself (the rest is passed through): `/xmlrpc*`, `/jsonrpc`, `/livez`. */
@@ -45,11 +47,11 @@ const methodNotAllowedPage =
   '<!doctype html>\n<html lang=en>\n<title>405 Method Not Allowed</title>\n<h1>Method Not Allowed</h1>\n' +
   '<p>The method is not allowed for the requested URL.</p>\n';
 
-export function createApp({ config, log, dispatch, passthrough, onCall, shadow }: AppDeps): Hono<Env> {
+export function createApp({ config, log, dispatch, passthrough, onCall, shadow, shutdown }: AppDeps): Hono<Env> {
   const app = new Hono<Env>();
   const marshal = { nullAs: config.marshalNone, bigIntAs: config.marshalBigInt };
   // db calls run under --db-timeout, the others under --call-timeout.
-  const deadlines = createDeadlines({ callTimeoutMs: config.callTimeoutMs, dbTimeoutMs: config.dbTimeoutMs });
+  const deadlines = createDeadlines({ callTimeoutMs: config.callTimeoutMs, dbTimeoutMs: config.dbTimeoutMs, ...(shutdown === undefined ? {} : { shutdown }) });
   const handleXmlRpc = createXmlRpcHandler({ dispatch: deadlines.dispatch(dispatch), maxDepth: config.maxDepth, marshal, strictBase64: config.strictBase64 });
   const handleJsonRpc = createJsonRpcHandler({ dispatch: deadlines.dispatch(dispatch), maxDepth: config.maxDepth });
 

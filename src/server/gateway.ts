@@ -7,6 +7,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
+import { LegacyError, upstreamErrorName } from '../errors.ts';
 import { checkUpstreamPrerequisites, createCredentials, type Credentials } from '../credentials/index.ts';
 import { placeholderBody } from '../equivalents/index.ts';
 import { createCommonService } from '../legacy/common.ts';
@@ -104,6 +105,8 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   });
   const passthroughClient = createPassthroughClient(config);
   const inFlight = createInFlight();
+  // aborted when the shutdown grace period is over: calls still running answer a fault (issue #21)
+  const shutdown = new AbortController();
   const readiness = createReadiness({
     isDraining: () => inFlight.draining,
     checkUpstream: (signal) => checkHealth(http, config, { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'readyz', signal }),
@@ -129,7 +132,17 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
         report.record({ dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod, failed: outcomeName(outcome) !== 'ok', json2Body });
       },
       shadow,
+      shutdown: shutdown.signal,
     }),
+    /** Ends the calls still running with a fault in their dialect (the grace period is over). */
+    abortCalls() {
+      shutdown.abort(
+        new LegacyError('upstream_unavailable', {
+          name: upstreamErrorName,
+          message: `the gateway is shutting down: the call did not finish within --shutdown-grace (${config.shutdownGraceMs} ms)`,
+        }),
+      );
+    },
     admin: createAdminApp({ metrics, report, readiness, token: config.adminToken, shadow: shadowStatus }),
     upstream,
     credentials,
@@ -211,8 +224,8 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
     shadow,
     prerequisites,
     async close() {
-      const drained = await drainServer(server, inFlight, config.shutdownGraceMs);
-      if (!drained) log.warn({ graceMs: config.shutdownGraceMs }, 'calls still in flight after the shutdown grace period: their connections were closed');
+      const drained = await drainServer(server, inFlight, config.shutdownGraceMs, () => gateway.abortCalls());
+      if (!drained) log.warn({ graceMs: config.shutdownGraceMs }, 'calls still in flight after the shutdown grace period: answered with a fault where possible, their connections closed');
       guard.close();
       await prerequisites;
       await gateway.close();
