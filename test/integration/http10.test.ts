@@ -71,6 +71,13 @@ describe('streamed answers to an HTTP/1.0 request', () => {
     expect(out.jsonrpc).toMatchObject({ framing: 'close', magic: 'PK' });
     expect(out.xmlrpc?.bytes).toBeGreaterThan(2_000_000);
   }, 60_000);
+
+  it("PHP's stream wrapper at HTTP/1.0 and xmlrpc_decode read the dump, not chunked", async () => {
+    const script = new URL('../interop/http10_dump.php', import.meta.url).pathname;
+    const out = await runClientScript('php', [script, stack.gateway.url, 'gw']);
+    expect(out.php).toMatchObject({ chunked: false, magic: 'PK' });
+    expect(out.php?.bytes).toBeGreaterThan(2_000_000);
+  }, 60_000);
 });
 
 describe('a large transcoded object answer to an HTTP/1.0 request', () => {
