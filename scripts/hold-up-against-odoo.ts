@@ -11,7 +11,10 @@
  *    of warm calls and of refused logins (which read the shared throttle) is measured during the stall.
  * 3. A 64-client burst of `search_read` with the default `--upstream-connections` and with 64: HTTP 500
  *    answers from Odoo (PoolError) counted; and light calls' latency alone and behind heavy ones.
+ * 4. 16 clients ask for a 5,000-row `ir.model.fields` `search_read` over XML-RPC and never read it,
+ *    through a gateway with `--send-timeout 5000`: the process's RSS, and when each was cut off.
  *
+ * `--parts trickle,redis,burst,readers` runs some of them (default: all).
  * It works in a copy of `--db` of its own (`scratch21`, dropped at the end), where it mints one API key.
  *
  *   npx tsx scripts/hold-up-against-odoo.ts [--upstream http://127.0.0.1:8069] [--db gw] [--master admin] [--seconds 8]
@@ -35,8 +38,10 @@ const { values } = parseArgs({
     login: { type: 'string', default: 'admin' },
     password: { type: 'string', default: 'admin' },
     seconds: { type: 'string', default: '8' },
+    parts: { type: 'string', default: 'trickle,redis,burst,readers' },
   },
 });
+const parts = new Set((values.parts as string).split(','));
 const upstreamUrl = values.upstream as string;
 const scratch = 'scratch21';
 const seconds = Number(values.seconds);
@@ -96,6 +101,44 @@ async function trickle(flags: string[]): Promise<{ before: number; most: number;
   return { before, most, answered: lines.filter((l) => /^HTTP\/1\.1 (200|303)/.test(l)).length };
 }
 
+/** 4. 16 XML-RPC clients that never read a ~20 MB answer, through a gateway with a 5 s send timeout. */
+async function neverReading(uid: number | bigint, key: string): Promise<Record<string, unknown>> {
+  const gateway = await gatewayWith(['--send-timeout', '5000']);
+  const { port } = new URL(gateway.url);
+  const s = (v: string) => `<value><string>${v}</string></value>`;
+  const body =
+    `<?xml version='1.0'?>\n<methodCall>\n<methodName>execute_kw</methodName>\n<params>\n` +
+    [s(scratch), `<value><int>${uid}</int></value>`, s(key), s('ir.model.fields'), s('search_read'), '<value><array><data><value><array><data></data></array></value></data></array></value>', '<value><struct><member><name>limit</name><value><int>5000</int></value></member></struct></value>']
+      .map((v) => `<param>\n${v}\n</param>\n`)
+      .join('') +
+    '</params>\n</methodCall>\n';
+  const rssMiB = () => Math.round(process.memoryUsage().rss / 1048576);
+  const before = rssMiB();
+  const started = performance.now();
+  const cutAfter: number[] = [];
+  const sockets = Array.from({ length: 16 }, () => {
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write(`POST /xmlrpc/2/object HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/xml\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.pause(); // never reads
+    return socket;
+  });
+  let peak = before;
+  // the gateway's own count of clients cut off by the send timeout, sampled every 100 ms
+  const cut = async () => Number(/^legacy_rpc_gateway_send_timeouts_total (\d+)$/m.exec(await gateway.metrics.text())?.[1]);
+  for (let i = 0; i < 600 && cutAfter.length < sockets.length; i++) {
+    peak = Math.max(peak, rssMiB());
+    const n = await cut();
+    while (cutAfter.length < n) cutAfter.push(Math.round((performance.now() - started) / 100) / 10);
+    await sleep(100);
+  }
+  if (typeof global.gc === 'function') global.gc();
+  const result = { rssBeforeMiB: before, rssPeakMiB: peak, rssAfterMiB: rssMiB(), clientsCut: cutAfter.length, cutAfterSeconds: cutAfter, inFlightAfter: /^legacy_rpc_gateway_in_flight_requests (\d+)$/m.exec(await gateway.metrics.text())?.[1] };
+  for (const socket of sockets) socket.destroy();
+  await gateway.close();
+  return result;
+}
+
 async function main(): Promise<void> {
   const admin = await gatewayWith([]);
   const out: Record<string, unknown> = { odooPid, load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') };
@@ -104,16 +147,22 @@ async function main(): Promise<void> {
   const redis = await startPrivateRedis();
   try {
     // 1. trickled passthrough bodies
-    out.trickleStreamed = await trickle(['--passthrough-buffer', '0', '--passthrough-connections', '64']);
-    await sleep(1000);
-    out.trickleBuffered = await trickle([]);
+    if (parts.has('trickle')) {
+      out.trickleStreamed = await trickle(['--passthrough-buffer', '0', '--passthrough-connections', '64']);
+      await sleep(1000);
+      out.trickleBuffered = await trickle([]);
+    }
 
     // an API key of the scratch database's admin
     const config = loadConfig(['--upstream', upstreamUrl], {});
     const origin = { host: '', ip: '127.0.0.1', proto: 'http' as const, userAgent: 'hold-up-against-odoo', requestId: 'mint', signal: AbortSignal.timeout(60_000) };
     const minted = await mintKey(createUpstream(config), { db: scratch, login: values.login as string, password: values.password as string, durationDays: 1, name: 'hold-up-against-odoo' }, origin, Date.now());
 
+    // 4. clients that never read
+    if (parts.has('readers')) out.neverReading = await neverReading(minted.uid, minted.key);
+
     // 2. warm API-key calls and Redis
+    if (parts.has('redis')) {
     const shared = await gatewayWith(['--redis-url', redis.url, '--state-secret', 'hold-up-against-odoo-secret-0123456789', '--redis-timeout', '200']);
     const warm = () => jsonrpc(shared.url, 'object', 'execute_kw', [scratch, minted.uid, minted.key, 'res.users', 'context_get', []]);
     await warm();
@@ -150,9 +199,10 @@ async function main(): Promise<void> {
     redis.resume();
     out.redisStall = { warmP50Ms: pct(stalledWarm, 50), warmMaxMs: Math.round(Math.max(...stalledWarm)), refusedLoginsMs: refused.map(Math.round), readyzRedis: readyz.redis };
     await shared.close();
+    }
 
     // 3. 64-client bursts
-    for (const connections of ['32', '64']) {
+    for (const connections of parts.has('burst') ? ['32', '64'] : []) {
       const gateway = await gatewayWith(['--upstream-connections', connections]);
       let ok = 0;
       let http500 = 0;
