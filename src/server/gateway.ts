@@ -205,6 +205,7 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
   metrics.trackInFlight(() => inFlight.count);
   metrics.trackConnections(() => guard.open);
   const adminServer = await listen(admin.fetch, config.adminHost, config.adminPort).catch(async (err: unknown) => {
+    guard.close();
     await closeServer(server);
     await gateway.close();
     throw err;
