@@ -65,6 +65,14 @@ describe('loadConfig()', () => {
     });
   });
 
+  it("keeps the legacy pool well below Odoo's default db_maxconn (64), so a burst cannot fill Odoo's own pool (issue #21)", () => {
+    const odooDefaultDbMaxconn = 64;
+    expect(loadConfig([], {}).upstreamConnections).toBe(32);
+    expect(loadConfig([], {}).upstreamConnections).toBeLessThanOrEqual(odooDefaultDbMaxconn / 2);
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain('| `--upstream-connections` | `UPSTREAM_CONNECTIONS` | `32` |');
+  });
+
   it('refuses a flag with no value', () => {
     expect(() => loadConfig(['--port'], {})).toThrow('--port needs a value');
   });
@@ -101,7 +109,7 @@ describe('configuration errors in the gateway\'s own words (issue #24)', () => {
   it('derives the explanation of numbers, durations and choices from their schema', () => {
     expect(problemsOf(['--upstream-connections', '0', '--max-body', '10', '--call-timeout', 'soon', '--marshal-none', 'null'])).toEqual([
       '--call-timeout / CALL_TIMEOUT: invalid value "soon": a whole number of milliseconds from 1 up, e.g. 120000',
-      '--upstream-connections / UPSTREAM_CONNECTIONS: invalid value "0": a whole number from 1 to 10000, e.g. 64',
+      '--upstream-connections / UPSTREAM_CONNECTIONS: invalid value "0": a whole number from 1 to 10000, e.g. 32',
       '--max-body / MAX_BODY: invalid value "10": a whole number of bytes from 1024 up, e.g. 134217728',
       '--marshal-none / MARSHAL_NONE: invalid value "null": one of "fault", "nil" or "false"',
     ]);

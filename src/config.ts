@@ -139,8 +139,22 @@ export const settings = {
   upstreamConnections: {
     flag: 'upstream-connections',
     env: 'UPSTREAM_CONNECTIONS',
-    schema: z.coerce.number().int().min(1).max(10_000).default(64),
-    help: 'Keep-alive connections to the upstream at most. Default 64.',
+    schema: z.coerce.number().int().min(1).max(10_000).default(32),
+    help:
+      "Connections to the upstream legacy calls use at most (calls beyond wait their turn). Default 32, half of Odoo's default db_maxconn (64): " +
+      'size it below db_maxconn (threaded Odoo) or the worker count (prefork), less what other clients of that Odoo use.',
+  },
+  passthroughBufferBytes: {
+    flag: 'passthrough-buffer',
+    env: 'PASSTHROUGH_BUFFER',
+    schema: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(1024 * 1024),
+    help: "Passed-through request bodies up to this many bytes are read whole before Odoo is contacted (nginx's proxy_request_buffering), so a slow client holds no Odoo worker; larger ones stream. Default 1048576 (1 MiB, nginx's client_max_body_size); 0 streams every body.",
+  },
+  passthroughConnections: {
+    flag: 'passthrough-connections',
+    env: 'PASSTHROUGH_CONNECTIONS',
+    schema: z.coerce.number().int().min(1).max(10_000).default(16),
+    help: "Passed-through exchanges (web client, downloads, /web/session/*) in flight to the upstream at most; further ones wait their turn. Default 16: with --upstream-connections 32, 48 of Odoo's default db_maxconn 64.",
   },
   connectAheadMs: {
     flag: 'connect-ahead',
@@ -154,11 +168,29 @@ export const settings = {
     schema: z.coerce.number().int().min(1024).default(128 * 1024 * 1024),
     help: 'Largest legacy request body in bytes. Default 134217728 (128 MiB), Odoo\'s own limit.',
   },
+  maxAnswerBytes: {
+    flag: 'max-answer',
+    env: 'MAX_ANSWER',
+    schema: z.coerce.number().int().min(1024).default(128 * 1024 * 1024),
+    help: "Largest upstream answer to a legacy call in bytes, counted as it arrives; past it the call gets a fault naming this setting. db.dump streams and is not limited. Default 134217728 (128 MiB), --max-body's own.",
+  },
   requestTimeoutMs: {
     flag: 'request-timeout',
     env: 'REQUEST_TIMEOUT',
     schema: durationMs(100).default(300_000),
     help: 'Milliseconds a client may take to send a whole request (headers within at most 60000) before it gets 408 and its connection is closed, so a slow body (slow-loris) cannot hold a connection forever. Default 300000, Node\'s own.',
+  },
+  sendTimeoutMs: {
+    flag: 'send-timeout',
+    env: 'SEND_TIMEOUT',
+    schema: durationMs(100).default(60_000),
+    help: "Milliseconds a client may go without taking any of its answer (once the headers are written) before its connection is closed and counted, so clients that never read cannot pile up answers in memory. Default 60000, nginx's send_timeout.",
+  },
+  maxConnections: {
+    flag: 'max-connections',
+    env: 'MAX_CONNECTIONS',
+    schema: z.coerce.number().int().min(1).max(1_000_000).default(1024),
+    help: 'Client-port connections open at most; a connection beyond gets 503 (Retry-After: 1) and is closed. Default 1024: keep it below the process\'s open-file limit (ulimit -n) less the upstream pools.',
   },
   maxDepth: {
     flag: 'max-depth',

@@ -100,6 +100,35 @@ describe('createThrottle()', () => {
     expect(await a.blocked()).toBeUndefined(); // a's own count gives way to the shared one
   });
 
+  it('a success touches the shared store only when there is a count to clear (issue #21: no Redis DEL per warm call)', async () => {
+    const shared = memoryFailures();
+    let clears = 0;
+    const counting: SharedFailures = {
+      read: (k) => shared.read(k),
+      add: (k, at, ms) => shared.add(k, at, ms),
+      clear: async (k, at, ms) => {
+        clears++;
+        await shared.clear(k, at, ms);
+      },
+      reserve: (k, id, at, rules) => shared.reserve(k, id, at, rules),
+      settle: (k, id, outcome, at, ms) => shared.settle(k, id, outcome, at, ms),
+    };
+    const { throttle } = setup(counting);
+    for (let i = 0; i < 50; i++) await throttle.success('k');
+    expect(clears).toBe(0);
+    await throttle.failure('k');
+    await throttle.success('k');
+    await throttle.success('k');
+    expect(clears).toBe(1);
+    // a count another replica made, seen by check(): the next success clears it
+    const other = createThrottle({ failures: 3, backoffMs: 1000, maxBackoffMs: 8000, max: 100, now: () => 0, shared: counting });
+    await other.failure('j');
+    await throttle.check('j');
+    await throttle.success('j');
+    expect(clears).toBe(2);
+    expect((await shared.read('j'))?.count).toBe(0); // cleared: count 0 (issue #20 tells it from a deleted count)
+  });
+
   it('goes on with its own counts while the shared store is away', async () => {
     const shared = memoryFailures();
     const { throttle, blocked } = setup(shared);

@@ -90,6 +90,9 @@ export function createThrottle(options: ThrottleOptions): Throttle {
   const holdMs = options.holdMs ?? 120_000;
   const table = createLru<Failures>({ max: options.max });
   const inFlight = new Map<string, number>();
+  // Keys a success may have to clear: failures counted here, or a shared count seen by check().
+  // A success on any other key touches no store: a warm call makes no Redis round trip (issue #21).
+  const toClear = createLru<object>({ max: options.max });
   const blockedUntil = (f: Failures) => (f.count >= failures ? f.last + Math.min(maxBackoffMs, backoffMs * 2 ** (f.count - failures)) : 0);
   const current = (f: Failures | undefined): Failures | undefined => (f !== undefined && now() - f.last <= maxBackoffMs ? f : undefined);
   /**
@@ -107,6 +110,7 @@ export function createThrottle(options: ThrottleOptions): Throttle {
     if (until > now()) throw throttled(until - now());
   };
   const countFailure = (key: string, together: Failures | undefined) => {
+    toClear.set(key, {});
     const at = now();
     const local = current(table.get(key)) ?? { count: 0, last: 0 };
     const counted = { count: local.count + 1, last: at };
@@ -121,6 +125,7 @@ export function createThrottle(options: ThrottleOptions): Throttle {
   return {
     async check(key) {
       const together = shared === undefined ? undefined : await shared.read(key);
+      if (together && together.count > 0) toClear.set(key, {});
       refuseIfBlocked(decided(current(table.get(key)), together));
     },
     async reserve(key) {
@@ -161,6 +166,8 @@ export function createThrottle(options: ThrottleOptions): Throttle {
     },
     async success(key) {
       table.delete(key);
+      if (toClear.get(key) === undefined) return;
+      toClear.delete(key);
       await shared?.clear(key, now(), maxBackoffMs);
     },
   };

@@ -32,6 +32,10 @@ export interface GatewayMetrics {
   readonly redis: RedisLinkEvents;
   /** Reports `count()` as the in-flight requests gauge at each scrape. */
   trackInFlight(count: () => number): void;
+  /** A client cut off by `--send-timeout`, or a connection refused by `--max-connections`. */
+  clientLimit(kind: 'send_timeout' | 'connection_cap'): void;
+  /** Reports `count()` as the open client connections gauge at each scrape. */
+  trackConnections(count: () => number): void;
   /** One shadow result (issue #23): the shadowed call and what the comparison found. */
   observeShadow(call: CallOutcome, outcome: ShadowOutcome): void;
   /** Reports `count()` as the shadow calls in flight at each scrape. */
@@ -69,6 +73,17 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
     registers,
     collect() {
       this.set(shadowInFlight());
+    },
+  });
+  const sendTimeouts = new Counter({ name: `${prefix}send_timeouts_total`, help: 'Clients cut off because they read nothing of their answer for --send-timeout.', registers });
+  const connectionsRefused = new Counter({ name: `${prefix}connections_refused_total`, help: 'Client connections answered 503 because --max-connections were open.', registers });
+  let connections: () => number = () => 0;
+  new Gauge({
+    name: `${prefix}client_connections`,
+    help: 'Client-port connections open (bounded by --max-connections).',
+    registers,
+    collect() {
+      this.set(connections());
     },
   });
   let inFlight: () => number = () => 0;
@@ -116,6 +131,12 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
     },
     trackInFlight(count) {
       inFlight = count;
+    },
+    clientLimit(kind) {
+      (kind === 'send_timeout' ? sendTimeouts : connectionsRefused).inc();
+    },
+    trackConnections(count) {
+      connections = count;
     },
     contentType: registry.contentType,
     text: () => registry.metrics(),

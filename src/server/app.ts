@@ -15,6 +15,7 @@ import { createJsonRpcHandler, encodeError } from '../wire/jsonrpc/index.ts';
 import type { CallOutcome, WireResponse } from '../wire/response.ts';
 import { createXmlRpcHandler, encodeFault, formLimit, formTooLargePage } from '../wire/xmlrpc/index.ts';
 import { logCall } from './access-log.ts';
+import { refusedBeforeContinue } from './expect-continue.ts';
 import { clientAddress } from './client-address.ts';
 import { createDeadlines } from './deadline.ts';
 import { legacyRoute, rawPathOf } from './legacy-route.ts';
@@ -33,6 +34,8 @@ export interface AppDeps {
   onCall?: (dialect: Dialect, origin: CallOrigin, outcome: CallOutcome, seconds: number) => void;
   /** Shadow mode (`--shadow-sample`): offered each answered call once its answer is built. */
   shadow?: Shadow | undefined;
+  /** Aborted (with a LegacyError) when the shutdown grace period is over: running calls answer that fault. */
+  shutdown?: AbortSignal;
 }
 
 /**
@@ -55,11 +58,11 @@ const methodNotAllowedPage =
   '<!doctype html>\n<html lang=en>\n<title>405 Method Not Allowed</title>\n<h1>Method Not Allowed</h1>\n' +
   '<p>The method is not allowed for the requested URL.</p>\n';
 
-export function createApp({ config, log, dispatch, passthrough, onCall, shadow }: AppDeps): Hono<Env> {
+export function createApp({ config, log, dispatch, passthrough, onCall, shadow, shutdown }: AppDeps): Hono<Env> {
   const app = new Hono<Env>({ getPath: routedPath });
   const marshal = { nullAs: config.marshalNone, bigIntAs: config.marshalBigInt };
   // db calls run under --db-timeout, the others under --call-timeout.
-  const deadlines = createDeadlines({ callTimeoutMs: config.callTimeoutMs, dbTimeoutMs: config.dbTimeoutMs });
+  const deadlines = createDeadlines({ callTimeoutMs: config.callTimeoutMs, dbTimeoutMs: config.dbTimeoutMs, ...(shutdown === undefined ? {} : { shutdown }) });
   const handleXmlRpc = createXmlRpcHandler({ dispatch: deadlines.dispatch(dispatch), maxDepth: config.maxDepth, marshal, strictBase64: config.strictBase64 });
   const handleJsonRpc = createJsonRpcHandler({ dispatch: deadlines.dispatch(dispatch), maxDepth: config.maxDepth });
 
@@ -144,7 +147,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow }
       const xml = formMax === undefined ? body : new Uint8Array(0);
       const answer = await handleXmlRpc(dialect, service, xml, origin, onOutcome);
       const sent = shadow === undefined ? answer : offerShadow(c, dialect, body, origin, outcome, answer, (again) => handleXmlRpc(dialect, service, xml, again, () => {}));
-      return respond(sent, origin, false, streamTarget(c, origin));
+      return respond(sent, origin, false, streamTarget(c, origin), isHttp10(c));
     };
 
   app.on(['POST', 'OPTIONS'], '/xmlrpc/2/:service', xmlrpc('xmlrpc2'));
@@ -162,7 +165,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow }
     const contentType = c.req.header('content-type');
     const answer = await handleJsonRpc(contentType, body, origin, onOutcome);
     const sent = shadow === undefined ? answer : offerShadow(c, 'jsonrpc', body, origin, outcome, answer, (again) => handleJsonRpc(contentType, body, again, () => {}));
-    return respond(sent, origin, false, streamTarget(c, origin));
+    return respond(sent, origin, false, streamTarget(c, origin), isHttp10(c));
   });
 
   app.get('/livez', (c) => c.json({ status: 'ok' }));
@@ -202,13 +205,22 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow }
   return app;
 }
 
-function respond(res: WireResponse, origin: CallOrigin, closeConnection = false, target: StreamTarget = { text: false, cut: () => false }): Response {
+/** True for an HTTP/1.0 request, which cannot read a chunked answer (RFC 9112 §6.1). */
+function isHttp10(c: Context<Env>): boolean {
+  return c.env?.incoming?.httpVersion === '1.0';
+}
+
+function respond(res: WireResponse, origin: CallOrigin, closeConnection = false, target: StreamTarget = { text: false, cut: () => false }, http10 = false): Response {
   const headers: Record<string, string> = { 'content-type': res.contentType, [headerRequestId]: origin.requestId, ...res.headers };
   if (closeConnection) headers.connection = 'close';
   if (typeof res.body !== 'string' && !(res.body instanceof Uint8Array)) {
     // Streamed: with the length the dialect announced (transcoded XML-RPC answers), else chunked
-    // (db.dump), so nothing is read ahead to compute one.
-    if (headers['content-length'] === undefined) headers['transfer-encoding'] = 'chunked';
+    // (db.dump), so nothing is read ahead to compute one. An HTTP/1.0 client gets no chunked
+    // framing: the end of the answer is the end of the connection.
+    if (headers['content-length'] === undefined) {
+      if (http10) headers.connection = 'close';
+      else headers['transfer-encoding'] = 'chunked';
+    }
     return new Response(streamResponseBody(res.body, target), { status: res.status, headers });
   }
   return new Response(res.body as ConstructorParameters<typeof Response>[0], { status: res.status, headers });
@@ -222,6 +234,8 @@ function respond(res: WireResponse, origin: CallOrigin, closeConnection = false,
  */
 function requestBody(c: Context<Env>, maxBytes: number): Promise<Uint8Array | undefined> {
   const incoming = c.env?.incoming;
+  // not invited to send its body (expect-continue.ts): refused on its declared length, unread
+  if (incoming !== undefined && refusedBeforeContinue(incoming.headers, maxBytes)) return Promise.resolve(undefined);
   if (incoming === undefined || incoming.readableDidRead) return readBody(c.req.raw.body, maxBytes);
   return readIncomingBody(incoming, maxBytes);
 }

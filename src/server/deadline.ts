@@ -10,6 +10,11 @@ import type { Dispatch } from '../legacy/dispatch.ts';
 export interface DeadlineOptions {
   callTimeoutMs: number;
   dbTimeoutMs: number;
+  /**
+   * Fires when the shutdown grace period is over: every call still running is aborted with its
+   * reason (a LegacyError), so it is answered with a fault in its dialect rather than cut off.
+   */
+  shutdown?: AbortSignal;
 }
 
 /** A signal that fires `ms` from now with a TimeoutError, like `AbortSignal.timeout` (but on `setTimeout`). */
@@ -24,10 +29,15 @@ function timeoutSignal(ms: number): AbortSignal {
  * Creates the deadline helper: `origin()` builds a call's signal from the client's (call timeout),
  * and `dispatch()` gives `db` calls the db timeout instead.
  */
-export function createDeadlines({ callTimeoutMs, dbTimeoutMs }: DeadlineOptions) {
+export function createDeadlines({ callTimeoutMs, dbTimeoutMs, shutdown }: DeadlineOptions) {
   // The client's own signal behind each origin, so a db call can drop the call timeout.
   const clientSignals = new WeakMap<CallOrigin, AbortSignal>();
   const cleanups = new WeakMap<CallOrigin, () => void>();
+  // the calls running now, aborted together when the shutdown grace period is over
+  const running = new Set<AbortController>();
+  shutdown?.addEventListener('abort', () => {
+    for (const controller of running) controller.abort(shutdown.reason);
+  }, { once: true });
   return {
     /**
      * Completes `facts` with a signal that fires when the client goes away or the call timeout passes.
@@ -38,10 +48,11 @@ export function createDeadlines({ callTimeoutMs, dbTimeoutMs }: DeadlineOptions)
       const controller = new AbortController();
       const origin: CallOrigin = { ...facts, signal: controller.signal };
       clientSignals.set(origin, client);
-      if (client.aborted) {
-        controller.abort(client.reason);
+      if (client.aborted || shutdown?.aborted) {
+        controller.abort(client.aborted ? client.reason : shutdown?.reason);
         return origin;
       }
+      running.add(controller);
       const onClientGone = () => {
         clearTimeout(timer);
         controller.abort(client.reason);
@@ -55,6 +66,7 @@ export function createDeadlines({ callTimeoutMs, dbTimeoutMs }: DeadlineOptions)
       cleanups.set(origin, () => {
         clearTimeout(timer);
         client.removeEventListener('abort', onClientGone);
+        running.delete(controller);
       });
       return origin;
     },
@@ -68,7 +80,7 @@ export function createDeadlines({ callTimeoutMs, dbTimeoutMs }: DeadlineOptions)
       return function dispatchWithDeadline(call, origin) {
         const client = clientSignals.get(origin);
         if (call.service !== 'db' || client === undefined) return inner(call, origin);
-        return inner(call, { ...origin, signal: AbortSignal.any([timeoutSignal(dbTimeoutMs), client]) });
+        return inner(call, { ...origin, signal: AbortSignal.any([timeoutSignal(dbTimeoutMs), client, ...(shutdown === undefined ? [] : [shutdown])]) });
       };
     },
   };

@@ -3,8 +3,11 @@
  * report and the two apps (client port, admin port) from a validated Config, and starts or
  * gracefully stops their HTTP servers.
  */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
+import { LegacyError, upstreamErrorName } from '../errors.ts';
 import { checkUpstreamPrerequisites, createCredentials, type Credentials } from '../credentials/index.ts';
 import { placeholderBody } from '../equivalents/index.ts';
 import { createCommonService } from '../legacy/common.ts';
@@ -33,6 +36,8 @@ import {
 import { outcomeName } from '../wire/response.ts';
 import { createAdminApp } from './admin-app.ts';
 import { createApp, isGatewayPath } from './app.ts';
+import { createClientGuard } from './client-guard.ts';
+import { continueUnlessTooLarge } from './expect-continue.ts';
 import { createInFlight } from './in-flight.ts';
 import { closeServer, drainServer, listen, portOf, urlOf } from './listen.ts';
 import { passthrough } from './passthrough.ts';
@@ -100,6 +105,8 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   });
   const passthroughClient = createPassthroughClient(config);
   const inFlight = createInFlight();
+  // aborted when the shutdown grace period is over: calls still running answer a fault (issue #21)
+  const shutdown = new AbortController();
   const readiness = createReadiness({
     isDraining: () => inFlight.draining,
     checkUpstream: (signal) => checkHealth(http, config, { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'readyz', signal }),
@@ -125,7 +132,17 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
         report.record({ dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod, failed: outcomeName(outcome) !== 'ok', json2Body });
       },
       shadow,
+      shutdown: shutdown.signal,
     }),
+    /** Ends the calls still running with a fault in their dialect (the grace period is over). */
+    abortCalls() {
+      shutdown.abort(
+        new LegacyError('upstream_unavailable', {
+          name: upstreamErrorName,
+          message: `the gateway is shutting down: the call did not finish within --shutdown-grace (${config.shutdownGraceMs} ms)`,
+        }),
+      );
+    },
     admin: createAdminApp({ metrics, report, readiness, token: config.adminToken, shadow: shadowStatus }),
     upstream,
     credentials,
@@ -176,11 +193,19 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
   await persistence.load();
   // A moment for Redis, so the first calls already share their keys; it is never waited for longer.
   await state?.link.ready(Math.min(2000, config.redisTimeoutMs * 4));
-  const server = await listen(app.fetch, config.host, config.port, config.requestTimeoutMs);
+  // --send-timeout and --max-connections (client-guard.ts)
+  const guard = createClientGuard({ sendTimeoutMs: config.sendTimeoutMs, maxConnections: config.maxConnections, onSendTimeout: () => metrics.clientLimit('send_timeout'), onRefused: () => metrics.clientLimit('connection_cap') });
+  const fetch: typeof app.fetch = (req, env: { incoming?: IncomingMessage } | undefined, ...rest) => (guard.refuses(env?.incoming?.socket) ? guard.refusal() : app.fetch(req, env, ...rest));
+  const server = await listen(fetch, config.host, config.port, config.requestTimeoutMs);
+  guard.attach(server as Server);
   server.on('request', (_req, res) => inFlight.trackResponse(res));
-  server.on('upgrade', upgradeTunnel({ open: createTunnelOpener(config), config, log, inFlight, isOwnedPath: isGatewayPath }));
+  server.on('checkContinue', continueUnlessTooLarge(server as Server, config.maxBodyBytes, isGatewayPath));
+  const tunnel = upgradeTunnel({ open: createTunnelOpener(config), config, log, inFlight, isOwnedPath: isGatewayPath });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => (guard.refuses(socket) ? guard.refuseUpgrade(socket) : tunnel(req, socket, head)));
   metrics.trackInFlight(() => inFlight.count);
+  metrics.trackConnections(() => guard.open);
   const adminServer = await listen(admin.fetch, config.adminHost, config.adminPort).catch(async (err: unknown) => {
+    guard.close();
     await closeServer(server);
     await gateway.close();
     throw err;
@@ -200,8 +225,9 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
     shadow,
     prerequisites,
     async close() {
-      const drained = await drainServer(server, inFlight, config.shutdownGraceMs);
-      if (!drained) log.warn({ graceMs: config.shutdownGraceMs }, 'calls still in flight after the shutdown grace period: their connections were closed');
+      const drained = await drainServer(server, inFlight, config.shutdownGraceMs, () => gateway.abortCalls());
+      if (!drained) log.warn({ graceMs: config.shutdownGraceMs }, 'calls still in flight after the shutdown grace period: answered with a fault where possible, their connections closed');
+      guard.close();
       await prerequisites;
       await gateway.close();
       await persistence.stop();

@@ -48,12 +48,17 @@ export function closeServer(server: ServerType): Promise<void> {
 
 /**
  * Graceful stop of the client port: stops accepting connections (idle keep-alive ones close), lets
- * in-flight requests finish for up to `graceMs`, then closes whatever is left, websocket tunnels
- * included. Resolves `true` when every request finished in time.
+ * in-flight requests finish for up to `graceMs`, then calls `onGraceOver` (running calls are aborted
+ * with a fault) and gives their answers up to `answerMs` to be written, then closes whatever is left,
+ * websocket tunnels included. Resolves `true` when every request finished in time.
  */
-export async function drainServer(server: ServerType, inFlight: InFlight, graceMs: number): Promise<boolean> {
+export async function drainServer(server: ServerType, inFlight: InFlight, graceMs: number, onGraceOver?: () => void, answerMs = 1000): Promise<boolean> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   const drained = await inFlight.drain(graceMs);
+  if (!drained && onGraceOver !== undefined) {
+    onGraceOver();
+    await inFlight.drain(answerMs);
+  }
   if ('closeAllConnections' in server) server.closeAllConnections();
   inFlight.closeTunnels();
   await closed;

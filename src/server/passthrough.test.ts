@@ -5,7 +5,7 @@ import { LegacyError, upstreamErrorName } from '../errors.ts';
 import type { PassthroughRequest, PassthroughResponse } from '../upstream/index.ts';
 import { passthrough } from './passthrough.ts';
 
-const config = { upstreamHost: 'client', trustedProxies: [] as string[] };
+const config = { upstreamHost: 'client', trustedProxies: [] as string[], passthroughBufferBytes: 1024 * 1024 };
 
 function streamOf(...chunks: string[]) {
   const cancel = vi.fn();
@@ -30,7 +30,8 @@ function appAnswering(answer: (req: PassthroughRequest) => Promise<PassthroughRe
     passthrough({
       async forward(req) {
         let text = '';
-        if (req.body !== null) for await (const chunk of req.body) text += new TextDecoder().decode(chunk);
+        if (req.body instanceof Uint8Array) text = new TextDecoder().decode(req.body);
+        else if (req.body !== null) for await (const chunk of req.body) text += new TextDecoder().decode(chunk);
         seen.push({ ...req, text });
         return answer(req);
       },

@@ -1,7 +1,8 @@
 /**
  * @module Passthrough handler for the client port (design §6), modelled on hono's `helper/proxy`:
  * every request the gateway does not own goes to the upstream unchanged — method, path and query,
- * headers (minus hop-by-hop, plus `X-Forwarded-*`), body streamed without a size limit — and the
+ * headers (minus hop-by-hop, plus `X-Forwarded-*`), body read whole first up to `--passthrough-buffer`
+ * and streamed beyond, without a size limit — and the
  * answer comes back the same way: status, headers (cookies and redirects untouched), body streamed,
  * `Content-Encoding`/`Content-Length` passed as they are since nothing is decoded.
  */
@@ -12,7 +13,9 @@ import type { Config } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { PassthroughClient } from '../upstream/index.ts';
+import { bufferBody } from './buffered-body.ts';
 import { clientAddress } from './client-address.ts';
+import { declaredLength } from './expect-continue.ts';
 import { requestHeadersToUpstream, responseHeadersToClient } from './proxy-headers.ts';
 import { sessionAuthenticatePath, tapSessionLogin, type OnSessionLogin } from './session-login-tap.ts';
 
@@ -24,7 +27,7 @@ const bodilessStatuses: ReadonlySet<number> = new Set([204, 205, 304]);
 /** What the handler needs. */
 export interface PassthroughOptions {
   forward: PassthroughClient['forward'];
-  config: Pick<Config, 'upstreamHost' | 'trustedProxies'>;
+  config: Pick<Config, 'upstreamHost' | 'trustedProxies' | 'passthroughBufferBytes'>;
   log: Logger;
   /** Hears each answer's status (`undefined`: the upstream could not be reached), for metrics. */
   onAnswer?: (status: number | undefined) => void;
@@ -49,11 +52,14 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined, 
     const method = c.req.method;
     const line = { method, path: url.pathname, clientIp: address.ip };
     try {
+      const raw = method === 'GET' || method === 'HEAD' ? null : c.req.raw.body;
+      // the whole body first (up to --passthrough-buffer): the upstream is not contacted meanwhile
+      const requestBody = raw === null ? null : await bufferBody(raw, declaredLength(headers), config.passthroughBufferBytes);
       const res = await forward({
         method,
         target,
         headers: requestHeadersToUpstream(headers, { address, clientHost: headers.host ?? '' }, config.upstreamHost),
-        body: method === 'GET' || method === 'HEAD' ? null : c.req.raw.body,
+        body: requestBody,
         signal: c.req.raw.signal,
       });
       onAnswer(res.status);

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../log.ts';
 import { sharedRedisUrl, startPrivateRedis, testPrefix } from '../../test/support/redis.ts';
-import { createRedisLink, redisEndpoint, type RedisLink } from './redis-link.ts';
+import { awayAfterTimeouts, createRedisLink, redisEndpoint, type RedisLink } from './redis-link.ts';
 
 const links: RedisLink[] = [];
 afterAll(async () => {
@@ -46,6 +46,34 @@ describe('createRedisLink()', () => {
     expect(await link.attempt('read', (r) => r.get('k'))).toBeNull();
     await link.close();
     await redis.stop();
+  });
+
+  it('counts a hung Redis away after a few timeouts in a row, so later calls cost no timeout, and reconnects once it answers (issue #21)', async () => {
+    const redis = await startPrivateRedis();
+    const states: boolean[] = [];
+    const link = createRedisLink({ url: redis.url, prefix: testPrefix('hung'), timeoutMs: 100, log: createLogger('silent'), events: { state: (up) => states.push(up), failure: () => undefined } });
+    links.push(link);
+    try {
+      expect(await link.ready(5000)).toBe(true);
+      redis.pause();
+      for (let i = 0; i < awayAfterTimeouts; i++) {
+        const started = performance.now();
+        expect(await link.attempt('read', (r) => r.get('k'))).toBeUndefined();
+        expect(performance.now() - started).toBeGreaterThanOrEqual(90); // one timeout each
+      }
+      expect(link.up).toBe(false);
+      expect(states.at(-1)).toBe(false);
+      const started = performance.now();
+      for (let i = 0; i < 20; i++) expect(await link.attempt('read', (r) => r.get('k'))).toBeUndefined();
+      expect(performance.now() - started).toBeLessThan(50); // twenty calls, no timeout
+      redis.resume();
+      expect(await link.ready(10_000)).toBe(true);
+      expect(await link.attempt('read', (r) => r.get('k'))).toBeNull();
+    } finally {
+      redis.resume();
+      await link.close();
+      await redis.stop();
+    }
   });
 
   it('counts a command that fails, and goes on', async () => {

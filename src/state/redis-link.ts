@@ -48,6 +48,9 @@ export interface RedisLinkOptions {
   events?: RedisLinkEvents;
 }
 
+/** Timeouts in a row after which Redis counts as away (the link then reconnects). */
+export const awayAfterTimeouts = 3;
+
 /** Where the link points, for log lines: the URL without its password. */
 export function redisEndpoint(url: string): string {
   const u = new URL(url);
@@ -71,6 +74,10 @@ export function createRedisLink({ url, prefix, timeoutMs, log, events }: RedisLi
   let up = false;
   let warned = false; // one warning per outage (and one for a Redis away at start)
   let closing = false;
+  // A Redis that hangs (paused, swapped out, a dead path) does not close the connection: after this
+  // many timeouts in a row the link counts it away and reconnects, so the calls meanwhile cost no
+  // timeout each (issue #21); it is up again once Redis answers the reconnection's ready check.
+  let timeoutsInARow = 0;
   events?.state(false);
 
   const down = (why: string) => {
@@ -99,9 +106,16 @@ export function createRedisLink({ url, prefix, timeoutMs, log, events }: RedisLi
     async attempt(op, run) {
       if (!up) return undefined;
       try {
-        return await run(redis);
+        const out = await run(redis);
+        timeoutsInARow = 0;
+        return out;
       } catch (err) {
         events?.failure(op);
+        if ((err as Error).message === 'Command timed out' && ++timeoutsInARow >= awayAfterTimeouts && up) {
+          down(`${timeoutsInARow} commands timed out in a row`);
+          timeoutsInARow = 0;
+          redis.disconnect(true);
+        }
         log.debug({ redis: endpoint, op, error: (err as Error).message }, 'a Redis command failed; going on without it');
         return undefined;
       }

@@ -1,7 +1,7 @@
 /**
  * The raw HTTP exchange behind the passthrough (design §6): one request forwarded to the upstream
- * with its body streamed as it arrives, the answer's status, headers and body handed back as they
- * arrive — nothing buffered, nothing decoded, no size limit, redirects not followed. Its own undici
+ * with its body (read whole by the handler, or streamed when large), the answer's status, headers and body handed back as they
+ * arrive — nothing decoded, no size limit, redirects not followed. Its own undici
  * Pool, so browser traffic cannot take the connections legacy calls need.
  */
 import type { Dispatcher } from 'undici';
@@ -18,8 +18,8 @@ export interface PassthroughRequest {
   /** Path and query below the upstream base URL, starting with `/`, as the client sent them. */
   target: string;
   headers: Record<string, string | string[]>;
-  /** The body as it arrives; `null` for none. */
-  body: AsyncIterable<Uint8Array> | null;
+  /** The body read whole, or as it arrives; `null` for none. */
+  body: Uint8Array | AsyncIterable<Uint8Array> | null;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
 }
@@ -41,12 +41,12 @@ export interface PassthroughClient {
 }
 
 /**
- * Creates the passthrough pool. Connections are not capped (a reverse proxy's behaviour: Odoo's
- * workers are the limit); answers must start within `--call-timeout` once the request is sent, and a
+ * Creates the passthrough pool, at most `--passthrough-connections` exchanges at once; answers must start within `--call-timeout` once the request is sent, and a
  * body may pause at most that long between two chunks.
  */
 export function createPassthroughClient(config: Config): PassthroughClient {
-  const { pool, prefix, url } = createUpstreamPool(config, null);
+  // --passthrough-connections: exchanges beyond wait here for a free connection, not in Odoo
+  const { pool, prefix, url } = createUpstreamPool(config, config.passthroughConnections);
 
   return {
     async forward(request) {
@@ -58,7 +58,7 @@ export function createPassthroughClient(config: Config): PassthroughClient {
           method: request.method,
           path: prefix + request.target,
           headers: request.headers,
-          body: request.body === null ? null : Readable.from(request.body, { objectMode: false }),
+          body: request.body === null || request.body instanceof Uint8Array ? request.body : Readable.from(request.body, { objectMode: false }),
           signal: request.signal,
         });
       } catch (err) {

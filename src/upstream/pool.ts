@@ -3,13 +3,13 @@
  * timeouts, plus `send()` which times the exchange and turns transport failures into LegacyErrors.
  * Only this folder imports undici.
  */
-import { Pool, type FormData } from 'undici';
+import { Pool, type Dispatcher, type FormData } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { connectAhead } from './connect-ahead.ts';
 import { tlsOptionsFrom } from './tls.ts';
-import { errorFromTransport } from './transport-error.ts';
+import { errorFromTransport, upstreamError } from './transport-error.ts';
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST';
@@ -143,7 +143,7 @@ export function createUpstreamHttp(config: Config): UpstreamHttp {
       const started = performance.now();
       try {
         const res = await dispatch(request, origin);
-        const text = await res.body.text();
+        const text = await readCapped(res, config.maxAnswerBytes, url, started);
         const ct = res.headers['content-type'];
         return {
           status: res.statusCode,
@@ -162,6 +162,31 @@ export function createUpstreamHttp(config: Config): UpstreamHttp {
     },
   };
 }
+
+/**
+ * The whole answer as text, counted as it arrives (a declared Content-Length is checked first): past
+ * `maxBytes` the body is dropped and the call fails naming `--max-answer`, before the gateway holds
+ * several times the answer in memory (issue #21: 300 MB of JSON took RSS to 1.5 GB).
+ */
+async function readCapped(res: Dispatcher.ResponseData, maxBytes: number, url: string, started: number): Promise<string> {
+  const tooLarge = () => {
+    res.body.destroy();
+    return upstreamError('upstream_invalid', `upstream answer exceeds ${maxBytes} bytes (--max-answer)`, url, performance.now() - started);
+  };
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  // TextDecoder drops a BOM, as undici's body.text() does
+  return utf8.decode(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+}
+
+const utf8 = new TextDecoder();
 
 function isTimeout(reason: unknown): boolean {
   return reason instanceof Error && reason.name === 'TimeoutError';

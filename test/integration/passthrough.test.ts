@@ -19,8 +19,8 @@ let stack: Stack;
 let gatewayHost: string;
 
 beforeAll(async () => {
-  // a 1 KiB legacy body cap: the passthrough must not apply it
-  stack = await startStack({ flags: ['--max-body', '1024'] });
+  // a 1 KiB legacy body cap: the passthrough must not apply it; bodies over 64 KiB stream
+  stack = await startStack({ flags: ['--max-body', '1024', '--passthrough-buffer', '65536'] });
   gatewayHost = new URL(stack.gateway.url).host;
 });
 afterAll(() => stack.close());

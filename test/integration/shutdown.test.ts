@@ -77,21 +77,29 @@ describe('SIGTERM with calls in flight', () => {
     expect(gateway.stderr()).toBe('');
     expect(minted()).toEqual([]);
     expect(gateway.lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['revoked a minted API key', 'stopped']));
-    expect(gateway.lines.some((l) => l.msg === 'calls still in flight after the shutdown grace period: their connections were closed')).toBe(false);
+    expect(gateway.lines.some((l) => l.msg === 'calls still in flight after the shutdown grace period: answered with a fault where possible, their connections closed')).toBe(false);
     const saved = JSON.parse(readFileSync(reportFile, 'utf8')) as ReportSnapshot;
     expect(saved.clients.map((c) => [c.userAgent, c.calls, c.services])).toEqual([['shutdown-test/1', 4, { common: 1, object: 3 }]]);
   });
 
-  it('closes calls still running after the grace period and exits 0', async () => {
+  it('answers calls still running after the grace period with a fault in their dialect, and exits 0', async () => {
     gateway = spawnGateway(['--upstream', proxy.url, '--port', '0', '--admin-port', '0', '--log-format', 'json', '--shutdown-grace', '300']);
     const url = (await gateway.logged('legacy-rpc-gateway listening')).url as string;
     const key = sim.keyFor('demo', 'admin');
+    const message = 'the gateway is shutting down: the call did not finish within --shutdown-grace (300 ms)';
     const stuck = jsonrpc(url, 'object', 'execute_kw', ['demo', 2, key, 'res.partner', 'search_count', [[]]]);
-    await proxy.holding(1);
+    const xmlValues = ['<string>demo</string>', '<int>2</int>', `<string>${key}</string>`, '<string>res.partner</string>', '<string>search_count</string>', '<array><data>\n<value><array><data>\n</data></array></value>\n</data></array>'];
+    const xmlCall = `<?xml version='1.0'?>\n<methodCall>\n<methodName>execute_kw</methodName>\n<params>\n${xmlValues.map((v) => `<param>\n<value>${v}</value>\n</param>\n`).join('')}</params>\n</methodCall>\n`;
+    const stuckXml = fetch(`${url}/xmlrpc/2/object`, { method: 'POST', body: xmlCall, headers: { 'content-type': 'text/xml' } }).then((r) => r.text());
+    await proxy.holding(2);
     gateway.child.kill('SIGTERM');
-    await expect(stuck).rejects.toThrow();
+    expect(await stuck).toMatchObject({ id: 1, error: { code: 0, data: { name: 'legacy_rpc_gateway.UpstreamError', message } } });
+    const fault = await stuckXml;
+    expect(fault).toContain('<name>faultCode</name>\n<value><int>1</int></value>');
+    expect(fault).toContain(`legacy_rpc_gateway.UpstreamError: ${message}\n</string>`);
     expect(await gateway.exited).toEqual({ code: 0, signal: null });
-    expect(gateway.lines.find((l) => l.msg === 'calls still in flight after the shutdown grace period: their connections were closed')).toMatchObject({ graceMs: 300 });
+    expect(gateway.stderr()).toBe('');
+    expect(gateway.lines.find((l) => l.msg === 'calls still in flight after the shutdown grace period: answered with a fault where possible, their connections closed')).toMatchObject({ graceMs: 300 });
   });
 });
 

@@ -56,3 +56,43 @@ export function upgradeStatusLine(host: string, port: number, path: string): Pro
     socket.on('error', reject);
   });
 }
+
+/** An answer read as an HTTP/1.0 client reads it: the head parsed, the body everything up to the close. */
+export interface Http10Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/**
+ * Sends one HTTP/1.0 request on a bare socket and reads the answer to the end of the connection,
+ * as an HTTP/1.0 client must when no Content-Length is given: chunked framing, which such a client
+ * cannot decode, stays in the body. A Content-Length cuts the body at that length.
+ */
+export function http10Request(url: string, method: string, path: string, body = '', headers: Record<string, string> = {}): Promise<Http10Answer> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      const lines = [`${method} ${path} HTTP/1.0`, `Host: ${hostname}:${port}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+      if (body !== '') lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
+      socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`);
+    });
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const all = Buffer.concat(chunks);
+      const end = all.indexOf('\r\n\r\n');
+      if (end === -1) return reject(new Error(`no answer head: ${all.toString('latin1').slice(0, 200)}`));
+      const [statusLine, ...headerLines] = all.subarray(0, end).toString('latin1').split('\r\n');
+      const parsed: Record<string, string> = {};
+      for (const line of headerLines) {
+        const colon = line.indexOf(':');
+        parsed[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      let rest = all.subarray(end + 4);
+      if (parsed['content-length'] !== undefined) rest = rest.subarray(0, Number(parsed['content-length']));
+      resolve({ status: Number(statusLine?.split(' ')[1]), headers: parsed, body: rest });
+    });
+  });
+}

@@ -37,6 +37,10 @@ export interface PrivateRedis {
   port: number;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered — a hung Redis. */
+  pause(): void;
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): void;
 }
 
 /** `password`: the server requires it (`--requirepass`), and `url` carries it. */
@@ -65,9 +69,12 @@ export async function startPrivateRedis({ password }: { password?: string } = {}
     url: password === undefined ? `redis://127.0.0.1:${port}` : `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}`,
     port,
     start,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     async stop() {
       if (child === undefined || child.exitCode !== null) return;
       const exited = once(child, 'exit');
+      child.kill('SIGCONT');
       child.kill('SIGKILL');
       await exited;
     },

@@ -1,0 +1,248 @@
+/**
+ * Opt-in (needs a real Odoo 19 on this machine and redis-server on PATH; never part of `npm test`):
+ * issue #21's checks against the real thing, each run for a few seconds.
+ *
+ * 1. Trickled passthrough bodies: 24 `POST /web/login` whose bodies come a byte at a time, through a
+ *    gateway that streams them (`--passthrough-buffer 0`, the old behaviour) and one with the default
+ *    buffering; the Odoo process's thread count is sampled meanwhile (threaded Odoo: one thread per
+ *    open request).
+ * 2. Warm API-key calls and Redis: 50 warm calls through a gateway sharing a private redis-server;
+ *    `INFO commandstats` before and after. Then the private Redis is frozen (SIGSTOP) and the latency
+ *    of warm calls and of refused logins (which read the shared throttle) is measured during the stall.
+ * 3. A 64-client burst of `search_read` with the default `--upstream-connections` and with 64: HTTP 500
+ *    answers from Odoo (PoolError) counted; and light calls' latency alone and behind heavy ones.
+ * 4. 16 clients ask for a 5,000-row `ir.model.fields` `search_read` over XML-RPC and never read it,
+ *    through a gateway with `--send-timeout 5000`: the process's RSS, and when each was cut off.
+ *
+ * `--parts trickle,redis,burst,readers` runs some of them (default: all).
+ * It works in a copy of `--db` of its own (`scratch21`, dropped at the end), where it mints one API key.
+ *
+ *   npx tsx scripts/hold-up-against-odoo.ts [--upstream http://127.0.0.1:8069] [--db gw] [--master admin] [--seconds 8]
+ */
+import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.ts';
+import { mintKey } from '../src/credentials/minting.ts';
+import { createLogger } from '../src/log.ts';
+import { startGateway, type RunningGateway } from '../src/server/gateway.ts';
+import { createUpstream } from '../src/upstream/index.ts';
+import { startPrivateRedis } from '../test/support/redis.ts';
+
+const { values } = parseArgs({
+  options: {
+    upstream: { type: 'string', default: 'http://127.0.0.1:8069' },
+    db: { type: 'string', default: 'gw' },
+    master: { type: 'string', default: 'admin' },
+    login: { type: 'string', default: 'admin' },
+    password: { type: 'string', default: 'admin' },
+    seconds: { type: 'string', default: '8' },
+    parts: { type: 'string', default: 'trickle,redis,burst,readers' },
+  },
+});
+const parts = new Set((values.parts as string).split(','));
+const upstreamUrl = values.upstream as string;
+const scratch = 'scratch21';
+const seconds = Number(values.seconds);
+const log = createLogger('error');
+
+async function gatewayWith(flags: string[]): Promise<RunningGateway> {
+  return startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstreamUrl, ...flags], {}), log);
+}
+
+async function jsonrpc(url: string, service: string, method: string, args: unknown[]): Promise<{ status: number; result?: unknown; error?: { data?: { message?: string } } }> {
+  const res = await fetch(`${url}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service, method, args }, id: 1 }) });
+  const text = await res.text();
+  try {
+    return { status: res.status, ...(JSON.parse(text) as object) };
+  } catch {
+    return { status: res.status, error: { data: { message: text.slice(0, 200) } } };
+  }
+}
+
+const odooPid = Number(readFileSync('/var/run/odoo19.pid', 'utf8').trim());
+const odooThreads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${odooPid}/status`, 'utf8'))?.[1] ?? NaN);
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round((s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN) * 10) / 10;
+};
+
+/** 1. 24 trickled /web/login bodies; the most Odoo threads seen while they trickle. */
+async function trickle(flags: string[]): Promise<{ before: number; most: number; answered: number }> {
+  const gateway = await gatewayWith(flags);
+  const { port } = new URL(gateway.url);
+  const body = `login=nobody&password=wrong&db=${scratch}&redirect=`;
+  const before = odooThreads();
+  let most = before;
+  const sockets: Socket[] = [];
+  const answers: Promise<string>[] = [];
+  for (let i = 0; i < 24; i++) {
+    const socket = connect(Number(port), '127.0.0.1');
+    sockets.push(socket);
+    socket.write(`POST /web/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+    answers.push(
+      new Promise((resolve) => {
+        let text = '';
+        socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+        socket.on('close', () => resolve(text.split('\r\n')[0] ?? ''));
+        socket.on('error', () => undefined);
+      }),
+    );
+  }
+  const step = (seconds * 1000) / body.length;
+  for (let i = 0; i < body.length; i++) {
+    for (const s of sockets) s.write(body[i] as string);
+    most = Math.max(most, odooThreads());
+    await sleep(step);
+  }
+  const lines = await Promise.all(answers);
+  await gateway.close();
+  return { before, most, answered: lines.filter((l) => /^HTTP\/1\.1 (200|303)/.test(l)).length };
+}
+
+/** 4. 16 XML-RPC clients that never read a ~20 MB answer, through a gateway with a 5 s send timeout. */
+async function neverReading(uid: number | bigint, key: string): Promise<Record<string, unknown>> {
+  const gateway = await gatewayWith(['--send-timeout', '5000']);
+  const { port } = new URL(gateway.url);
+  const s = (v: string) => `<value><string>${v}</string></value>`;
+  const body =
+    `<?xml version='1.0'?>\n<methodCall>\n<methodName>execute_kw</methodName>\n<params>\n` +
+    [s(scratch), `<value><int>${uid}</int></value>`, s(key), s('ir.model.fields'), s('search_read'), '<value><array><data><value><array><data></data></array></value></data></array></value>', '<value><struct><member><name>limit</name><value><int>5000</int></value></member></struct></value>']
+      .map((v) => `<param>\n${v}\n</param>\n`)
+      .join('') +
+    '</params>\n</methodCall>\n';
+  const rssMiB = () => Math.round(process.memoryUsage().rss / 1048576);
+  const before = rssMiB();
+  const started = performance.now();
+  const cutAfter: number[] = [];
+  const sockets = Array.from({ length: 16 }, () => {
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write(`POST /xmlrpc/2/object HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/xml\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.pause(); // never reads
+    return socket;
+  });
+  let peak = before;
+  // the gateway's own count of clients cut off by the send timeout, sampled every 100 ms
+  const cut = async () => Number(/^legacy_rpc_gateway_send_timeouts_total (\d+)$/m.exec(await gateway.metrics.text())?.[1]);
+  for (let i = 0; i < 600 && cutAfter.length < sockets.length; i++) {
+    peak = Math.max(peak, rssMiB());
+    const n = await cut();
+    while (cutAfter.length < n) cutAfter.push(Math.round((performance.now() - started) / 100) / 10);
+    await sleep(100);
+  }
+  if (typeof global.gc === 'function') global.gc();
+  const result = { rssBeforeMiB: before, rssPeakMiB: peak, rssAfterMiB: rssMiB(), clientsCut: cutAfter.length, cutAfterSeconds: cutAfter, inFlightAfter: /^legacy_rpc_gateway_in_flight_requests (\d+)$/m.exec(await gateway.metrics.text())?.[1] };
+  for (const socket of sockets) socket.destroy();
+  await gateway.close();
+  return result;
+}
+
+async function main(): Promise<void> {
+  const admin = await gatewayWith([]);
+  const out: Record<string, unknown> = { odooPid, load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') };
+  const dup = await jsonrpc(admin.url, 'db', 'duplicate_database', [values.master, values.db, scratch]);
+  if (dup.result !== true) throw new Error(`could not copy ${values.db} to ${scratch}: ${JSON.stringify(dup.error)}`);
+  const redis = await startPrivateRedis();
+  try {
+    // 1. trickled passthrough bodies
+    if (parts.has('trickle')) {
+      out.trickleStreamed = await trickle(['--passthrough-buffer', '0', '--passthrough-connections', '64']);
+      await sleep(1000);
+      out.trickleBuffered = await trickle([]);
+    }
+
+    // an API key of the scratch database's admin
+    const config = loadConfig(['--upstream', upstreamUrl], {});
+    const origin = { host: '', ip: '127.0.0.1', proto: 'http' as const, userAgent: 'hold-up-against-odoo', requestId: 'mint', signal: AbortSignal.timeout(60_000) };
+    const minted = await mintKey(createUpstream(config), { db: scratch, login: values.login as string, password: values.password as string, durationDays: 1, name: 'hold-up-against-odoo' }, origin, Date.now());
+
+    // 4. clients that never read
+    if (parts.has('readers')) out.neverReading = await neverReading(minted.uid, minted.key);
+
+    // 2. warm API-key calls and Redis
+    if (parts.has('redis')) {
+    const shared = await gatewayWith(['--redis-url', redis.url, '--state-secret', 'hold-up-against-odoo-secret-0123456789', '--redis-timeout', '200']);
+    const warm = () => jsonrpc(shared.url, 'object', 'execute_kw', [scratch, minted.uid, minted.key, 'res.users', 'context_get', []]);
+    await warm();
+    await sleep(200);
+    const { redisClient } = await import('../test/support/redis.ts');
+    const commands = async () => {
+      const client = redisClient(redis.url);
+      const info = await client.info('commandstats');
+      client.disconnect();
+      let total = 0;
+      for (const m of info.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)) if (m[1] !== 'info') total += Number(m[2]);
+      return total;
+    };
+    const c0 = await commands();
+    const warmMs: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const t = performance.now();
+      if ((await warm()).error !== undefined) throw new Error('warm call failed');
+      warmMs.push(performance.now() - t);
+    }
+    out.warmCalls = { calls: 50, redisCommands: (await commands()) - c0, p50Ms: pct(warmMs, 50), p95Ms: pct(warmMs, 95) };
+    redis.pause();
+    const stalledWarm: number[] = [];
+    const refused: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      let t = performance.now();
+      await warm();
+      stalledWarm.push(performance.now() - t);
+      t = performance.now();
+      await jsonrpc(shared.url, 'common', 'login', [scratch, `nobody${i}`, 'wrong']);
+      refused.push(performance.now() - t);
+    }
+    const readyz = (await (await fetch(`${shared.adminUrl}/readyz`)).json()) as { redis?: string };
+    redis.resume();
+    out.redisStall = { warmP50Ms: pct(stalledWarm, 50), warmMaxMs: Math.round(Math.max(...stalledWarm)), refusedLoginsMs: refused.map(Math.round), readyzRedis: readyz.redis };
+    await shared.close();
+    }
+
+    // 3. 64-client bursts
+    for (const connections of parts.has('burst') ? ['32', '64'] : []) {
+      const gateway = await gatewayWith(['--upstream-connections', connections]);
+      let ok = 0;
+      let http500 = 0;
+      let otherFaults = 0;
+      const deadline = Date.now() + seconds * 1000;
+      const heavy = async () => {
+        while (Date.now() < deadline) {
+          const answer = await jsonrpc(gateway.url, 'object', 'execute_kw', [scratch, minted.uid, minted.key, 'ir.model.fields', 'search_read', [[]], { fields: ['name', 'model', 'ttype'], limit: 400 }]);
+          if (answer.error === undefined) ok++;
+          else if (/HTTP 500/.test(answer.error.data?.message ?? '')) http500++;
+          else otherFaults++;
+        }
+      };
+      const light: number[] = [];
+      const lightLoop = async () => {
+        while (Date.now() < deadline) {
+          const t = performance.now();
+          await jsonrpc(gateway.url, 'object', 'execute_kw', [scratch, minted.uid, minted.key, 'res.users', 'context_get', []]);
+          light.push(performance.now() - t);
+        }
+      };
+      // light calls alone first, for the baseline
+      const alone: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const t = performance.now();
+        await jsonrpc(gateway.url, 'object', 'execute_kw', [scratch, minted.uid, minted.key, 'res.users', 'context_get', []]);
+        alone.push(performance.now() - t);
+      }
+      await Promise.all([...Array.from({ length: 60 }, heavy), ...Array.from({ length: 4 }, lightLoop)]);
+      out[`burst64_upstreamConnections${connections}`] = { heavyOk: ok, http500, otherFaults, lightAloneP50Ms: pct(alone, 50), lightInBurstP50Ms: pct(light, 50), lightInBurstP95Ms: pct(light, 95), lightCalls: light.length };
+      await gateway.close();
+    }
+  } finally {
+    redis.resume();
+    await redis.stop();
+    const dropped = await jsonrpc(admin.url, 'db', 'drop', [values.master, scratch]);
+    out.scratchDropped = dropped.result === true;
+    await admin.close();
+  }
+  console.log(JSON.stringify(out, null, 2));
+}
+
+await main();
