@@ -30,7 +30,7 @@ const { values } = parseArgs({
 if (values.db === undefined || values['admin-password'] === undefined) throw new Error('--db and --admin-password are required');
 const db = values.db;
 const adminPassword = values['admin-password'];
-const upstream = values.upstream as string;
+const upstream = values.upstream;
 
 type Envelope = { result?: unknown; error?: { data?: { name?: string; message?: string } } };
 

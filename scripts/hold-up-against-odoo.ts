@@ -41,8 +41,8 @@ const { values } = parseArgs({
     parts: { type: 'string', default: 'trickle,redis,burst,readers' },
   },
 });
-const parts = new Set((values.parts as string).split(','));
-const upstreamUrl = values.upstream as string;
+const parts = new Set(values.parts.split(','));
+const upstreamUrl = values.upstream;
 const scratch = 'scratch21';
 const seconds = Number(values.seconds);
 const log = createLogger('error');
@@ -156,7 +156,7 @@ async function main(): Promise<void> {
     // an API key of the scratch database's admin
     const config = loadConfig(['--upstream', upstreamUrl], {});
     const origin = { host: '', ip: '127.0.0.1', proto: 'http' as const, userAgent: 'hold-up-against-odoo', requestId: 'mint', signal: AbortSignal.timeout(60_000) };
-    const minted = await mintKey(createUpstream(config), { db: scratch, login: values.login as string, password: values.password as string, durationDays: 1, name: 'hold-up-against-odoo' }, origin, Date.now());
+    const minted = await mintKey(createUpstream(config), { db: scratch, login: values.login, password: values.password, durationDays: 1, name: 'hold-up-against-odoo' }, origin, Date.now());
 
     // 4. clients that never read
     if (parts.has('readers')) out.neverReading = await neverReading(minted.uid, minted.key);

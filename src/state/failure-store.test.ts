@@ -49,8 +49,8 @@ describe('createFailureStore(): reservations (issue #20)', () => {
     await first.settle('failed');
     const held = await Promise.all([throttles[0]!.reserve('k'), throttles[1]!.reserve('k')]);
     await expect(throttles[1]!.reserve('k')).rejects.toThrow(/next attempt/);
-    await held[0]!.settle('abandoned');
-    await held[1]!.settle('succeeded');
+    await held[0].settle('abandoned');
+    await held[1].settle('succeeded');
     const again = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => throttles[i % 2]!.reserve('k')));
     expect(outcomes(again)).toBe(3);
   });

@@ -183,7 +183,7 @@ async function readCapped(res: Dispatcher.ResponseData, maxBytes: number, url: s
     chunks.push(chunk as Buffer);
   }
   // TextDecoder drops a BOM, as undici's body.text() does
-  return utf8.decode(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+  return utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
 }
 
 const utf8 = new TextDecoder();
