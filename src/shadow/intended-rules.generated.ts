@@ -56,7 +56,7 @@ export const compatibilityShadowRules: readonly ShadowRules[] = [
     ]
   },
   {
-    "title": "A changed password keeps working until the next re-validation",
+    "title": "A changed password keeps working for up to 5 s",
     "rules": [
       "legacy access denied"
     ]

@@ -64,7 +64,10 @@ beforeAll(async () => {
   sim = await startSimulator({ databases: ['demo'] });
   proxy = await startFaultProxy(sim.url, { slowMs: callTimeoutMs * 3 });
   gateway = await startChildGateway(
-    ['--upstream', proxy.url, '--call-timeout', String(callTimeoutMs), '--connect-timeout', '500', '--upstream-connections', '8'],
+    // --revalidate-interval: these modes test the call's own exchange; with the default 5 s bound a
+    // password confirmation falling due mid-run goes through the same broken proxy first, and a call
+    // refused before it is sent (issue #20) would make "the write reached Odoo once" a matter of timing
+    ['--upstream', proxy.url, '--call-timeout', String(callTimeoutMs), '--connect-timeout', '500', '--upstream-connections', '8', '--revalidate-interval', '600000'],
     ['--expose-gc', '--import', new URL('./support/gc-on-signal.mjs', import.meta.url).pathname],
   );
   password = sim.users('demo').find((u) => u.login === 'admin')?.password as string;
