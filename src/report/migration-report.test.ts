@@ -117,11 +117,11 @@ describe('shadow results and JSON-2 bodies (issue #23)', () => {
     report.record(searchRead);
     const shadowed = { userAgent: searchRead.userAgent, ip: searchRead.ip, service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'search_read' };
     for (const outcome of ['equal', 'equal', 'error', 'dropped'] as const) report.recordShadow({ ...shadowed, outcome });
-    report.recordShadow({ ...shadowed, outcome: 'intended', deviation: 'A changed password keeps working until the next re-validation' });
+    report.recordShadow({ ...shadowed, outcome: 'intended', deviation: 'A changed password keeps working for up to 5 s' });
     for (let i = 0; i < 5; i++) report.recordShadow({ ...shadowed, outcome: 'differs', difference: difference(i) });
     const [method] = report.snapshot().clients[0]?.methods ?? [];
     expect(method?.calls).toBe(1);
-    expect(method?.shadow).toEqual({ equal: 2, intended: 1, differs: 5, errors: 1, dropped: 1, deviations: { 'A changed password keeps working until the next re-validation': 1 } });
+    expect(method?.shadow).toEqual({ equal: 2, intended: 1, differs: 5, errors: 1, dropped: 1, deviations: { 'A changed password keeps working for up to 5 s': 1 } });
     expect(method?.differences?.map((d) => d.differences[0])).toEqual(['result: 2', 'result: 3', 'result: 4']);
   });
 

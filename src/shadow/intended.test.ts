@@ -66,7 +66,7 @@ describe('explainDifference() with the rules of COMPATIBILITY.md', () => {
       result(true),
       'A method no signature source knows takes only its ids by position',
     ],
-    ['a password changed a moment ago', result(3), fault('3\nAccess Denied', true), 'A changed password keeps working until the next re-validation'],
+    ['a password changed a moment ago', result(3), fault('3\nAccess Denied', true), 'A changed password keeps working for up to 5 s'],
     ['a <base64> argument', result(7), fault("1\nTypeError: argument should be a bytes-like object or ASCII string, not 'Binary'\n"), '<base64> values are accepted'],
   ])('counts %s as intended', (_what, gateway, legacy, title) => {
     expect(explain(gateway, legacy)).toBe(title);

@@ -80,7 +80,7 @@ describe('createShadow()', () => {
     offer(ok('[{"id": 7}]'));
     await shadow.idle();
     expect(replay).not.toHaveBeenCalled();
-    expect(results.map((r) => [r.outcome, r.deviation])).toEqual([['intended', 'A changed password keeps working until the next re-validation']]);
+    expect(results.map((r) => [r.outcome, r.deviation])).toEqual([['intended', 'A changed password keeps working for up to 5 s']]);
   });
 
   it('shadows nothing off the allowlist, refused as AccessDenied, or not sampled', async () => {

@@ -230,7 +230,7 @@ describe('intended deviations and upstreams without legacy endpoints', () => {
     await send(stack, read('no_such_db', password));
     await send(stack, read('demo', password));
     await stack.gateway.shadow?.idle();
-    // the password changes; the gateway's key stands for it until the next re-validation
+    // the password changes; the gateway's key stands for it until the next confirmation (at most 5 s)
     stack.sim.control.setPassword('demo', 'admin', 'a-new-password');
     expect((await send(stack, read('demo', password))).text).toContain('<int>');
     await stack.gateway.shadow?.idle();
@@ -239,7 +239,7 @@ describe('intended deviations and upstreams without legacy endpoints', () => {
       equal: 1,
       intended: 2,
       differs: 0,
-      deviations: { 'Unknown-database faults do not name the PostgreSQL server': 1, 'A changed password keeps working until the next re-validation': 1 },
+      deviations: { 'Unknown-database faults do not name the PostgreSQL server': 1, 'A changed password keeps working for up to 5 s': 1 },
     });
   });
 
