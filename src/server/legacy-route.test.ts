@@ -51,8 +51,16 @@ describe('werkzeugPath() / legacyRoute()', () => {
     expect(werkzeugPath('/a%zz%2')).toBe('/a%zz%2');
   });
 
-  it('keeps the canonical spellings as they are (a trailing slash on /xmlrpc/2/common/ included)', () => {
-    for (const p of ['/xmlrpc', '/xmlrpc/2/common', '/xmlrpc/common', '/xmlrpc/2/common/', '/jsonrpc']) expect(legacyRoute(p)).toBe(p);
+  it('keeps the canonical spellings as they are', () => {
+    for (const p of ['/xmlrpc', '/xmlrpc/2/common', '/xmlrpc/common', '/jsonrpc']) expect(legacyRoute(p)).toBe(p);
+  });
+
+  it('reads a trailing slash on an XML-RPC path as Odoo 19 does: the route without it; /xmlrpc/ alone is no route', () => {
+    expect(legacyRoute('/xmlrpc/2/common/')).toBe('/xmlrpc/2/common');
+    expect(legacyRoute('/xmlrpc/common/')).toBe('/xmlrpc/common');
+    expect(legacyRoute('/xmlrpc/2/')).toBe('/xmlrpc/2');
+    expect(legacyRoute('/xmlrpc/2/common//')).toBe('/xmlrpc/2/common');
+    expect(legacyRoute('/xmlrpc/')).toBeUndefined();
   });
 
   it('rawPathOf() takes the path out of a URL undecoded', () => {
