@@ -1,21 +1,11 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createThrottle } from '../credentials/throttle.ts';
 import { createLogger } from '../log.ts';
-import { keysUnder, redisClient, sharedRedisUrl, testPrefix } from '../../test/support/redis.ts';
+import { keysUnder, redisTestScope, sharedRedisUrl, testPrefix } from '../../test/support/redis.ts';
 import { createFailureStore } from './failure-store.ts';
-import { createRedisLink, type RedisLink } from './redis-link.ts';
+import { createRedisLink } from './redis-link.ts';
 
-const redis = redisClient();
-const links: RedisLink[] = [];
-const prefixes: string[] = [];
-afterAll(async () => {
-  await Promise.all(links.map((l) => l.close()));
-  for (const prefix of prefixes) {
-    const keys = await keysUnder(redis, prefix);
-    if (keys.length > 0) await redis.del(...keys);
-  }
-  await redis.quit();
-});
+const { redis, links, prefixes } = redisTestScope();
 
 /** Two replicas' throttles over one Redis prefix. */
 async function fleet(name: string, n = 2) {

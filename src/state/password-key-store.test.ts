@@ -1,26 +1,16 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPasswordKeys, type PasswordKey, type PasswordKeyResolvers, type PasswordRequest } from '../credentials/password-keys.ts';
 import type { CallOrigin } from '../call.ts';
 import { badCredentials, isAnsweredFalse, isBadCredentials, mintRefusal } from '../credentials/refusals.ts';
 import { createLogger } from '../log.ts';
-import { keysUnder, redisClient, sharedRedisUrl, testPrefix } from '../../test/support/redis.ts';
+import { keysUnder, redisTestScope, sharedRedisUrl, testPrefix } from '../../test/support/redis.ts';
 import { createSharedLocks } from './lock.ts';
 import { createPasswordKeyStore } from './password-key-store.ts';
-import { createRedisLink, type RedisLink } from './redis-link.ts';
+import { createRedisLink } from './redis-link.ts';
 import { createReplicas } from './replicas.ts';
 import { createSealer } from './sealed.ts';
 
-const redis = redisClient();
-const links: RedisLink[] = [];
-const prefixes: string[] = [];
-afterAll(async () => {
-  await Promise.all(links.map((l) => l.close()));
-  for (const prefix of prefixes) {
-    const keys = await keysUnder(redis, prefix);
-    if (keys.length > 0) await redis.del(...keys);
-  }
-  await redis.quit();
-});
+const { redis, links, prefixes } = redisTestScope();
 
 const now = Date.now();
 const entry = (key: string, uid: number | bigint = 5): PasswordKey => ({ db: 'gw', uid, login: 'demo', key, source: 'minted', keyId: 9, expiresAt: now + 3_600_000, renewAt: now + 3_000_000, validatedAt: now });

@@ -9,7 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { afterAll } from 'vitest';
 import { freePort } from '../../bench/free-port.ts';
+import type { RedisLink } from '../../src/state/redis-link.ts';
 
 export const sharedRedisUrl = (): string => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -18,6 +20,23 @@ export const testPrefix = (name: string): string => `lrg-test:${name}:${randomBy
 
 /** A plain client for assertions (keys, values); `quit()` it. */
 export const redisClient = (url = sharedRedisUrl()): Redis => new Redis(url, { maxRetriesPerRequest: 1 });
+
+/**
+ * What a test file that uses the shared Redis keeps, and cleans up after its last test: the links it
+ * opened (closed), the prefixes it wrote under (emptied) and a plain client for assertions (quit).
+ */
+export function redisTestScope(): { redis: Redis; links: RedisLink[]; prefixes: string[] } {
+  const scope = { redis: redisClient(), links: [] as RedisLink[], prefixes: [] as string[] };
+  afterAll(async () => {
+    await Promise.all(scope.links.map((l) => l.close()));
+    for (const prefix of scope.prefixes) {
+      const keys = await keysUnder(scope.redis, prefix);
+      if (keys.length > 0) await scope.redis.del(...keys);
+    }
+    await scope.redis.quit();
+  });
+  return scope;
+}
 
 /** Every key under `prefix`. */
 export async function keysUnder(redis: Redis, prefix: string): Promise<string[]> {
