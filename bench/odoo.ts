@@ -149,6 +149,7 @@ async function startNullProxy(): Promise<Hop> {
 async function startNginx(): Promise<Hop> {
   if (!existsSync('/usr/sbin/nginx')) {
     console.error('bench:odoo: installing nginx-light (Debian) for the non-Node reference row');
+    execFileSync('apt-get', ['update', '-q'], { stdio: 'inherit' }); // a fresh machine's package lists may be empty
     execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'nginx-light'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   }
   const port = await freePort();
