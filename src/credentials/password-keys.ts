@@ -13,7 +13,7 @@
  * nothing planted in Redis can delay it and it never overwrites another replica's newer key.
  *
  * With a shared store (issue #10, Redis) the table is a short-lived first level in front of it:
- * replicas read each other's keys, resolve, re-check and renew under a lock across replicas (one
+ * replicas read each other's keys, resolve and renew under a lock across replicas (one
  * exchange for N replicas), share refusals, and retire a key only when it leaves the store (the one
  * replica that removed it retires it) or when the last replica stops. While the store is away the
  * table works alone, as without one, and pushes what it minted meanwhile when the store returns.

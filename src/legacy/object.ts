@@ -37,6 +37,9 @@ interface Target {
   kwargs: Struct;
 }
 
+/** A target whose model and method passed Odoo's look-ups: both are names. */
+type NamedTarget = Omit<Target, 'model' | 'method'> & { model: string; method: string };
+
 /** Creates the `object` dispatcher. Rejects with LegacyError exactly where Odoo raises. */
 export function createObjectService(deps: ObjectDeps) {
   const { credentials } = deps;
@@ -131,7 +134,8 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
   const sig = await deps.signatures.resolve(db, model, method, origin, key);
   const args = positionalArgs(target.args, sig);
   if (args instanceof LegacyError) return ensureModel().then(() => Promise.reject(args));
-  const request = sig ? requestFromSignature(sig, target, args) : requestFromFallback(target, args);
+  const named: NamedTarget = { ...target, model, method };
+  const request = sig ? requestFromSignature(sig, named, args) : requestFromFallback(named, args);
   if (request instanceof LegacyError) {
     // Without a signature the method may not exist at all (one Odoo removed): say so, as Odoo does.
     if (!sig && (await methodExists(deps.upstream, { db, key, model, method }, origin)) === false) throw methodDoesNotExist(model, method);
@@ -230,7 +234,7 @@ function booleanIdError(): LegacyError {
 }
 
 /** `{ids?, context?, ...named}` for a method whose signature is known. */
-function requestFromSignature(sig: MethodSignature, target: Target, args: Value[]): Struct | LegacyError {
+function requestFromSignature(sig: MethodSignature, target: NamedTarget, args: Value[]): Struct | LegacyError {
   const body: Struct = new Map();
   let rest = args;
   if (!sig.apiModel) {
@@ -241,7 +245,7 @@ function requestFromSignature(sig: MethodSignature, target: Target, args: Value[
   }
   if (hasNonStringNames(target.kwargs)) return keywordsMustBeStrings();
   const { context, kwargs } = splitContext(target.kwargs);
-  const named = bindArguments(sig, String(target.model), String(target.method), rest, kwargs);
+  const named = bindArguments(sig, target.model, target.method, rest, kwargs);
   if (named instanceof LegacyError) return named;
   if (context !== undefined) body.set('context', context);
   for (const [k, v] of named) body.set(k, v);
@@ -253,7 +257,7 @@ function requestFromSignature(sig: MethodSignature, target: Target, args: Value[
  * model-level call with keywords only; one argument that looks like ids → a record-level call;
  * anything else cannot be named and is refused with a message saying what to do.
  */
-function requestFromFallback(target: Target, args: Value[]): Struct | LegacyError {
+function requestFromFallback(target: NamedTarget, args: Value[]): Struct | LegacyError {
   const body: Struct = new Map();
   if (hasNonStringNames(target.kwargs)) return keywordsMustBeStrings();
   if (args.length === 1 && looksLikeIds(args[0] as Value)) body.set('ids', idsFromValue(args[0] as Value));
@@ -269,10 +273,10 @@ function keywordsMustBeStrings(): LegacyError {
   return pythonError('TypeError', 'keywords must be strings');
 }
 
-function unmappable(target: { model: Value; method: Value }): LegacyError {
+function unmappable(target: { model: string; method: string }): LegacyError {
   return pythonError(
     'TypeError',
-    `legacy-rpc-gateway cannot map the positional arguments of ${String(target.model)}.${String(target.method)}() to JSON-2 ` +
+    `legacy-rpc-gateway cannot map the positional arguments of ${target.model}.${target.method}() to JSON-2 ` +
       'parameter names: its signature is unknown. Pass them as keyword arguments (execute_kw kwargs) ' +
       'or declare the signature in the signatures file (--signatures-file).',
   );

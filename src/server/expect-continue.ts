@@ -5,16 +5,11 @@
  * after the client has uploaded up to the limit.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { declaredLength } from './read-body.ts';
 
 /** True when the request waits for `100 Continue`. */
 export function expectsContinue(headers: IncomingMessage['headers']): boolean {
   return /(^|,)\s*100-continue\s*(,|$)/i.test(headers.expect ?? '');
-}
-
-/** The declared body length, or undefined when there is none (chunked) or it is malformed. */
-export function declaredLength(headers: IncomingMessage['headers']): number | undefined {
-  const length = headers['content-length'];
-  return length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
 }
 
 /** True when a legacy call waiting for `100 Continue` declared a body over `maxBytes`: it gets its fault unread. */

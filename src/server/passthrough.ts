@@ -15,7 +15,7 @@ import type { Logger } from '../log.ts';
 import type { PassthroughClient } from '../upstream/index.ts';
 import { bufferBody } from './buffered-body.ts';
 import { clientAddress } from './client-address.ts';
-import { declaredLength } from './expect-continue.ts';
+import { declaredLength } from './read-body.ts';
 import { requestHeadersToUpstream, responseHeadersToClient } from './proxy-headers.ts';
 import { sessionAuthenticatePath, tapSessionLogin, type OnSessionLogin } from './session-login-tap.ts';
 

@@ -2,7 +2,14 @@
  * Reads a request body up to a byte cap, counting bytes as they arrive (a Content-Length is not
  * trusted), so an oversized body is refused without being buffered.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
+
+/** The declared body length, or undefined when there is none (chunked) or it is malformed. */
+export function declaredLength(headers: IncomingHttpHeaders): number | undefined {
+  const length = headers['content-length'];
+  return length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
+}
 
 /** The whole body, or `undefined` when it exceeds `maxBytes` (the rest is not read). */
 export async function readBody(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array | undefined> {
@@ -36,9 +43,8 @@ export async function readBody(body: ReadableStream<Uint8Array> | null, maxBytes
  * the cap the request is left paused, its rest unread, for `discardRest` (linger.ts). Rejects when
  * the client closes before the end, as reading a stream does.
  */
-export function readIncomingBody(incoming: Readable & { headers: Record<string, string | string[] | undefined> }, maxBytes: number): Promise<Uint8Array | undefined> {
-  const declared = incoming.headers['content-length'];
-  if (typeof declared === 'string' && /^\d+$/.test(declared) && Number(declared) > maxBytes) return Promise.resolve(undefined);
+export function readIncomingBody(incoming: Readable & { headers: IncomingHttpHeaders }, maxBytes: number): Promise<Uint8Array | undefined> {
+  if ((declaredLength(incoming.headers) ?? 0) > maxBytes) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
