@@ -21,7 +21,7 @@ export interface ClientGuardOptions {
   onRefused?: () => void;
 }
 
-/** Seconds an over-cap connection may take to send its request before it is closed unanswered. */
+/** Milliseconds an over-cap connection may take to send its request before it is closed unanswered. */
 const overCapGraceMs = 5000;
 
 const refusalText = '503 Service Unavailable: the gateway has too many open connections (--max-connections); retry shortly.\n';
