@@ -142,16 +142,9 @@ export function createUpstreamHttp(config: Config): UpstreamHttp {
     async send(request, origin) {
       const started = performance.now();
       try {
-        const res = await dispatch(request, origin);
-        const text = await readCapped(res, config.maxAnswerBytes, url, started);
+        const res = await exchange(pool, { ...request, path: prefix + request.path }, origin, config.maxAnswerBytes, url, started);
         const ct = res.headers['content-type'];
-        return {
-          status: res.statusCode,
-          contentType: (Array.isArray(ct) ? ct[0] : ct) ?? '',
-          headers: res.headers,
-          text,
-          elapsedMs: performance.now() - started,
-        };
+        return { ...res, contentType: (Array.isArray(ct) ? ct[0] : ct) ?? '', elapsedMs: performance.now() - started };
       } catch (err) {
         throw failure(err, origin, started);
       }
@@ -164,26 +157,77 @@ export function createUpstreamHttp(config: Config): UpstreamHttp {
 }
 
 /**
- * The whole answer as text, counted as it arrives (a declared Content-Length is checked first): past
- * `maxBytes` the body is dropped and the call fails naming `--max-answer`, before the gateway holds
- * several times the answer in memory (issue #21: 300 MB of JSON took RSS to 1.5 GB).
+ * One request whose whole answer is read as text, through undici's dispatch handler rather than
+ * `request()`: the answer's chunks are collected as they arrive, with no Readable stream and async
+ * iterator between the socket and the text (issue #22: the part of a small call's cost that comes
+ * after the upstream's last byte). The body is counted as it arrives (a declared Content-Length is
+ * checked first): past `maxBytes` the exchange is aborted and the call fails naming `--max-answer`,
+ * before the gateway holds several times the answer in memory (issue #21: 300 MB of JSON took RSS
+ * to 1.5 GB). The caller's signal aborts it as `request()` would, with the signal's reason.
  */
-async function readCapped(res: Dispatcher.ResponseData, maxBytes: number, url: string, started: number): Promise<string> {
-  const tooLarge = () => {
-    res.body.destroy();
-    return upstreamError('upstream_invalid', `upstream answer exceeds ${maxBytes} bytes (--max-answer)`, url, performance.now() - started);
-  };
-  const declared = Number(res.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw tooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  // TextDecoder drops a BOM, as undici's body.text() does
-  return utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+function exchange(pool: Pool, request: UpstreamRequest, origin: CallOrigin, maxBytes: number, url: string, started: number): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const { signal } = origin;
+    if (signal.aborted) {
+      reject(abortReason(signal));
+      return;
+    }
+    let controller: Dispatcher.DispatchController | undefined;
+    let status = 0;
+    let headers: IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onAbort = () => controller?.abort(abortReason(signal));
+    const tooLarge = () => upstreamError('upstream_invalid', `upstream answer exceeds ${maxBytes} bytes (--max-answer)`, url, performance.now() - started);
+    const settle = () => signal.removeEventListener('abort', onAbort);
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(c) {
+        controller = c;
+        if (signal.aborted) c.abort(abortReason(signal));
+        else signal.addEventListener('abort', onAbort, { once: true });
+      },
+      onResponseStart(c, statusCode, responseHeaders) {
+        status = statusCode;
+        headers = responseHeaders;
+        const declared = Number(responseHeaders['content-length']);
+        if (Number.isFinite(declared) && declared > maxBytes) c.abort(tooLarge());
+      },
+      onResponseData(c, chunk) {
+        size += chunk.length;
+        if (size > maxBytes) c.abort(tooLarge());
+        else chunks.push(chunk);
+      },
+      onResponseEnd() {
+        settle();
+        // TextDecoder drops a BOM, as undici's body.text() does
+        resolve({ status, headers, text: utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)) });
+      },
+      onResponseError(_c, err) {
+        settle();
+        reject(err);
+      },
+    };
+    try {
+      pool.dispatch(
+        {
+          method: request.method,
+          path: request.path,
+          headers: request.headers,
+          body: request.body ?? null,
+          ...(request.timeoutMs === undefined ? {} : { headersTimeout: request.timeoutMs, bodyTimeout: request.timeoutMs }),
+        },
+        handler,
+      );
+    } catch (err) {
+      settle();
+      reject(err);
+    }
+  });
+}
+
+/** What an aborted signal rejects with: its reason, as `request()` gives it. */
+function abortReason(signal: AbortSignal): Error {
+  return (signal.reason as Error | undefined) ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
 const utf8 = new TextDecoder();

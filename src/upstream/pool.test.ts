@@ -1,0 +1,93 @@
+/**
+ * `createUpstreamHttp().send()`: one exchange read whole through undici's dispatch handler (issue
+ * #22). What `request()` gave before must still hold: the text (a BOM dropped, chunks joined), the
+ * headers, the caller's signal ending the exchange with its reason, and an upstream that closes
+ * after every answer (Odoo) serving one call after another.
+ */
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallOrigin } from '../call.ts';
+import { loadConfig } from '../config.ts';
+import { LegacyError } from '../errors.ts';
+import { createUpstreamHttp, type UpstreamHttp } from './pool.ts';
+
+let server: Server;
+let http: UpstreamHttp;
+/** Requests that reached the upstream, by path. */
+const seen: string[] = [];
+
+const origin = (signal: AbortSignal = new AbortController().signal): CallOrigin => ({ host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 't', signal });
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    seen.push(req.url ?? '');
+    req.resume();
+    req.on('end', () => {
+      // like Odoo: every answer closes its connection
+      res.setHeader('connection', 'close');
+      if (req.url === '/chunks') {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-odoo': 'yes' });
+        res.write('\uFEFF[1, ');
+        setTimeout(() => res.end('"é"]'), 20);
+      } else if (req.url === '/hang') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('[');
+      } else res.writeHead(200, { 'content-type': 'application/json' }).end(`{"path": "${req.url}"}`);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  http = createUpstreamHttp(loadConfig(['--upstream', `http://127.0.0.1:${port}`], {}));
+});
+
+afterAll(async () => {
+  await http.close();
+  server.closeAllConnections();
+  server.close();
+});
+
+describe('send()', () => {
+  it('reads the whole answer as text, chunks joined and a BOM dropped, with its status and headers', async () => {
+    const res = await http.send({ method: 'POST', path: '/chunks', headers: {}, body: '{}' }, origin());
+    expect(res).toMatchObject({ status: 200, contentType: 'application/json', text: '[1, "é"]' });
+    expect(res.headers['x-odoo']).toBe('yes');
+  });
+
+  it('serves one call after another on an upstream that closes every connection', async () => {
+    for (let i = 0; i < 5; i++) {
+      const res = await http.send({ method: 'POST', path: `/n${i}`, headers: {}, body: '{}' }, origin());
+      expect(res.text).toBe(`{"path": "/n${i}"}`);
+    }
+  });
+
+  it('ends a stalled exchange with the reason its signal was aborted with', async () => {
+    const controller = new AbortController();
+    const reason = new LegacyError('upstream_unavailable', { name: 'X', message: 'shutting down' });
+    const pending = http.send({ method: 'POST', path: '/hang', headers: {}, body: '{}' }, origin(controller.signal));
+    setTimeout(() => controller.abort(reason), 50);
+    await expect(pending).rejects.toBe(reason);
+  });
+
+  it('names a client that went away when the signal carries no LegacyError', async () => {
+    const controller = new AbortController();
+    const pending = http.send({ method: 'POST', path: '/hang', headers: {}, body: '{}' }, origin(controller.signal));
+    setTimeout(() => controller.abort(), 50);
+    await expect(pending).rejects.toThrow(/call aborted: the client went away/);
+  });
+
+  it('sends nothing for a signal aborted before the call', async () => {
+    const before = seen.length;
+    const controller = new AbortController();
+    controller.abort();
+    await expect(http.send({ method: 'POST', path: '/never', headers: {}, body: '{}' }, origin(controller.signal))).rejects.toThrow(/client went away/);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen.slice(before)).toEqual([]);
+  });
+
+  it('turns a header undici refuses into an UpstreamError, not a throw from dispatch', async () => {
+    await expect(http.send({ method: 'POST', path: '/bad', headers: { 'x-db': 'gw\r\nX: 1' }, body: '{}' }, origin())).rejects.toThrow(/UND_ERR_INVALID_ARG|upstream request failed/);
+  });
+});
