@@ -7,8 +7,8 @@ import type { Logger } from '../log.ts';
 import { outcomeName, type CallOutcome } from '../wire/response.ts';
 import { faultFromError } from '../wire/xmlrpc/fault-v2.ts';
 
-/** Writes the line for one finished call. */
-export function logCall(log: Logger, dialect: Dialect, origin: CallOrigin, outcome: CallOutcome, startedAt: number): void {
+/** Writes the line for one call that finished at `finishedAt` (`performance.now()`; the line may be written later). */
+export function logCall(log: Logger, dialect: Dialect, origin: CallOrigin, outcome: CallOutcome, startedAt: number, finishedAt = performance.now()): void {
   const line = {
     requestId: origin.requestId,
     dialect,
@@ -21,7 +21,7 @@ export function logCall(log: Logger, dialect: Dialect, origin: CallOrigin, outco
     outcome: outcomeName(outcome),
     faultCode: outcome.error ? faultFromError(outcome.error).faultCode : undefined,
     error: outcome.error?.name ?? (outcome.refusedLogin === true ? 'odoo.exceptions.AccessDenied' : undefined),
-    durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
+    durationMs: Math.round((finishedAt - startedAt) * 1000) / 1000,
     clientIp: origin.ip,
     userAgent: origin.userAgent,
   };

@@ -85,8 +85,14 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
     const onOutcome = (outcome: CallOutcome) => {
       last = outcome;
       deadlines.finish(origin);
-      logCall(log, dialect, origin, outcome, startedAt);
-      onCall?.(dialect, origin, outcome, (performance.now() - startedAt) / 1000);
+      // The access log, metrics and migration report wait until the answer is written (the
+      // response goes out in the microtasks that follow; setImmediate runs after them): at
+      // concurrency 1 the caller would otherwise wait for them (issue #22).
+      const finishedAt = performance.now();
+      setImmediate(() => {
+        logCall(log, dialect, origin, outcome, startedAt, finishedAt);
+        onCall?.(dialect, origin, outcome, (finishedAt - startedAt) / 1000);
+      });
     };
     return { origin, onOutcome, outcome: () => last };
   }
