@@ -5,23 +5,29 @@
  * when none is there; CI and `npm test` never run it.
  *
  * A Python client (bench/odoo_client.py: what integrations are) calls `search_read` at concurrency 1,
- * round-robin over six paths:
+ * round-robin over eight paths:
  *   native   XML-RPC `execute_kw` on Odoo's own /xmlrpc/2/object
  *   gateway  the same XML-RPC through the gateway (compiled: node dist/src/main.js)
  *   direct   JSON-2 `POST /json/2/<model>/search_read` straight to Odoo
  *   relay    JSON-2 through bench/socket-relay.ts (bare sockets, upstream connected before the call)
  *   nginx    JSON-2 through nginx (Debian's nginx-light, installed when absent), the non-Node reference
  *   null     JSON-2 through bench/null-proxy.ts (Node http server + undici pool, no work)
+ *   http-socket, http-undici
+ *            JSON-2 through bench/node-hops.ts: Node's http server in front of a bare socket, or of
+ *            undici with the gateway's connector; with the relay they split the gateway's extra
+ *            between Node's http server, undici and the gateway's own work
  * All use the same API key (as the password on the XML-RPC paths). Odoo logs its own time per request
  * (werkzeug line: query count, query time, remaining time); subtracting it from the client's time
  * leaves the time spent outside Odoo, which cancels Odoo's own noise. Each row is a path's extra
  * outside-Odoo time over its like-for-like baseline: the gateway over native (both decode XML in the
  * client), the relays over direct JSON-2.
  *
- *   npm run bench:odoo -- [--quick] [--no-write] [--vs-arg ARG ...]
+ *   npm run bench:odoo -- [--quick] [--no-write] [--vs-arg ARG ...] [--vs-dir DIR]
  *
  * `--vs-arg` adds a seventh path, a second gateway started with those extra arguments (e.g.
- * `--vs-arg=--connect-ahead --vs-arg=0`), so a change is measured before and after in one run.
+ * `--vs-arg=--connect-ahead --vs-arg=0`), so a setting is measured on and off in one run. `--vs-dir`
+ * starts that second gateway from another checkout's build instead (e.g. a `git worktree` of the
+ * commit before a change, built with `npm run build`), so a code change is measured before and after.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -37,6 +43,8 @@ const { values } = parseArgs({
     'no-write': { type: 'boolean', default: false },
     // a second gateway with these extra arguments, in the same interleaved run (before/after a change)
     'vs-arg': { type: 'string', multiple: true, default: [] },
+    // the second gateway from another checkout's build (before/after a code change)
+    'vs-dir': { type: 'string' },
   },
 });
 const quick = values.quick;
@@ -112,8 +120,8 @@ async function waitFor(url: string, ms = 20_000): Promise<void> {
   }
 }
 
-async function startProcess(name: string, args: string[], probe: string, url: string): Promise<Hop> {
-  const child: ChildProcess = spawn(args[0]!, args.slice(1), { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+async function startProcess(name: string, args: string[], probe: string, url: string, cwd = root): Promise<Hop> {
+  const child: ChildProcess = spawn(args[0]!, args.slice(1), { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
   await waitFor(probe);
   return {
     name,
@@ -127,17 +135,24 @@ async function startProcess(name: string, args: string[], probe: string, url: st
   };
 }
 
-async function startGateway(name: string, extra: string[] = []): Promise<Hop> {
-  execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
+async function startGateway(name: string, extra: string[] = [], dir = root): Promise<Hop> {
+  execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: dir, stdio: 'inherit' });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  return startProcess(name, [process.execPath, 'dist/src/main.js', '--upstream', odoo, '--port', String(port), '--admin-port', '0', '--log-level', 'warn', ...extra], `${url}/livez`, url);
+  return startProcess(name, [process.execPath, 'dist/src/main.js', '--upstream', odoo, '--port', String(port), '--admin-port', '0', '--log-level', 'warn', ...extra], `${url}/livez`, url, dir);
 }
 
 async function startRelay(): Promise<Hop> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   return startProcess('relay', [process.execPath, '--import', 'tsx', 'bench/socket-relay.ts', '8069', String(port)], url, url);
+}
+
+/** bench/node-hops.ts: Node's http server in front of a bare socket (`http-socket`) or of undici (`http-undici`). */
+async function startNodeHop(mode: 'http-socket' | 'http-undici'): Promise<Hop> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  return startProcess(mode, [process.execPath, '--import', 'tsx', 'bench/node-hops.ts', mode, '8069', String(port)], url, url);
 }
 
 async function startNullProxy(): Promise<Hop> {
@@ -205,8 +220,9 @@ function odooTimes(lines: string[]): { path: string; ms: number }[] {
   return out;
 }
 
+/** User + system CPU of a process's main thread (the event loop), in clock ticks. */
 function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return Number(fields[11]) + Number(fields[12]);
 }
 
@@ -234,7 +250,8 @@ async function main(): Promise<void> {
     const gateway = await startGateway('gateway');
     hops.push(gateway);
     const vsArgs = values['vs-arg'];
-    const vs = vsArgs.length > 0 ? await startGateway('gateway-vs', vsArgs) : undefined;
+    const vsDir = values['vs-dir'];
+    const vs = vsArgs.length > 0 || vsDir !== undefined ? await startGateway('gateway-vs', vsArgs, vsDir) : undefined;
     if (vs !== undefined) hops.push(vs);
     const relay = await startRelay();
     hops.push(relay);
@@ -242,18 +259,22 @@ async function main(): Promise<void> {
     hops.push(nginx);
     const nul = await startNullProxy();
     hops.push(nul);
+    const httpSocket = await startNodeHop('http-socket');
+    hops.push(httpSocket);
+    const httpUndici = await startNodeHop('http-undici');
+    hops.push(httpUndici);
 
     const xml = (url: string): PathSpec => ({ kind: 'xmlrpc', url: `${url}/xmlrpc/2/object`, db, uid: 2, password: key });
     const json2 = (url: string): PathSpec => ({ kind: 'json2', url, db, key });
-    const names: string[] = ['native', 'gateway', 'direct', 'relay', 'nginx', 'null'];
-    const paths: PathSpec[] = [xml(odoo), xml(gateway.url), json2(odoo), json2(relay.url), json2(nginx.url), json2(nul.url)];
+    const names: string[] = ['native', 'gateway', 'direct', 'relay', 'nginx', 'null', 'http-socket', 'http-undici'];
+    const paths: PathSpec[] = [xml(odoo), xml(gateway.url), json2(odoo), json2(relay.url), json2(nginx.url), json2(nul.url), json2(httpSocket.url), json2(httpUndici.url)];
     if (vs !== undefined) {
       names.push('gateway-vs');
       paths.push(xml(vs.url));
     }
     // `direct` over `native`: no hop at all, only Odoo's two APIs (and the client's JSON vs XML decoding): what
     // of the gateway's extra is Odoo's own JSON-2 time outside its log line rather than the gateway's
-    const baseline: Record<string, string> = { gateway: 'native', ...(vs ? { 'gateway-vs': 'native' } : {}), direct: 'native', relay: 'direct', nginx: 'direct', null: 'direct' };
+    const baseline: Record<string, string> = { gateway: 'native', ...(vs ? { 'gateway-vs': 'native' } : {}), direct: 'native', relay: 'direct', nginx: 'direct', null: 'direct', 'http-socket': 'direct', 'http-undici': 'direct' };
 
     const partnerFields = ['id', 'name', 'email', 'phone', 'country_id', 'is_company', 'parent_id', 'company_id'];
     const shapes: { label: string; call: Call; rounds: number }[] = [
@@ -272,9 +293,10 @@ async function main(): Promise<void> {
     for (const shape of shapes) {
       client({ mode: 'sequence', rounds: quick ? 3 : 10, paths, call: shape.call }); // warm-up: keys, signatures, connections
       const offset = logSize();
-      const cpuBefore = { gateway: cpuTicks(gateway.pid), relay: cpuTicks(relay.pid), null: cpuTicks(nul.pid), vs: vs ? cpuTicks(vs.pid) : 0 };
+      const cpuOf = () => ({ gateway: cpuTicks(gateway.pid), relay: cpuTicks(relay.pid), null: cpuTicks(nul.pid), socket: cpuTicks(httpSocket.pid), undici: cpuTicks(httpUndici.pid), vs: vs ? cpuTicks(vs.pid) : 0 });
+      const cpuBefore = cpuOf();
       const result = client({ mode: 'sequence', rounds: shape.rounds, paths, call: shape.call }) as { calls: [number, number][] };
-      const cpuAfter = { gateway: cpuTicks(gateway.pid), relay: cpuTicks(relay.pid), null: cpuTicks(nul.pid), vs: vs ? cpuTicks(vs.pid) : 0 };
+      const cpuAfter = cpuOf();
       await new Promise((r) => setTimeout(r, 300)); // the last werkzeug line
       const times = odooTimes(logSince(offset));
       if (times.length !== result.calls.length) throw new Error(`${shape.label}: ${result.calls.length} calls but ${times.length} Odoo log lines (is something else calling this Odoo?)`);
@@ -294,13 +316,13 @@ async function main(): Promise<void> {
       const ratio = (a: string, b: string) => quantile(whole[a]!, 0.5) / quantile(whole[b]!, 0.5);
       endToEnd.push(`| ${shape.label} | ${f(quantile(whole.native!, 0.5))} | ${f(quantile(whole.gateway!, 0.5))} | ${f(quantile(whole.direct!, 0.5))} | ${f(ratio('gateway', 'native'))} | ${f(ratio('direct', 'native'))} |`);
       const perCall = (before: number, after: number) => ((after - before) / clockTicks / shape.rounds) * 1000;
-      cpuLines.push(`| ${shape.label} | ${f(perCall(cpuBefore.gateway, cpuAfter.gateway))} | ${f(perCall(cpuBefore.relay, cpuAfter.relay))} | ${f(perCall(cpuBefore.null, cpuAfter.null))} |${vs ? ` ${f(perCall(cpuBefore.vs, cpuAfter.vs))} |` : ''}`);
+      cpuLines.push(`| ${shape.label} | ${f(perCall(cpuBefore.gateway, cpuAfter.gateway))} | ${f(perCall(cpuBefore.relay, cpuAfter.relay))} | ${f(perCall(cpuBefore.socket, cpuAfter.socket))} | ${f(perCall(cpuBefore.undici, cpuAfter.undici))} | ${f(perCall(cpuBefore.null, cpuAfter.null))} |${vs ? ` ${f(perCall(cpuBefore.vs, cpuAfter.vs))} |` : ''}`);
       console.error(`bench:odoo: ${shape.label} done`);
     }
     for (const [path, base] of Object.entries(baseline)) lines.push(`| ${path} | ${base} | ${extra[path]!.p50.map(signed).join(' | ')} | ${extra[path]!.p90.map(signed).join(' | ')} |`);
     summary.push(`gateway extra over native (p50): ${extra.gateway!.p50.map(signed).join(' / ')} ms at ${shapes.map((s) => s.label).join(' / ')}; bare-socket relay over direct: ${extra.relay!.p50.map(signed).join(' / ')} ms`);
     lines.push('', '### Concurrency 1: end to end (client time, p50 ms)', '', '| rows | native | gateway | direct JSON-2 | gateway ÷ native | direct ÷ native |', '|---|---:|---:|---:|---:|---:|', ...endToEnd);
-    lines.push('', '### CPU per call at concurrency 1 (ms of user+system CPU per call, whole process; idle time between calls included)', '', `| rows | gateway | bare-socket relay | undici null proxy |${vs ? ' gateway-vs |' : ''}`, `|---|---:|---:|---:|${vs ? '---:|' : ''}`, ...cpuLines);
+    lines.push('', '### CPU per call at concurrency 1 (ms of user+system CPU per call, main thread; idle time between calls included)', '', `| rows | gateway | bare-socket relay | http-socket | http-undici | undici null proxy |${vs ? ' gateway-vs |' : ''}`, `|---|---:|---:|---:|---:|---:|${vs ? '---:|' : ''}`, ...cpuLines);
 
     // throughput at concurrency 8, 39 rows: native, gateway, direct JSON-2 take turns
     const tpPaths = [paths[0]!, paths[1]!, paths[2]!];
@@ -318,13 +340,14 @@ async function main(): Promise<void> {
       `## Against a real Odoo ${version}: the gateway beside native XML-RPC, direct JSON-2 and other hops (issue #22)${quick ? ' (quick run: too few calls to trust)' : ''}`,
       '',
       'What: a Python client (`bench/odoo_client.py`, `xmlrpc.client` and `http.client`) calls `search_read` at concurrency 1, round-robin',
-      'over six paths: Odoo\'s own `/xmlrpc/2/object` (native), the same through the gateway (`node dist/src/main.js`), JSON-2 straight',
-      'to Odoo (direct), and JSON-2 through a bare-socket Node relay (`bench/socket-relay.ts`), nginx (`nginx-light`) and the undici',
-      'null proxy (`bench/null-proxy.ts`). Every path uses the same API key. Odoo\'s own time per request comes from its werkzeug log',
+      'over eight paths: Odoo\'s own `/xmlrpc/2/object` (native), the same through the gateway (`node dist/src/main.js`), JSON-2 straight',
+      'to Odoo (direct), and JSON-2 through a bare-socket Node relay (`bench/socket-relay.ts`), nginx (`nginx-light`), the undici',
+      'null proxy (`bench/null-proxy.ts`), and Node\'s http server in front of a bare socket (`http-socket`) or of undici with the',
+      'gateway\'s connect-ahead connector (`http-undici`, both `bench/node-hops.ts`). Every path uses the same API key. Odoo\'s own time per request comes from its werkzeug log',
       'line (query time + remaining time) and is subtracted from the client\'s, so Odoo\'s noise cancels; each extra is over the',
       'like-for-like baseline (the gateway over native: the client decodes XML on both). Odoo: threaded (`workers = 0`), on this machine;',
       `database ${db}, a copy of gw made by the benchmark, so that other callers' log lines are told apart.`,
-      ...(vs ? ['', `gateway-vs: a second gateway, the same build started with \`${vsArgs.join(' ')}\`, in the same run.`] : []),
+      ...(vs ? ['', `gateway-vs: a second gateway, ${vsDir === undefined ? 'the same build' : `the build in \`${vsDir}\``}${vsArgs.length > 0 ? ` started with \`${vsArgs.join(' ')}\`` : ''}, in the same run.`] : []),
       '',
       `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${f(totalmem() / 2 ** 30, 0)} GiB; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end (shared machine)`,
       `- Node ${process.version}; date ${started.toISOString()}; command \`npm run bench:odoo${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\``,
