@@ -135,11 +135,12 @@ async function startProcess(name: string, args: string[], probe: string, url: st
   };
 }
 
+/** A gateway at its default settings (the access log at `info`, as operators run it; its stdout is discarded). */
 async function startGateway(name: string, extra: string[] = [], dir = root): Promise<Hop> {
   execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: dir, stdio: 'inherit' });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  return startProcess(name, [process.execPath, 'dist/src/main.js', '--upstream', odoo, '--port', String(port), '--admin-port', '0', '--log-level', 'warn', ...extra], `${url}/livez`, url, dir);
+  return startProcess(name, [process.execPath, 'dist/src/main.js', '--upstream', odoo, '--port', String(port), '--admin-port', '0', ...extra], `${url}/livez`, url, dir);
 }
 
 async function startRelay(): Promise<Hop> {
