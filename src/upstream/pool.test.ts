@@ -56,10 +56,13 @@ describe('send()', () => {
     expect(res.headers['x-odoo']).toBe('yes');
   });
 
-  it('serves one call after another on an upstream that closes every connection', async () => {
+  it('serves one call after another on an upstream that closes every connection, with error stacks intact after each', async () => {
+    const limit = Error.stackTraceLimit;
     for (let i = 0; i < 5; i++) {
       const res = await http.send({ method: 'POST', path: `/n${i}`, headers: {}, body: '{}' }, origin());
       expect(res.text).toBe(`{"path": "/n${i}"}`);
+      // the closing connection's error is made without a stack (stackless-reset.ts), nothing after it
+      expect(Error.stackTraceLimit).toBe(limit);
     }
   });
 

@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { connectAhead } from './connect-ahead.ts';
+import { closesAfterAnswer, stacklessUntilNextTick } from './stackless-reset.ts';
 import { tlsOptionsFrom } from './tls.ts';
 import { errorFromTransport, upstreamError } from './transport-error.ts';
 
@@ -175,6 +176,7 @@ function exchange(pool: Pool, request: UpstreamRequest, origin: CallOrigin, maxB
     let controller: Dispatcher.DispatchController | undefined;
     let status = 0;
     let headers: IncomingHttpHeaders = {};
+    let closing = false;
     const chunks: Buffer[] = [];
     let size = 0;
     const onAbort = () => controller?.abort(abortReason(signal));
@@ -189,6 +191,7 @@ function exchange(pool: Pool, request: UpstreamRequest, origin: CallOrigin, maxB
       onResponseStart(c, statusCode, responseHeaders) {
         status = statusCode;
         headers = responseHeaders;
+        closing = closesAfterAnswer(responseHeaders);
         const declared = Number(responseHeaders['content-length']);
         if (Number.isFinite(declared) && declared > maxBytes) c.abort(tooLarge());
       },
@@ -198,6 +201,8 @@ function exchange(pool: Pool, request: UpstreamRequest, origin: CallOrigin, maxB
         else chunks.push(chunk);
       },
       onResponseEnd() {
+        // undici closes the connection next, with an error whose stack nobody reads (stackless-reset.ts)
+        if (closing) stacklessUntilNextTick();
         settle();
         // TextDecoder drops a BOM, as undici's body.text() does
         resolve({ status, headers, text: utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)) });
