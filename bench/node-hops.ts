@@ -16,27 +16,14 @@
  *   node --import tsx bench/node-hops.ts http-socket|http-undici <upstream port> <port>
  */
 import { createServer } from 'node:http';
-import { connect, type Socket } from 'node:net';
 import { Pool } from 'undici';
 import { connectAhead } from '../src/upstream/connect-ahead.ts';
+import { spareSockets } from './spare-socket.ts';
 
 const [mode, upstreamPort, port] = process.argv.slice(2) as [string, string, string];
 if (mode !== 'http-socket' && mode !== 'http-undici') throw new Error(`unknown mode ${mode}`);
 
-/** A connected upstream socket, readied before it is needed. */
-let spare: Promise<Socket> | undefined;
-function ready(): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const s = connect({ port: Number(upstreamPort), host: '127.0.0.1', noDelay: true }, () => resolve(s));
-    s.once('error', reject);
-  });
-}
-function take(): Promise<Socket> {
-  const s = spare ?? ready();
-  spare = ready();
-  spare.catch(() => (spare = undefined));
-  return s;
-}
+const upstreamSockets = spareSockets(Number(upstreamPort));
 
 const pool = new Pool(`http://127.0.0.1:${upstreamPort}`, { connections: 32, pipelining: 1, connect: connectAhead({ build: {}, spareMs: 1000 }) });
 
@@ -44,7 +31,7 @@ const forwarded = ['authorization', 'content-type', 'x-odoo-database'];
 
 /** The upstream's status and body, over a bare socket: the answer ends when the upstream closes. */
 async function overSocket(path: string, headers: Record<string, string>, body: Buffer): Promise<[number, Buffer]> {
-  const s = await take();
+  const s = await upstreamSockets.take();
   const chunks: Buffer[] = [];
   s.on('data', (c: Buffer) => chunks.push(c));
   const closed = new Promise<void>((resolve) => s.once('close', () => resolve()));
@@ -99,6 +86,6 @@ createServer((req, res) => void (async () => {
     res.writeHead(502).end();
   }
 })()).listen(Number(port), '127.0.0.1', () => {
-  if (mode === 'http-socket') spare = ready();
+  if (mode === 'http-socket') upstreamSockets.warm();
   console.log('listening');
 });

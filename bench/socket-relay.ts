@@ -9,24 +9,11 @@
  *
  *   node --import tsx bench/socket-relay.ts <upstream port> <port>
  */
-import { connect, createServer, type Socket } from 'node:net';
+import { createServer } from 'node:net';
+import { spareSockets } from './spare-socket.ts';
 
 const [upstreamPort, port] = process.argv.slice(2).map(Number) as [number, number];
-
-/** A connected upstream socket, readied before it is needed. */
-let spare: Promise<Socket> | undefined;
-function ready(): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const s = connect({ port: upstreamPort, host: '127.0.0.1', noDelay: true }, () => resolve(s));
-    s.once('error', reject);
-  });
-}
-function take(): Promise<Socket> {
-  const s = spare ?? ready();
-  spare = ready();
-  spare.catch(() => (spare = undefined));
-  return s;
-}
+const upstreamSockets = spareSockets(upstreamPort);
 
 const headEnd = Buffer.from('\r\n\r\n');
 
@@ -44,7 +31,7 @@ createServer({ noDelay: true }, (client) => {
     const request = buffered.subarray(0, total);
     buffered = buffered.subarray(total);
     busy = true;
-    const upstream = await take();
+    const upstream = await upstreamSockets.take();
     upstream.on('data', (chunk: Buffer) => client.write(chunk));
     upstream.once('close', () => {
       busy = false;
@@ -58,6 +45,6 @@ createServer({ noDelay: true }, (client) => {
   });
   client.on('error', () => client.destroy());
 }).listen(port, '127.0.0.1', () => {
-  spare = ready();
+  upstreamSockets.warm();
   console.log('listening');
 });
