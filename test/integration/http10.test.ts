@@ -5,15 +5,11 @@
  * Read here as a strict HTTP/1.0 client reads (the body is everything up to the close), and by
  * Python's http.client speaking HTTP/1.0.
  */
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/log.ts';
-import { startGateway, type RunningGateway } from '../../src/server/gateway.ts';
+import type { RunningGateway } from '../../src/server/gateway.ts';
 import { streamAbove } from '../../src/wire/xmlrpc/encode-json.ts';
 import { runClientScript } from '../interop/core-session.ts';
+import { searchReadCall, startAnsweringGateway } from '../support/answering-upstream.ts';
 import { http10Request } from '../support/raw-http.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 
@@ -81,29 +77,17 @@ describe('streamed answers to an HTTP/1.0 request', () => {
 });
 
 describe('a large transcoded object answer to an HTTP/1.0 request', () => {
-  let upstream: Server;
   let gateway: RunningGateway;
+  let close: () => Promise<void>;
   const rows = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ id: i + 1, name: `Partner ${i}` })));
   beforeAll(async () => {
-    upstream = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(req.url === '/json/2/res.users/context_get' ? '{"uid": 2}' : rows));
-    }).listen(0, '127.0.0.1');
-    await once(upstream, 'listening');
-    const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-    gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', url], {}), createLogger('silent'));
+    ({ gateway, close } = await startAnsweringGateway(() => ({ status: 200, body: rows })));
   });
-  afterAll(async () => {
-    await gateway.close();
-    upstream.closeAllConnections();
-    upstream.close();
-  });
+  afterAll(() => close());
 
   it('is streamed with its exact Content-Length, never chunked', async () => {
     expect(rows.length).toBeGreaterThan(streamAbove);
-    const values = ['<string>demo</string>', '<int>2</int>', `<string>${'a'.repeat(40)}</string>`, '<string>res.partner</string>', '<string>search_read</string>', '<array><data>\n</data></array>'];
-    const call = `<?xml version='1.0'?>\n<methodCall>\n<methodName>execute_kw</methodName>\n<params>\n${values.map((v) => `<param>\n<value>${v}</value>\n</param>\n`).join('')}</params>\n</methodCall>\n`;
-    const answer = await http10Request(gateway.url, 'POST', '/xmlrpc/2/object', call, { 'Content-Type': 'text/xml' });
+    const answer = await http10Request(gateway.url, 'POST', '/xmlrpc/2/object', searchReadCall, { 'Content-Type': 'text/xml' });
     expect(answer.headers['transfer-encoding']).toBeUndefined();
     expect(answer.body.length).toBe(Number(answer.headers['content-length']));
     expect(answer.body.toString('utf8').endsWith('</methodResponse>\n')).toBe(true);

@@ -3,50 +3,24 @@
  * real HTTP: small answers whole, large ones streamed with their exact Content-Length, and a bad
  * answer — malformed JSON or a value the marshaller refuses — still a fault, never a cut success.
  */
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
 import { parseJson, stringifyJson } from '../../src/json/index.ts';
-import { createLogger } from '../../src/log.ts';
-import { startGateway, type RunningGateway } from '../../src/server/gateway.ts';
+import type { RunningGateway } from '../../src/server/gateway.ts';
 import { struct, type Value } from '../../src/value.ts';
 import { streamAbove } from '../../src/wire/xmlrpc/encode-json.ts';
 import { defaultMarshalOptions, encodeResponse } from '../../src/wire/xmlrpc/index.ts';
+import { searchReadCall as call, startAnsweringGateway, type UpstreamAnswer } from '../support/answering-upstream.ts';
 
-const key = 'a'.repeat(40);
 let gateway: RunningGateway;
-let upstream: Server;
+let close: () => Promise<void>;
 /** What the fake upstream answers to the next `search_read`. */
-let answer: { status: number; body: string } = { status: 200, body: '[]' };
+let answer: UpstreamAnswer = { status: 200, body: '[]' };
 
 beforeAll(async () => {
-  upstream = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      // the API key passed as the password is checked with context_get, then the call itself
-      const { status, body } = req.url === '/json/2/res.users/context_get' ? { status: 200, body: '{"uid": 2}' } : answer;
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(body);
-    });
-  }).listen(0, '127.0.0.1');
-  await once(upstream, 'listening');
-  const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', url], {}), createLogger('silent'));
+  ({ gateway, close } = await startAnsweringGateway(() => answer));
 });
 
-afterAll(async () => {
-  await gateway.close();
-  upstream.closeAllConnections();
-  upstream.close();
-});
-
-const call =
-  "<?xml version='1.0'?>\n<methodCall>\n<methodName>execute_kw</methodName>\n<params>\n" +
-  ['<string>demo</string>', '<int>2</int>', `<string>${key}</string>`, '<string>res.partner</string>', '<string>search_read</string>', '<array><data>\n</data></array>']
-    .map((v) => `<param>\n<value>${v}</value>\n</param>\n`)
-    .join('') +
-  '</params>\n</methodCall>\n';
+afterAll(() => close());
 
 async function searchRead(json: string): Promise<{ headers: Headers; body: Buffer }> {
   answer = { status: 200, body: json };
