@@ -7,7 +7,7 @@
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
-import { createUpstreamPool } from './pool.ts';
+import { contentTypeOf, createUpstreamPool } from './pool.ts';
 import { errorFromTransport } from './transport-error.ts';
 
 /** One legacy answer. */
@@ -39,18 +39,17 @@ export function createLegacyEndpointClient(config: Config, { connections, maxAns
       if (contentType !== undefined) headers['content-type'] = contentType;
       try {
         const res = await pool.request({ method: 'POST', path: prefix + path, headers, body, signal });
-        const ct = res.headers['content-type'];
         const chunks: Buffer[] = [];
         let size = 0;
         for await (const chunk of res.body) {
           size += (chunk as Buffer).length;
           if (size > maxAnswerBytes) {
             res.body.destroy();
-            return { status: res.statusCode, contentType: (Array.isArray(ct) ? ct[0] : ct) ?? '', text: undefined };
+            return { status: res.statusCode, contentType: contentTypeOf(res.headers), text: undefined };
           }
           chunks.push(chunk as Buffer);
         }
-        return { status: res.statusCode, contentType: (Array.isArray(ct) ? ct[0] : ct) ?? '', text: Buffer.concat(chunks).toString('utf8') };
+        return { status: res.statusCode, contentType: contentTypeOf(res.headers), text: Buffer.concat(chunks).toString('utf8') };
       } catch (err) {
         throw errorFromTransport(err, url, performance.now() - started, signal.aborted);
       }

@@ -73,7 +73,6 @@ export async function openStream(http: UpstreamHttp, request: UpstreamRequest, o
   };
 }
 
-/** Creates the pool from validated config. */
 /**
  * An undici Pool to the upstream origin with the configured timeouts and TLS, plus the base path
  * prefix and the base URL for messages. `connections: null` means unbounded.
@@ -122,7 +121,6 @@ export function createUpstreamHttp(config: Config): UpstreamHttp {
       } catch (err) {
         throw failure(err, origin, started);
       }
-      const ct = res.headers['content-type'];
       const raw = res.body;
       async function* body(): AsyncGenerator<Uint8Array> {
         try {
@@ -133,7 +131,7 @@ export function createUpstreamHttp(config: Config): UpstreamHttp {
       }
       return {
         status: res.statusCode,
-        contentType: (Array.isArray(ct) ? ct[0] : ct) ?? '',
+        contentType: contentTypeOf(res.headers),
         headers: res.headers,
         body: body(),
         text: () => raw.text().catch((err: unknown) => Promise.reject(failure(err, origin, started))),
@@ -144,8 +142,7 @@ export function createUpstreamHttp(config: Config): UpstreamHttp {
       const started = performance.now();
       try {
         const res = await exchange(pool, { ...request, path: prefix + request.path }, origin, config.maxAnswerBytes, url, started);
-        const ct = res.headers['content-type'];
-        return { ...res, contentType: (Array.isArray(ct) ? ct[0] : ct) ?? '', elapsedMs: performance.now() - started };
+        return { ...res, contentType: contentTypeOf(res.headers), elapsedMs: performance.now() - started };
       } catch (err) {
         throw failure(err, origin, started);
       }
@@ -228,6 +225,12 @@ function exchange(pool: Pool, request: UpstreamRequest, origin: CallOrigin, maxB
       reject(err);
     }
   });
+}
+
+/** An answer's Content-Type (the first, should it come twice), or '' without one. */
+export function contentTypeOf(headers: IncomingHttpHeaders): string {
+  const ct = headers['content-type'];
+  return (Array.isArray(ct) ? ct[0] : ct) ?? '';
 }
 
 /** What an aborted signal rejects with: its reason, as `request()` gives it. */
