@@ -6,15 +6,13 @@
  * before any cache slot, throttle count or upstream login, with the error Odoo raised.
  */
 import { LegacyError } from '../errors.ts';
-
-/** A high surrogate not followed by a low one, or a low one not after a high one. */
-const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+import { hasLoneSurrogate } from '../python/lone-surrogate.ts';
 
 /** Throws Odoo's `UnicodeEncodeError` when `value` is not well-formed UTF-16. */
 export function refuseLoneSurrogates(value: string): void {
-  if (!loneSurrogate.test(value)) return;
+  if (!hasLoneSurrogate(value)) return;
   const chars = Array.from(value); // Python counts code points; a lone surrogate stays one
-  const at = chars.findIndex((c) => loneSurrogate.test(c));
+  const at = chars.findIndex(hasLoneSurrogate);
   const unit = (chars[at] as string).charCodeAt(0).toString(16).padStart(4, '0');
   throw new LegacyError('internal', {
     name: 'builtins.UnicodeEncodeError',

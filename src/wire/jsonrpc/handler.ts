@@ -4,6 +4,7 @@
  */
 import { isRefusedLogin, targetOf, type CallOrigin, type LegacyCall } from '../../call.ts';
 import { LegacyError } from '../../errors.ts';
+import { hasLoneSurrogate } from '../../python/lone-surrogate.ts';
 import { JsonText, StreamedString, type CallResult, type Value } from '../../value.ts';
 import type { CallOutcome, WireResponse } from '../response.ts';
 import { reportWhenDone } from '../streamed-body.ts';
@@ -23,12 +24,6 @@ const contentTypeHtml = 'text/html; charset=utf-8';
 
 /** Odoo's answer when its JSON cannot be encoded to UTF-8: `json.dumps` keeps lone surrogates. */
 const unencodable: WireResponse = { status: 500, contentType: contentTypeHtml, body: internalServerErrorPage };
-
-const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-function hasLoneSurrogate(text: string): boolean {
-  return loneSurrogate.test(text);
-}
 
 /** Whether a decoded value holds a string (or a struct name) with a lone surrogate. */
 function carriesLoneSurrogate(v: Value): boolean {
