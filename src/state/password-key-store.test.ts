@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPasswordKeys, type PasswordKey, type PasswordKeyResolvers, type PasswordRequest } from '../credentials/password-keys.ts';
+import { createPasswordKeys, type PasswordKey, type PasswordKeyResolvers, type PasswordRequest, type SharedPasswordKeys } from '../credentials/password-keys.ts';
 import type { CallOrigin } from '../call.ts';
 import { badCredentials, isAnsweredFalse, isBadCredentials, mintRefusal } from '../credentials/refusals.ts';
 import { createLogger } from '../log.ts';
@@ -23,6 +23,25 @@ async function store(name: string, max = 100, prefix = testPrefix(name)) {
   const replicas = createReplicas(link);
   const s = createPasswordKeyStore({ link, sealer: createSealer('s'.repeat(32)), locks: createSharedLocks(link, { timeoutMs: 1000 }), replicas, max, now: Date.now, log: createLogger('silent') });
   return { s, prefix, link };
+}
+
+const req: PasswordRequest = { db: 'gw', login: 'demo', password: 'pw', origin: { ip: '127.0.0.1' } as CallOrigin };
+
+/**
+ * Two replicas sharing one store prefix, a clock the test moves, and a key table on either: each
+ * resolves k1 and renews to an unexpected key unless the test says otherwise.
+ */
+async function twoReplicas(name: string, revalidateIntervalMs: number) {
+  const prefix = testPrefix(name);
+  const [a, b] = [await store(name, 100, prefix), await store(name, 100, prefix)];
+  const clock = { t: now };
+  const keyAt = (key: string): PasswordKey => ({ ...entry(key), expiresAt: clock.t + 3_600_000, renewAt: clock.t + 3_000_000, validatedAt: clock.t });
+  const tableOn = (replica: { s: SharedPasswordKeys }, over: Partial<PasswordKeyResolvers>) =>
+    createPasswordKeys(
+      { max: 10, now: () => clock.t, negativeTtlMs: 1000, revalidateIntervalMs, localTtlMs: 0, shared: replica.s },
+      { resolve: async () => keyAt('k1'), revalidate: async () => {}, renew: async () => keyAt('k-unexpected'), retire: async () => {}, renewalFailed: () => {}, ...over },
+    );
+  return { a, b, clock, keyAt, tableOn };
 }
 
 describe('createPasswordKeyStore()', () => {
@@ -67,27 +86,14 @@ describe('createPasswordKeyStore()', () => {
     // Replica A re-checks the password (slowly); replica B, finding the check lock held, renews the key
     // meanwhile. A's write-back of the check time must not bring the removed key back: before the
     // compare-and-set, A then renewed again and two minted keys stayed alive upstream.
-    const prefix = testPrefix('check-vs-renewal');
-    const [a, b] = [await store('check-vs-renewal', 100, prefix), await store('check-vs-renewal', 100, prefix)];
-    let t = now;
-    const req: PasswordRequest = { db: 'gw', login: 'demo', password: 'pw', origin: { ip: '127.0.0.1' } as CallOrigin };
+    const { a, b, clock, keyAt, tableOn } = await twoReplicas('check-vs-renewal', 60_000);
     let release!: () => void;
     const slowCheck = new Promise<void>((resolve) => (release = resolve));
-    const keyAt = (key: string): PasswordKey => ({ ...entry(key), expiresAt: t + 3_600_000, renewAt: t + 3_000_000, validatedAt: t });
-    const resolvers = (over: Partial<PasswordKeyResolvers>): PasswordKeyResolvers => ({
-      resolve: async () => keyAt('k1'),
-      revalidate: async () => {},
-      renew: async () => keyAt('k-unexpected'),
-      retire: async () => {},
-      renewalFailed: () => {},
-      ...over,
-    });
-    const options = { max: 10, now: () => t, negativeTtlMs: 1000, revalidateIntervalMs: 60_000, localTtlMs: 0 };
-    const tableA = createPasswordKeys({ ...options, shared: a.s }, resolvers({ revalidate: () => slowCheck }));
-    const tableB = createPasswordKeys({ ...options, shared: b.s }, resolvers({ renew: async () => keyAt('k2') }));
+    const tableA = tableOn(a, { revalidate: () => slowCheck });
+    const tableB = tableOn(b, { renew: async () => keyAt('k2') });
     expect((await tableA.get('slot', req)).key).toBe('k1');
     expect((await tableB.get('slot', req)).key).toBe('k1');
-    t += 3_100_000; // past the re-check interval and inside the renewal margin
+    clock.t += 3_100_000; // past the re-check interval and inside the renewal margin
     const checking = tableA.get('slot', req);
     await new Promise((r) => setTimeout(r, 50)); // A holds the check lock
     await tableB.get('slot', req); // B: check held elsewhere, so it renews
@@ -103,22 +109,14 @@ describe('createPasswordKeyStore()', () => {
   it('a 401 on the old key while another replica renews it waits for the renewal instead of emptying the store', async () => {
     // Replica B renews: it removes the old key upstream, then stores the new one. Replica A's call with
     // the old key gets a 401 in between. Emptying the store then made A's retry mint a second key.
-    const prefix = testPrefix('evict-vs-renewal');
-    const [a, b] = [await store('evict-vs-renewal', 100, prefix), await store('evict-vs-renewal', 100, prefix)];
-    let t = now;
-    const req: PasswordRequest = { db: 'gw', login: 'demo', password: 'pw', origin: { ip: '127.0.0.1' } as CallOrigin };
+    const { a, b, clock, keyAt, tableOn } = await twoReplicas('evict-vs-renewal', 3_600_000);
     let removedUpstream!: () => void;
     const renewing = new Promise<void>((resolve) => (removedUpstream = resolve));
     let finishRenewal!: () => void;
     const renewalHeld = new Promise<void>((resolve) => (finishRenewal = resolve));
-    const keyAt = (key: string): PasswordKey => ({ ...entry(key), expiresAt: t + 3_600_000, renewAt: t + 3_000_000, validatedAt: t });
     let resolvedA = 0;
-    const base = { revalidate: async () => {}, retire: async () => {}, renewalFailed: () => {} };
-    const options = { max: 10, now: () => t, negativeTtlMs: 1000, revalidateIntervalMs: 3_600_000, localTtlMs: 0 };
-    const tableA = createPasswordKeys({ ...options, shared: a.s }, { ...base, resolve: async () => keyAt(`k-minted-${++resolvedA}`), renew: async () => keyAt('k-unexpected') });
-    const tableB = createPasswordKeys({ ...options, shared: b.s }, {
-      ...base,
-      resolve: async () => keyAt('k1'),
+    const tableA = tableOn(a, { resolve: async () => keyAt(`k-minted-${++resolvedA}`) });
+    const tableB = tableOn(b, {
       renew: async () => {
         removedUpstream();
         await renewalHeld;
@@ -128,7 +126,7 @@ describe('createPasswordKeyStore()', () => {
     expect((await tableB.get('slot', req)).key).toBe('k1');
     const old = await tableA.get('slot', req);
     expect(old.key).toBe('k1');
-    t += 3_100_000; // inside the renewal margin: B renews
+    clock.t += 3_100_000; // inside the renewal margin: B renews
     await tableB.get('slot', req);
     await renewing; // k1 is gone upstream, k2 not yet stored
     // A's call: evict the refused key, then retry at once (what credentials/index.ts does on a 401)
