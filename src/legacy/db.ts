@@ -43,6 +43,13 @@ function notSupported(message: string): LegacyError {
   return pythonError('legacy_rpc_gateway.NotSupported', message);
 }
 
+/** A pg_dump custom-format backup, which the rewritten database manager cannot restore. */
+function dumpNotRestorable(): LegacyError {
+  return notSupported(
+    "db.restore of a pg_dump custom-format backup: this Odoo's database manager restores zip backups only (dump the database with format 'zip'); nothing was created",
+  );
+}
+
 /**
  * A legacy argument as the form field the controller reads: text as is, `None` as empty, other
  * scalars as Python's `str()` prints them.
@@ -158,10 +165,12 @@ export function createDbService(deps: DbDeps) {
     }
     const base64 = cleanBase64(typeof data === 'string' ? data : data.base64);
     const kind = backupKindOf(base64);
-    if (kind === undefined) {
+    // the rewritten manager restores zip files only, and creates the database before it finds out
+    const refused = kind === undefined ? pythonError('Exception', "Couldn't restore database") : kind === 'dump' && (await web.managerKind(origin)) === 'modules-db' ? dumpNotRestorable() : undefined;
+    if (refused !== undefined || kind === undefined) {
       // restore_db refuses an existing name before it tries the payload
       if (await exists(name, origin)) throw pythonError('Exception', 'Database already exists');
-      throw pythonError('Exception', "Couldn't restore database");
+      throw refused;
     }
     const db = formText(name, 'db_name');
     const fields: FormFields = [['master_pwd', password], ['name', db], ['copy', isTruthy(copy) ? 'true' : 'false']];
@@ -179,7 +188,7 @@ export function createDbService(deps: DbDeps) {
   /** `exp_rename(old_name, new_name)`: only where the upstream has `/web/database/rename`. */
   async function rename(passwd: Value, [oldName = null, newName = null]: Value[], origin: CallOrigin): Promise<Value> {
     const password = await master.verify(passwd, origin);
-    if (!(await web.hasRename(origin))) {
+    if ((await web.managerKind(origin)) !== 'modules-db') {
       throw notSupported('db.rename has no replacement on this Odoo: it serves no /web/database/rename (Odoo 19.0 cannot rename a database over HTTP)');
     }
     const db = formText(oldName, 'old_name');

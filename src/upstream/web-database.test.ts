@@ -61,12 +61,12 @@ describe('createWebDatabaseClient()', () => {
   });
 
   it.each([
-    [405, true],
-    [404, false],
-  ])('detects /web/database/rename once (GET answered %i → %s)', async (status, has) => {
+    [405, 'modules-db'],
+    [404, 'service-db'],
+  ])('tells the database manager apart once, by /web/database/rename (GET answered %i → %s)', async (status, kind) => {
     const { client, sent } = clientAnswering(answer(status, 'text/html', ''));
-    expect(await client.hasRename(origin)).toBe(has);
-    expect(await client.hasRename(origin)).toBe(has);
+    expect(await client.managerKind(origin)).toBe(kind);
+    expect(await client.managerKind(origin)).toBe(kind);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ method: 'GET', path: '/web/database/rename' });
   });
