@@ -1,8 +1,10 @@
 /**
  * The legacy `db` service through the gateway, over real HTTP, in front of the simulator's
- * `/web/database/*` (design §3 db): master password safety, every function on both XML-RPC dialects
- * and `/jsonrpc`, the streamed dump (and its truncation when the upstream fails midway), restore,
- * rename where the upstream has it, and the language/country lists with their JSON-2 fallback.
+ * `/web/database/*`: master password safety, every function on both XML-RPC dialects and
+ * `/jsonrpc`, the streamed dump (and its truncation when the upstream fails midway), restore,
+ * rename where the upstream has it, and the language/country lists with their JSON-2 fallback —
+ * each against both database managers the simulator plays (19.0's, and the rewrite of saas-19.1
+ * and later), answered as Odoo 19.0's legacy `db` answers.
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -10,11 +12,14 @@ import type { Value } from '../../src/value.ts';
 import { captureLog } from '../support/captured-log.ts';
 import { errorData, startStack, type Stack } from '../support/stack.ts';
 import { xmlrpcCall, type XmlRpcAnswer } from '../support/xmlrpc-call.ts';
+import { seriesNames } from '../../sim/index.ts';
 
+describe.each(seriesNames)('against a %s upstream', (series) => {
+const later = series !== '19.0';
 let stack: Stack;
 const log = captureLog();
 beforeAll(async () => {
-  stack = await startStack({ databases: ['gw', 'gw2'], log: log.log });
+  stack = await startStack({ databases: ['gw', 'gw2'], log: log.log, sim: { series } });
 });
 beforeEach(() => {
   stack.sim.reset();
@@ -117,17 +122,26 @@ describe('the functions', () => {
     expect(lastLine(await call('dump', 'admin', 'nope', 'zip'))).toBe('psycopg2.OperationalError: connection to server failed: FATAL:  database "nope" does not exist');
   });
 
-  it('refuses rename with a clear fault on 19.0, and renames where the upstream has /web/database/rename', async () => {
+  it.skipIf(later)('refuses rename with a clear fault on 19.0, and renames where the upstream has /web/database/rename', async () => {
     expect(lastLine(await call('rename', 'admin', 'gw2', 'gw4'))).toBe(
       'legacy_rpc_gateway.NotSupported: db.rename has no replacement on this Odoo: it serves no /web/database/rename (Odoo 19.0 cannot rename a database over HTTP)',
     );
-    const later = await startStack({ databases: ['gw', 'gw2'], sim: { databaseManager: { renameRoute: true } } });
+    const renaming = await startStack({ databases: ['gw', 'gw2'], sim: { databaseManager: { renameRoute: true } } });
     try {
-      expect(await xmlrpcCall(later, 'xmlrpc2', 'db', 'rename', ['admin', 'gw2', 'gw4'])).toEqual({ result: true });
-      expect(later.sim.databases()).toEqual(['gw', 'gw4']);
+      expect(await xmlrpcCall(renaming, 'xmlrpc2', 'db', 'rename', ['admin', 'gw2', 'gw4'])).toEqual({ result: true });
+      expect(renaming.sim.databases()).toEqual(['gw', 'gw4']);
     } finally {
-      await later.close();
+      await renaming.close();
     }
+  });
+
+  it.runIf(later)("renames through the manager's rename route, its failures worded as 19.0's exp_rename", async () => {
+    expect(await call('rename', 'admin', 'gw2', 'gw4')).toEqual({ result: true });
+    expect(stack.sim.databases()).toEqual(['gw', 'gw4']);
+    expect(lastLine(await call('rename', 'admin', 'gw4', 'gw'))).toBe('Exception: Couldn\'t rename database gw4 to gw: database "gw" already exists');
+    expect(lastLine(await call('rename', 'admin', 'nope', 'gw9'))).toBe('Exception: Couldn\'t rename database nope to gw9: database "nope" does not exist');
+    expect(faultOf(await call('rename', 'wrong', 'gw4', 'gw9'))).toEqual({ faultCode: 3, faultString: 'Access Denied' });
+    expect(stack.sim.databases()).toEqual(['gw', 'gw4']);
   });
 
   it('answers migrate_databases with a clear fault', async () => {
@@ -145,9 +159,29 @@ describe('dump and restore', () => {
     expect(await call('restore', 'admin', 'gw5', zip, true)).toEqual({ result: true });
     const pgdump = await stack.jsonrpc('db', 'dump', ['admin', 'gw2', 'dump']);
     expect(Buffer.from(pgdump.result as string, 'base64').subarray(0, 5).toString('latin1')).toBe('PGDMP');
-    expect(await call('restore', 'admin', 'gw6', pgdump.result as string)).toEqual({ result: true });
-    expect(await call('list')).toEqual({ result: ['gw', 'gw2', 'gw5', 'gw6'] });
-    expect(await stack.jsonrpc('db', 'db_exist', ['gw6'])).toEqual({ result: true });
+    if (!later) expect(await call('restore', 'admin', 'gw6', pgdump.result as string)).toEqual({ result: true });
+    expect(await call('list')).toEqual({ result: later ? ['gw', 'gw2', 'gw5'] : ['gw', 'gw2', 'gw5', 'gw6'] });
+    expect(await stack.jsonrpc('db', 'db_exist', ['gw5'])).toEqual({ result: true });
+  });
+
+  it.runIf(later)('refuses a pg_dump backup the manager cannot restore before anything is created', async () => {
+    const pgdump = await stack.jsonrpc('db', 'dump', ['admin', 'gw2', 'dump']);
+    stack.sim.clearLog();
+    expect(lastLine(await call('restore', 'admin', 'gw6', pgdump.result as string))).toBe(
+      "legacy_rpc_gateway.NotSupported: db.restore of a pg_dump custom-format backup: this Odoo's database manager restores zip backups only (dump the database with format 'zip'); nothing was created",
+    );
+    expect(lastLine(await call('restore', 'admin', 'gw2', pgdump.result as string))).toBe('Exception: Database already exists');
+    expect(managerRequests().filter((r) => r.includes('restore'))).toEqual([]);
+    expect(stack.sim.databases()).toEqual(['gw', 'gw2']);
+  });
+
+  it.runIf(later)('checks a protected master password with a probe that changes nothing', async () => {
+    stack.sim.databaseManager.masterPassword = 'S3cret';
+    expect(await call('drop', 'S3cret', 'nope')).toEqual({ result: false });
+    expect(faultOf(await call('drop', 'wrong', 'nope'))).toEqual({ faultCode: 3, faultString: 'Access Denied' });
+    expect(await call('list_countries', 'S3cret')).toMatchObject({ result: expect.any(Array) });
+    expect(managerRequests().filter((r) => r.startsWith('POST') && !r.endsWith('/list'))).toEqual(['POST /web/database/backup', 'POST /web/database/backup', 'POST /web/database/backup']);
+    expect([stack.sim.databaseManager.masterPassword, stack.sim.databases()]).toEqual(['S3cret', ['gw', 'gw2']]);
   });
 
   it('refuses an invalid restore payload and creates nothing', async () => {
@@ -159,7 +193,7 @@ describe('dump and restore', () => {
 
   it('streams a big dump in chunks, whole and framed as Odoo frames one string', async () => {
     stack.sim.databaseManager.backupPadding = 3_000_000;
-    const answer = await rawPost('/xmlrpc/2/db', dumpRequest('gw'));
+    const answer = await rawPost(stack.gateway.url, '/xmlrpc/2/db', dumpRequest('gw'));
     expect(answer.headers['transfer-encoding']).toBe('chunked');
     expect(answer.aborted).toBe(false);
     expect(answer.body.startsWith('<?xml version="1.0"?>\n<methodResponse>\n<params>\n<param>\n<value><string>UEsDB')).toBe(true);
@@ -167,10 +201,19 @@ describe('dump and restore', () => {
     expect(answer.body.length).toBeGreaterThan(4_000_000);
   });
 
-  it('cuts the answer short, never a success, when the upstream fails midway', async () => {
+  it.runIf(later)('answers a fault, never a partial answer, when the dump fails before the manager sends anything', async () => {
     stack.sim.databaseManager.backupPadding = 3_000_000;
     stack.sim.databaseManager.failBackupsAfter = 1_000_000;
-    const answer = await rawPost('/xmlrpc/2/db', dumpRequest('gw'));
+    const answer = await rawPost(stack.gateway.url, '/xmlrpc/2/db', dumpRequest('gw'));
+    expect(answer.aborted).toBe(false);
+    expect(answer.body).toContain('<name>faultCode</name>');
+    expect(answer.body).not.toContain('UEsDB');
+  });
+
+  it.skipIf(later)('cuts the answer short, never a success, when the upstream fails midway', async () => {
+    stack.sim.databaseManager.backupPadding = 3_000_000;
+    stack.sim.databaseManager.failBackupsAfter = 1_000_000;
+    const answer = await rawPost(stack.gateway.url, '/xmlrpc/2/db', dumpRequest('gw'));
     expect(answer.aborted).toBe(true);
     expect(answer.body.startsWith('<?xml version="1.0"?>\n<methodResponse>\n<params>\n<param>\n<value><string>UEsDB')).toBe(true);
     expect(answer.body).not.toContain('</methodResponse>');
@@ -190,7 +233,8 @@ describe('list_lang and list_countries', () => {
     expect('result' in countries && (countries.result as Value[]).length).toBe(251);
   });
 
-  it('fall back to JSON-2 with the service key when the manager is disabled', async () => {
+  // the rewritten manager renders its page whatever list_db says
+  it.skipIf(later)('fall back to JSON-2 with the service key when the manager is disabled', async () => {
     const fallback = await startStack({ databases: ['gw'], sim: { databaseManager: { enabled: false } }, flags: (sim) => ['--service-key', sim.keyFor('gw', 'admin'), '--service-db', 'gw'] });
     try {
       const langs = await xmlrpcCall(fallback, 'xmlrpc2', 'db', 'list_lang', []);
@@ -208,7 +252,7 @@ describe('list_lang and list_countries', () => {
     }
   });
 
-  it('say what is missing when the manager is disabled and no service key is set', async () => {
+  it.skipIf(later)('say what is missing when the manager is disabled and no service key is set', async () => {
     const bare = await startStack({ databases: ['gw'], sim: { databaseManager: { enabled: false } } });
     try {
       expect(lastLine(await xmlrpcCall(bare, 'xmlrpc2', 'db', 'list_lang', []))).toBe(
@@ -220,15 +264,17 @@ describe('list_lang and list_countries', () => {
   });
 });
 
+});
+
 function dumpRequest(db: string): string {
   const param = (v: string) => `<param>\n<value><string>${v}</string></value>\n</param>\n`;
   return `<?xml version='1.0'?>\n<methodCall>\n<methodName>dump</methodName>\n<params>\n${param('admin')}${param(db)}${param('zip')}</params>\n</methodCall>\n`;
 }
 
 /** A raw POST that keeps what arrived when the connection is cut. */
-function rawPost(path: string, body: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: string; aborted: boolean }> {
+function rawPost(base: string, path: string, body: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: string; aborted: boolean }> {
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, stack.gateway.url), { method: 'POST', headers: { 'content-type': 'text/xml' }, agent: false }, (res) => {
+    const req = request(new URL(path, base), { method: 'POST', headers: { 'content-type': 'text/xml' }, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       let aborted = false;
       res.on('data', (c: Buffer) => chunks.push(c));
