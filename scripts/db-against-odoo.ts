@@ -42,7 +42,7 @@ async function jsonrpc(base: string, method: string, args: unknown[]): Promise<E
 function outcome(e: Envelope): string {
   if (e.error !== undefined) {
     // Unknown-database faults do not name the PostgreSQL server (COMPATIBILITY.md)
-    const message = (e.error.data?.message ?? '').replace(/^connection to server (?:on socket "[^"]*"|at "[^"]*" \([^)]*\), port \d+) failed/, 'connection to server failed');
+    const message = (e.error.data?.message ?? '').replace(/^connection to server (?:on socket "[^"]*"|at "[^"]*"(?: \([^)]*\))?, port \d+) failed/, 'connection to server failed');
     return `${e.error.data?.name}: ${message}`;
   }
   if (typeof e.result === 'string' && e.result.length > 1000) return `base64 ${e.result.slice(0, 5)}… (${e.result.length > 1000 ? 'long' : ''})`;

@@ -219,6 +219,14 @@ describe('createDbService(): dump and restore', () => {
     expect(web.restore).toHaveBeenCalledTimes(1);
   });
 
+  it("answers a custom-format dump of a database that does not exist with pg_dump's empty output, a zip with the fault", async () => {
+    const { web } = fakeWeb();
+    const db = service(web);
+    expect(await run(db, 'dump', 'admin', 'nope', 'dump')).toBe('');
+    expect(await run(db, 'dump', 'admin', 'nope', 'zip')).toBe('psycopg2.OperationalError: connection to server failed: FATAL:  database "nope" does not exist\n');
+    expect(await run(db, 'dump', 'wrong', 'nope', 'dump')).toBe('odoo.exceptions.AccessDenied: Access Denied');
+  });
+
   it('checks the master password of a restore before its payload', async () => {
     const { web } = fakeWeb();
     const db = service(web);

@@ -149,7 +149,15 @@ export function createDbService(deps: DbDeps) {
     const db = formText(name, 'db_name');
     // dump_db: 'zip' is a zip with the filestore, anything else pg_dump's custom format
     const fields: FormFields = [['master_pwd', password], ['name', db], ['backup_format', format === 'zip' ? 'zip' : 'dump']];
-    const bytes = await web.backup(fields, db, origin);
+    let bytes: AsyncIterable<Uint8Array>;
+    try {
+      bytes = await web.backup(fields, db, origin);
+    } catch (err) {
+      // dump_db of a database that does not exist: a zip fails to connect to it, while the custom
+      // format copies pg_dump's empty output (pg_dump's own error goes to Odoo's stderr)
+      if (format !== 'zip' && isUnknownDatabase(err)) return '';
+      throw err;
+    }
     return new StreamedString(base64Chunks(withProgress(bytes, progress(origin, 'dump'))));
   }
 

@@ -120,6 +120,8 @@ describe('the functions', () => {
     expect(faultOf(await xmlrpcCall(stack, 'xmlrpc1', 'db', 'duplicate_database', ['admin', 'nope', 'gw3x']))?.faultCode).toBe('template database "nope" does not exist\n');
     expect(lastLine(await call('create_database', 'admin', 'gw', false, 'en_US'))).toBe("odoo.service.db.DatabaseExists: database 'gw' already exists!");
     expect(lastLine(await call('dump', 'admin', 'nope', 'zip'))).toBe('psycopg2.OperationalError: connection to server failed: FATAL:  database "nope" does not exist');
+    // exp_dump's custom format copies pg_dump's empty output for a database that does not exist
+    expect(await call('dump', 'admin', 'nope', 'dump')).toEqual({ result: '' });
   });
 
   it.skipIf(later)('refuses rename with a clear fault on 19.0, and renames where the upstream has /web/database/rename', async () => {
