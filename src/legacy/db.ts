@@ -174,11 +174,10 @@ export function createDbService(deps: DbDeps) {
     const base64 = cleanBase64(typeof data === 'string' ? data : data.base64);
     const kind = backupKindOf(base64);
     // the rewritten manager restores zip files only, and creates the database before it finds out
-    const refused = kind === undefined ? pythonError('Exception', "Couldn't restore database") : kind === 'dump' && (await web.managerKind(origin)) === 'modules-db' ? dumpNotRestorable() : undefined;
-    if (refused !== undefined || kind === undefined) {
+    if (kind === undefined || (kind === 'dump' && (await web.managerKind(origin)) === 'modules-db')) {
       // restore_db refuses an existing name before it tries the payload
       if (await exists(name, origin)) throw pythonError('Exception', 'Database already exists');
-      throw refused;
+      throw kind === undefined ? pythonError('Exception', "Couldn't restore database") : dumpNotRestorable();
     }
     const db = formText(name, 'db_name');
     const fields: FormFields = [['master_pwd', password], ['name', db], ['copy', isTruthy(copy) ? 'true' : 'false']];

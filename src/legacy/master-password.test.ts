@@ -92,12 +92,11 @@ describe('createMasterPassword()', () => {
 
     it('passes a password whose probe name happens to exist, without reading the backup', async () => {
       const w = web(protectedPage, []);
-      w.backup.mockImplementationOnce(async () =>
-        (async function* backup() {
-          yield Buffer.from('PGDMP');
-          throw new Error('read past the first chunk');
-        })(),
-      );
+      const backup = async function* backup() {
+        yield Buffer.from('PGDMP');
+        throw new Error('read past the first chunk');
+      };
+      w.backup.mockResolvedValueOnce(backup());
       expect(await outcome(() => createMasterPassword(w).verify('secret', origin))).toBe('ok secret');
     });
 
