@@ -80,6 +80,24 @@ describe('createWebDatabaseClient()', () => {
     await expect(client.backup([['name', 'nope']], 'nope', origin)).rejects.toMatchObject({ name: 'psycopg2.OperationalError' });
   });
 
+  it("accepts the rewritten manager's application/zip backup, asked under the db timeout (which bounds the wait for its first byte), and its error pages", async () => {
+    const page = renderManagerPage({ databases: ['gw'], insecure: false, error: "Could not backup database. Database 'nope' doesn't exist" });
+    const refused = renderManagerPage({ databases: ['gw'], insecure: false, error: 'Could not backup database. Database management function blocked, bad admin password.' });
+    const { client, sent } = clientAnswering(answer(200, 'application/zip', 'PK\u0003\u0004'), answer(422, 'text/html; charset=utf-8', page), answer(403, 'text/html; charset=utf-8', refused));
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of await client.backup([['name', 'gw'], ['backup_format', 'zip']], 'gw', origin)) chunks.push(chunk);
+    expect(Buffer.concat(chunks).toString('latin1')).toBe('PK\u0003\u0004');
+    expect(sent[0]).toMatchObject({ path: '/web/database/backup', timeoutMs: 900_000 });
+    await expect(client.backup([['name', 'nope']], 'nope', origin)).rejects.toMatchObject({ name: 'psycopg2.OperationalError' });
+    await expect(client.backup([['name', 'gw']], 'gw', origin)).rejects.toMatchObject({ kind: 'access_denied', message: 'Access Denied' });
+  });
+
+  it('reads the change_password error page, whose verb keeps its underscore', async () => {
+    const refused = renderManagerPage({ databases: ['gw'], insecure: false, error: 'Could not change_password database. Database management function blocked, bad admin password.' });
+    const { client } = clientAnswering(answer(403, 'text/html; charset=utf-8', refused));
+    await expect(client.submit('change_password', [['master_pwd', 'wrong'], ['master_pwd_new', 'x']], undefined, origin)).rejects.toMatchObject({ kind: 'access_denied' });
+  });
+
   it('uploads a restore as multipart with the backup file built from its chunks', async () => {
     const { client, sent } = clientAnswering(answer(303, 'text/html', '', { location: '/web/database/manager' }));
     const file = { field: 'backup_file', filename: 'gw5.zip', type: 'application/zip', chunks: [Buffer.from('PK\u0003\u0004'), Buffer.from('rest')] };
