@@ -7,7 +7,8 @@
  * The upstream must be an Odoo whose database manager is PROTECTED (a master password other than
  * `admin`) and that nobody else uses: with the default master password every form adopts the one it
  * is sent, and the script creates, restores and drops databases named `<prefix>_*` (it duplicates
- * `--source` once, and drops everything it made at the end).
+ * `--source` once, and drops everything it made at the end). Restores make it slow: ~25 min on a
+ * loaded two-core machine — do not cut it short, or drop `<prefix>_*` yourself afterwards.
  *
  *   npx tsx scripts/db-against-odoo.ts --upstream http://127.0.0.1:8169 --master <pw> --config /tmp/odoo.conf [--source gw2] [--prefix gw_i28db]
  */
