@@ -7,7 +7,7 @@
  */
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
-import type { LegacyError } from '../errors.ts';
+import { accessDenied, type LegacyError } from '../errors.ts';
 import { isStruct, type Value } from '../value.ts';
 import { errorFromAnswer, jsonFromAnswer } from './answer.ts';
 import { classifyDatabaseAnswer } from './database-answer.ts';
@@ -93,7 +93,9 @@ export function createWebDatabaseClient(http: UpstreamHttp, config: Config): Web
       if (Array.isArray(result) && result.every((n): n is string => typeof n === 'string')) return result;
       const error = isStruct(envelope) ? envelope.get('error') : undefined;
       const fallback = upstreamError('upstream_invalid', 'upstream /web/database/list answered no list', http.url, res.elapsedMs);
-      throw isStruct(error ?? null) ? errorFromJson2((error as Map<string, Value>).get('data') ?? null, fallback) : fallback;
+      const failure = isStruct(error ?? null) ? errorFromJson2((error as Map<string, Value>).get('data') ?? null, fallback) : fallback;
+      // the rewritten manager's AccessDenied names why ("… admin disabled database listing."); 19.0's exp_list says "Access Denied"
+      throw failure.kind === 'access_denied' ? accessDenied() : failure;
     },
 
     async manager(origin) {

@@ -166,6 +166,11 @@ describe.each(seriesNames)('against a %s upstream', (series) => {
       expect(await stack.jsonrpc('db', 'db_exist', ['gw5'])).toEqual({ result: true });
     });
 
+    it('refuses list with Access Denied while database listing is disabled', async () => {
+      stack.sim.databaseManager.enabled = false;
+      expect(faultOf(await call('list'))).toEqual({ faultCode: 3, faultString: 'Access Denied' });
+    });
+
     it.runIf(later)('refuses a pg_dump backup the manager cannot restore before anything is created', async () => {
       const pgdump = await stack.jsonrpc('db', 'dump', ['admin', 'gw2', 'dump']);
       stack.sim.clearLog();
