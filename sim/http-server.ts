@@ -94,14 +94,14 @@ export async function listen(state: ServerState, host: string, port: number): Pr
       } catch (err) {
         response = htmlResponse(500, werkzeugPage(500, `odoo simulator internal error: ${String(err)}`));
       }
-      if (response.stream !== undefined) {
-        res.writeHead(response.status, response.headers);
-        void sendStream(res, response.stream);
+      if (response.deferred !== undefined) {
+        response.deferred.then(
+          (ready) => send(res, method, ready),
+          (err: unknown) => send(res, method, htmlResponse(500, werkzeugPage(500, `odoo simulator internal error: ${String(err)}`))),
+        );
         return;
       }
-      const payload = Buffer.from(response.body, 'utf8');
-      res.writeHead(response.status, { ...response.headers, 'Content-Length': String(payload.length) });
-      res.end(method === 'HEAD' ? undefined : payload);
+      send(res, method, response);
     });
   });
   server.on('upgrade', (msg: IncomingMessage, socket, head: Buffer) => {
@@ -117,6 +117,18 @@ export async function listen(state: ServerState, host: string, port: number): Pr
     });
   });
   return server;
+}
+
+/** Writes a response: whole, or streamed. */
+function send(res: ServerResponse, method: string, response: SimResponse): void {
+  if (response.stream !== undefined) {
+    res.writeHead(response.status, response.headers);
+    void sendStream(res, response.stream);
+    return;
+  }
+  const payload = Buffer.from(response.body, 'utf8');
+  res.writeHead(response.status, { ...response.headers, 'Content-Length': String(payload.length) });
+  res.end(method === 'HEAD' ? undefined : payload);
 }
 
 /**

@@ -19,6 +19,8 @@ export interface SimResponse {
   body: string;
   /** A body sent as it is produced (chunked) instead of `body`: database backups. */
   stream?: AsyncIterable<Uint8Array>;
+  /** The response to send once it is ready (status and headers included); the rest is ignored. */
+  deferred?: Promise<SimResponse>;
 }
 
 export const contentTypeJson = 'application/json; charset=utf-8';

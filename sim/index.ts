@@ -20,15 +20,22 @@ import type { LegacyEndpointSettings } from './legacy/route.ts';
 import type { Perturbation } from './legacy/xmlrpc-write.ts';
 import { createTransfers, type TransferControl } from './transfer-routes.ts';
 import type { DatabaseManagerSettings } from './web-database-routes.ts';
+import { personaOf, type Series } from './persona.ts';
 
 export type { RecordedRequest } from './http-server.ts';
 export { KeyStore, type ApiKeyRecord, type NewApiKey } from './key-store.ts';
 export { notModelled, type NotModelled } from './not-modelled.ts';
 export type { DatabaseManagerSettings } from './web-database-routes.ts';
 export type { LegacyEndpointSettings } from './legacy/route.ts';
+export { personas, seriesNames, type Persona, type Series } from './persona.ts';
 export type { Perturbation } from './legacy/xmlrpc-write.ts';
 
 export interface SimulatorOptions {
+  /**
+   * The Odoo series to play (`sim/persona.ts`): `19.0` (default), or `saas-19.1` for saas-19.1 and
+   * later — no legacy `db` service, the rewritten database manager, programmatic API keys.
+   */
+  series?: Series;
   /** Interface to bind. Default `127.0.0.1`: the simulator is a local test double. */
   host?: string;
   /** TCP port; default 0 picks a free one (read it back from `port`). */
@@ -46,7 +53,8 @@ export interface SimulatorOptions {
   logLimit?: number;
   /**
    * The later 19.0 build (19.0-20260402): public `res.users.apikeys.generate` / `revoke` with their
-   * rules (reference §3.7). Default false: the recorded build, which answers 404 for both.
+   * rules (reference §3.7). Default false (true for `saas-19.1`): the recorded build, which answers
+   * 404 for both.
    */
   laterBuild?: boolean;
   /** Logins that have two-factor authentication (TOTP) enabled, in every database. Default none. */
@@ -142,14 +150,16 @@ function validateOptions(opts: SimulatorOptions): Required<SimulatorOptions> {
   if (!Number.isInteger(logLimit) || logLimit < 0) throw new Error(`logLimit must be a non-negative integer, got ${logLimit}`);
   const port = opts.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be 0..65535, got ${port}`);
+  const persona = personaOf(opts.series ?? '19.0');
   return {
+    series: persona.series,
     host: opts.host ?? '127.0.0.1',
     port,
     databases,
     generatedPartners,
     now: opts.now ?? (() => new Date()),
     logLimit,
-    laterBuild: opts.laterBuild ?? false,
+    laterBuild: opts.laterBuild ?? persona.programmaticApiKeys,
     totpLogins: opts.totpLogins ?? [],
     configParameters: opts.configParameters ?? {},
     databaseManager: opts.databaseManager ?? {},
@@ -170,7 +180,7 @@ function initialManager(options: Required<SimulatorOptions>): DatabaseManagerSet
   return {
     masterPassword: options.databaseManager.masterPassword ?? 'admin',
     enabled: options.databaseManager.enabled ?? true,
-    renameRoute: options.databaseManager.renameRoute ?? false,
+    renameRoute: options.databaseManager.renameRoute ?? personaOf(options.series).databaseManager === 'modules-db',
     backupPadding: padding,
     failBackupsAfter: undefined,
   };
@@ -209,6 +219,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     log: [],
     logLimit: options.logLimit,
     manager: initialManager(options),
+    persona: personaOf(options.series),
     buildDatabase: databaseBuilder(options),
     transfers: createTransfers(),
     legacy: initialLegacy(options.legacyEndpoints),

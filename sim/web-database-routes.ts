@@ -16,6 +16,8 @@ import { parseMultipart, parseUrlencoded, type ParsedForm } from './form-data.ts
 import { werkzeugPage } from './html-pages.ts';
 import { htmlResponse, mimetypeOf, type SimRequest, type SimResponse } from './http-types.ts';
 import { jsonRpcError, jsonRpcResult, readJsonRpc } from './jsonrpc-envelope.ts';
+import type { Persona } from './persona.ts';
+import { handleModulesDbManager } from './web-database-next.ts';
 
 /** The database manager's settings, changed by its own routes and by tests. */
 export interface DatabaseManagerSettings {
@@ -37,13 +39,15 @@ export interface DatabaseManagerState {
   /** Per-database `/doc-bearer` stores, dropped with their database. */
   docs: Map<string, DocStore>;
   manager: DatabaseManagerSettings;
+  /** The series played: which database manager answers. */
+  persona: Persona;
   /** A fresh database built from the seed. */
   buildDatabase(name: string): Database;
   now: () => Date;
 }
 
-/** `DBNAME_PATTERN` of `odoo/service/db.py`. */
-const dbnamePattern = /^[a-zA-Z0-9][a-zA-Z0-9_.-]+$/;
+/** `DBNAME_PATTERN` of `odoo/service/db.py` (`DB_NAME_RE` of `odoo/modules/db.py`). */
+export const dbnamePattern = /^[a-zA-Z0-9][a-zA-Z0-9_.-]+$/;
 
 /** The paths this module serves. */
 export function isWebDatabasePath(path: string): boolean {
@@ -66,12 +70,12 @@ const redirectPage = (location: string) =>
   `<p>You should be redirected automatically to the target URL: <a href="${location}">${location}</a>. If not, click the link.\n`;
 
 /** werkzeug's `redirect(location, 303)`. */
-function redirect(location: string): SimResponse {
+export function redirect(location: string): SimResponse {
   return htmlResponse(303, redirectPage(location), { Location: location });
 }
 
 /** A form field the controller's signature requires is missing: werkzeug answers 500. */
-function missingField(): SimResponse {
+export function missingField(): SimResponse {
   return htmlResponse(
     500,
     '<!doctype html>\n<html lang=en>\n<title>500 Internal Server Error</title>\n<h1>Internal Server Error</h1>\n' +
@@ -79,8 +83,18 @@ function missingField(): SimResponse {
   );
 }
 
+/** werkzeug's 404 and 405 pages. */
+export const notFound = () => htmlResponse(404, werkzeugPage(404, 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.'));
+export const methodNotAllowed = () => htmlResponse(405, werkzeugPage(405, 'The method is not allowed for the requested URL.'));
+
+/** The form a POST carries (urlencoded or multipart), or undefined when it cannot be parsed. */
+export function formOf(req: SimRequest): ParsedForm | undefined {
+  return mimetypeOf(req) === 'multipart/form-data' ? parseMultipart(req.raw ?? Buffer.from(req.body, 'utf8'), req.headers['content-type'] ?? '') : parseUrlencoded(req.body);
+}
+
 /** Serves `/web/database/*`. */
 export function handleWebDatabase(state: DatabaseManagerState, req: SimRequest): SimResponse {
+  if (state.persona.databaseManager === 'modules-db') return handleModulesDbManager(state, req);
   const route = req.path.slice('/web/database/'.length);
   const settings = state.manager;
   const page = (error?: string) =>
@@ -104,7 +118,7 @@ export function handleWebDatabase(state: DatabaseManagerState, req: SimRequest):
   const operation = Object.hasOwn(operations, route) ? operations[route] : undefined;
   if (operation === undefined) return htmlResponse(404, werkzeugPage(404, 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.'));
   if (req.method !== 'POST') return htmlResponse(405, werkzeugPage(405, 'The method is not allowed for the requested URL.'));
-  const form = mimetypeOf(req) === 'multipart/form-data' ? parseMultipart(req.raw ?? Buffer.from(req.body, 'utf8'), req.headers['content-type'] ?? '') : parseUrlencoded(req.body);
+  const form = formOf(req);
   if (form === undefined) return htmlResponse(400, werkzeugPage(400, 'The browser (or proxy) sent a request that this server could not understand.'));
   const master = form.fields.get('master_pwd');
   // insecure = verify_admin_password('admin'); if insecure and master_pwd: change_admin_password('admin', master_pwd)
@@ -131,7 +145,7 @@ function list(state: DatabaseManagerState, req: SimRequest): SimResponse {
   return jsonRpcResult(rpc.id, [...state.databases.keys()]);
 }
 
-function required(form: ParsedForm, ...names: string[]): string[] | undefined {
+export function required(form: ParsedForm, ...names: string[]): string[] | undefined {
   const values = names.map((n) => form.fields.get(n));
   return values.every((v) => v !== undefined) ? values : undefined;
 }
@@ -254,7 +268,7 @@ function rename(state: DatabaseManagerState, form: ParsedForm): SimResponse | un
 }
 
 /** A copy of `source` under `name`, system parameters included. */
-function copyOf(state: DatabaseManagerState, source: Database, name: string): Database {
+export function copyOf(state: DatabaseManagerState, source: Database, name: string): Database {
   const copy = state.buildDatabase(name);
   loadDatabase(copy, serializeDatabase(source));
   return copy;

@@ -5,6 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, helpText, loadConfig, settings } from './config.ts';
 
 describe('loadConfig()', () => {
+  it('picks the series the demo simulator plays: 19.0 unless told saas-19.1', () => {
+    expect(loadConfig(['--demo'], {}).demoSeries).toBe('19.0');
+    expect(loadConfig(['--demo', '--demo-series', 'saas-19.1'], {}).demoSeries).toBe('saas-19.1');
+    expect(loadConfig([], { DEMO_SERIES: 'saas-19.1' }).demoSeries).toBe('saas-19.1');
+    expect(() => loadConfig(['--demo-series', '20.0'], {})).toThrow(ConfigError);
+  });
+
   it('defaults every setting', () => {
     const c = loadConfig([], {});
     expect(c.upstream).toBe('http://127.0.0.1:8069');

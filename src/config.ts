@@ -118,6 +118,12 @@ export const settings = {
     boolean: true,
     help: 'Start the embedded Odoo 19 simulator (database "demo") and serve in front of it.',
   },
+  demoSeries: {
+    flag: 'demo-series',
+    env: 'DEMO_SERIES',
+    schema: z.enum(['19.0', 'saas-19.1']).default('19.0'),
+    help: 'The Odoo series the --demo simulator plays: 19.0, or saas-19.1 for saas-19.1 and later (no legacy db service, the rewritten database manager, programmatic API keys). Default 19.0.',
+  },
   callTimeoutMs: {
     flag: 'call-timeout',
     env: 'CALL_TIMEOUT',

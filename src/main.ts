@@ -30,11 +30,11 @@ async function main(argv: string[]): Promise<void> {
   const stops: Array<() => Promise<void>> = [];
   if (config.demo) {
     const { startSimulator } = await import('../sim/index.ts');
-    const sim = await startSimulator({ databases: ['demo'] });
+    const sim = await startSimulator({ databases: ['demo'], series: config.demoSeries });
     stops.push(() => sim.close());
     config = Object.freeze({ ...config, upstream: sim.url });
     const users = sim.users('demo').map((u) => `  ${u.login.padEnd(24)} password ${u.password.padEnd(12)} api key ${u.key}`);
-    process.stderr.write(`Demo mode: simulated Odoo 19 at ${sim.url}, database "demo". Users:\n${users.join('\n')}\n`);
+    process.stderr.write(`Demo mode: simulated Odoo ${config.demoSeries} at ${sim.url}, database "demo". Users:\n${users.join('\n')}\n`);
   }
   const gateway = await startGateway(config, log);
   stops.unshift(() => gateway.close());

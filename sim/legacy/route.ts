@@ -34,10 +34,16 @@ export function isLegacyPath(path: string): boolean {
 const xmlHeaders = { 'Content-Type': 'text/xml; charset=utf-8' };
 const jsonHeaders = { 'Content-Type': 'application/json; charset=utf-8' };
 
-/** `odoo.http.dispatch_rpc`: `rpc_dispatchers[service]`, a KeyError for the ones it lacks. */
+/**
+ * `odoo.http.dispatch_rpc`: 19.0 looks the service up in `rpc_dispatchers` (a KeyError for the ones
+ * it lacks); from saas-19.1 on it serves `object` and `common` only and raises
+ * `ValueError(f"Invalid service name: {service_name}")` for anything else.
+ */
 function dispatchRpc(state: LegacyServiceState, settings: LegacyEndpointSettings, service: string, method: string, params: Value[]): Value {
-  const known = service === 'common' || service === 'db' || service === 'object';
-  if (!known || settings.removedServices.has(service)) throw builtin('KeyError', service);
+  const { persona } = state;
+  if (!persona.legacyServices.includes(service) || settings.removedServices.has(service)) {
+    throw persona.unknownService === 'ValueError' ? builtin('ValueError', `Invalid service name: ${service}`) : builtin('KeyError', service);
+  }
   if (service === 'common') return dispatchCommon(state, method, params);
   if (service === 'db') return dispatchDb(state, method, params);
   return dispatchObject(state, method, params);

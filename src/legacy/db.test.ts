@@ -27,8 +27,10 @@ function fakeWeb(options: { databases?: string[]; master?: string; rename?: bool
       checked(fields);
       submitted.push([route, fields]);
     }),
-    backup: vi.fn(async (fields: FormFields) => {
+    backup: vi.fn(async (fields: FormFields, name: string) => {
       checked(fields);
+      // both managers refuse a name no database has (the master-password probe's)
+      if (!databases.includes(name)) throw unknownDatabase(name);
       return (async function* backup() {
         yield options.backup ?? Buffer.from('PK\u0003\u0004backup');
       })();
@@ -37,7 +39,7 @@ function fakeWeb(options: { databases?: string[]; master?: string; rename?: bool
       checked(fields);
       restored.push([fields, file]);
     }),
-    hasRename: vi.fn(async () => options.rename ?? false),
+    managerKind: vi.fn(async () => (options.rename ? ("modules-db" as const) : ("service-db" as const))),
   } satisfies WebDatabaseClient;
   return { web, submitted, restored, databases };
 }
@@ -158,7 +160,8 @@ describe('createDbService(): create, duplicate, drop, change_admin_password', ()
     expect(await run(db, 'drop', 'wrong', 'nope')).toBe('odoo.exceptions.AccessDenied: Access Denied');
     expect(web.list).not.toHaveBeenCalled();
     expect(await run(db, 'drop', 'secret', 'nope')).toBe(false);
-    expect(submitted.map(([route, f]) => [route, f[1]?.[1]])).toEqual([['drop', expect.stringMatching(/^legacy-rpc-gateway-probe-/)]]);
+    expect(submitted).toEqual([]);
+    expect(web.backup.mock.calls.map(([, name]) => name)).toEqual([expect.stringMatching(/^legacy-rpc-gateway-probe-/), expect.stringMatching(/^legacy-rpc-gateway-probe-/)]);
   });
 
   it('changes the master password through change_password', async () => {
@@ -200,6 +203,28 @@ describe('createDbService(): dump and restore', () => {
     const db = service(web);
     expect(await run(db, 'restore', 'admin', name, Buffer.from('not a dump').toString('base64'))).toBe(lastLine);
     expect(web.restore).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['a new name', 'gw5x', "legacy_rpc_gateway.NotSupported: db.restore of a pg_dump custom-format backup: this Odoo's database manager restores zip backups only (dump the database with format 'zip'); nothing was created"],
+    ['an existing name', 'gw2', 'Exception: Database already exists'],
+  ])('refuses a pg_dump backup onto %s where the manager restores zip files only, without creating anything', async (_what, name, lastLine) => {
+    const { web } = fakeWeb({ rename: true });
+    const db = service(web);
+    const dump = Buffer.from('PGDMP\u0000\u0001custom').toString('base64');
+    expect(await run(db, 'restore', 'admin', name, dump)).toBe(lastLine);
+    expect(web.restore).not.toHaveBeenCalled();
+    const zip = Buffer.from('PK\u0003\u0004zip').toString('base64');
+    expect(await run(db, 'restore', 'admin', 'gw6', zip)).toBe(true);
+    expect(web.restore).toHaveBeenCalledTimes(1);
+  });
+
+  it("answers a custom-format dump of a database that does not exist with pg_dump's empty output, a zip with the fault", async () => {
+    const { web } = fakeWeb();
+    const db = service(web);
+    expect(await run(db, 'dump', 'admin', 'nope', 'dump')).toBe('');
+    expect(await run(db, 'dump', 'admin', 'nope', 'zip')).toBe('psycopg2.OperationalError: connection to server failed: FATAL:  database "nope" does not exist\n');
+    expect(await run(db, 'dump', 'wrong', 'nope', 'dump')).toBe('odoo.exceptions.AccessDenied: Access Denied');
   });
 
   it('checks the master password of a restore before its payload', async () => {

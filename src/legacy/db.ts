@@ -43,6 +43,13 @@ function notSupported(message: string): LegacyError {
   return pythonError('legacy_rpc_gateway.NotSupported', message);
 }
 
+/** A pg_dump custom-format backup, which the rewritten database manager cannot restore. */
+function dumpNotRestorable(): LegacyError {
+  return notSupported(
+    "db.restore of a pg_dump custom-format backup: this Odoo's database manager restores zip backups only (dump the database with format 'zip'); nothing was created",
+  );
+}
+
 /**
  * A legacy argument as the form field the controller reads: text as is, `None` as empty, other
  * scalars as Python's `str()` prints them.
@@ -142,7 +149,15 @@ export function createDbService(deps: DbDeps) {
     const db = formText(name, 'db_name');
     // dump_db: 'zip' is a zip with the filestore, anything else pg_dump's custom format
     const fields: FormFields = [['master_pwd', password], ['name', db], ['backup_format', format === 'zip' ? 'zip' : 'dump']];
-    const bytes = await web.backup(fields, db, origin);
+    let bytes: AsyncIterable<Uint8Array>;
+    try {
+      bytes = await web.backup(fields, db, origin);
+    } catch (err) {
+      // dump_db of a database that does not exist: a zip fails to connect to it, while the custom
+      // format copies pg_dump's empty output (pg_dump's own error goes to Odoo's stderr)
+      if (format !== 'zip' && isUnknownDatabase(err)) return '';
+      throw err;
+    }
     return new StreamedString(base64Chunks(withProgress(bytes, progress(origin, 'dump'))));
   }
 
@@ -158,10 +173,11 @@ export function createDbService(deps: DbDeps) {
     }
     const base64 = cleanBase64(typeof data === 'string' ? data : data.base64);
     const kind = backupKindOf(base64);
-    if (kind === undefined) {
+    // the rewritten manager restores zip files only, and creates the database before it finds out
+    if (kind === undefined || (kind === 'dump' && (await web.managerKind(origin)) === 'modules-db')) {
       // restore_db refuses an existing name before it tries the payload
       if (await exists(name, origin)) throw pythonError('Exception', 'Database already exists');
-      throw pythonError('Exception', "Couldn't restore database");
+      throw kind === undefined ? pythonError('Exception', "Couldn't restore database") : dumpNotRestorable();
     }
     const db = formText(name, 'db_name');
     const fields: FormFields = [['master_pwd', password], ['name', db], ['copy', isTruthy(copy) ? 'true' : 'false']];
@@ -179,7 +195,7 @@ export function createDbService(deps: DbDeps) {
   /** `exp_rename(old_name, new_name)`: only where the upstream has `/web/database/rename`. */
   async function rename(passwd: Value, [oldName = null, newName = null]: Value[], origin: CallOrigin): Promise<Value> {
     const password = await master.verify(passwd, origin);
-    if (!(await web.hasRename(origin))) {
+    if ((await web.managerKind(origin)) !== 'modules-db') {
       throw notSupported('db.rename has no replacement on this Odoo: it serves no /web/database/rename (Odoo 19.0 cannot rename a database over HTTP)');
     }
     const db = formText(oldName, 'old_name');

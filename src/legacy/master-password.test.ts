@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CallOrigin } from '../call.ts';
-import { accessDenied, LegacyError } from '../errors.ts';
+import { accessDenied, LegacyError, pythonError } from '../errors.ts';
+import { unknownDatabase } from '../upstream/answer.ts';
 import type { ManagerPage, WebDatabaseClient } from '../upstream/index.ts';
 import type { Value } from '../value.ts';
 import { createMasterPassword } from './master-password.ts';
@@ -9,14 +10,22 @@ const origin = { requestId: 'r', signal: new AbortController().signal } as CallO
 const unprotected: ManagerPage = { insecure: true, langs: [], countries: [] };
 const protectedPage: ManagerPage = { insecure: false, langs: [], countries: [] };
 
-/** A database manager whose real master password is `secret` (when protected). */
-function web(page: ManagerPage | undefined) {
+/**
+ * A database manager whose real master password is `secret` (when protected): its backup checks the
+ * password, then refuses a name no database has, as both managers do; `existing` names a database.
+ */
+function web(page: ManagerPage | undefined, existing: string[] = []) {
   return {
     manager: vi.fn(async () => page),
-    submit: vi.fn(async (_route: string, fields: readonly (readonly [string, string])[]) => {
+    submit: vi.fn(async () => undefined),
+    backup: vi.fn(async (fields: readonly (readonly [string, string])[], db: string) => {
       if (fields.find(([k]) => k === 'master_pwd')?.[1] !== 'secret') throw accessDenied();
+      if (!existing.includes(db)) throw unknownDatabase(db);
+      return (async function* backup() {
+        yield Buffer.from('PGDMP');
+      })();
     }),
-  } as unknown as WebDatabaseClient & { manager: ReturnType<typeof vi.fn>; submit: ReturnType<typeof vi.fn> };
+  } as unknown as WebDatabaseClient & { manager: ReturnType<typeof vi.fn>; submit: ReturnType<typeof vi.fn>; backup: ReturnType<typeof vi.fn> };
 }
 
 async function outcome(run: () => Promise<string>): Promise<string> {
@@ -39,7 +48,7 @@ describe('createMasterPassword()', () => {
     const master = createMasterPassword(w);
     expect(await outcome(() => master.verify(passwd, origin))).toBe(lastLine);
     expect(w.manager).not.toHaveBeenCalled();
-    expect(w.submit).not.toHaveBeenCalled();
+    expect(w.backup).not.toHaveBeenCalled();
   });
 
   describe('on an unprotected manager', () => {
@@ -48,14 +57,14 @@ describe('createMasterPassword()', () => {
       const master = createMasterPassword(w);
       expect(await outcome(() => master[check]('admin', origin))).toBe('ok admin');
       expect(await outcome(() => master[check]('Takeover1', origin))).toBe('odoo.exceptions.AccessDenied: Access Denied');
-      expect(w.submit).not.toHaveBeenCalled();
+      expect(w.backup).not.toHaveBeenCalled();
     });
 
     it('treats a manager page it cannot read as unprotected', async () => {
       const w = web(undefined);
       const master = createMasterPassword(w);
       expect(await outcome(() => master.verify('secret', origin))).toBe('odoo.exceptions.AccessDenied: Access Denied');
-      expect(w.submit).not.toHaveBeenCalled();
+      expect(w.backup).not.toHaveBeenCalled();
     });
   });
 
@@ -64,20 +73,37 @@ describe('createMasterPassword()', () => {
       const w = web(protectedPage);
       const master = createMasterPassword(w);
       expect(await outcome(() => master.forwardable('wrong', origin))).toBe('ok wrong');
-      expect(w.submit).not.toHaveBeenCalled();
+      expect(w.backup).not.toHaveBeenCalled();
     });
 
-    it('verifies with a drop of a random name that does not exist', async () => {
+    it('verifies with the backup of a random name that does not exist, and posts no form', async () => {
       const w = web(protectedPage);
       const master = createMasterPassword(w);
       expect(await outcome(() => master.verify('secret', origin))).toBe('ok secret');
       expect(await outcome(() => master.verify('admin', origin))).toBe('odoo.exceptions.AccessDenied: Access Denied');
-      const names = w.submit.mock.calls.map(([route, fields]) => [route, (fields as [string, string][]).find(([k]) => k === 'name')?.[1]]);
+      const names = w.backup.mock.calls.map(([fields, db]) => [(fields as [string, string][]).find(([k]) => k === 'name')?.[1], db]);
       expect(names).toEqual([
-        ['drop', expect.stringMatching(/^legacy-rpc-gateway-probe-[0-9a-f]{16}$/)],
-        ['drop', expect.stringMatching(/^legacy-rpc-gateway-probe-[0-9a-f]{16}$/)],
+        [expect.stringMatching(/^legacy-rpc-gateway-probe-[0-9a-f]{16}$/), expect.stringMatching(/^legacy-rpc-gateway-probe-/)],
+        [expect.stringMatching(/^legacy-rpc-gateway-probe-[0-9a-f]{16}$/), expect.stringMatching(/^legacy-rpc-gateway-probe-/)],
       ]);
-      expect(names[0]?.[1]).not.toBe(names[1]?.[1]);
+      expect(names[0]?.[0]).not.toBe(names[1]?.[0]);
+      expect(w.submit).not.toHaveBeenCalled();
+    });
+
+    it('passes a password whose probe name happens to exist, without reading the backup', async () => {
+      const w = web(protectedPage, []);
+      const backup = async function* backup() {
+        yield Buffer.from('PGDMP');
+        throw new Error('read past the first chunk');
+      };
+      w.backup.mockResolvedValueOnce(backup());
+      expect(await outcome(() => createMasterPassword(w).verify('secret', origin))).toBe('ok secret');
+    });
+
+    it('lets any other failure of the probe through: no verdict is guessed', async () => {
+      const w = web(protectedPage);
+      w.backup.mockRejectedValueOnce(pythonError('Exception', 'pg_dump failed'));
+      expect(await outcome(() => createMasterPassword(w).verify('secret', origin))).toBe('Exception: pg_dump failed');
     });
 
     it('uses the page it is given instead of fetching it again', async () => {

@@ -4,6 +4,11 @@
  * form adopts the master password it is sent (corpus `webdb-insecure-default-master-takeover`). So
  * while it is — or while the gateway cannot tell — only `admin` passes, checked here as legacy
  * `check_super` would, and no other password ever leaves the gateway.
+ *
+ * On a protected manager the password is checked by asking for the backup of a random name no
+ * database has: both managers check the password first, then refuse the name ("Database 'x' is not
+ * known" on 19.0, "Database 'x' doesn't exist" on the rewrite), and neither writes anything for it.
+ * A drop would not do: the rewritten drop has no existence guard.
  */
 import { randomBytes } from 'node:crypto';
 import type { CallOrigin } from '../call.ts';
@@ -25,7 +30,7 @@ export interface MasterPassword {
   forwardable(passwd: Value, origin: CallOrigin, page?: ManagerPage | null): Promise<string>;
   /**
    * A full `check_super` for calls the gateway answers itself: as `forwardable`, and on a protected
-   * manager a side-effect-free probe (a drop of a random name that does not exist).
+   * manager a side-effect-free probe (the backup of a random name that does not exist).
    */
   verify(passwd: Value, origin: CallOrigin, page?: ManagerPage | null): Promise<string>;
 }
@@ -60,13 +65,18 @@ export function createMasterPassword(web: WebDatabaseClient): MasterPassword {
         if (password === defaultMasterPassword) return password;
         throw accessDenied();
       }
+      const probe = `legacy-rpc-gateway-probe-${randomBytes(8).toString('hex')}`;
+      let backup: AsyncIterable<Uint8Array>;
       try {
-        // exp_drop of a name not listed returns False: the controller redirects, nothing happens.
-        await web.submit('drop', [['master_pwd', password], ['name', `legacy-rpc-gateway-probe-${randomBytes(8).toString('hex')}`]], undefined, origin);
+        backup = await web.backup([['master_pwd', password], ['name', probe], ['backup_format', 'dump']], probe, origin);
       } catch (err) {
         if (err instanceof LegacyError && err.kind === 'access_denied') throw accessDenied();
+        // the password passed; the name was refused
+        if (err instanceof LegacyError && err.name === 'psycopg2.OperationalError') return password;
         throw err;
       }
+      // a database of that name exists after all: the password passed too; the backup is not read
+      await backup[Symbol.asyncIterator]().return?.();
       return password;
     },
   };

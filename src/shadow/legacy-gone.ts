@@ -1,8 +1,9 @@
 /**
- * An upstream without the legacy endpoints: a 404 for the path (Odoo without the `rpc` module, or a
- * later Odoo that removed them) or a KeyError for the service (Odoo 20 drops `db` from
- * `rpc_dispatchers`, 22 the rest). Shadow mode says so once — in the log and in the report — and
- * stops shadowing that service; there is no error per call.
+ * An upstream without a legacy service: a 404 for the path (Odoo without the `rpc` module, or a
+ * service hidden behind the system parameter `rpc.use_deprecated_services`), a `ValueError: Invalid
+ * service name: db` (saas-19.1 and later serve only `object` and `common` from `dispatch_rpc`), or a
+ * `KeyError` for the service (an Odoo whose `rpc_dispatchers` lacks it). Shadow mode says so once —
+ * in the log and in the report — and stops shadowing that service; there is no error per call.
  */
 import type { Logger } from '../log.ts';
 import type { AnswerView } from './answer-view.ts';
@@ -17,10 +18,15 @@ export interface GoneService {
 
 /** Why the answer says the service is gone, or undefined when it is a legacy answer like any other. */
 export function goneReason(service: string, path: string, status: number, answer: AnswerView): string | undefined {
-  if (status === 404) return `the upstream answers HTTP 404 for POST ${path}: it serves no legacy endpoint there`;
-  if (answer.kind === 'fault' && answer.text.trimEnd().endsWith(`KeyError: '${service}'`)) {
-    return `the upstream's legacy endpoint has no "${service}" service any more (KeyError: '${service}')`;
+  if (status === 404) {
+    return `the upstream answers HTTP 404 for POST ${path}: it serves no legacy endpoint there (no rpc module, or the service is hidden behind rpc.use_deprecated_services)`;
   }
+  if (answer.kind !== 'fault') return undefined;
+  const tail = answer.text.trimEnd();
+  if (tail.endsWith(`ValueError: Invalid service name: ${service}`)) {
+    return `the upstream's legacy endpoint has no "${service}" service any more (ValueError: Invalid service name: ${service}, as Odoo saas-19.1 and later answer)`;
+  }
+  if (tail.endsWith(`KeyError: '${service}'`)) return `the upstream's legacy endpoint has no "${service}" service any more (KeyError: '${service}')`;
   return undefined;
 }
 

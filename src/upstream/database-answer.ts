@@ -17,7 +17,7 @@ export type DatabaseAnswer =
 
 const alertDanger = /<div\b[^>]*class="[^"]*\balert-danger\b[^"]*"[^>]*>([\s\S]*?)<\/div>/i;
 // 19.0: "Database creation error: …", "Master password update error: …"; later: "Could not drop database. …"
-const errorPrefix = /^\s*(?:Database [a-z]+ error: |Master password update error: |Could not [a-z ]+ database\.\s*)/i;
+const errorPrefix = /^\s*(?:Database [a-z]+ error: |Master password update error: |Could not [a-z_ ]+ database\.\s*)/i;
 
 /** The exception text of an error page's `alert-danger`, or undefined when it has none. */
 export function errorTextOf(html: string): string | undefined {

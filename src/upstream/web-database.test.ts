@@ -61,12 +61,12 @@ describe('createWebDatabaseClient()', () => {
   });
 
   it.each([
-    [405, true],
-    [404, false],
-  ])('detects /web/database/rename once (GET answered %i → %s)', async (status, has) => {
+    [405, 'modules-db'],
+    [404, 'service-db'],
+  ])('tells the database manager apart once, by /web/database/rename (GET answered %i → %s)', async (status, kind) => {
     const { client, sent } = clientAnswering(answer(status, 'text/html', ''));
-    expect(await client.hasRename(origin)).toBe(has);
-    expect(await client.hasRename(origin)).toBe(has);
+    expect(await client.managerKind(origin)).toBe(kind);
+    expect(await client.managerKind(origin)).toBe(kind);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ method: 'GET', path: '/web/database/rename' });
   });
@@ -78,6 +78,24 @@ describe('createWebDatabaseClient()', () => {
     for await (const chunk of await client.backup([['name', 'gw']], 'gw', origin)) chunks.push(chunk);
     expect(Buffer.concat(chunks).toString('latin1')).toBe('PK\u0003\u0004');
     await expect(client.backup([['name', 'nope']], 'nope', origin)).rejects.toMatchObject({ name: 'psycopg2.OperationalError' });
+  });
+
+  it("accepts the rewritten manager's application/zip backup, asked under the db timeout (which bounds the wait for its first byte), and its error pages", async () => {
+    const page = renderManagerPage({ databases: ['gw'], insecure: false, error: "Could not backup database. Database 'nope' doesn't exist" });
+    const refused = renderManagerPage({ databases: ['gw'], insecure: false, error: 'Could not backup database. Database management function blocked, bad admin password.' });
+    const { client, sent } = clientAnswering(answer(200, 'application/zip', 'PK\u0003\u0004'), answer(422, 'text/html; charset=utf-8', page), answer(403, 'text/html; charset=utf-8', refused));
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of await client.backup([['name', 'gw'], ['backup_format', 'zip']], 'gw', origin)) chunks.push(chunk);
+    expect(Buffer.concat(chunks).toString('latin1')).toBe('PK\u0003\u0004');
+    expect(sent[0]).toMatchObject({ path: '/web/database/backup', timeoutMs: 900_000 });
+    await expect(client.backup([['name', 'nope']], 'nope', origin)).rejects.toMatchObject({ name: 'psycopg2.OperationalError' });
+    await expect(client.backup([['name', 'gw']], 'gw', origin)).rejects.toMatchObject({ kind: 'access_denied', message: 'Access Denied' });
+  });
+
+  it('reads the change_password error page, whose verb keeps its underscore', async () => {
+    const refused = renderManagerPage({ databases: ['gw'], insecure: false, error: 'Could not change_password database. Database management function blocked, bad admin password.' });
+    const { client } = clientAnswering(answer(403, 'text/html; charset=utf-8', refused));
+    await expect(client.submit('change_password', [['master_pwd', 'wrong'], ['master_pwd_new', 'x']], undefined, origin)).rejects.toMatchObject({ kind: 'access_denied' });
   });
 
   it('uploads a restore as multipart with the backup file built from its chunks', async () => {

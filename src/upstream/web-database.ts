@@ -7,11 +7,11 @@
  */
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
-import type { LegacyError } from '../errors.ts';
+import { accessDenied, type LegacyError } from '../errors.ts';
 import { isStruct, type Value } from '../value.ts';
 import { errorFromAnswer, jsonFromAnswer } from './answer.ts';
 import { classifyDatabaseAnswer } from './database-answer.ts';
-import { errorFromDatabaseText } from './database-error.ts';
+import { errorFromDatabaseText, type DatabaseOperation } from './database-error.ts';
 import { errorFromJson2 } from './error-json.ts';
 import { multipartForm, urlencodedForm, type FormFields, type FormFile } from './form-post.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
@@ -40,15 +40,28 @@ export interface WebDatabaseClient {
   backup(fields: FormFields, db: string, origin: CallOrigin): Promise<AsyncIterable<Uint8Array>>;
   /** `POST /web/database/restore` with the backup as the `backup_file` part. */
   restore(fields: FormFields, file: FormFile, db: string, origin: CallOrigin): Promise<void>;
-  /** Whether the upstream has `/web/database/rename` (later versions): asked once, then remembered. */
-  hasRename(origin: CallOrigin): Promise<boolean>;
+  /**
+   * Which database manager the upstream runs, told by what it serves: `modules-db` (saas-19.1 and
+   * later: `/web/database/rename`, zip-only restore) where a GET of `/web/database/rename` answers
+   * 405 (the POST-only route exists), `service-db` (19.0) where it answers 404. Asked once, then
+   * remembered.
+   */
+  managerKind(origin: CallOrigin): Promise<ManagerKind>;
+}
+
+/** The two database managers (`docs/odoo-versions.md`). */
+export type ManagerKind = 'service-db' | 'modules-db';
+
+/** A form field's value, for error texts that name it. */
+function fieldValue(fields: FormFields, name: string): string | undefined {
+  return fields.find(([n]) => n === name)?.[1];
 }
 
 const managerPath = '/web/database/manager';
 
 /** Creates the client on top of the upstream pool. */
 export function createWebDatabaseClient(http: UpstreamHttp, config: Config): WebDatabaseClient {
-  let renameRoute: boolean | undefined;
+  let kind: ManagerKind | undefined;
 
   const request = (method: 'GET' | 'POST', path: string, db: string | undefined, origin: CallOrigin, body?: UpstreamRequest['body']): UpstreamRequest => {
     const headers = forwardedHeaders(config, origin, db);
@@ -57,16 +70,16 @@ export function createWebDatabaseClient(http: UpstreamHttp, config: Config): Web
   };
 
   /** Resolves on a redirect; otherwise rejects with what the answer means. */
-  async function expectRedirect(path: string, req: UpstreamRequest, db: string | undefined, origin: CallOrigin): Promise<void> {
+  async function expectRedirect(path: string, req: UpstreamRequest, op: DatabaseOperation, origin: CallOrigin): Promise<void> {
     const res = await http.send(req, origin);
     const location = res.headers.location;
     const answer = classifyDatabaseAnswer(res.status, res.contentType, Array.isArray(location) ? location[0] : location, res.text);
     if (answer.kind === 'done') return;
-    throw failure(answer.kind === 'error' ? answer.text : undefined, res.status, path, db, res.elapsedMs);
+    throw failure(answer.kind === 'error' ? answer.text : undefined, res.status, path, op, res.elapsedMs);
   }
 
-  function failure(text: string | undefined, status: number, path: string, db: string | undefined, elapsedMs: number): LegacyError {
-    if (text !== undefined) return errorFromDatabaseText(text, db);
+  function failure(text: string | undefined, status: number, path: string, op: DatabaseOperation, elapsedMs: number): LegacyError {
+    if (text !== undefined) return errorFromDatabaseText(text, op);
     return upstreamError('upstream_invalid', `upstream ${path} answered HTTP ${status}, neither a redirect nor an error page`, http.url, elapsedMs);
   }
 
@@ -80,7 +93,9 @@ export function createWebDatabaseClient(http: UpstreamHttp, config: Config): Web
       if (Array.isArray(result) && result.every((n): n is string => typeof n === 'string')) return result;
       const error = isStruct(envelope) ? envelope.get('error') : undefined;
       const fallback = upstreamError('upstream_invalid', 'upstream /web/database/list answered no list', http.url, res.elapsedMs);
-      throw isStruct(error ?? null) ? errorFromJson2((error as Map<string, Value>).get('data') ?? null, fallback) : fallback;
+      const failure = isStruct(error ?? null) ? errorFromJson2((error as Map<string, Value>).get('data') ?? null, fallback) : fallback;
+      // the rewritten manager's AccessDenied names why ("… admin disabled database listing."); 19.0's exp_list says "Access Denied"
+      throw failure.kind === 'access_denied' ? accessDenied() : failure;
     },
 
     async manager(origin) {
@@ -91,32 +106,33 @@ export function createWebDatabaseClient(http: UpstreamHttp, config: Config): Web
 
     async submit(route, fields, db, origin) {
       const path = `/web/database/${route}`;
-      await expectRedirect(path, request('POST', path, db, origin, urlencodedForm(fields)), db, origin);
+      await expectRedirect(path, request('POST', path, db, origin, urlencodedForm(fields)), { route, db, newName: fieldValue(fields, 'new_name') }, origin);
     },
 
     async backup(fields, db, origin) {
       const path = '/web/database/backup';
       const res = await openStream(http, request('POST', path, db, origin, urlencodedForm(fields)), origin);
-      if (res.status === 200 && res.contentType.startsWith('application/octet-stream')) return res.body;
+      // 19.0 streams every format as octet-stream; the rewrite sends a zip as application/zip
+      if (res.status === 200 && (res.contentType.startsWith('application/octet-stream') || res.contentType.startsWith('application/zip'))) return res.body;
       const text = await res.text();
       const answer = classifyDatabaseAnswer(res.status, res.contentType, undefined, text);
-      throw failure(answer.kind === 'error' ? answer.text : undefined, res.status, path, db, res.elapsedMs);
+      throw failure(answer.kind === 'error' ? answer.text : undefined, res.status, path, { route: 'backup', db }, res.elapsedMs);
     },
 
     async restore(fields, file, db, origin) {
       const path = '/web/database/restore';
-      await expectRedirect(path, request('POST', path, db, origin, multipartForm(fields, file)), db, origin);
+      await expectRedirect(path, request('POST', path, db, origin, multipartForm(fields, file)), { route: 'restore', db }, origin);
     },
 
-    async hasRename(origin) {
-      if (renameRoute !== undefined) return renameRoute;
+    async managerKind(origin) {
+      if (kind !== undefined) return kind;
       // A GET is side-effect free: the POST-only route answers 405 where it exists, 404 where not.
       const res = await http.send(request('GET', '/web/database/rename', undefined, origin), origin);
       if (res.status !== 404 && res.status !== 405) {
         throw upstreamError('upstream_invalid', `upstream /web/database/rename answered HTTP ${res.status} to a GET`, http.url, res.elapsedMs);
       }
-      renameRoute = res.status === 405;
-      return renameRoute;
+      kind = res.status === 405 ? 'modules-db' : 'service-db';
+      return kind;
     },
   };
 }
