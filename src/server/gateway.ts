@@ -72,6 +72,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   const successors = createSuccessors({
     mode: config.successors,
     upstream,
+    metadataKey: (db) => config.serviceKey?.keyFor(db),
     onServed(origin, method) {
       metrics.observeSuccessor(method);
       servedBySuccessor.set(origin, method);

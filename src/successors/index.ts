@@ -58,6 +58,11 @@ export interface SuccessorOptions {
   upstream: Pick<Upstream, 'json2'>;
   /** One call answered through a successor (metrics, report). */
   onServed?: (origin: CallOrigin, method: string) => void;
+  /**
+   * The key `fields_get` is asked with (`--service-key`): an administrator sees every field and its
+   * aggregator, as `read_group` itself does; without one, the caller's key.
+   */
+  metadataKey?: (db: string) => string | undefined;
   /** How long a model's field list is reused, in ms. */
   fieldsTtlMs?: number;
 }
@@ -100,10 +105,12 @@ export function createSuccessors(options: SuccessorOptions): Successors {
       if (entry === undefined) throw new Error(`no successor for ${call.method}`);
       const ask = (model: string, method: string, body: Struct) => options.upstream.json2({ db: call.db, key: call.key, model, method, body }, origin);
       const fields = (model: string): Promise<Map<string, FieldInfo>> => {
-        const cacheKey = JSON.stringify([call.db, model]);
+        const cacheKey = JSON.stringify([call.db, model, options.metadataKey?.(call.db) === undefined ? call.key : '']);
         let cached = fieldsCache.get(cacheKey);
         if (cached === undefined) {
-          cached = ask(model, 'fields_get', new Map<string, Value>([['attributes', fieldAttributes]])).then((answer) => {
+          const key = options.metadataKey?.(call.db) ?? call.key;
+          const body = new Map<string, Value>([['attributes', fieldAttributes]]);
+          cached = options.upstream.json2({ db: call.db, key, model, method: 'fields_get', body }, origin).then((answer) => {
             const out = new Map<string, FieldInfo>();
             if (isStruct(answer)) for (const [name, v] of answer) {
               const info = fieldInfo(v);

@@ -205,13 +205,12 @@ export async function readGroupThroughSuccessor(model: string, args: Struct, dep
   });
 }
 
-/** The condition read_group adds for a groupby it has formatted already in this row. */
-function repeatedPart(g: Groupby, formatted: Value, firstPart: Domain[]): Domain[] {
-  const condition = (operator: string, value: Value): Domain[] => [{ kind: 'condition', field: g.field, operator, value }];
-  if (!isTruthy(formatted) && g.type === 'many2many') return condition('not any', []);
-  const timed = g.granularity !== undefined && timeGranularities.has(g.granularity);
-  if (timed || Array.isArray(formatted)) return condition('=', formatted);
-  return firstPart;
+/** The condition read_group adds for a group value that is no longer `_read_group`'s own. */
+function plainPart(g: Groupby, value: Value): Domain[] {
+  const condition = (field: string, operator: string, v: Value): Domain[] => [{ kind: 'condition', field, operator, value: v }];
+  if (!isTruthy(value) && g.type === 'many2many') return condition(g.field, 'not any', []);
+  if (g.granularity !== undefined && !timeGranularities.has(g.granularity)) return condition(`${g.field}.${g.granularity}`, '=', value);
+  return condition(g.field, '=', value);
 }
 
 interface RowPlan {
@@ -261,30 +260,51 @@ function rowOf(model: string, group: Struct, plan: RowPlan): Struct {
   if (at !== extra.length) throw fail('a group domain of another shape');
 
   const row: Struct = new Map();
+  // the keys that still hold `_read_group`'s own group value: an aggregate of the same name
+  // overwrites it in read_group's dict, and formatting then sees the aggregate
+  const raw = new Set<string>();
+  const setGroups = () => {
+    for (const [key, value] of values) {
+      row.set(key, value);
+      raw.add(key);
+    }
+  };
   const count = group.get('__count');
   // read_group's filled (empty) groups list the aggregates first, then the group value
   const filled = plan.expand && count === 0;
-  if (!filled) for (const [key, value] of values) row.set(key, value);
+  if (!filled) setGroups();
   for (const [key, spec] of plan.aggregates) {
     const value = group.get(spec);
     if (value === undefined) throw fail(`a group without '${spec}'`);
     row.set(key, value);
+    raw.delete(key);
   }
-  if (filled) for (const [key, value] of values) row.set(key, value);
+  if (filled) setGroups();
   if (group.has('__fold')) row.set('__fold', group.get('__fold') as Value);
-  // read_group formats the row once per groupby in the list: a repeated one sees the value the
-  // first pass already formatted ([id, name], a date's label) and conditions on that
-  const seen = new Set<string>();
-  const domain = and([
-    plan.callDomain,
-    ...plan.lazyGroupby.map((spec) => {
-      const first = !seen.has(spec);
-      seen.add(spec);
-      return and(first ? (parts.get(spec) ?? []) : repeatedPart(plan.byKey.get(spec) as Groupby, values.get(spec) ?? false, parts.get(spec) ?? []));
-    }),
-  ]);
+  // read_group formats the row once per groupby of the list; a repeated groupby, or one an
+  // aggregate overwrote, conditions on the value the row holds by then
+  const formatted = new Set<string>();
+  const ranges: Struct = new Map();
+  const domains: Domain[] = [plan.callDomain];
+  for (const spec of plan.lazyGroupby) {
+    const g = plan.byKey.get(spec) as Groupby;
+    if (raw.has(spec)) {
+      raw.delete(spec);
+      formatted.add(spec);
+      domains.push(and(parts.get(spec) ?? []));
+      const r = range.get(spec);
+      if (r !== undefined) ranges.set(spec, r);
+    } else {
+      const value = row.get(spec) ?? false;
+      const timed = g.granularity !== undefined && timeGranularities.has(g.granularity);
+      if (timed && isTruthy(value) && !formatted.has(spec)) throw fail(`an aggregate named like the date groupby '${spec}'`);
+      if (timed && !isTruthy(value)) ranges.set(spec, false);
+      domains.push(and(plainPart(g, value)));
+    }
+  }
+  const domain = and(domains);
   row.set('__domain', domainList(domain));
   if (plan.rest.length > 0) row.set('__context', new Map<string, Value>([['group_by', plan.rest]]));
-  if (range.size > 0) row.set('__range', range);
+  if (ranges.size > 0) row.set('__range', ranges);
   return row;
 }

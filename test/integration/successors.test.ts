@@ -104,6 +104,52 @@ describe('read_group through formatted_read_group, forced on an upstream that st
   });
 });
 
+describe('check_access_rights through has_access', () => {
+  let sim: Simulator;
+  let forced: RunningGateway;
+  let native: RunningGateway;
+  beforeAll(async () => {
+    sim = await startSimulator({ databases: [db] });
+    forced = await gatewayFor(sim, 'always');
+    native = await gatewayFor(sim, 'off');
+  });
+  afterAll(async () => {
+    await forced?.close();
+    await native?.close();
+    await sim?.close();
+  });
+
+  const call = (gateway: RunningGateway, login: string, model: string, args: unknown[], kwargs: Record<string, unknown>) => {
+    const user = sim.users(db).find((u) => u.login === login) as { uid: number; key: string };
+    return jsonrpcAt(gateway.url, 'object', 'execute_kw', [db, user.uid, user.key, model, 'check_access_rights', args, kwargs]);
+  };
+
+  it('answers as check_access_rights itself, except a refusal Odoo words', async () => {
+    const differences: string[] = [];
+    let refused = 0;
+    for (const login of ['admin', 'demo', 'portal']) {
+      for (const model of ['res.partner', 'sale.order', 'res.users', 'res.country']) {
+        for (const operation of ['read', 'write', 'create', 'unlink']) {
+          for (const kwargs of [{ raise_exception: false }, {}]) {
+            const expected = await call(native, login, model, [operation], kwargs);
+            const actual = await call(forced, login, model, [operation], kwargs);
+            const refusal = expected.error !== undefined && operation !== 'read';
+            if (refusal) {
+              refused++;
+              expect(errorData(actual.error).message).toContain('through its successor has_access()');
+              continue;
+            }
+            const diffs = compareJsonValues(toPlain(expected), toPlain(actual));
+            if (diffs.length > 0) differences.push(`${login} ${model} ${operation} ${JSON.stringify(kwargs)}: ${diffs.map((d) => d.message).join('; ')}`);
+          }
+        }
+      }
+    }
+    expect(differences).toEqual([]);
+    expect(refused).toBeGreaterThan(0);
+  });
+});
+
 /** The answer as one comparable value. */
 function toPlain(answer: { result?: Value; error?: Map<string, Value> }): Value {
   if (answer.error !== undefined) {
