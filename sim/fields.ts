@@ -37,6 +37,16 @@ const numericTypes = new Set(['integer', 'many2one_reference', 'float', 'monetar
 const relationalTypes = new Set(['many2one', 'one2many', 'many2many']);
 
 export const isNumeric = (f: FieldDef): boolean => numericTypes.has(f.type);
+
+/**
+ * A field's `aggregator`: the recorded attribute, else Odoo's default for numbers (`sum`; the
+ * recorded `id` and `sequence` fields aggregate nothing in the databases the seed comes from).
+ */
+export function aggregatorOf(f: FieldDef): string | undefined {
+  const given = f.attrs.get('aggregator');
+  if (typeof given === 'string') return given;
+  return isNumeric(f) && f.name !== 'id' && f.name !== 'sequence' ? 'sum' : undefined;
+}
 export const isRelational = (f: FieldDef): boolean => relationalTypes.has(f.type);
 export const isX2many = (f: FieldDef): boolean => f.type === 'one2many' || f.type === 'many2many';
 export const isFloat = (f: FieldDef): boolean => f.type === 'float' || f.type === 'monetary';

@@ -118,7 +118,8 @@ function keysOf(env: Env, row: Row, g: GroupSpec): GroupKey[] {
   return [v];
 }
 
-function keyCompare(env: Env, g: GroupSpec): (a: GroupKey, b: GroupKey) => number {
+/** The order of one groupby's keys: the comodel's own order for many2one, NULL last. */
+export function keyCompare(env: Env, g: GroupSpec): (a: GroupKey, b: GroupKey) => number {
   const comodel = g.field.relation === undefined ? undefined : env.db.model(g.field.relation);
   const rowCmp = comodel?.seeded ? defaultCompare(env.db, comodel) : undefined;
   return (a, b) => {

@@ -12,7 +12,7 @@ import type { Database } from './database.ts';
 import { docsFor } from './doc-bearer-docs.ts';
 import { listen, portOf, type RecordedRequest, type ServerState } from './http-server.ts';
 import { KeyStore } from './key-store.ts';
-import { methodTableFor } from './method-specs.ts';
+import { methodTableFor, withoutMethods } from './method-specs.ts';
 import { withCustomSpecs } from './methods/custom.ts';
 import { loadSeed } from './seed.ts';
 import { SessionStore } from './sessions.ts';
@@ -75,6 +75,11 @@ export interface SimulatorOptions {
    * type wrongly.
    */
   legacyEndpoints?: boolean | { removedServices?: string[]; perturb?: Perturbation };
+  /**
+   * Public methods a later Odoo removed: `read_group` (from every model) or `model.method`. JSON-2
+   * (and the web session's call_kw) answer them as any unknown method. Default none.
+   */
+  removedMethods?: string[];
 }
 
 /** A seeded user with the credentials a client needs. */
@@ -164,6 +169,7 @@ function validateOptions(opts: SimulatorOptions): Required<SimulatorOptions> {
     configParameters: opts.configParameters ?? {},
     databaseManager: opts.databaseManager ?? {},
     legacyEndpoints: opts.legacyEndpoints ?? false,
+    removedMethods: opts.removedMethods ?? [],
   };
 }
 
@@ -190,7 +196,7 @@ function initialManager(options: Required<SimulatorOptions>): DatabaseManagerSet
 function databaseBuilder(options: Required<SimulatorOptions>): (name: string) => Database {
   const seed = loadSeed();
   // every model of the served method table exists (ir.config_parameter included)
-  const served = { ...seed, methods: methodTableFor(seed.methods, options.laterBuild) };
+  const served = { ...seed, methods: withoutMethods(methodTableFor(seed.methods, options.laterBuild), options.removedMethods) };
   return (name) => {
     const db = buildDatabase(name, served, { generatedPartners: options.generatedPartners, now: options.now() });
     for (const [key, value] of Object.entries(options.configParameters)) configParameters(db).set(key, value);
@@ -210,7 +216,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const state: ServerState = {
     databases: buildAll(options),
     keys,
-    methods: methodTableFor(withCustomSpecs(loadSeed().methods), options.laterBuild),
+    methods: withoutMethods(methodTableFor(withCustomSpecs(loadSeed().methods), options.laterBuild), options.removedMethods),
     docs: new Map(),
     sessions: new SessionStore(),
     laterBuild: options.laterBuild,

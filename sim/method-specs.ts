@@ -34,3 +34,17 @@ export function methodTableFor(seedMethods: ReadonlyMap<string, ReadonlyMap<stri
   }
   return table;
 }
+
+/**
+ * The table of a later Odoo that removed some public methods: each name is a method (`read_group`,
+ * gone from every model) or `model.method`. A removed method is unknown to `get_public_method`, so
+ * JSON-2 answers it 404 "The method 'model.method' does not exist", as for any unknown name.
+ */
+export function withoutMethods(table: Map<string, Map<string, MethodSpec>>, removed: readonly string[]): Map<string, Map<string, MethodSpec>> {
+  for (const name of removed) {
+    const dot = name.lastIndexOf('.');
+    if (dot === -1) for (const specs of table.values()) specs.delete(name);
+    else table.get(name.slice(0, dot))?.delete(name.slice(dot + 1));
+  }
+  return table;
+}

@@ -223,6 +223,12 @@ export const settings = {
     boolean: true,
     help: 'Refuse <base64> values as Odoo 19 does instead of sending them as base64 strings.',
   },
+  successors: {
+    flag: 'successors',
+    env: 'SUCCESSORS',
+    schema: z.enum(['auto', 'always', 'off']).default('auto'),
+    help: 'Methods a later Odoo removed (read_group, toggle_active, ir.http.get_currencies, check_access_rights) answered through their successors: "auto" (once the upstream says the method is gone, per database), "always" (every call, to check the translation against 19.0) or "off". Default auto.',
+  },
   dbHeaders: {
     flag: 'db-headers',
     env: 'DB_HEADERS',

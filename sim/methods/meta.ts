@@ -5,6 +5,7 @@
 import type { Struct, Value } from '../../src/value.ts';
 import { checkModelAccess, hasModelAccess, type Operation, operations, recordRule } from '../access.ts';
 import { assertionError } from '../errors.ts';
+import { aggregatorOf } from '../fields.ts';
 import { rulesFor } from '../rules/index.ts';
 import { browseRows } from './search.ts';
 import { type Call, type MethodImpl, namesArg } from './call.ts';
@@ -17,6 +18,9 @@ export const fieldsGet: MethodImpl = (call) => {
     if (allfields !== undefined && allfields.length > 0 && !allfields.includes(f.name)) continue;
     const attrs: Struct = new Map();
     for (const [k, v] of f.attrs) if (attributes === undefined || attributes.includes(k)) attrs.set(k, v);
+    // the seed recorded no `aggregator`: given when asked for by name, from Odoo's default
+    const aggregator = aggregatorOf(f);
+    if (attributes?.includes('aggregator') === true && !attrs.has('aggregator') && aggregator !== undefined) attrs.set('aggregator', aggregator);
     out.set(f.name, attrs);
   }
   return out;

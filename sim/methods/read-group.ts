@@ -7,8 +7,10 @@ import type { Struct, Value } from '../../src/value.ts';
 import { checkModelAccess } from '../access.ts';
 import type { Env } from '../env.ts';
 import { notImplemented, valueError } from '../errors.ts';
-import { isNumeric } from '../fields.ts';
-import { aggregate, dateRange, type Group, type GroupKey, type GroupSpec, groupRows, parseGroupby } from '../grouping.ts';
+import { aggregatorOf, isX2many } from '../fields.ts';
+import { aggregate, dateRange, type Group, type GroupKey, type GroupSpec, groupRows, keyCompare, parseGroupby } from '../grouping.ts';
+import { parseDomain } from '../domain-parse.ts';
+import { andDomainList } from '../domain-print.ts';
 import type { ModelStore } from '../model.ts';
 import { intParam, searchRows } from '../orm-search.ts';
 import { pyRepr } from '../python-repr.ts';
@@ -17,7 +19,8 @@ import { type MethodImpl, namesArg } from './call.ts';
 /** The conditions selecting one group's value of one groupby. */
 function groupConditions(g: GroupSpec, key: GroupKey): Value[] {
   const name = g.field.name;
-  if (key === null) return [[name, '=', false]];
+  // `(x2many, '=', False)` would bypass record rules: Odoo writes the empty group as 'not any'
+  if (key === null) return [isX2many(g.field) ? [name, 'not any', []] : [name, '=', false]];
   if (g.granularity !== undefined) {
     const range = dateRange(g, String(key));
     return [[name, '>=', range.from], [name, '<', range.to]];
@@ -28,14 +31,6 @@ function groupConditions(g: GroupSpec, key: GroupKey): Value[] {
 /** n-ary AND in prefix form, as `list(Domain.AND(...))` prints it. */
 function andDomain(conditions: Value[]): Value[] {
   return conditions.length <= 1 ? conditions : [...Array<Value>(conditions.length - 1).fill('&'), ...conditions];
-}
-
-/** A domain with its implicit ANDs made explicit (`expression.normalize_domain`). */
-function normalizeDomain(domain: Value): Value[] {
-  if (!Array.isArray(domain) || domain.length === 0) return [];
-  const terms = domain.filter((t) => Array.isArray(t)).length;
-  const ops = domain.filter((t) => t === '&' || t === '|').length;
-  return [...Array<Value>(Math.max(0, terms - ops - 1)).fill('&'), ...domain];
 }
 
 function groupValue(env: Env, g: GroupSpec, key: GroupKey, labelOnly: boolean): Value {
@@ -56,7 +51,7 @@ function parseAggregate(spec: string): [string, string] {
   return [field, fn];
 }
 
-function sortGroups(groups: Group[], order: Value, specs: GroupSpec[], value: (g: Group, term: string) => Value): Group[] {
+function sortGroups(env: Env, groups: Group[], order: Value, specs: GroupSpec[], value: (g: Group, term: string) => Value): Group[] {
   if (typeof order !== 'string' || order.trim() === '') return groups;
   const terms = order.split(',').map((t) => {
     const [term = '', dir = 'asc'] = t.trim().split(/\s+/);
@@ -68,6 +63,13 @@ function sortGroups(groups: Group[], order: Value, specs: GroupSpec[], value: (g
   };
   return [...groups].sort((a, b) => {
     for (const { term, desc } of terms) {
+      // a groupby term orders its groups as the groupby does (a many2one by its comodel's order)
+      const i = specs.findIndex((s) => s.spec === term || s.field.name === term);
+      if (i >= 0) {
+        const c = keyCompare(env, specs[i] as GroupSpec)(a.keys[i] as GroupKey, b.keys[i] as GroupKey);
+        if (c !== 0) return desc ? -c : c;
+        continue;
+      }
       const x = keyOf(a, term);
       const y = keyOf(b, term);
       const nx = typeof x === 'object' && x !== null && 'value' in x ? (x as { value: number }).value : x;
@@ -104,7 +106,7 @@ export const formattedReadGroup: MethodImpl = (call) => {
     const [field, fn] = parseAggregate(term);
     return aggregate(model, field, fn, g.rows);
   };
-  const groups = page(sortGroups(groupsOf(env, model, call.arg('domain'), specs), call.arg('order'), specs, value), call.arg('offset'), call.arg('limit'));
+  const groups = page(sortGroups(env, groupsOf(env, model, call.arg('domain'), specs), call.arg('order'), specs, value), call.arg('offset'), call.arg('limit'));
   return groups.map((group) => {
     const out: Struct = new Map();
     specs.forEach((g, i) => out.set(g.spec, groupValue(env, g, group.keys[i] as GroupKey, false)));
@@ -119,6 +121,7 @@ export const formattedReadGroup: MethodImpl = (call) => {
 
 /** read_group `fields`: `f`, `f:agg` or `alias:agg(f)` → [result key, field, function]. */
 function parseReadGroupField(model: ModelStore, spec: string, groupbyFields: Set<string>): [string, string, string] | undefined {
+  if (spec === '__count') return undefined;
   const m = /^(\w+)(?::(\w+)(?:\((\w+)\))?)?$/.exec(spec.trim());
   if (m === null) throw valueError(`Invalid field specification ${pyRepr(spec)}`);
   const [, key = '', fn, inner] = m;
@@ -126,8 +129,10 @@ function parseReadGroupField(model: ModelStore, spec: string, groupbyFields: Set
   if (fn !== undefined) return [key, field, fn];
   const f = model.field(field);
   if (f === undefined) throw valueError(`Invalid field '${field}' on model '${model.name}'`);
-  if (!isNumeric(f) || field === 'id' || field === 'sequence' || groupbyFields.has(field)) return undefined;
-  return [key, field, 'sum'];
+  // read_group: a bare field takes its aggregator if it is stored and not grouped by
+  const aggregator = aggregatorOf(f);
+  if (aggregator === undefined || !f.store || groupbyFields.has(spec.trim())) return undefined;
+  return [key, field, aggregator];
 }
 
 export const readGroup: MethodImpl = (call) => {
@@ -136,10 +141,12 @@ export const readGroup: MethodImpl = (call) => {
   const raw = call.arg('groupby');
   const groupby = typeof raw === 'string' ? [raw] : (namesArg(raw, 'groupby') ?? []);
   const lazy = call.arg('lazy') !== false && call.arg('lazy') !== null && call.arg('lazy') !== 0;
-  const specs = (lazy ? groupby.slice(0, 1) : groupby).map((s) => parseGroupby(model, s));
+  const lazyGroupby = lazy ? groupby.slice(0, 1) : groupby;
+  // read_group keys its groupbys in a dict: a repeated spec groups once
+  const specs = [...new Set(lazyGroupby)].map((s) => parseGroupby(model, s));
   const countKey = lazy && specs.length > 0 ? `${(groupby[0] as string).split(':')[0]}_count` : '__count';
   const fields = (namesArg(call.arg('fields'), 'fields') ?? [])
-    .map((s) => parseReadGroupField(model, s, new Set(specs.map((g) => g.field.name))))
+    .map((s) => parseReadGroupField(model, s, new Set(specs.map((g) => g.spec))))
     .filter((x): x is [string, string, string] => x !== undefined);
   const domain = call.arg('domain');
   const value = (g: Group, term: string): Value => {
@@ -147,16 +154,30 @@ export const readGroup: MethodImpl = (call) => {
     const spec = fields.find(([key]) => key === term);
     return spec === undefined ? null : aggregate(model, spec[1], spec[2], g.rows);
   };
-  const groups = page(sortGroups(groupsOf(env, model, domain, specs), call.arg('orderby'), specs, value), call.arg('offset'), call.arg('limit'));
+  const groups = page(sortGroups(env, groupsOf(env, model, domain, specs), call.arg('orderby'), specs, value), call.arg('offset'), call.arg('limit'));
   return groups.map((group) => {
     const out: Struct = new Map();
     specs.forEach((g, i) => out.set(g.spec, groupValue(env, g, group.keys[i] as GroupKey, true)));
     out.set(countKey, group.rows.length);
     for (const [key, field, fn] of fields) out.set(key, aggregate(model, field, fn, group.rows));
-    const conditions = specs.flatMap((g, i) => groupConditions(g, group.keys[i] as GroupKey));
-    const own = normalizeDomain(domain);
-    const parts = [conditions.length > 0 ? 1 : 0, own.length > 0 ? 1 : 0].reduce((a, b) => a + b, 0);
-    out.set('__domain', [...Array<Value>(Math.max(0, parts - 1)).fill('&'), ...andDomain(conditions), ...own]);
+    // `Domain(domain)` AND each group's conditions, printed as Odoo prints a Domain
+    // ... but formats the row once per groupby of the list: a repeat conditions on the formatted value
+    const seen = new Set<string>();
+    const conditions = lazyGroupby.map((spec) => {
+      const i = specs.findIndex((g) => g.spec === spec);
+      const g = specs[i] as GroupSpec;
+      const key = group.keys[i] as GroupKey;
+      if (!seen.has(spec)) {
+        seen.add(spec);
+        return parseDomain(andDomain(groupConditions(g, key)));
+      }
+      const formatted = groupValue(env, g, key, true);
+      if (formatted === false && isX2many(g.field)) return parseDomain([[g.field.name, 'not any', []]]);
+      if (g.granularity !== undefined || Array.isArray(formatted)) return parseDomain([[g.field.name, '=', formatted]]);
+      return parseDomain(andDomain(groupConditions(g, key)));
+    });
+    out.set('__domain', andDomainList([parseDomain(domain ?? []), ...conditions]));
+    if (lazy && groupby.length > 1) out.set('__context', new Map<string, Value>([['group_by', groupby.slice(1)]]));
     const ranges: Struct = new Map();
     specs.forEach((g, i) => {
       if (g.granularity === undefined) return;
@@ -168,7 +189,6 @@ export const readGroup: MethodImpl = (call) => {
       }
     });
     if (ranges.size > 0) out.set('__range', ranges);
-    if (lazy && groupby.length > 1) out.set('__context', new Map<string, Value>([['group_by', groupby.slice(1)]]));
     return out;
   });
 };

@@ -13,6 +13,7 @@ import { bindArguments, isPrivateMethod, type MethodSignature, type SignatureRes
 import type { Upstream } from '../upstream/index.ts';
 import { strValue, typeNameOf } from '../python/py-repr.ts';
 import { hasNonStringNames, isInt, isStruct, isTruthy, PyBinary, PyDecimal, PyFloat, pyTypeName, type JsonText, type Struct, type Value } from '../value.ts';
+import type { Successors } from '../successors/index.ts';
 import { checkedDatabase } from './database-name.ts';
 
 export interface ObjectDeps {
@@ -24,6 +25,8 @@ export interface ObjectDeps {
    * its shape as the call's JSON-2 equivalent). Holds argument values: it must never log them.
    */
   onJson2?: (origin: CallOrigin, request: { model: string; method: string; body: Struct }) => void;
+  /** Answers the methods a later Odoo removed through their successors (`--successors`). */
+  successors?: Successors;
 }
 
 /** What one model call resolved to, before it is sent. */
@@ -147,11 +150,16 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
     throw booleanIdError();
   }
 
+  const { successors } = deps;
+  const call = { db, key, model, method, body: request };
+  if (successors?.routes(db, model, method)) return successors.serve(call, origin);
   deps.onJson2?.(origin, { model, method, body: request });
   let answer: JsonText;
   try {
-    answer = await deps.upstream.json2Text({ db, key, model, method, body: request }, origin);
+    answer = await deps.upstream.json2Text(call, origin);
   } catch (err) {
+    // the upstream's own answer tells the method is gone: its successor answers from now on
+    if (successors?.learnGone(db, model, method, err)) return successors.serve(call, origin);
     throw errorFromUpstream(err, { model, method }, sig);
   }
   if (method !== 'create') return answer;

@@ -11,6 +11,7 @@ import type { CredentialEvents } from '../credentials/index.ts';
 import { deprecatedMethodNames, deprecationOf } from '../equivalents/deprecations.ts';
 import type { ShadowOutcome } from '../report/migration-report.ts';
 import type { RedisLinkEvents } from '../state/index.ts';
+import { successorMethodNames } from '../successors/index.ts';
 import { outcomeName, type CallOutcome } from '../wire/response.ts';
 import { methodLabel, serviceLabel, statusClassLabel, upstreamRouteLabel } from './labels.ts';
 
@@ -38,6 +39,8 @@ export interface GatewayMetrics {
   trackConnections(count: () => number): void;
   /** One shadow result (issue #23): the shadowed call and what the comparison found. */
   observeShadow(call: CallOutcome, outcome: ShadowOutcome): void;
+  /** One legacy call answered through the successor of a method the upstream no longer has. */
+  observeSuccessor(method: string): void;
   /** Reports `count()` as the shadow calls in flight at each scrape. */
   trackShadowInFlight(count: () => number): void;
   /** The exposition's content type. */
@@ -66,6 +69,7 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
   const redisFailures = new Counter({ name: `${prefix}redis_failures_total`, help: 'Redis commands that failed or timed out, by operation; the gateway went on without them.', labelNames: ['op'] as const, registers: redisRegisters });
   const shadowCalls = new Counter({ name: `${prefix}shadow_calls_total`, help: 'Shadow mode: sampled legacy calls by service, method and outcome (equal, intended, differs, error, dropped).', labelNames: ['service', 'method', 'outcome'] as const, registers });
   const deprecatedCalls = new Counter({ name: `${prefix}deprecated_calls_total`, help: 'Legacy calls of methods Odoo 19 marks deprecated (the first to go in a later version), by method.', labelNames: ['method'] as const, registers });
+  const successorCalls = new Counter({ name: `${prefix}successor_calls_total`, help: 'Legacy calls answered through the successor of a method a later Odoo removed (--successors), by legacy method.', labelNames: ['method'] as const, registers });
   let shadowInFlight: () => number = () => 0;
   new Gauge({
     name: `${prefix}shadow_in_flight`,
@@ -109,6 +113,10 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
     },
     observeShadow(call, outcome) {
       shadowCalls.inc({ service: serviceLabel(call.service), method: methodLabel(call.service, call.method, call.modelMethod), outcome });
+    },
+    observeSuccessor(method) {
+      // the successor table's few names: the label stays bounded
+      if (successorMethodNames.includes(method)) successorCalls.inc({ method });
     },
     trackShadowInFlight(count) {
       shadowInFlight = count;

@@ -27,6 +27,8 @@ export interface ReportedCall {
    * (`equivalents/placeholders.ts`), computed only when the report has none yet for the method.
    */
   json2Body?: (() => string) | undefined;
+  /** Answered through the successor of a method the upstream no longer has (`src/successors/`). */
+  successor?: boolean | undefined;
 }
 
 /** What shadow mode found for one sampled call (`src/shadow/`). */
@@ -90,6 +92,8 @@ export interface MethodReport {
   lastSeen: string;
   /** For `object` calls: the placeholder body of the JSON-2 request the gateway sent. */
   json2Body?: string;
+  /** Calls answered through the method's successor, once there was one. */
+  successorCalls?: number;
   /** Shadow mode's results, once a call of this method was sampled. */
   shadow?: ShadowCounts;
   /** The last differences that persisted, oldest first. */
@@ -161,6 +165,7 @@ export function methodReports(methods: Iterable<MethodCounts>): MethodReport[] {
       ...(m.modelMethod === undefined ? {} : { modelMethod: m.modelMethod }),
       calls: m.calls, faults: m.faults, firstSeen: iso(m.firstSeen), lastSeen: iso(m.lastSeen),
       ...(m.json2Body === undefined ? {} : { json2Body: m.json2Body }),
+      ...(m.successorCalls === undefined ? {} : { successorCalls: m.successorCalls }),
       ...(m.shadow === undefined ? {} : { shadow: m.shadow }),
       ...(m.differences === undefined || m.differences.length === 0 ? {} : { differences: m.differences }),
     }));
@@ -241,6 +246,7 @@ export function createMigrationReport({ maxClients, now = Date.now }: { maxClien
       else {
         method.calls++;
         if (call.failed) method.faults++;
+        if (call.successor === true) method.successorCalls = (method.successorCalls ?? 0) + 1;
         method.lastSeen = at;
         if (method.json2Body === undefined && call.json2Body !== undefined) method.json2Body = call.json2Body();
       }

@@ -21,6 +21,7 @@ import { createReportPersistence } from '../report/report-persistence.ts';
 import { createSharedReport, type SharedReport } from '../report/shared-report.ts';
 import { createShadow, maxCompareBytes, type Shadow } from '../shadow/index.ts';
 import { createSignatureResolverFromConfig, type SignatureResolver } from '../signatures/index.ts';
+import { createSuccessors } from '../successors/index.ts';
 import { createSharedState } from '../state/index.ts';
 import type { Struct } from '../value.ts';
 import {
@@ -66,9 +67,20 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   const signatures = options.signatures ?? createSignatureResolverFromConfig(config, upstream, log);
   // the JSON-2 request each object call bound to, until the report has read its shape (issue #23)
   const json2Requests = new WeakMap<CallOrigin, Struct>();
+  // the calls answered through a successor (--successors), until the report has counted them
+  const servedBySuccessor = new WeakMap<CallOrigin, string>();
+  const successors = createSuccessors({
+    mode: config.successors,
+    upstream,
+    metadataKey: (db) => config.serviceKey?.keyFor(db),
+    onServed(origin, method) {
+      metrics.observeSuccessor(method);
+      servedBySuccessor.set(origin, method);
+    },
+  });
   const dispatch = createDispatch({
     common: createCommonService({ upstream, credentials, versions }),
-    object: createObjectService({ upstream, credentials, signatures, onJson2: (origin, request) => json2Requests.set(origin, request.body) }),
+    object: createObjectService({ upstream, credentials, signatures, successors, onJson2: (origin, request) => json2Requests.set(origin, request.body) }),
     db: createDbService({
       web: upstream.webDatabase,
       versions,
@@ -129,7 +141,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
         metrics.observeCall(dialect, outcome, seconds);
         const request = json2Requests.get(origin);
         const json2Body = request === undefined ? undefined : () => placeholderBody(request);
-        report.record({ dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod, failed: outcomeName(outcome) !== 'ok', json2Body });
+        report.record({ dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod, failed: outcomeName(outcome) !== 'ok', json2Body, successor: servedBySuccessor.has(origin) });
       },
       shadow,
       shutdown: shutdown.signal,

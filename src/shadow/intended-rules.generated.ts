@@ -73,5 +73,11 @@ export const compatibilityShadowRules: readonly ShadowRules[] = [
     "rules": [
       "same fault without /\\nLINE \\d+: [^\\n]*\\n *\\^/"
     ]
+  },
+  {
+    "title": "Methods answered through their successors: what cannot be answered exactly is refused",
+    "rules": [
+      "gateway fault \"exactly through its successor\""
+    ]
   }
 ];

@@ -129,7 +129,7 @@ describe('createReportStore()', () => {
       clock.now = i;
       const c = call({
         userAgent: agents[i % 3] as string, ip: ips[(i >> 2) % 2] as string, modelMethod: methods[Math.floor(i / 3) % 6] as string,
-        dialect: i % 5 === 0 ? 'jsonrpc' : 'xmlrpc2', failed: i % 11 === 0,
+        dialect: i % 5 === 0 ? 'jsonrpc' : 'xmlrpc2', failed: i % 11 === 0, successor: i % 7 === 0,
       });
       whole.record(c);
       (parts[Math.floor(i / 8) % 3] as typeof whole).record(c);

@@ -7,7 +7,7 @@
 import type { Dialect } from '../../call.ts';
 import { LegacyError, pythonError } from '../../errors.ts';
 import { floatRepr } from '../../python/float-repr.ts';
-import { PyBinary, PyDateTime, PyDecimal, PyFloat, type Value } from '../../value.ts';
+import { hasNonStringNames, PyBinary, PyDateTime, PyDecimal, PyFloat, type Value } from '../../value.ts';
 import { stringFaultFromError } from './fault-v1.ts';
 import { faultFromError } from './fault-v2.ts';
 import { nameText, stringText } from './xml-escape.ts';
@@ -121,6 +121,8 @@ function dump(v: Value, out: Sink, opts: MarshalOptions, depth: number): LegacyE
   }
   if (v instanceof Map) {
     out.add('<value><struct>\n');
+    // Marshaller.dump_struct refuses a dict whose keys are not str (ints, as a successor's answer can tell)
+    if (v.size > 0 && hasNonStringNames(v)) return pythonError('TypeError', 'dictionary key must be string');
     for (const [key, item] of v) {
       out.add('<member>\n<name>' + nameText(key) + '</name>\n');
       const err = dump(item, out, opts, depth + 1);
