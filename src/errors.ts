@@ -47,6 +47,8 @@ export interface LegacyErrorInit {
   debug?: string;
   /** `str(e)` when it differs from `message` (KeyError('foo') prints `'foo'`). */
   str?: string;
+  /** The exception's `context` attribute (an AccessError's `suggested_company`), JSON-RPC's `data.context`. */
+  context?: Value;
   cause?: unknown;
 }
 
@@ -59,6 +61,8 @@ export class LegacyError extends Error {
   readonly debug: string;
   /** `str(e)`, as the traceback's last line prints it. */
   readonly str: string;
+  /** `getattr(e, 'context', {})`: what JSON-RPC's `data.context` shows. */
+  readonly context: Value;
 
   constructor(kind: LegacyErrorKind, init: LegacyErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -66,7 +70,9 @@ export class LegacyError extends Error {
     this.name = init.name;
     this.arguments = init.arguments ?? [init.message];
     this.str = init.str ?? init.message;
-    this.debug = init.debug ?? syntheticTraceback(init.name, this.str);
+    this.context = init.context ?? new Map();
+    // AccessDenied drops its own traceback (`suppress_traceback()`): Odoo prints its last line alone
+    this.debug = init.debug ?? (kind === 'access_denied' ? `${this.lastLine}\n` : syntheticTraceback(init.name, this.str));
   }
 
   /** The last traceback line: `TypeError: msg`, `odoo.exceptions.UserError: msg`. */
