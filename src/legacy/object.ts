@@ -6,7 +6,7 @@
 import type { CallOrigin, LegacyCall } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
 import { accessDenied, accessError, LegacyError, pythonError, userError } from '../errors.ts';
-import { dictFrom } from '../python/dict-from.ts';
+import { dictError, dictFrom } from '../python/dict-from.ts';
 import { intValueErrorMessage, parsePythonInt } from '../python/int-text.ts';
 import { unpackError } from '../python/unpack-errors.ts';
 import { bindArguments, isPrivateMethod, type MethodSignature, type SignatureResolver } from '../signatures/index.ts';
@@ -243,6 +243,8 @@ function requestFromSignature(sig: MethodSignature, target: NamedTarget, args: V
     body.set('ids', idsFromValue(args[0] as Value));
     rest = args.slice(1);
   }
+  const badContext = contextError(target.kwargs);
+  if (badContext !== undefined) return badContext;
   if (hasNonStringNames(target.kwargs)) return keywordsMustBeStrings();
   const { context, kwargs } = splitContext(target.kwargs);
   const named = bindArguments(sig, target.model, target.method, rest, kwargs);
@@ -259,6 +261,8 @@ function requestFromSignature(sig: MethodSignature, target: NamedTarget, args: V
  */
 function requestFromFallback(target: NamedTarget, args: Value[]): Struct | LegacyError {
   const body: Struct = new Map();
+  const badContext = contextError(target.kwargs);
+  if (badContext !== undefined) return badContext;
   if (hasNonStringNames(target.kwargs)) return keywordsMustBeStrings();
   if (args.length === 1 && looksLikeIds(args[0] as Value)) body.set('ids', idsFromValue(args[0] as Value));
   else if (args.length > 0) return unmappable(target);
@@ -280,6 +284,16 @@ function unmappable(target: { model: string; method: string }): LegacyError {
       'parameter names: its signature is unknown. Pass them as keyword arguments (execute_kw kwargs) ' +
       'or declare the signature in the signatures file (--signatures-file).',
   );
+}
+
+/**
+ * `recs.with_context(kwargs.pop('context', None) or {})`: `dict(context)` fails after the method
+ * lookup and the ids, before the arguments are bound. JSON-2 makes it before looking the method up,
+ * so the gateway checks it itself, in call_kw's place.
+ */
+function contextError(kw: Struct): LegacyError | undefined {
+  const context = kw.get('context');
+  return context === undefined || !isTruthy(context) ? undefined : dictError(context);
 }
 
 /** call_kw pops `context` before calling; a falsy one means "no context". */
