@@ -49,6 +49,11 @@ export interface LegacyErrorInit {
   str?: string;
   /** The exception's `context` attribute (an AccessError's `suggested_company`), JSON-RPC's `data.context`. */
   context?: Value;
+  /**
+   * The upstream answered werkzeug's bare 500 page: its answer failed after the method ran, while
+   * Odoo encoded it (bytes that are no UTF-8), as the same call's legacy JSON-RPC answer would fail.
+   */
+  failedEncoding?: true;
   cause?: unknown;
 }
 
@@ -63,6 +68,7 @@ export class LegacyError extends Error {
   readonly str: string;
   /** `getattr(e, 'context', {})`: what JSON-RPC's `data.context` shows. */
   readonly context: Value;
+  readonly failedEncoding: boolean;
 
   constructor(kind: LegacyErrorKind, init: LegacyErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -71,6 +77,7 @@ export class LegacyError extends Error {
     this.arguments = init.arguments ?? [init.message];
     this.str = init.str ?? init.message;
     this.context = init.context ?? new Map();
+    this.failedEncoding = init.failedEncoding === true;
     // AccessDenied drops its own traceback (`suppress_traceback()`): Odoo prints its last line alone
     this.debug = init.debug ?? (kind === 'access_denied' ? `${this.lastLine}\n` : syntheticTraceback(init.name, this.str));
   }

@@ -44,3 +44,18 @@ describe('JSON-RPC data.context', () => {
     expect(data.get('name')).toBe('builtins.ValueError');
   });
 });
+
+describe('an answer Odoo could not encode', () => {
+  const page =
+    '<!doctype html>\n<html lang=en>\n<title>500 Internal Server Error</title>\n<h1>Internal Server Error</h1>\n' +
+    '<p>The server encountered an internal error and was unable to complete your request. Either the server is overloaded or there is an error in the application.</p>\n';
+
+  it("is werkzeug's 500 page on /jsonrpc, as Odoo's own json_default fails there too (bytes that are no UTF-8)", async () => {
+    answer = { status: 500, body: page, contentType: 'text/html; charset=utf-8' };
+    const body = stringifyJson(struct({ jsonrpc: '2.0', method: 'call', id: 1, params: struct({ service: 'object', method: 'execute_kw', args: ['demo', 2, answeringKey, 'ir.attachment', 'read', [[1], ['raw']]] }) }));
+    const res = await fetch(`${gateway.url}/jsonrpc`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(500);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await res.text()).toBe(page);
+  });
+});
