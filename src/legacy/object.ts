@@ -14,6 +14,7 @@ import type { Upstream } from '../upstream/index.ts';
 import { strValue, typeNameOf } from '../python/py-repr.ts';
 import { hasNonStringNames, isInt, isStruct, isTruthy, PyBinary, PyDecimal, PyFloat, pyTypeName, type JsonText, type Struct, type Value } from '../value.ts';
 import { checkedDatabase } from './database-name.ts';
+import { mayRefuseMarshal, xmlrpcMarshalFault } from './xmlrpc-marshal-fault.ts';
 
 export interface ObjectDeps {
   upstream: Upstream;
@@ -35,6 +36,8 @@ interface Target {
   /** `args` as the client sent it: normally a list, but Python unpacks any iterable. */
   args: Value;
   kwargs: Struct;
+  /** The answer goes out as XML-RPC, whose marshaller refuses some results JSON encodes. */
+  xmlrpc: boolean;
 }
 
 /** A target whose model and method passed Odoo's look-ups: both are names. */
@@ -68,7 +71,7 @@ export function createObjectService(deps: ObjectDeps) {
     return credentials.callAs(db, uid, passwd, origin, async (key) => {
       const kwargs = kwargsFromValue(unpacked.kw);
       if (kwargs instanceof LegacyError) throw kwargs;
-      return callModel(deps, { db, model, method, args: unpacked.args, kwargs }, key, origin);
+      return callModel(deps, { db, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' }, key, origin);
     });
   };
 }
@@ -153,6 +156,10 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
     answer = await deps.upstream.json2Text({ db, key, model, method, body: request }, origin);
   } catch (err) {
     throw errorFromUpstream(err, { model, method }, sig);
+  }
+  if (target.xmlrpc && mayRefuseMarshal(model, method, answer.json)) {
+    const fault = xmlrpcMarshalFault(model, method, answer.value());
+    if (fault) throw fault;
   }
   if (method !== 'create') return answer;
   // call_kw: `result.id if isinstance(args[0], Mapping) else result.ids` — after the commit.
