@@ -45,6 +45,6 @@ export function errorFromJson2(body: Value, fallback: LegacyError): LegacyError 
     arguments: Array.isArray(args) ? args : [message],
     ...(typeof debug === 'string' && debug.length > 0 ? { debug } : {}),
     // serialize_exception's `getattr(e, 'context', {})`: the same exception raised by legacy dispatch shows it too
-    ...(isStruct(context) ? { context } : {}),
+    ...(context !== undefined && isStruct(context) ? { context } : {}),
   });
 }
