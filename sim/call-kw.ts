@@ -101,15 +101,16 @@ export function callKw(ctx: DispatchContext, modelName: string, methodName: stri
     ids = browseIds(first);
     positional = rest;
   }
+  // `recs.with_context(kwargs.pop('context', None) or {})` runs `dict(context)` before the call
+  const rest = new Map(kwargs);
+  const context = contextFrom(isTruthy(rest.get('context') ?? null) ? rest.get('context') : null);
+  rest.delete('context');
   // `method(recs, *args, **kwargs)`: CPython checks the keyword names before binding them
   if (hasNonStringNames(kwargs)) throw typeError('keywords must be strings');
-  const rest = new Map(kwargs);
-  const context = rest.get('context');
-  rest.delete('context');
   const named = nameArguments(spec, positional, rest);
   let result: Value;
   try {
-    result = invokeMethod(ctx, model, methodName, spec, ids, named, contextFrom(isTruthy(context ?? null) ? context : null));
+    result = invokeMethod(ctx, model, methodName, spec, ids, named, context);
   } catch (err) {
     // a binding refusal is a TypeError here, not JSON-2's 422
     if (err instanceof OdooError && err.odooName === 'werkzeug.exceptions.UnprocessableEntity') throw typeError(`${spec.qualname}() ${err.message}`);

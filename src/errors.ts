@@ -47,6 +47,13 @@ export interface LegacyErrorInit {
   debug?: string;
   /** `str(e)` when it differs from `message` (KeyError('foo') prints `'foo'`). */
   str?: string;
+  /** The exception's `context` attribute (an AccessError's `suggested_company`), JSON-RPC's `data.context`. */
+  context?: Value;
+  /**
+   * The upstream answered werkzeug's bare 500 page: its answer failed after the method ran, while
+   * Odoo encoded it (bytes that are no UTF-8), as the same call's legacy JSON-RPC answer would fail.
+   */
+  failedEncoding?: true;
   cause?: unknown;
 }
 
@@ -59,6 +66,9 @@ export class LegacyError extends Error {
   readonly debug: string;
   /** `str(e)`, as the traceback's last line prints it. */
   readonly str: string;
+  /** `getattr(e, 'context', {})`: what JSON-RPC's `data.context` shows. */
+  readonly context: Value;
+  readonly failedEncoding: boolean;
 
   constructor(kind: LegacyErrorKind, init: LegacyErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -66,7 +76,10 @@ export class LegacyError extends Error {
     this.name = init.name;
     this.arguments = init.arguments ?? [init.message];
     this.str = init.str ?? init.message;
-    this.debug = init.debug ?? syntheticTraceback(init.name, this.str);
+    this.context = init.context ?? new Map();
+    this.failedEncoding = init.failedEncoding === true;
+    // AccessDenied drops its own traceback (`suppress_traceback()`): Odoo prints its last line alone
+    this.debug = init.debug ?? (kind === 'access_denied' ? `${this.lastLine}\n` : syntheticTraceback(init.name, this.str));
   }
 
   /** The last traceback line: `TypeError: msg`, `odoo.exceptions.UserError: msg`. */

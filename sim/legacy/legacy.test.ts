@@ -138,6 +138,8 @@ describe('the legacy endpoints of a running simulator', () => {
     ['an unknown legacy method before a wrong password', 'object', 'execute_foo', ['demo', 2, 'wrong', 'res.partner', 'search'], 'builtins.NameError', 'Method not available execute_foo'],
     ['uid 0', 'object', 'execute_kw', ['demo', 0, '<pw>', 'res.partner', 'search_count', [[]]], 'odoo.exceptions.AccessDenied', 'Access Denied'],
     ['a password that is an int, for a login that exists', 'common', 'authenticate', ['demo', 'admin', 5, {}], 'builtins.TypeError', 'secret must be unicode or bytes, not int'],
+    ['a context that is no dict before the arguments bind', 'object', 'execute_kw', ['demo', 2, '<pw>', 'res.partner', 'search', [[], 0, 1, 'id', false, 9, 9], { context: 5 }], 'builtins.TypeError', "'int' object is not iterable"],
+    ['a context that is no dict before an unexpected keyword', 'object', 'execute_kw', ['demo', 2, '<pw>', 'res.partner', 'search', [[]], { context: 'ctx', bogus: 1 }], 'builtins.ValueError', 'dictionary update sequence element #0 has length 1; 2 is required'],
   ])('answer %s as Odoo 19 does (issue #25)', async (_what, service, method, rawArgs, name, message) => {
     const admin = on.users('demo').find((u) => u.login === 'admin');
     const args = (rawArgs as unknown[]).map((a) => (a === '<pw>' ? admin?.password : a));

@@ -6,7 +6,7 @@
 import type { CallOrigin, LegacyCall } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
 import { accessDenied, accessError, LegacyError, pythonError, userError } from '../errors.ts';
-import { dictFrom } from '../python/dict-from.ts';
+import { dictError, dictFrom } from '../python/dict-from.ts';
 import { intValueErrorMessage, parsePythonInt } from '../python/int-text.ts';
 import { unpackError } from '../python/unpack-errors.ts';
 import { bindArguments, isPrivateMethod, type MethodSignature, type SignatureResolver } from '../signatures/index.ts';
@@ -15,6 +15,7 @@ import { strValue, typeNameOf } from '../python/py-repr.ts';
 import { hasNonStringNames, isInt, isStruct, isTruthy, PyBinary, PyDecimal, PyFloat, pyTypeName, type JsonText, type Struct, type Value } from '../value.ts';
 import type { Successors } from '../successors/index.ts';
 import { checkedDatabase } from './database-name.ts';
+import { mayRefuseMarshal, xmlrpcMarshalFault } from './xmlrpc-marshal-fault.ts';
 
 export interface ObjectDeps {
   upstream: Upstream;
@@ -38,6 +39,8 @@ interface Target {
   /** `args` as the client sent it: normally a list, but Python unpacks any iterable. */
   args: Value;
   kwargs: Struct;
+  /** The answer goes out as XML-RPC, whose marshaller refuses some results JSON encodes. */
+  xmlrpc: boolean;
 }
 
 /** A target whose model and method passed Odoo's look-ups: both are names. */
@@ -71,7 +74,7 @@ export function createObjectService(deps: ObjectDeps) {
     return credentials.callAs(db, uid, passwd, origin, async (key) => {
       const kwargs = kwargsFromValue(unpacked.kw);
       if (kwargs instanceof LegacyError) throw kwargs;
-      return callModel(deps, { db, model, method, args: unpacked.args, kwargs }, key, origin);
+      return callModel(deps, { db, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' }, key, origin);
     });
   };
 }
@@ -162,6 +165,10 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
     if (successors?.learnGone(db, model, method, err)) return successors.serve(call, origin);
     throw errorFromUpstream(err, { model, method }, sig);
   }
+  if (target.xmlrpc && mayRefuseMarshal(model, method, answer.json)) {
+    const fault = xmlrpcMarshalFault(model, method, answer.value());
+    if (fault) throw fault;
+  }
   if (method !== 'create') return answer;
   // call_kw: `result.id if isinstance(args[0], Mapping) else result.ids` — after the commit.
   const result = answer.value();
@@ -251,6 +258,8 @@ function requestFromSignature(sig: MethodSignature, target: NamedTarget, args: V
     body.set('ids', idsFromValue(args[0] as Value));
     rest = args.slice(1);
   }
+  const badContext = contextError(target.kwargs);
+  if (badContext !== undefined) return badContext;
   if (hasNonStringNames(target.kwargs)) return keywordsMustBeStrings();
   const { context, kwargs } = splitContext(target.kwargs);
   const named = bindArguments(sig, target.model, target.method, rest, kwargs);
@@ -267,6 +276,8 @@ function requestFromSignature(sig: MethodSignature, target: NamedTarget, args: V
  */
 function requestFromFallback(target: NamedTarget, args: Value[]): Struct | LegacyError {
   const body: Struct = new Map();
+  const badContext = contextError(target.kwargs);
+  if (badContext !== undefined) return badContext;
   if (hasNonStringNames(target.kwargs)) return keywordsMustBeStrings();
   if (args.length === 1 && looksLikeIds(args[0] as Value)) body.set('ids', idsFromValue(args[0] as Value));
   else if (args.length > 0) return unmappable(target);
@@ -288,6 +299,16 @@ function unmappable(target: { model: string; method: string }): LegacyError {
       'parameter names: its signature is unknown. Pass them as keyword arguments (execute_kw kwargs) ' +
       'or declare the signature in the signatures file (--signatures-file).',
   );
+}
+
+/**
+ * `recs.with_context(kwargs.pop('context', None) or {})`: `dict(context)` fails after the method
+ * lookup and the ids, before the arguments are bound. JSON-2 makes it before looking the method up,
+ * so the gateway checks it itself, in call_kw's place.
+ */
+function contextError(kw: Struct): LegacyError | undefined {
+  const context = kw.get('context');
+  return context === undefined || !isTruthy(context) ? undefined : dictError(context);
 }
 
 /** call_kw pops `context` before calling; a falsy one means "no context". */

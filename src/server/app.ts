@@ -158,7 +158,12 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
 
   app.on(['POST', 'OPTIONS'], '/xmlrpc/2/:service', xmlrpc('xmlrpc2'));
   app.on(['POST', 'OPTIONS'], '/xmlrpc/:service', xmlrpc('xmlrpc1'));
-  app.all('/xmlrpc/*', () => new Response(methodNotAllowedPage, { status: 405, headers: { 'content-type': contentTypeHtml, allow: 'POST, OPTIONS' } }));
+  // werkzeug's 405 for another method on a route that exists; a path naming no service is no route
+  app.all('/xmlrpc/*', (c, next) =>
+    legacyRoute(rawPathOf(c.req.url)) === undefined
+      ? next()
+      : new Response(methodNotAllowedPage, { status: 405, headers: { 'content-type': contentTypeHtml, allow: 'POST, OPTIONS' } }),
+  );
 
   app.all('/jsonrpc', async (c) => {
     const { origin, onOutcome, outcome } = begin(c, 'jsonrpc');

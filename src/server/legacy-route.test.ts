@@ -31,8 +31,9 @@ const reachesLegacy: Array<[string, string]> = [
   ['/json%72pc', '/jsonrpc'],
   ['/jsonrpc//', '/jsonrpc'],
 ];
-// ...and these did not (404 from Odoo): case matters, and a decoded space is not a slash.
-const notLegacy = ['/XMLRPC/2/common', '/JSONRPC', '/jsonrpc%20', '/jsonrpc/x', '/web/login', '/xmlrpcx', '/%252Fjsonrpc', '/websocket'];
+// ...and these did not (404 from Odoo): case matters, a decoded space is not a slash, and `/xmlrpc`
+// without a service is no route (Odoo's no-database 404 page, for GET and POST alike).
+const notLegacy = ['/XMLRPC/2/common', '/JSONRPC', '/jsonrpc%20', '/jsonrpc/x', '/web/login', '/xmlrpcx', '/%252Fjsonrpc', '/websocket', '/xmlrpc', '/xmlrpc/', '//xmlrpc'];
 
 describe('werkzeugPath() / legacyRoute()', () => {
   it.each(reachesLegacy)('%s is routed by Odoo to %s, so the gateway owns it', (raw, route) => {
@@ -52,7 +53,7 @@ describe('werkzeugPath() / legacyRoute()', () => {
   });
 
   it('keeps the canonical spellings as they are', () => {
-    for (const p of ['/xmlrpc', '/xmlrpc/2/common', '/xmlrpc/common', '/jsonrpc']) expect(legacyRoute(p)).toBe(p);
+    for (const p of ['/xmlrpc/2/common', '/xmlrpc/common', '/jsonrpc']) expect(legacyRoute(p)).toBe(p);
   });
 
   it('reads a trailing slash on an XML-RPC path as Odoo 19 does: the route without it; /xmlrpc/ alone is no route', () => {

@@ -23,9 +23,9 @@ export function werkzeugPath(path: string): string {
 export function legacyRoute(path: string): string | undefined {
   const route = werkzeugPath(path);
   if (route === '/jsonrpc' || route === '/jsonrpc/') return '/jsonrpc';
-  if (route === '/xmlrpc') return route;
   // Odoo 19 answers `/xmlrpc/2/common/` as `/xmlrpc/2/common`, and `/xmlrpc/2/` as the v1 route with
-  // service '2' (issue #25); `/xmlrpc/` alone is no route of Odoo's (its 404 page, passed through)
+  // service '2'; `/xmlrpc` and `/xmlrpc/` name no service, so they are no route of Odoo's (its 404
+  // page, passed through)
   if (route.startsWith('/xmlrpc/')) return route === '/xmlrpc/' ? undefined : route.endsWith('/') ? route.slice(0, -1) : route;
   return undefined;
 }

@@ -69,6 +69,14 @@ export const compatibilityShadowRules: readonly ShadowRules[] = [
     ]
   },
   {
+    "title": "XML-RPC results the gateway cannot tell Odoo's marshaller would refuse",
+    "rules": [
+      "legacy fault \"TypeError: dictionary key must be string\"",
+      "legacy fault \"TypeError: cannot marshal\"",
+      "legacy fault \"UnicodeDecodeError: 'utf-8' codec can't decode\""
+    ]
+  },
+  {
     "title": "True as a record id, without a 1 beside it, is refused before JSON-2",
     "rules": [
       "same fault without /\\nLINE \\d+: [^\\n]*\\n *\\^/"

@@ -60,6 +60,9 @@ export function bindPythonCall(
   kwargs: Struct,
 ): PythonBinding | PythonBindingError {
   const { qualname } = sig;
+  // an override's `super().m(*args, kw=kw, **kwargs)`: its keywords first, then the caller's others
+  const forwarded = sig.forwardedKeywords ?? [];
+  if (forwarded.length > 0) kwargs = new Map([...forwarded.map((name): [string, Value] => [name, kwargs.get(name) ?? null]), ...[...kwargs].filter(([k]) => !forwarded.includes(k))]);
   // `self` is positional-only too when the method has a `/`.
   const hasPosonly = sig.params.some((p) => p.kind === 'POSITIONAL_ONLY');
   const self: Param = { name: 'self', kind: hasPosonly ? 'POSITIONAL_ONLY' : 'POSITIONAL_OR_KEYWORD' };

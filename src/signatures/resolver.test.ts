@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
+import { bindArguments } from './bind.ts';
 import { builtinTable, type BuiltinTable } from './builtin-table.ts';
 import { createSignatureResolver, type SignatureSource } from './resolver.ts';
 import type { MethodSignature } from './signature.ts';
+import { struct, type Struct, type Value } from '../value.ts';
 
 function sourceOf(name: string, entries: Record<string, MethodSignature>): SignatureSource {
   return {
@@ -92,5 +94,39 @@ describe('createSignatureResolver() with discovery', () => {
     expect(resolver.knowsModel('res.partner')).toBe(true);
     await expect(resolver.resolve('gw', 'x_custom.model', 'user_has_groups')).resolves.toBeUndefined();
     expect(resolver.knowsModel('x_custom.model')).toBe(false);
+  });
+});
+
+describe('createSignatureResolver(): an override that forwards its keywords', () => {
+  // mail's MailThread.message_post, which /doc-bearer describes, and sms's override that runs (the
+  // table's): `def message_post(self, *args, body='', message_type='notification', **kwargs)` calling
+  // `super().message_post(*args, body=body, message_type=message_type, **kwargs)`
+  const kwonly = (name: string) => ({ name, kind: 'KEYWORD_ONLY' as const, default: 'None' });
+  const base: MethodSignature = {
+    params: [kwonly('body'), kwonly('subject'), kwonly('message_type'), kwonly('partner_ids'), { name: 'kwargs', kind: 'VAR_KEYWORD' }],
+    apiModel: false,
+    qualname: 'MailThread.message_post',
+    source: 'discovered',
+  };
+  const resolver = createSignatureResolver({ sources: [sourceOf('discovery', { 'res.partner.message_post': base })] });
+
+  it('counts the keywords the override passes on in Python\'s TypeError, as Odoo 19.0 words it', async () => {
+    const sig = (await resolver.resolve('gw', 'res.partner', 'message_post')) as MethodSignature;
+    expect(sig.forwardedKeywords).toEqual(['body', 'message_type']);
+    const fault = (args: Value[], kwargs: Struct) => {
+      const bound = bindArguments(sig, 'res.partner', 'message_post', args, kwargs);
+      return bound instanceof Map ? undefined : bound.message;
+    };
+    expect(fault(['hello'], new Map())).toBe('MailThread.message_post() takes 1 positional argument but 2 positional arguments (and 2 keyword-only arguments) were given');
+    expect(fault(['hello'], struct({ subject: 'x' }))).toBe('MailThread.message_post() takes 1 positional argument but 2 positional arguments (and 3 keyword-only arguments) were given');
+    expect(fault(['hello'], struct({ body: 'x' }))).toBe('MailThread.message_post() takes 1 positional argument but 2 positional arguments (and 2 keyword-only arguments) were given');
+    // called by keyword only, it binds, and only what the caller sent goes to JSON-2
+    expect(bindArguments(sig, 'res.partner', 'message_post', [], struct({ body: 'x' }))).toEqual(struct({ body: 'x' }));
+  });
+
+  it('does not count them where the definition it calls takes *args too', async () => {
+    const withVarargs = { ...base, params: [{ name: 'args', kind: 'VAR_POSITIONAL' as const }, ...base.params] };
+    const other = createSignatureResolver({ sources: [sourceOf('discovery', { 'res.partner.message_post': withVarargs })] });
+    expect((await other.resolve('gw', 'res.partner', 'message_post'))?.forwardedKeywords).toBeUndefined();
   });
 });

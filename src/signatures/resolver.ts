@@ -55,10 +55,23 @@ export function createSignatureResolver(options: SignatureResolverOptions = {}):
         if (sig === undefined) continue;
         if (sig.source !== 'discovered' || !isBuiltinModel(table, model)) return sig;
         const builtin = lookupBuiltinSignature(table, model, method);
-        return builtin === undefined ? sig : { ...sig, apiModel: builtin.apiModel, qualname: builtin.qualname };
+        if (builtin === undefined) return sig;
+        const merged = { ...sig, apiModel: builtin.apiModel, qualname: builtin.qualname };
+        const forwardedKeywords = forwardedBy(builtin, sig);
+        return forwardedKeywords.length === 0 ? merged : { ...merged, forwardedKeywords };
       }
       return lookupBuiltinSignature(table, model, method);
     },
     knowsModel: (model) => isBuiltinModel(table, model),
   };
+}
+
+/**
+ * The keyword-only parameters an override taking `*args` passes on by name to the definition it
+ * calls, where that definition takes no `*args` (it is then the one whose binding fails).
+ */
+function forwardedBy(running: MethodSignature, base: MethodSignature): string[] {
+  const hasVarargs = (sig: MethodSignature) => sig.params.some((p) => p.kind === 'VAR_POSITIONAL');
+  if (!hasVarargs(running) || hasVarargs(base)) return [];
+  return running.params.filter((p) => p.kind === 'KEYWORD_ONLY').map((p) => p.name);
 }

@@ -49,6 +49,13 @@ export interface MethodSignature {
   readonly source: SignatureSourceName;
   /** Odoo marks the method `@api.deprecated` but still serves it (`read_group`); from the built-in table. */
   readonly deprecated?: true;
+  /**
+   * Set where the override that runs takes `*args` and keyword-only parameters while `params`
+   * describe the definition it calls (`super().message_post(*args, body=body, message_type=…, **kwargs)`):
+   * those keyword-only names, which reach `params` by name whatever the caller sent, so Python's
+   * TypeError there counts them as given.
+   */
+  readonly forwardedKeywords?: readonly string[];
 }
 
 /** True when a plain or keyword-only parameter may be left out of a call (it has a default). */

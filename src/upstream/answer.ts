@@ -15,6 +15,12 @@ export const unauthorizedName = 'werkzeug.exceptions.Unauthorized';
 /** Odoo's NOT_FOUND_NODB page: no database selected, or the named one does not exist. */
 const noDatabaseMarker = 'No database is selected';
 
+/**
+ * Werkzeug's InternalServerError page: what Odoo answers when an exception escapes its request
+ * handling (JSON-2 turns every exception of the method into a JSON body; encoding the result is later).
+ */
+const serverErrorMarker = '<p>The server encountered an internal error and was unable to complete your request.';
+
 /** Parses a JSON answer; a body that is not JSON is an invalid upstream answer. */
 export function jsonFromAnswer(res: UpstreamResponse, url: string, maxDepth: number): Value {
   try {
@@ -51,6 +57,9 @@ export function errorFromAnswer(res: UpstreamResponse, url: string, db: string, 
   }
   if (res.status === 404 && res.contentType.startsWith('text/html') && res.text.includes(noDatabaseMarker)) {
     return unknownDatabase(db);
+  }
+  if (res.status === 500 && res.contentType.startsWith('text/html') && res.text.includes(serverErrorMarker)) {
+    return new LegacyError(fallback.kind, { name: fallback.name, message: fallback.message, failedEncoding: true });
   }
   return fallback;
 }

@@ -38,10 +38,13 @@ export function errorFromJson2(body: Value, fallback: LegacyError): LegacyError 
   if (typeof name !== 'string' || typeof message !== 'string') return fallback;
   const args = body.get('arguments');
   const debug = body.get('debug');
+  const context = body.get('context');
   return new LegacyError(kindFromName(name), {
     name,
     message,
     arguments: Array.isArray(args) ? args : [message],
     ...(typeof debug === 'string' && debug.length > 0 ? { debug } : {}),
+    // serialize_exception's `getattr(e, 'context', {})`: the same exception raised by legacy dispatch shows it too
+    ...(context !== undefined && isStruct(context) ? { context } : {}),
   });
 }

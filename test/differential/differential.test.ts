@@ -27,10 +27,23 @@ describe('generateCalls()', () => {
     const calls = generateCalls(12000, 25);
     expect(calls).toHaveLength(12000);
     expect(new Set(calls.map((c) => c.dialect))).toEqual(new Set(['xmlrpc2', 'xmlrpc1', 'jsonrpc']));
-    expect(new Set(calls.map((c) => c.service))).toEqual(new Set(['common', 'db', 'object', 'report']));
+    expect(new Set(calls.map((c) => c.service))).toEqual(new Set(['common', 'db', 'object', 'report', '']));
     expect(new Set(calls.flatMap((c) => (c.write ? [c.write] : [])))).toEqual(new Set(['create', 'write', 'unlink', 'copy']));
     expect(new Set(calls.flatMap((c) => (c.user ? [String(c.user.uid)] : []))).size).toBeGreaterThanOrEqual(4);
     expect(calls.some((c) => c.dialect === 'jsonrpc' && JSON.stringify(c.params, (_k, v: unknown) => (v instanceof PyBinary ? 'BINARY' : v)).includes('BINARY'))).toBe(false);
+  });
+
+  it('covers what XML-RPC cannot marshal, binary fields, non-dict contexts, keyword-only methods, refusals and bare service paths', () => {
+    const calls = generateCalls(12000, 25);
+    const families = new Set(calls.map((c) => c.family));
+    for (const family of ['object.unmarshallable', 'object.binary', 'object.context-order', 'object.keyword-only', 'object.access', 'service.bare-path']) {
+      expect(families).toContain(family);
+    }
+    expect(new Set(calls.filter((c) => c.family === 'service.bare-path').map((c) => c.path))).toEqual(new Set(['/xmlrpc', '/xmlrpc/', '/xmlrpc/2', '/xmlrpc/2/', '//xmlrpc']));
+    const access = calls.filter((c) => c.family === 'object.access' && c.dialect === 'jsonrpc');
+    expect(new Set(access.map((c) => c.user?.password))).toEqual(new Set(['not-the-password', 'demo']));
+    // every keyword-only call passes a positional argument after the ids: it fails binding, so nothing is posted
+    expect(calls.filter((c) => c.family === 'object.keyword-only').every((c) => ((c.params[2] as unknown[]).length > 1))).toBe(true);
   });
 });
 

@@ -30,6 +30,8 @@ export interface GeneratedCall {
   write?: 'create' | 'write' | 'unlink' | 'copy';
   /** Object calls: who runs them (`uid, password` follow the database). */
   user?: User;
+  /** The path to POST to instead of the dialect's own (`/xmlrpc`, a path naming no service). */
+  path?: string;
 }
 
 /** admin and demo of the tester's database copy, and users that are wrong on purpose. */
@@ -152,10 +154,73 @@ function objectCalls(dialect: Dialect, random: () => number, systematic: boolean
   ] as [Value, Value][]) {
     out.push({ family: 'object.names', service: 'object', method: 'execute_kw', db: 'first', params: [m, method, [[]]] });
   }
+  out.push(...unmarshallableCalls(), ...binaryFieldCalls(), ...contextOrderCalls(random), ...keywordOnlyCalls());
   out.push({ family: 'object.execute', service: 'object', method: 'execute', db: 'first', params: ['res.partner', 'search_count', []] });
   out.push({ family: 'object.execute', service: 'object', method: 'execute', db: 'first', params: ['res.partner', 'search', [['is_company', '=', true]], 0, 3] });
   out.push({ family: 'object.bad-method', service: 'object', method: 'execute_foo', db: 'first', params: ['res.partner', 'search', [[]]] });
   return out;
+}
+
+/** Results XML-RPC cannot marshal though JSON can: dicts keyed by ids, copy_data's properties values. */
+function unmarshallableCalls(): Omit<GeneratedCall, 'dialect'>[] {
+  return [
+    read('res.currency', 'get_all_currencies', [], undefined, 'object.unmarshallable'),
+    read('ir.ui.menu', 'load_menus', [false], undefined, 'object.unmarshallable'),
+    read('account.fiscal.position', 'search_read', [[]], struct({ fields: ['name', 'tax_map', 'account_map'], order: 'id' }), 'object.unmarshallable'),
+    read('res.partner', 'copy_data', [[1]], undefined, 'object.unmarshallable'),
+    read('res.users', 'copy_data', [[2]], undefined, 'object.unmarshallable'),
+    read('product.product', 'copy_data', [[1]], undefined, 'object.unmarshallable'),
+    read('product.template', 'copy_data', [[1]], undefined, 'object.unmarshallable'),
+    read('res.partner.category', 'copy_data', [[1]], undefined, 'object.unmarshallable'),
+  ];
+}
+
+/** Binary fields: base64 text, and `raw` bytes (a PDF's are no UTF-8). */
+function binaryFieldCalls(): Omit<GeneratedCall, 'dialect'>[] {
+  return [
+    read('ir.attachment', 'search_read', [[['mimetype', '=', 'application/pdf']]], struct({ fields: ['name', 'raw'], limit: 1, order: 'id' }), 'object.binary'),
+    read('ir.attachment', 'search_read', [[['mimetype', '=', 'application/pdf']]], struct({ fields: ['name', 'datas'], limit: 1, order: 'id' }), 'object.binary'),
+    read('ir.attachment', 'search_read', [[['mimetype', 'like', 'image']]], struct({ fields: ['raw', 'datas', 'file_size'], limit: 2, order: 'id' }), 'object.binary'),
+    read('res.partner', 'read', [[1, 3], ['image_128', 'avatar_128']], undefined, 'object.binary'),
+    read('res.users', 'read', [[2], ['image_1920']], undefined, 'object.binary'),
+  ];
+}
+
+/** Contexts that are no dict, met after the model, the method and the ids, before the binding. */
+function contextOrderCalls(random: () => number): Omit<GeneratedCall, 'dialect'>[] {
+  const context = pick(random, ['ctx', 5, [1], [['lang', 'fr_FR']], [[1, 2]], [[[1], 2]], new PyFloat(1.5), true] as Value[]);
+  const kw = struct({ context });
+  return [
+    read('res.partner', 'no_such_method', [[]], kw, 'object.context-order'),
+    read('no.such.model', 'search', [[]], kw, 'object.context-order'),
+    read('res.partner', 'read', [], kw, 'object.context-order'),
+    read('res.partner', 'search', [[], 0, 1, 'id', false, 9, 9], kw, 'object.context-order'),
+    read('res.partner', 'search_count', [[]], struct({ context, bogus: 1 }), 'object.context-order'),
+    read('res.partner', 'name_search', ['a'], kw, 'object.context-order'),
+  ];
+}
+
+/** Methods with keyword-only parameters called positionally (each fails binding: nothing is posted). */
+function keywordOnlyCalls(): Omit<GeneratedCall, 'dialect'>[] {
+  return [
+    read('res.partner', 'message_post', [[1], 'hello'], undefined, 'object.keyword-only'),
+    read('res.partner', 'message_post', [[1], 'hello', 'subject'], struct({ subject: 'x' }), 'object.keyword-only'),
+    read('res.partner', 'message_post', [[1], 'hello'], struct({ body: 'x', message_type: 'comment' }), 'object.keyword-only'),
+    read('res.partner.category', 'message_post', [[1], 'hello'], undefined, 'object.keyword-only'),
+    read('res.users', 'message_post', [[2], 'hello'], undefined, 'object.keyword-only'),
+  ];
+}
+
+/** Refusals, for their error envelopes: AccessDenied (a wrong password) and AccessError (demo where it may not go). */
+function accessCalls(): Omit<GeneratedCall, 'dialect'>[] {
+  return [
+    { ...read('res.partner', 'search_count', [[]], undefined, 'object.access'), user: users.wrongPassword },
+    { ...read('res.partner', 'read', [[1], ['name']], undefined, 'object.access'), user: users.wrongPassword },
+    { ...read('ir.config_parameter', 'search_read', [[]], struct({ fields: ['key'], limit: 1 }), 'object.access'), user: users.demo },
+    { ...read('ir.rule', 'search', [[]], undefined, 'object.access'), user: users.demo },
+    { ...read('res.users', 'write', [[2], struct({ name: 'Not allowed' })], undefined, 'object.access'), user: users.demo },
+    { ...read('res.company', 'write', [[1], struct({ name: 'Not allowed' })], undefined, 'object.access'), user: users.demo },
+  ];
 }
 
 /** Writes on `res.partner` and `res.partner.category`, with values of every type (the runner reads records back). */
@@ -209,7 +274,14 @@ function otherServiceCalls(random: () => number): Omit<GeneratedCall, 'dialect'>
     { family: 'db.list_countries', service: 'db', method: 'list_countries', db: 'none', params: ['wrong'] },
     { family: 'db.bad', service: 'db', method: 'nope', db: 'none', params: [] },
     { family: 'service.bad', service: 'report', method: 'x', db: 'none', params: [] },
+    // paths that name no service: Odoo's 404 no-database page (or, for `/xmlrpc/2`, the v1 route of service '2')
+    ...['/xmlrpc', '/xmlrpc/', '/xmlrpc/2', '/xmlrpc/2/', '//xmlrpc'].map((path) => ({ family: 'service.bare-path', service: '', method: 'version', db: 'none' as const, params: [], path })),
   ];
+}
+
+/** A call to an XML-RPC path of its own goes as XML-RPC (v1: the path names the endpoint, not the dialect). */
+function dialectFor(call: Omit<GeneratedCall, 'dialect'>, dialect: Dialect): Dialect {
+  return call.path !== undefined && dialect === 'jsonrpc' ? 'xmlrpc1' : dialect;
 }
 
 /**
@@ -221,15 +293,20 @@ export function generateCalls(count: number, seed: number): GeneratedCall[] {
   const out: GeneratedCall[] = [];
   const withUser = (c: Omit<GeneratedCall, 'dialect'>, user: User) => (c.service === 'object' ? { ...c, user } : c);
   for (const dialect of dialects) {
-    for (const c of [...otherServiceCalls(random), ...objectCalls(dialect, random, true), ...writeCalls(dialect, random)]) out.push({ ...withUser(c, users.admin), dialect });
+    for (const c of [...otherServiceCalls(random), ...objectCalls(dialect, random, true), ...writeCalls(dialect, random)]) out.push({ ...withUser(c, users.admin), dialect: dialectFor(c, dialect) });
+    for (const c of accessCalls()) out.push({ ...c, dialect });
     for (const user of Object.values(users)) out.push({ family: 'object.users', dialect, service: 'object', method: 'execute_kw', db: 'first', params: ['res.partner', 'search_count', [[]]], user });
   }
   while (out.length < count) {
     const dialect = pick(random, dialects);
     const r = random();
+    if (r < 0.02) {
+      out.push({ ...pick(random, accessCalls()), dialect });
+      continue;
+    }
     const batch = r < 0.1 ? otherServiceCalls(random) : r < 0.2 ? writeCalls(dialect, random) : objectCalls(dialect, random, false);
     const call = pick(random, batch);
-    out.push({ ...withUser(call, call.write ? users.admin : pickUser(random)), dialect });
+    out.push({ ...withUser(call, call.write ? users.admin : pickUser(random)), dialect: dialectFor(call, dialect) });
   }
   return out.slice(0, Math.max(count, 0));
 }

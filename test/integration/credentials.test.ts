@@ -82,8 +82,8 @@ describe('object calls with an API key', () => {
     });
   });
 
-  it('refuses a wrong plain password with AccessDenied', async () => {
-    expect(errorData((await search(2, 'not-the-password')).error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' });
+  it('refuses a wrong plain password with AccessDenied, whose debug is its last line alone (Odoo suppresses its traceback)', async () => {
+    expect(errorData((await search(2, 'not-the-password')).error)).toEqual({ name: 'odoo.exceptions.AccessDenied', message: 'Access Denied', debug: 'odoo.exceptions.AccessDenied: Access Denied\n' });
   });
 
   it('checks a key once, then serves from the cache', async () => {

@@ -38,6 +38,23 @@ describe('check order', () => {
     expect(errorData((await call('execute_foo', 'demo', 2, '', 'res.partner', 'search')).error).name).toBe('odoo.exceptions.AccessDenied');
   });
 
+  // call_kw: model, get_public_method, `args[0]` as ids, then `with_context(dict(context))`, then the call binds
+  it.each([
+    ['the method lookup before the context', 'res.partner', 'no_such_method', [[]], 5, 'builtins.AttributeError', "The method 'res.partner.no_such_method' does not exist"],
+    ['the model before the context', 'no.such.model', 'search', [[]], 5, 'odoo.exceptions.UserError', "Object no.such.model doesn't exist"],
+    ['the ids before the context', 'res.partner', 'read', [], 'ctx', 'builtins.IndexError', 'list index out of range'],
+    ['the context before the binding', 'res.partner', 'search', [[], 0, 1, 'id', false, 9, 9], 5, 'builtins.TypeError', "'int' object is not iterable"],
+    ['the context before keyword names', 'res.partner', 'search', [[]], [1], 'builtins.TypeError', 'cannot convert dictionary update sequence element #0 to a sequence'],
+    ['an unhashable context key', 'res.partner', 'search_count', [[]], [[[1], 2]], 'builtins.TypeError', "unhashable type: 'list'"],
+    ['a context of one-character pairs', 'res.partner', 'search_count', [[]], 'ctx', 'builtins.ValueError', 'dictionary update sequence element #0 has length 1; 2 is required'],
+  ])('checks %s, as call_kw does', async (_what, model, method, args, context, name, message) => {
+    expect(errorData((await call('execute_kw', 'demo', 2, key, model, method, args, { context })).error)).toMatchObject({ name, message });
+  });
+
+  it('sends a context of pairs on, which dict() accepts', async () => {
+    expect((await call('execute_kw', 'demo', 2, key, 'res.partner.category', 'search_count', [[]], { context: [['lang', 'en_US']] })).result).toBeTypeOf('number');
+  });
+
   it('checks the credentials before dict(kw), as Odoo 19.0 does', async () => {
     const answer = await call('execute_kw', 'demo', 2, 'f'.repeat(40), 'res.partner', 'search', [[]], 'x');
     expect(errorData(answer.error).name).toBe('odoo.exceptions.AccessDenied');

@@ -14,6 +14,8 @@ import { encodeRequest } from '../fixtures-xml/xmlrpc-request.ts';
 export interface UpstreamAnswer {
   status: number;
   body: string;
+  /** Default: JSON. */
+  contentType?: string;
 }
 
 /** The API key the calls below pass as the password. */
@@ -27,8 +29,8 @@ export async function startAnsweringGateway(answer: () => UpstreamAnswer): Promi
   const upstream = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      const { status, body } = req.url === '/json/2/res.users/context_get' ? { status: 200, body: '{"uid": 2}' } : answer();
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(body);
+      const { status, body, contentType } = req.url === '/json/2/res.users/context_get' ? { status: 200, body: '{"uid": 2}' } : answer();
+      res.writeHead(status, { 'content-type': contentType ?? 'application/json; charset=utf-8' }).end(body);
     });
   }).listen(0, '127.0.0.1');
   await once(upstream, 'listening');

@@ -12,7 +12,7 @@ export function encodeError(id: Value, err: LegacyError): string {
     ['name', err.name],
     ['message', err.message],
     ['arguments', err.arguments],
-    ['context', new Map()],
+    ['context', err.context],
     ['debug', err.debug],
   ]);
   const error: Struct = new Map<string, Value>([

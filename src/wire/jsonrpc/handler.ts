@@ -70,6 +70,8 @@ export function createJsonRpcHandler(deps: JsonRpcHandlerDeps) {
       report({ service: call.service, method: call.method, ...targetOf(call), error });
       // Odoo's JSON-2 failed to encode its answer the way the legacy endpoint would have failed
       if (error.kind === 'upstream_invalid' && carriesLoneSurrogate(call.params)) return unencodable;
+      // the same json_default fails on /jsonrpc: non-UTF-8 bytes in the result (a binary field's `raw`)
+      if (error.failedEncoding) return unencodable;
       if (carriesLoneSurrogate([error.message, error.debug, ...error.arguments])) return unencodable;
       return { status: 200, contentType: contentTypeJson, body: encodeError(id, error) };
     }
