@@ -77,7 +77,7 @@ export interface SimulatorOptions {
   legacyEndpoints?: boolean | { removedServices?: string[]; perturb?: Perturbation };
   /**
    * Public methods a later Odoo removed: `read_group` (from every model) or `model.method`. JSON-2
-   * (and the web session's call_kw) answer them as any unknown method. Default none.
+   * (and the web session's call_kw) answer them as any unknown method. Default: the series' own list.
    */
   removedMethods?: string[];
 }
@@ -169,7 +169,7 @@ function validateOptions(opts: SimulatorOptions): Required<SimulatorOptions> {
     configParameters: opts.configParameters ?? {},
     databaseManager: opts.databaseManager ?? {},
     legacyEndpoints: opts.legacyEndpoints ?? false,
-    removedMethods: opts.removedMethods ?? [],
+    removedMethods: opts.removedMethods ?? [...persona.removedMethods],
   };
 }
 

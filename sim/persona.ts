@@ -29,11 +29,16 @@ export interface Persona {
   databaseManager: 'service-db' | 'modules-db';
   /** `res.users.apikeys.generate` / `revoke` over JSON-2 (odoo/odoo#246118). */
   programmaticApiKeys: boolean;
+  /**
+   * Public methods the series no longer has (the simulator's `removedMethods` form: a bare name
+   * for every model, or `model.method`): saas-19.1 removed the old `read_group` API (odoo/odoo#226523).
+   */
+  removedMethods: readonly string[];
 }
 
 export const personas: Readonly<Record<Series, Persona>> = {
-  '19.0': { series: '19.0', legacyServices: ['common', 'db', 'object'], unknownService: 'KeyError', databaseManager: 'service-db', programmaticApiKeys: false },
-  'saas-19.1': { series: 'saas-19.1', legacyServices: ['common', 'object'], unknownService: 'ValueError', databaseManager: 'modules-db', programmaticApiKeys: true },
+  '19.0': { series: '19.0', legacyServices: ['common', 'db', 'object'], unknownService: 'KeyError', databaseManager: 'service-db', programmaticApiKeys: false, removedMethods: [] },
+  'saas-19.1': { series: 'saas-19.1', legacyServices: ['common', 'object'], unknownService: 'ValueError', databaseManager: 'modules-db', programmaticApiKeys: true, removedMethods: ['read_group'] },
 };
 
 /** The persona of a series name, or an error naming the ones there are. */

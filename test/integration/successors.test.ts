@@ -222,3 +222,39 @@ describe('an upstream without read_group and toggle_active', () => {
     expect(data.message).toContain('fill_temporal');
   });
 });
+
+describe("the simulator's saas-19.1 persona (no read_group)", () => {
+  let later: Simulator;
+  let reference: Simulator;
+  let gateway: RunningGateway;
+  let native: RunningGateway;
+  beforeAll(async () => {
+    later = await startSimulator({ databases: [db], series: 'saas-19.1' });
+    reference = await startSimulator({ databases: [db] });
+    gateway = await gatewayFor(later, 'auto');
+    native = await gatewayFor(reference, 'off');
+  });
+  afterAll(async () => {
+    for (const g of [gateway, native]) await g?.close();
+    await later?.close();
+    await reference?.close();
+  });
+
+  it('has no read_group of its own, and read_group through the gateway answers as 19.0 does', { timeout: 120_000 }, async () => {
+    const all = shapes(30, 23);
+    const differences: string[] = [];
+    for (const shape of all) {
+      const expected = await jsonrpcAt(native.url, 'object', 'execute_kw', [db, 2, reference.keyFor(db, 'admin'), shape.model, 'read_group', shape.args, shape.kwargs]);
+      const actual = await readGroup(gateway, later, shape);
+      const diffs = compareJsonValues(toPlain(expected), toPlain(actual));
+      if (diffs.length > 0) differences.push(`${JSON.stringify(shape)}: ${diffs.map((d) => `${d.path} ${d.message}`).join('; ')}`);
+    }
+    expect(differences).toEqual([]);
+    const direct = await fetch(`${later.url}/json/2/res.partner/read_group`, {
+      method: 'POST',
+      headers: { authorization: `bearer ${later.keyFor(db, 'admin')}`, 'content-type': 'application/json', 'x-odoo-database': db },
+      body: JSON.stringify({ domain: [], fields: ['id:count'], groupby: ['is_company'] }),
+    });
+    expect(direct.status).toBe(404);
+  });
+});
