@@ -4,6 +4,7 @@
  * per bad value. The rest of the gateway receives a frozen, fully defaulted {@link Config}.
  */
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { z } from 'zod';
 import { parseServiceKeys, type ServiceKeys } from './service-keys.ts';
 import { parseShadowMethods } from './shadow/policy.ts';
@@ -148,7 +149,19 @@ export const settings = {
     flag: 'passthrough-buffer',
     env: 'PASSTHROUGH_BUFFER',
     schema: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(1024 * 1024),
-    help: "Passed-through request bodies up to this many bytes are read whole before Odoo is contacted (nginx's proxy_request_buffering), so a slow client holds no Odoo worker; larger ones stream. Default 1048576 (1 MiB, nginx's client_max_body_size); 0 streams every body.",
+    help: "Passed-through request bodies are read whole before Odoo is contacted (nginx's proxy_request_buffering), so a slow client holds no Odoo worker: up to this many bytes in memory, larger ones in a temporary file in --passthrough-spool-dir (nginx's client_body_buffer_size). Default 1048576 (1 MiB); 0 sends every body to disk.",
+  },
+  passthroughMaxBodyBytes: {
+    flag: 'passthrough-max-body',
+    env: 'PASSTHROUGH_MAX_BODY',
+    schema: z.coerce.number().int().min(0).default(128 * 1024 * 1024),
+    help: "Largest passed-through request body in bytes (nginx's client_max_body_size): one declared or found larger gets 413 and its connection is closed. Default 134217728 (128 MiB), Odoo's own limit.",
+  },
+  passthroughSpoolDir: {
+    flag: 'passthrough-spool-dir',
+    env: 'PASSTHROUGH_SPOOL_DIR',
+    schema: z.string().min(1).default(tmpdir()),
+    help: 'Directory of the temporary files that hold passed-through bodies over --passthrough-buffer while they arrive; each is unlinked as soon as it is created, so nothing is left behind. Default: the system temporary directory.',
   },
   passthroughConnections: {
     flag: 'passthrough-connections',
