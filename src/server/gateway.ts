@@ -24,7 +24,7 @@ import { createSignatureResolverFromConfig, type SignatureResolver } from '../si
 import { createSharedState } from '../state/index.ts';
 import type { Struct } from '../value.ts';
 import {
-  checkHealth,
+  createHealthCheck,
   createPassthroughClient,
   createTunnelOpener,
   createUpstream,
@@ -107,9 +107,11 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   const inFlight = createInFlight();
   // aborted when the shutdown grace period is over: calls still running answer a fault (issue #21)
   const shutdown = new AbortController();
+  // its own connections: slow legacy calls filling their pool do not make the replica unready
+  const health = createHealthCheck(config);
   const readiness = createReadiness({
     isDraining: () => inFlight.draining,
-    checkUpstream: (signal) => checkHealth(http, config, { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'readyz', signal }),
+    checkUpstream: (signal) => health.check(signal),
     timeoutMs: Math.min(config.callTimeoutMs, 5000),
     ...(state === undefined ? {} : { sharedStore: () => (state.link.up ? 'up' : 'away') }),
   });
@@ -158,7 +160,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       await credentials.close();
       await report.stop();
       await state?.close();
-      await Promise.all([upstream.close(), passthroughClient.close()]);
+      await Promise.all([upstream.close(), passthroughClient.close(), health.close()]);
     },
   };
 }
