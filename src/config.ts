@@ -145,6 +145,36 @@ export const settings = {
       "Connections to the upstream legacy calls use at most (calls beyond wait their turn). Default 32, half of Odoo's default db_maxconn (64): " +
       'size it below db_maxconn (threaded Odoo) or the worker count (prefork), less what other clients of that Odoo use.',
   },
+  keyConnections: {
+    flag: 'key-connections',
+    env: 'KEY_CONNECTIONS',
+    schema: z.coerce.number().int().min(1).max(10_000).default(4),
+    help: 'Connections to the upstream key work uses at most (minting a key for a password user, renewing, password checks, retiring), a share of its own so new users are not queued behind ordinary calls. Default 4.',
+  },
+  dbConnections: {
+    flag: 'db-connections',
+    env: 'DB_CONNECTIONS',
+    schema: z.coerce.number().int().min(1).max(10_000).default(2),
+    help: "Connections to the upstream the legacy db service's /web/database/* exchanges (dumps, restores, creations) use at most, a share of their own. Default 2.",
+  },
+  slowCallMs: {
+    flag: 'slow-call',
+    env: 'SLOW_CALL',
+    schema: durationMs(0).default(2000),
+    help: 'Milliseconds after which a legacy call still running moves to the slow lane (while it has room) and gives its --upstream-connections share to the next call, so long calls cannot make light ones wait behind them. 0: never. Default 2000.',
+  },
+  slowConnections: {
+    flag: 'slow-connections',
+    env: 'SLOW_CONNECTIONS',
+    schema: z.coerce.number().int().min(0).max(10_000).default(16),
+    help: 'Legacy calls the slow lane holds at most (each one a connection to the upstream on top of --upstream-connections); with the lane full, long calls keep their share. 0: no slow lane. Default 16.',
+  },
+  queueTimeoutMs: {
+    flag: 'queue-timeout',
+    env: 'QUEUE_TIMEOUT',
+    schema: durationMs(1).default(30_000),
+    help: 'Longest wait of a legacy call, key exchange or db transfer for a free connection of its share; past it the call fails with a fault naming this setting. Default 30000.',
+  },
   passthroughBufferBytes: {
     flag: 'passthrough-buffer',
     env: 'PASSTHROUGH_BUFFER',

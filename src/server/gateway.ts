@@ -31,6 +31,8 @@ import {
   createLegacyEndpointClient,
   createUpstreamHttp,
   observeUpstreamHttp,
+  shareUpstreamHttp,
+  createUpstreamShares,
   type Upstream,
 } from '../upstream/index.ts';
 import { outcomeName } from '../wire/response.ts';
@@ -54,7 +56,10 @@ export interface GatewayOptions {
 /** Builds the two Hono apps and what they use, without sockets. */
 export function createGateway(config: Config, log: Logger, options: GatewayOptions = {}) {
   const metrics = createMetrics({ redis: config.redisUrl !== undefined });
-  const http = observeUpstreamHttp(createUpstreamHttp(config), metrics.observeUpstream);
+  // each kind of work waits for a share of its own (work-shares.ts); the metrics time Odoo alone
+  const shares = createUpstreamShares(config, metrics.workShares);
+  metrics.trackWorkShares(shares.busy);
+  const http = shareUpstreamHttp(observeUpstreamHttp(createUpstreamHttp(config), metrics.observeUpstream), shares);
   const upstream = createUpstream(config, http);
   const clock = options.now === undefined ? {} : { now: options.now };
   // --redis-url: what the replicas share (connects in the background; serves without it meanwhile)
