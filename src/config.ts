@@ -321,6 +321,12 @@ export const settings = {
     schema: durationMs(0).default(600_000),
     help: 'Milliseconds before a minted key expires when the next call renews it (the call is served with the old key). Default 600000 (10 min).',
   },
+  mintIntervalMs: {
+    flag: 'mint-interval',
+    env: 'MINT_INTERVAL',
+    schema: durationMs(0).default(60_000),
+    help: 'Milliseconds over which the same credentials (database, login, password) are traded for API keys at most twice (the key, and one replacement for a key Odoo refused); calls that need another meanwhile are refused, so keys Odoo refuses or that look dead cannot make every call mint one. 0: no bound. Default 60000.',
+  },
   revalidateIntervalMs: {
     flag: 'revalidate-interval',
     env: 'REVALIDATE_INTERVAL',
