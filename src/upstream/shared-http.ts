@@ -63,9 +63,9 @@ function heldUntilRead(res: UpstreamStream, ticket: Ticket): UpstreamStream {
             throw err;
           }
         },
-        async return(value?: unknown) {
+        return(value?: unknown) {
           ticket.release();
-          return (await it.return?.(value)) ?? { done: true, value: undefined };
+          return it.return?.(value) ?? Promise.resolve({ done: true, value: undefined });
         },
       };
     },
