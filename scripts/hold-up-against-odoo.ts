@@ -15,6 +15,16 @@
  *    through a gateway with `--send-timeout 5000`: the process's RSS, and when each was cut off.
  *
  * `--parts trickle,redis,burst,readers` runs some of them (default: all).
+ *
+ * Issue #30's checks (`--round2 spool,shares,skew`, against `--db` itself, no copy; give it a copy
+ * of your own, since key mints write to it):
+ * 5. spool: 16 `POST /web/login` declaring 2,000,000 bytes sent at 1 byte/s through a gateway with the
+ *    default settings, for `--seconds`; meanwhile direct `common.version` calls to Odoo and legacy
+ *    `context_get` calls through the gateway, their latencies (prefork Odoo with 2 workers: the
+ *    review's case).
+ * 6. shares: 32 slow calls (`ir.model.fields` `search_read`, all rows) in a loop through the gateway;
+ *    meanwhile `/readyz`, a light call through the gateway and the same call direct, timed.
+ * 7. skew: a gateway whose clock is a day ahead; `demo`/`demo` logs in and makes 6 calls; the mints.
  * It works in a copy of `--db` of its own (`scratch21`, dropped at the end), where it mints one API key.
  *
  *   npx tsx scripts/hold-up-against-odoo.ts [--upstream http://127.0.0.1:8069] [--db gw] [--master admin] [--seconds 8]
@@ -32,6 +42,7 @@ import { startPrivateRedis } from '../test/support/redis.ts';
 
 const { values } = parseArgs({
   options: {
+    round2: { type: 'string' },
     upstream: { type: 'string', default: 'http://127.0.0.1:8069' },
     db: { type: 'string', default: 'gw' },
     master: { type: 'string', default: 'admin' },
@@ -61,7 +72,7 @@ async function jsonrpc(url: string, service: string, method: string, args: unkno
   }
 }
 
-const odooPid = Number(readFileSync('/var/run/odoo19.pid', 'utf8').trim());
+const odooPid = values.round2 === undefined ? Number(readFileSync('/var/run/odoo19.pid', 'utf8').trim()) : NaN;
 const odooThreads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${odooPid}/status`, 'utf8'))?.[1] ?? NaN);
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -245,4 +256,111 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(out, null, 2));
 }
 
-await main();
+/** Milliseconds `run` took, or its failure's message. */
+async function timed(run: () => Promise<unknown>): Promise<number | string> {
+  const t = performance.now();
+  try {
+    const out = await run();
+    if (out !== null && typeof out === 'object' && 'error' in out && out.error !== undefined) return `${JSON.stringify(out.error).slice(0, 160)} after ${Math.round(performance.now() - t)} ms`;
+    return Math.round(performance.now() - t);
+  } catch (err) {
+    return `${err instanceof Error ? err.message : String(err)} after ${Math.round(performance.now() - t)} ms`;
+  }
+}
+
+const worst = (xs: (number | string)[]) => ({ n: xs.length, failed: xs.filter((x) => typeof x === 'string').length, firstFailure: xs.find((x) => typeof x === 'string'), maxMs: Math.max(...xs.map((x) => (typeof x === 'number' ? x : Number(/after (\d+)/.exec(x)?.[1] ?? NaN)))), p50Ms: pct(xs.filter((x): x is number => typeof x === 'number'), 50) });
+
+/** 16 uploads trickled at 1 byte/s, and direct and gateway calls meanwhile. */
+async function spool(db: string): Promise<Record<string, unknown>> {
+  const gateway = await gatewayWith([]);
+  const sockets: Socket[] = [];
+  const { port } = new URL(gateway.url);
+  for (let i = 0; i < 16; i++) {
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write(`POST /web/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 2000000\r\n\r\n`);
+    sockets.push(socket);
+  }
+  const drip = setInterval(() => sockets.forEach((s) => s.write('a')), 1000);
+  const direct: (number | string)[] = [];
+  const through: (number | string)[] = [];
+  const end = Date.now() + seconds * 1000;
+  await jsonrpc(gateway.url, 'common', 'login', [db, values.login, values.password]);
+  while (Date.now() < end) {
+    direct.push(await timed(() => Promise.race([jsonrpc(upstreamUrl, 'common', 'version', []), sleep(10_000).then(() => Promise.reject(new Error('no answer in 10 s')))])));
+    through.push(await timed(() => jsonrpc(gateway.url, 'object', 'execute_kw', [db, 2, values.password, 'res.users', 'context_get', []])));
+    await sleep(500);
+  }
+  clearInterval(drip);
+  sockets.forEach((s) => s.destroy());
+  await gateway.close();
+  return { uploads: 16, declaredBytes: 2_000_000, bytesPerSecond: 1, seconds, directVersion: worst(direct), gatewayContextGet: worst(through) };
+}
+
+/** 32 slow calls in a loop; /readyz and a light call meanwhile. */
+async function shares(db: string): Promise<Record<string, unknown>> {
+  const gateway = await gatewayWith([]);
+  await jsonrpc(gateway.url, 'common', 'login', [db, values.login, values.password]);
+  const light = () => jsonrpc(gateway.url, 'object', 'execute_kw', [db, 2, values.password, 'res.users', 'context_get', []]);
+  const directLight = () => jsonrpc(upstreamUrl, 'object', 'execute_kw', [db, 2, values.password, 'res.users', 'context_get', []]);
+  const alone = { gateway: await timed(light), direct: await timed(directLight) };
+  let running = true;
+  const slowMs: number[] = [];
+  const stop = new AbortController();
+  const slowBody = JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'object', method: 'execute_kw', args: [db, 2, values.password, 'ir.model.fields', 'search_read', [[]], {}] } });
+  const slow = Array.from({ length: 32 }, async () => {
+    while (running) {
+      const t = performance.now();
+      // abandoned when the measure ends: the gateway aborts them upstream
+      const ok = await fetch(`${gateway.url}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: slowBody, signal: stop.signal }).then((r) => r.text()).then(() => true, () => false);
+      if (ok) slowMs.push(performance.now() - t);
+    }
+  });
+  await sleep(3000);
+  const readyz: (number | string)[] = [];
+  const lightMs: (number | string)[] = [];
+  const directMs: (number | string)[] = [];
+  const end = Date.now() + seconds * 1000;
+  while (Date.now() < end && readyz.length < 8) {
+    readyz.push(await timed(async () => {
+      const res = await fetch(`${gateway.adminUrl}/readyz`);
+      const body = (await res.json()) as { status: string; reason?: string };
+      if (res.status !== 200) throw new Error(body.reason ?? body.status);
+    }));
+    lightMs.push(await timed(light));
+    directMs.push(await timed(directLight));
+  }
+  const metrics = await (await fetch(`${gateway.adminUrl}/metrics`)).text();
+  running = false;
+  stop.abort();
+  await Promise.all(slow);
+  await gateway.close();
+  const pick = (name: string) => metrics.split('\n').filter((l) => l.startsWith(name) && !l.startsWith('#'));
+  return {
+    alone, slowCalls: { n: slowMs.length, p50Ms: pct(slowMs, 50) }, readyz: worst(readyz), lightThroughGateway: worst(lightMs), lightDirect: worst(directMs),
+    metrics: [...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_count'), ...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_sum'), ...pick('legacy_rpc_gateway_upstream_queue_timeouts_total')],
+  };
+}
+
+/** A gateway a day ahead: mints for one login and 6 calls. */
+async function skew(db: string): Promise<Record<string, unknown>> {
+  const gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstreamUrl], {}), log, { now: () => Date.now() + 86_400_000 });
+  const ms: (number | string)[] = [];
+  ms.push(await timed(() => jsonrpc(gateway.url, 'common', 'login', [db, 'demo', 'demo'])));
+  for (let i = 0; i < 6; i++) ms.push(await timed(() => jsonrpc(gateway.url, 'object', 'execute_kw', [db, 5, 'demo', 'res.users', 'context_get', []])));
+  const metrics = await (await fetch(`${gateway.adminUrl}/metrics`)).text();
+  await gateway.close();
+  return { calls: ms.length, callMs: ms, mints: metrics.split('\n').filter((l) => l.startsWith('legacy_rpc_gateway_key_exchanges_total')) };
+}
+
+async function round2(which: Set<string>): Promise<void> {
+  const out: Record<string, unknown> = { upstream: upstreamUrl, db: values.db, load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') };
+  console.log(JSON.stringify(out));
+  // each part printed as it ends
+  if (which.has('spool')) console.log(JSON.stringify({ spool: await spool(values.db) }, null, 2));
+  if (which.has('shares')) console.log(JSON.stringify({ shares: await shares(values.db) }, null, 2));
+  if (which.has('skew')) console.log(JSON.stringify({ skew: await skew(values.db) }, null, 2));
+}
+
+if (values.round2 === undefined) await main();
+else await round2(new Set(values.round2.split(',')));

@@ -4,6 +4,7 @@
  * per bad value. The rest of the gateway receives a frozen, fully defaulted {@link Config}.
  */
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { z } from 'zod';
 import { parseServiceKeys, type ServiceKeys } from './service-keys.ts';
 import { parseShadowMethods } from './shadow/policy.ts';
@@ -150,11 +151,53 @@ export const settings = {
       "Connections to the upstream legacy calls use at most (calls beyond wait their turn). Default 32, half of Odoo's default db_maxconn (64): " +
       'size it below db_maxconn (threaded Odoo) or the worker count (prefork), less what other clients of that Odoo use.',
   },
+  keyConnections: {
+    flag: 'key-connections',
+    env: 'KEY_CONNECTIONS',
+    schema: z.coerce.number().int().min(1).max(10_000).default(4),
+    help: 'Connections to the upstream key work uses at most (minting a key for a password user, renewing, password checks, retiring), a share of its own so new users are not queued behind ordinary calls. Default 4.',
+  },
+  dbConnections: {
+    flag: 'db-connections',
+    env: 'DB_CONNECTIONS',
+    schema: z.coerce.number().int().min(1).max(10_000).default(2),
+    help: "Connections to the upstream the legacy db service's /web/database/* exchanges (dumps, restores, creations) use at most, a share of their own. Default 2.",
+  },
+  slowCallMs: {
+    flag: 'slow-call',
+    env: 'SLOW_CALL',
+    schema: durationMs(0).default(2000),
+    help: 'Milliseconds after which a legacy call still running moves to the slow lane (while it has room) and gives its --upstream-connections share to the next call, so long calls cannot make light ones wait behind them. 0: never. Default 2000.',
+  },
+  slowConnections: {
+    flag: 'slow-connections',
+    env: 'SLOW_CONNECTIONS',
+    schema: z.coerce.number().int().min(0).max(10_000).default(16),
+    help: 'Legacy calls the slow lane holds at most (each one a connection to the upstream on top of --upstream-connections); with the lane full, long calls keep their share. 0: no slow lane. Default 16.',
+  },
+  queueTimeoutMs: {
+    flag: 'queue-timeout',
+    env: 'QUEUE_TIMEOUT',
+    schema: durationMs(1).default(30_000),
+    help: 'Longest wait of a legacy call, key exchange or db transfer for a free connection of its share; past it the call fails with a fault naming this setting. Default 30000.',
+  },
   passthroughBufferBytes: {
     flag: 'passthrough-buffer',
     env: 'PASSTHROUGH_BUFFER',
     schema: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(1024 * 1024),
-    help: "Passed-through request bodies up to this many bytes are read whole before Odoo is contacted (nginx's proxy_request_buffering), so a slow client holds no Odoo worker; larger ones stream. Default 1048576 (1 MiB, nginx's client_max_body_size); 0 streams every body.",
+    help: "Passed-through request bodies are read whole before Odoo is contacted (nginx's proxy_request_buffering), so a slow client holds no Odoo worker: up to this many bytes in memory, larger ones in a temporary file in --passthrough-spool-dir (nginx's client_body_buffer_size). Default 1048576 (1 MiB); 0 sends every body to disk.",
+  },
+  passthroughMaxBodyBytes: {
+    flag: 'passthrough-max-body',
+    env: 'PASSTHROUGH_MAX_BODY',
+    schema: z.coerce.number().int().min(0).default(128 * 1024 * 1024),
+    help: "Largest passed-through request body in bytes (nginx's client_max_body_size): one declared or found larger gets 413 and its connection is closed. Default 134217728 (128 MiB), Odoo's own limit.",
+  },
+  passthroughSpoolDir: {
+    flag: 'passthrough-spool-dir',
+    env: 'PASSTHROUGH_SPOOL_DIR',
+    schema: z.string().min(1).default(tmpdir()),
+    help: 'Directory of the temporary files that hold passed-through bodies over --passthrough-buffer while they arrive; each is unlinked as soon as it is created, so nothing is left behind. Default: the system temporary directory.',
   },
   passthroughConnections: {
     flag: 'passthrough-connections',
@@ -289,6 +332,12 @@ export const settings = {
     env: 'KEY_RENEW_MARGIN',
     schema: durationMs(0).default(600_000),
     help: 'Milliseconds before a minted key expires when the next call renews it (the call is served with the old key). Default 600000 (10 min).',
+  },
+  mintIntervalMs: {
+    flag: 'mint-interval',
+    env: 'MINT_INTERVAL',
+    schema: durationMs(0).default(60_000),
+    help: 'Milliseconds over which the same credentials (database, login, password) are traded for API keys at most twice (the key, and one replacement for a key Odoo refused); calls that need another meanwhile are refused, so keys Odoo refuses or that look dead cannot make every call mint one. 0: no bound. Default 60000.',
   },
   revalidateIntervalMs: {
     flag: 'revalidate-interval',

@@ -15,12 +15,13 @@ import { createCredentialCache } from './cache.ts';
 import { refuseLoneSurrogates } from './lone-surrogates.ts';
 import { createCacheKeyer } from './cache-key.ts';
 import { createCredentialMap, loadCredentialMap, type CredentialMap, type CredentialMapEntry } from './credential-map.ts';
+import { createMintPacer, expiryOnGatewayClock } from './key-clock.ts';
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
 import { checkPassword, endSession, keyName, mintKey } from './minting.ts';
 import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
 import { createPasswordKeys, type PasswordKey, type PasswordRequest, type SharedPasswordKeys } from './password-keys.ts';
 import { probeDatabase } from './probe-database.ts';
-import { badCredentials, isAnsweredFalse, isBadCredentials, isRefusal, mapKeyRefused } from './refusals.ts';
+import { badCredentials, isAnsweredFalse, isBadCredentials, isRefusal, mapKeyRefused, mintHeldOff } from './refusals.ts';
 import { createRetirer } from './retire.ts';
 import { createThrottle, type SharedFailures } from './throttle.ts';
 import { throttleAddress } from './throttle-address.ts';
@@ -161,7 +162,17 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   /** A key minted inside its renewal margin (a 1-day key just before midnight) is used until it expires. */
   const renewAtFor = (expiresAt: number, mintedAt: number) => (expiresAt - config.keyRenewMarginMs > mintedAt ? expiresAt - config.keyRenewMarginMs : expiresAt);
 
+  // --mint-interval: a mint storm is bounded whatever its cause
+  const pacer = createMintPacer(config.mintIntervalMs, config.keyCacheSize, now);
+
   async function mint(req: PasswordRequest, retire?: PasswordKey): Promise<PasswordKey> {
+    // the credential's slot name: a changed password is a new credential, minted at once
+    const paced = cacheKey(req.db, 'password', req.login, req.password);
+    const wait = pacer.wait(paced);
+    if (wait > 0) {
+      log.warn({ db: req.db, login: req.login, retryAfterMs: wait, requestId: req.origin.requestId }, 'keys were minted for these credentials within --mint-interval: not minting another yet');
+      throw mintHeldOff(wait);
+    }
     const name = keyName(req.origin, randomBytes(4).toString('hex'));
     const mintedAt = now();
     const exchange = retire === undefined ? 'mint' : 'renew';
@@ -172,9 +183,13 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
         throw err;
       },
     );
+    pacer.minted(paced);
+    // Odoo expires the key by its clock: the expiry on the gateway's
+    const localExpiry = expiryOnGatewayClock(minted.expiresAt, minted.createdAt, mintedAt);
     const expiresAt = Number.isFinite(minted.expiresAt) ? new Date(minted.expiresAt).toISOString() : 'never';
-    log.info({ db: req.db, uid: minted.uid, keyId: minted.keyId, expiresAt, requestId: req.origin.requestId, ...(retire === undefined ? {} : { replacedKeyId: retire.keyId }) }, retire === undefined ? 'minted an API key' : 'renewed a minted API key');
-    return { db: req.db, uid: minted.uid, login: req.login, key: minted.key, source: 'minted', keyId: minted.keyId, expiresAt: minted.expiresAt, renewAt: renewAtFor(minted.expiresAt, mintedAt), validatedAt: mintedAt, session: minted.session };
+    const skew = localExpiry === minted.expiresAt ? {} : { clockSkewMs: localExpiry - minted.expiresAt };
+    log.info({ db: req.db, uid: minted.uid, keyId: minted.keyId, expiresAt, ...skew, requestId: req.origin.requestId, ...(retire === undefined ? {} : { replacedKeyId: retire.keyId }) }, retire === undefined ? 'minted an API key' : 'renewed a minted API key');
+    return { db: req.db, uid: minted.uid, login: req.login, key: minted.key, source: 'minted', keyId: minted.keyId, expiresAt: localExpiry, renewAt: renewAtFor(localExpiry, mintedAt), validatedAt: mintedAt, session: minted.session };
   }
 
   async function fromMap(entry: CredentialMapEntry, req: PasswordRequest): Promise<PasswordKey> {

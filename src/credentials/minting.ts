@@ -29,8 +29,10 @@ export interface MintedKey {
   key: string;
   /** The `res.users.apikeys` record id, when the read found it (used to remove the key later). */
   keyId: number | undefined;
-  /** Epoch ms of `expiration_date` (00:00 UTC); `Infinity` for a key without one. */
+  /** Epoch ms of `expiration_date` (00:00 UTC, Odoo's clock); `Infinity` for a key without one. */
   expiresAt: number;
+  /** Epoch ms of the key's `create_date`: Odoo's clock when it was created (undefined when the read did not find it). */
+  createdAt?: number;
   /** The web session the key was minted in, left open to check the password with later. */
   session: WebSession;
 }
@@ -117,15 +119,17 @@ function refusalFrom(err: unknown): unknown {
 }
 
 /** Reads the new key's record with the key itself: its id and real `expiration_date`. */
-async function readKeyRecord(upstream: Upstream, db: string, key: string, name: string, origin: CallOrigin): Promise<{ id: number | undefined; expiresAt: number | undefined }> {
+async function readKeyRecord(upstream: Upstream, db: string, key: string, name: string, origin: CallOrigin): Promise<{ id: number | undefined; expiresAt: number | undefined; createdAt: number | undefined }> {
   // the read sess-mint-6 records: the key's own record, found by its unique description
   const body: Struct = struct({ domain: [['name', '=', name]], fields: ['name', 'expiration_date', 'scope', 'create_date'] });
   const rows = await upstream.json2({ db, key, model: 'res.users.apikeys', method: 'search_read', body }, origin);
   const row = Array.isArray(rows) && rows.length === 1 && isStruct(rows[0] as Value) ? (rows[0] as Struct) : undefined;
   const id = row?.get('id');
   const expiration = row?.get('expiration_date');
+  const created = row?.get('create_date');
   return {
     id: typeof id === 'number' ? id : undefined,
+    createdAt: typeof created === 'string' ? parseOdooDatetime(created) : undefined,
     expiresAt: expiration === false ? Number.POSITIVE_INFINITY : typeof expiration === 'string' ? parseOdooDatetime(expiration) : undefined,
   };
 }
@@ -155,7 +159,7 @@ export async function mintKey(upstream: Upstream, req: MintRequest, origin: Call
     await endSession(upstream, session, origin);
     throw err;
   });
-  return { uid, key, keyId: record.id, expiresAt: record.expiresAt ?? expiryInDays(now, req.durationDays), session };
+  return { uid, key, keyId: record.id, expiresAt: record.expiresAt ?? expiryInDays(now, req.durationDays), ...(record.createdAt === undefined ? {} : { createdAt: record.createdAt }), session };
 }
 
 /** `res.users.apikeys.remove` of one key inside an open session (identity check passed with `password`). */

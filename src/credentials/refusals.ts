@@ -63,7 +63,20 @@ export function throttled(retryAfterMs: number): LegacyError {
 }
 
 /**
- * True for {@link throttled} and {@link upstreamCooldown}: a refusal about the address, not about these credentials, so it is
+ * Credentials already traded for keys twice within `--mint-interval`: about how often keys are
+ * minted, not about the password, so like the throttle's refusal it is never cached against them.
+ */
+export function mintHeldOff(retryAfterMs: number): LegacyError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const err = falseForAuthenticate(
+    accessDenied(`Access Denied (legacy-rpc-gateway: API keys were minted for these credentials moments ago and Odoo refused or lost them; the next one in ${seconds} s, see --mint-interval)`),
+  );
+  throttledOnes.add(err);
+  return err;
+}
+
+/**
+ * True for {@link throttled}, {@link upstreamCooldown} and {@link mintHeldOff}: a refusal about the address, not about these credentials, so it is
  * never cached against them and never retires a key they already opened.
  */
 export function isThrottled(err: unknown): boolean {

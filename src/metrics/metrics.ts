@@ -12,6 +12,7 @@ import { deprecatedMethodNames, deprecationOf } from '../equivalents/deprecation
 import type { ShadowOutcome } from '../report/migration-report.ts';
 import type { RedisLinkEvents } from '../state/index.ts';
 import { successorMethodNames } from '../successors/index.ts';
+import type { Lane, WorkKind, WorkShareEvents } from '../upstream/work-shares.ts';
 import { outcomeName, type CallOutcome } from '../wire/response.ts';
 import { methodLabel, serviceLabel, statusClassLabel, upstreamRouteLabel } from './labels.ts';
 
@@ -25,6 +26,10 @@ export interface GatewayMetrics {
   observeCall(dialect: Dialect, outcome: CallOutcome, seconds: number): void;
   /** One upstream exchange of the legacy services (`path` below the upstream URL; no status: no answer). */
   observeUpstream(path: string, status: number | undefined, seconds: number): void;
+  /** The waits for a share of the upstream connections (work-shares.ts). */
+  readonly workShares: WorkShareEvents;
+  /** Reports `busy()` as the upstream exchanges running per lane at each scrape. */
+  trackWorkShares(busy: () => Record<Lane, number>): void;
   /** One passthrough request (no status: the upstream could not be reached). */
   observePassthrough(status: number | undefined): void;
   /** The credentials layer's counters. */
@@ -79,6 +84,20 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
       this.set(shadowInFlight());
     },
   });
+  const waitingCalls = new Gauge({ name: `${prefix}upstream_waiting_calls`, help: 'Legacy calls (call), key exchanges (keys) and db transfers (db) waiting for a free upstream connection of their share.', labelNames: ['work'] as const, registers });
+  for (const work of ['call', 'keys', 'db'] as const) waitingCalls.set({ work }, 0);
+  const queueSeconds = new Histogram({ name: `${prefix}upstream_queue_wait_seconds`, help: 'Time legacy calls, key exchanges and db transfers waited for an upstream connection of their share (0 when one was free).', labelNames: ['work'] as const, buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers });
+  const queueTimeouts = new Counter({ name: `${prefix}upstream_queue_timeouts_total`, help: 'Calls that waited --queue-timeout for an upstream connection and failed.', labelNames: ['work'] as const, registers });
+  let busyLanes: () => Record<Lane, number> = () => ({ call: 0, keys: 0, db: 0, slow: 0 });
+  new Gauge({
+    name: `${prefix}upstream_busy_connections`,
+    help: 'Upstream exchanges running per share: call, keys, db, and slow (calls that ran past --slow-call and gave their share back).',
+    labelNames: ['lane'] as const,
+    registers,
+    collect() {
+      for (const [lane, n] of Object.entries(busyLanes())) this.set({ lane }, n);
+    },
+  });
   const sendTimeouts = new Counter({ name: `${prefix}send_timeouts_total`, help: 'Clients cut off because they read nothing of their answer for --send-timeout.', registers });
   const connectionsRefused = new Counter({ name: `${prefix}connections_refused_total`, help: 'Client connections answered 503 because --max-connections were open.', registers });
   let connections: () => number = () => 0;
@@ -101,6 +120,14 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
   });
 
   return {
+    workShares: {
+      waiting: (work: WorkKind, delta: 1 | -1) => waitingCalls.inc({ work }, delta),
+      waited: (work: WorkKind, seconds: number) => queueSeconds.observe({ work }, seconds),
+      timedOut: (work: WorkKind) => queueTimeouts.inc({ work }),
+    },
+    trackWorkShares(busy) {
+      busyLanes = busy;
+    },
     observeCall(dialect, outcome, seconds) {
       const labels = { dialect, service: serviceLabel(outcome.service), method: methodLabel(outcome.service, outcome.method, outcome.modelMethod), outcome: outcomeName(outcome) };
       calls.inc(labels);

@@ -25,13 +25,15 @@ import { createSuccessors } from '../successors/index.ts';
 import { createSharedState } from '../state/index.ts';
 import type { Struct } from '../value.ts';
 import {
-  checkHealth,
+  createHealthCheck,
   createPassthroughClient,
   createTunnelOpener,
   createUpstream,
   createLegacyEndpointClient,
   createUpstreamHttp,
   observeUpstreamHttp,
+  shareUpstreamHttp,
+  createUpstreamShares,
   type Upstream,
 } from '../upstream/index.ts';
 import { outcomeName } from '../wire/response.ts';
@@ -55,7 +57,10 @@ export interface GatewayOptions {
 /** Builds the two Hono apps and what they use, without sockets. */
 export function createGateway(config: Config, log: Logger, options: GatewayOptions = {}) {
   const metrics = createMetrics({ redis: config.redisUrl !== undefined });
-  const http = observeUpstreamHttp(createUpstreamHttp(config), metrics.observeUpstream);
+  // each kind of work waits for a share of its own (work-shares.ts); the metrics time Odoo alone
+  const shares = createUpstreamShares(config, metrics.workShares);
+  metrics.trackWorkShares(shares.busy);
+  const http = shareUpstreamHttp(observeUpstreamHttp(createUpstreamHttp(config), metrics.observeUpstream), shares);
   const upstream = createUpstream(config, http);
   const clock = options.now === undefined ? {} : { now: options.now };
   // --redis-url: what the replicas share (connects in the background; serves without it meanwhile)
@@ -119,9 +124,11 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   const inFlight = createInFlight();
   // aborted when the shutdown grace period is over: calls still running answer a fault (issue #21)
   const shutdown = new AbortController();
+  // its own connections: slow legacy calls filling their pool do not make the replica unready
+  const health = createHealthCheck(config);
   const readiness = createReadiness({
     isDraining: () => inFlight.draining,
-    checkUpstream: (signal) => checkHealth(http, config, { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'readyz', signal }),
+    checkUpstream: (signal) => health.check(signal),
     timeoutMs: Math.min(config.callTimeoutMs, 5000),
     ...(state === undefined ? {} : { sharedStore: () => (state.link.up ? 'up' : 'away') }),
   });
@@ -170,7 +177,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       await credentials.close();
       await report.stop();
       await state?.close();
-      await Promise.all([upstream.close(), passthroughClient.close()]);
+      await Promise.all([upstream.close(), passthroughClient.close(), health.close()]);
     },
   };
 }

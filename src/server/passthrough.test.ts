@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { Hono } from 'hono';
 import { describe, expect, it, vi } from 'vitest';
 import { captureLog } from '../../test/support/captured-log.ts';
@@ -5,7 +6,7 @@ import { LegacyError, upstreamErrorName } from '../errors.ts';
 import type { PassthroughRequest, PassthroughResponse } from '../upstream/index.ts';
 import { passthrough } from './passthrough.ts';
 
-const config = { upstreamHost: 'client', trustedProxies: [] as string[], passthroughBufferBytes: 1024 * 1024 };
+const config = { upstreamHost: 'client', trustedProxies: [] as string[], passthroughBufferBytes: 1024 * 1024, passthroughMaxBodyBytes: 128 * 1024 * 1024, passthroughSpoolDir: tmpdir() };
 
 function streamOf(...chunks: string[]) {
   const cancel = vi.fn();

@@ -1,8 +1,8 @@
 /**
  * @module Passthrough handler for the client port (design §6), modelled on hono's `helper/proxy`:
  * every request the gateway does not own goes to the upstream unchanged — method, path and query,
- * headers (minus hop-by-hop, plus `X-Forwarded-*`), body read whole first up to `--passthrough-buffer`
- * and streamed beyond, without a size limit — and the
+ * headers (minus hop-by-hop, plus `X-Forwarded-*`), body read whole before the upstream is contacted
+ * (in memory up to `--passthrough-buffer`, on disk beyond, refused with 413 past `--passthrough-max-body`) — and the
  * answer comes back the same way: status, headers (cookies and redirects untouched), body streamed,
  * `Content-Encoding`/`Content-Length` passed as they are since nothing is decoded.
  */
@@ -13,10 +13,10 @@ import type { Config } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { PassthroughClient } from '../upstream/index.ts';
-import { bufferBody } from './buffered-body.ts';
 import { clientAddress } from './client-address.ts';
 import { declaredLength } from './read-body.ts';
 import { requestHeadersToUpstream, responseHeadersToClient } from './proxy-headers.ts';
+import { spoolBody, type SpooledBody } from './spooled-body.ts';
 import { sessionAuthenticatePath, tapSessionLogin, type OnSessionLogin } from './session-login-tap.ts';
 
 type Env = { Bindings: Partial<HttpBindings> };
@@ -27,7 +27,7 @@ const bodilessStatuses: ReadonlySet<number> = new Set([204, 205, 304]);
 /** What the handler needs. */
 export interface PassthroughOptions {
   forward: PassthroughClient['forward'];
-  config: Pick<Config, 'upstreamHost' | 'trustedProxies' | 'passthroughBufferBytes'>;
+  config: Pick<Config, 'upstreamHost' | 'trustedProxies' | 'passthroughBufferBytes' | 'passthroughMaxBodyBytes' | 'passthroughSpoolDir'>;
   log: Logger;
   /** Hears each answer's status (`undefined`: the upstream could not be reached), for metrics. */
   onAnswer?: (status: number | undefined) => void;
@@ -41,6 +41,7 @@ export interface PassthroughOptions {
  * @example app.all('*', passthrough({ forward: client.forward, config, log }))
  */
 export function passthrough({ forward, config, log, onAnswer = () => undefined, onSessionLogin }: PassthroughOptions) {
+  const limits = { memoryBytes: config.passthroughBufferBytes, maxBytes: config.passthroughMaxBodyBytes, dir: config.passthroughSpoolDir };
   return async function passthroughHandler(c: Context<Env>): Promise<Response> {
     const started = performance.now();
     const incoming = c.env?.incoming;
@@ -51,16 +52,25 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined, 
     const target = incoming?.url?.startsWith('/') ? incoming.url : url.pathname + url.search;
     const method = c.req.method;
     const line = { method, path: url.pathname, clientIp: address.ip };
+    let spooled: SpooledBody | null = null;
     try {
       const raw = method === 'GET' || method === 'HEAD' ? null : c.req.raw.body;
-      // the whole body first (up to --passthrough-buffer): the upstream is not contacted meanwhile
-      const requestBody = raw === null ? null : await bufferBody(raw, declaredLength(headers), config.passthroughBufferBytes);
+      // the whole body first, whatever its size: the upstream is not contacted meanwhile
+      const read = raw === null ? null : await spoolBody(raw, declaredLength(headers), limits);
+      if (read === 'too-large') return tooLarge(config.passthroughMaxBodyBytes);
+      spooled = read;
+      const upstreamHeaders = requestHeadersToUpstream(headers, { address, clientHost: headers.host ?? '' }, config.upstreamHost);
+      // a body read from disk is streamed to the upstream: say its length, so it is not sent chunked
+      if (spooled !== null && !('bytes' in spooled)) upstreamHeaders['content-length'] = String(spooled.size);
       const res = await forward({
         method,
         target,
-        headers: requestHeadersToUpstream(headers, { address, clientHost: headers.host ?? '' }, config.upstreamHost),
-        body: requestBody,
+        headers: upstreamHeaders,
+        body: spooled === null ? null : 'bytes' in spooled ? spooled.bytes : spooled.stream(),
         signal: c.req.raw.signal,
+      }).finally(() => {
+        // the upstream answered (or failed): its request body is sent or no longer wanted
+        if (spooled !== null && !('bytes' in spooled)) void spooled.close();
       });
       onAnswer(res.status);
       log.debug({ ...line, status: res.status, durationMs: Math.round(performance.now() - started) }, 'passthrough');
@@ -71,6 +81,7 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined, 
       const body = bodiless ? null : tapped ? tapSessionLogin(res.body, onSessionLogin) : res.body;
       return new Response(body, { status: res.status, headers: responseHeadersToClient(res.headers) });
     } catch (err) {
+      if (spooled !== null && !('bytes' in spooled)) void spooled.close();
       if (c.req.raw.signal.aborted) return gatewayError(502); // the client left; nobody reads this
       onAnswer(undefined);
       const error = LegacyError.from(err);
@@ -78,6 +89,12 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined, 
       return gatewayError(error.kind === 'upstream_timeout' ? 504 : 502);
     }
   };
+}
+
+/** nginx's answer past client_max_body_size; the connection closes, the rest of the body unread. */
+function tooLarge(maxBytes: number): Response {
+  const text = `413 Request Entity Too Large: the body exceeds ${maxBytes} bytes (--passthrough-max-body).\n`;
+  return new Response(text, { status: 413, headers: { 'content-type': 'text/plain; charset=utf-8', connection: 'close' } });
 }
 
 function gatewayError(status: 502 | 504): Response {

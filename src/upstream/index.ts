@@ -19,7 +19,10 @@ export type { DatabaseRoute, FormFields, FormFile, ManagerPage, WebDatabaseClien
 // and the raw passthrough and websocket tunnels.
 export { createUpstreamHttp, type UpstreamHttp } from './pool.ts';
 export { observeUpstreamHttp, type UpstreamObserver } from './observed-http.ts';
-export { checkHealth } from './health.ts';
+export { shareUpstreamHttp, workKindOf } from './shared-http.ts';
+export { createUpstreamShares } from './upstream-shares.ts';
+export type { Lane, WorkKind, WorkShareEvents, WorkShares } from './work-shares.ts';
+export { createHealthCheck, type HealthCheck } from './health.ts';
 export { createPassthroughClient, type PassthroughClient, type PassthroughRequest, type PassthroughResponse } from './passthrough.ts';
 export { createTunnelOpener, type TunnelOpener } from './tunnel.ts';
 

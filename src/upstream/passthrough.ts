@@ -1,6 +1,6 @@
 /**
  * The raw HTTP exchange behind the passthrough (design §6): one request forwarded to the upstream
- * with its body (read whole by the handler, or streamed when large), the answer's status, headers and body handed back as they
+ * with its body (read whole by the handler, in memory or from a temporary file), the answer's status, headers and body handed back as they
  * arrive — nothing decoded, no size limit, redirects not followed. Its own undici
  * Pool, so browser traffic cannot take the connections legacy calls need.
  */
@@ -18,7 +18,7 @@ export interface PassthroughRequest {
   /** Path and query below the upstream base URL, starting with `/`, as the client sent them. */
   target: string;
   headers: Record<string, string | string[]>;
-  /** The body read whole, or as it arrives; `null` for none. */
+  /** The body read whole, or a stream of it (from disk); `null` for none. */
   body: Uint8Array | AsyncIterable<Uint8Array> | null;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
@@ -58,7 +58,7 @@ export function createPassthroughClient(config: Config): PassthroughClient {
           method: request.method,
           path: prefix + request.target,
           headers: request.headers,
-          body: request.body === null || request.body instanceof Uint8Array ? request.body : Readable.from(request.body, { objectMode: false }),
+          body: request.body === null || request.body instanceof Uint8Array || request.body instanceof Readable ? request.body : Readable.from(request.body, { objectMode: false }),
           signal: request.signal,
         });
       } catch (err) {

@@ -93,9 +93,15 @@ export function createUpstreamPool(config: Config, connections: number | null, {
   return { pool, prefix, url: `${base.origin}${prefix}`, closeSpare: () => connector?.close() };
 }
 
+/** Connections the legacy services use at most: every kind of work's share, and the slow lane. */
+export function upstreamConnectionsTotal(config: Pick<Config, 'upstreamConnections' | 'keyConnections' | 'dbConnections' | 'slowConnections' | 'slowCallMs'>): number {
+  return config.upstreamConnections + config.keyConnections + config.dbConnections + (config.slowCallMs > 0 ? config.slowConnections : 0);
+}
+
 export function createUpstreamHttp(config: Config): UpstreamHttp {
-  // legacy calls only: they come one after another, each on a connection Odoo closes after it
-  const { pool, prefix, url, closeSpare } = createUpstreamPool(config, config.upstreamConnections, { ahead: true });
+  // legacy calls only: they come one after another, each on a connection Odoo closes after it;
+  // the shares of each kind of work (upstream-shares.ts) bound them, the pool holds them all
+  const { pool, prefix, url, closeSpare } = createUpstreamPool(config, upstreamConnectionsTotal(config), { ahead: true });
 
   const failure = (err: unknown, origin: CallOrigin, started: number) => {
     const timedOut = origin.signal.aborted && isTimeout(origin.signal.reason);

@@ -1,10 +1,14 @@
 /**
- * Passthrough request buffering (issue #21, nginx's `proxy_request_buffering`): a body within
- * `--passthrough-buffer` is read whole before the upstream is contacted, so a client trickling its
- * body holds no Odoo thread or worker; a larger body streams as it arrives. At most
+ * Passthrough request buffering (nginx's `proxy_request_buffering`): every body is read whole before
+ * the upstream is contacted, so a client trickling its body holds no Odoo thread or worker: within
+ * `--passthrough-buffer` in memory, beyond in an unlinked temporary file in `--passthrough-spool-dir`,
+ * past `--passthrough-max-body` refused with 413. At most
  * `--passthrough-connections` exchanges reach the upstream at once; the others wait in the gateway.
  */
 import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,6 +19,8 @@ import { startGateway, type RunningGateway } from '../../src/server/gateway.ts';
 import { openUpload } from '../support/raw-http.ts';
 
 const cap = 4096;
+const maxBody = 64 * 1024;
+const spoolDir = mkdtempSync(join(tmpdir(), 'i30-spool-'));
 let upstream: Server;
 let gateway: RunningGateway;
 /** Requests whose head reached the upstream, and what each carried once complete. */
@@ -41,7 +47,7 @@ beforeAll(async () => {
   }).listen(0, '127.0.0.1');
   await once(upstream, 'listening');
   const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  const flags = ['--port', '0', '--admin-port', '0', '--upstream', url, '--passthrough-buffer', String(cap), '--passthrough-connections', '2'];
+  const flags = ['--port', '0', '--admin-port', '0', '--upstream', url, '--passthrough-buffer', String(cap), '--passthrough-max-body', String(maxBody), '--passthrough-spool-dir', spoolDir, '--passthrough-connections', '2'];
   gateway = await startGateway(loadConfig(flags, {}), createLogger('silent'));
 });
 
@@ -49,7 +55,25 @@ afterAll(async () => {
   await gateway.close();
   upstream.closeAllConnections();
   upstream.close();
+  rmSync(spoolDir, { recursive: true, force: true });
 });
+
+/** This process's open descriptors on files in the spool directory (unlinked ones included). */
+function spoolDescriptors(): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      return target.startsWith(spoolDir) ? [target] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Waits until `condition` holds (at most ~5 s). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 250 && !condition(); i++) await sleep(20);
+}
 
 describe('passthrough request buffering', () => {
   it('a login body trickled byte by byte: the upstream is not contacted until the body is complete', async () => {
@@ -80,24 +104,68 @@ describe('passthrough request buffering', () => {
     expect(received.at(-1)?.headers['transfer-encoding']).toBeUndefined();
   });
 
-  it('a body declared over the cap streams: the upstream has its head while the client still writes', async () => {
+  it('a body declared over the memory cap is spooled to disk: the upstream has no head until the body is complete', async () => {
     heads = 0;
     const upload = openUpload(`${gateway.url}/web/binary/upload`, { 'content-length': String(3 * cap) });
     await upload.write(Buffer.alloc(cap, 1));
-    for (let i = 0; i < 50 && heads === 0; i++) await sleep(20);
-    expect(heads).toBe(1);
-    await upload.write(Buffer.alloc(2 * cap, 2));
+    await upload.write(Buffer.alloc(cap, 2));
+    await until(() => spoolDescriptors().length > 0);
+    await sleep(100);
+    expect(heads).toBe(0);
+    // the temporary file is unlinked at once: nothing in the directory, only an open descriptor
+    expect(readdirSync(spoolDir)).toEqual([]);
+    expect(spoolDescriptors().length).toBe(1);
+    await upload.write(Buffer.alloc(cap, 3));
     expect(JSON.parse((await upload.end()).text)).toEqual({ bytes: 3 * cap });
+    expect(received.at(-1)?.headers['content-length']).toBe(String(3 * cap));
+    await until(() => spoolDescriptors().length === 0);
+    expect(spoolDescriptors()).toEqual([]);
   });
 
-  it('a chunked body that grows past the cap streams from there, nothing lost', async () => {
+  it('a chunked body that grows past the memory cap is spooled too, and reaches the upstream whole with its length', async () => {
     heads = 0;
     const upload = openUpload(`${gateway.url}/web/binary/upload`);
     await upload.write(Buffer.alloc(cap + 1, 1));
-    for (let i = 0; i < 50 && heads === 0; i++) await sleep(20);
-    expect(heads).toBe(1);
+    await until(() => spoolDescriptors().length > 0);
+    await sleep(100);
+    expect(heads).toBe(0);
     await upload.write(Buffer.alloc(5000, 2));
     expect(JSON.parse((await upload.end()).text)).toEqual({ bytes: cap + 1 + 5000 });
+    expect(received.at(-1)?.headers['content-length']).toBe(String(cap + 1 + 5000));
+    expect(received.at(-1)?.headers['transfer-encoding']).toBeUndefined();
+  });
+
+  it('a client that leaves while its body is spooled leaves no file and no descriptor behind', async () => {
+    heads = 0;
+    const upload = openUpload(`${gateway.url}/web/binary/upload`, { 'content-length': String(8 * cap) });
+    await upload.write(Buffer.alloc(2 * cap, 1));
+    await until(() => spoolDescriptors().length > 0);
+    expect(spoolDescriptors().length).toBe(1);
+    upload.abort();
+    await until(() => spoolDescriptors().length === 0);
+    expect(spoolDescriptors()).toEqual([]);
+    expect(readdirSync(spoolDir)).toEqual([]);
+    expect(heads).toBe(0);
+  });
+
+  it('a body declared over --passthrough-max-body gets 413 without reaching the upstream', async () => {
+    heads = 0;
+    const upload = openUpload(`${gateway.url}/web/binary/upload`, { 'content-length': String(maxBody + 1) });
+    const answer = await upload.end();
+    expect(answer.status).toBe(413);
+    expect(answer.text).toContain('--passthrough-max-body');
+    expect(heads).toBe(0);
+  });
+
+  it('a chunked body found over --passthrough-max-body gets 413, its temporary file gone', async () => {
+    heads = 0;
+    const upload = openUpload(`${gateway.url}/web/binary/upload`);
+    await upload.write(Buffer.alloc(maxBody + 10, 1)).catch(() => undefined);
+    const answer = await upload.end();
+    expect(answer.status).toBe(413);
+    expect(heads).toBe(0);
+    await until(() => spoolDescriptors().length === 0);
+    expect(spoolDescriptors()).toEqual([]);
   });
 });
 

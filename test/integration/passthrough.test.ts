@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadByte } from '../../sim/transfer-routes.ts';
@@ -85,13 +86,16 @@ describe('passthrough', () => {
     expect(res.headers.get('location')).toBe('/web/login?redirect=%2Fodoo%3F');
   });
 
-  it('streams an upload larger than --max-body as it is written', async () => {
+  it('passes an upload larger than --max-body and --passthrough-buffer whole, once the client has sent all of it', async () => {
     const first = Buffer.alloc(MiB, 7);
     const rest = Buffer.alloc(7 * MiB, 9);
     const upload = openUpload(`${stack.gateway.url}/sim/upload`);
     await upload.write(first);
-    // the simulator has the first MiB while the client still holds the rest: nothing is buffered whole
-    await stack.sim.transfers.uploadReceived(MiB);
+    // the body goes to disk first: the simulator has none of it while the client still holds the rest
+    let reached = false;
+    void stack.sim.transfers.uploadReceived(1).then(() => (reached = true));
+    await sleep(300);
+    expect(reached).toBe(false);
     await upload.write(rest);
     const answer = await upload.end();
     expect(answer.status).toBe(200);

@@ -23,6 +23,11 @@ export function openUpload(url: string, headers: Record<string, string> = {}) {
       req.end();
       return answer;
     },
+    /** The client leaves midway: the connection is closed, the answer never read. */
+    abort() {
+      answer.catch(() => undefined);
+      req.destroy();
+    },
   };
 }
 

@@ -1,0 +1,71 @@
+/**
+ * Key lifetimes follow Odoo's clock, and mint storms are bounded: with the gateway's clock a day
+ * ahead of Odoo's, a key would look expired as soon as it is minted; and keys Odoo keeps refusing
+ * cannot make every call mint another.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestClock } from '../support/clock.ts';
+import { errorData, startStack, type Stack } from '../support/stack.ts';
+
+const authPath = '/web/session/authenticate';
+let stack: Stack | undefined;
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
+
+const login = (s: Stack) => s.jsonrpc('common', 'login', ['gw', 'demo', 'demo']);
+const contextGet = (s: Stack) => s.jsonrpc('object', 'execute_kw', ['gw', 5, 'demo', 'res.users', 'context_get', []]);
+const mints = (s: Stack) => s.sim.log.filter((r) => r.path === authPath).length;
+const day = 24 * 3600 * 1000;
+
+describe('key lifetimes on Odoo\'s clock', () => {
+  it('with the gateway a day ahead of Odoo, seven calls mint one key', async () => {
+    const odoo = createTestClock('2026-11-21T12:00:00Z');
+    const s = (stack = await startStack({ databases: ['gw'], sim: { now: odoo.date }, gateway: { now: () => odoo.now() + day } }));
+    expect((await login(s)).result).toBe(5);
+    for (let i = 0; i < 6; i++) {
+      expect((await contextGet(s)).error).toBeUndefined();
+      odoo.advance(1000);
+    }
+    await s.gateway.credentials.settled();
+    expect(mints(s)).toBe(1);
+  });
+
+  it('the key is still renewed before Odoo expires it, by Odoo\'s midnight', async () => {
+    const odoo = createTestClock('2026-11-21T12:00:00Z');
+    const s = (stack = await startStack({ databases: ['gw'], sim: { now: odoo.date }, gateway: { now: () => odoo.now() + day } }));
+    expect((await login(s)).result).toBe(5);
+    // 15 minutes before Odoo's midnight: the key is used as it is
+    odoo.set('2026-11-21T23:45:00Z');
+    expect((await contextGet(s)).error).toBeUndefined();
+    await s.gateway.credentials.settled();
+    expect(mints(s)).toBe(1);
+    // 5 minutes before: inside the 10-minute renewal margin, renewed in the background
+    odoo.set('2026-11-21T23:55:00Z');
+    expect((await contextGet(s)).error).toBeUndefined();
+    await s.gateway.credentials.settled();
+    expect(mints(s)).toBe(2);
+  });
+});
+
+describe('--mint-interval', () => {
+  it('keys Odoo refuses after each call: the credentials are traded twice, then refused until the interval has passed', async () => {
+    const clock = createTestClock('2026-11-21T12:00:00Z');
+    const s = (stack = await startStack({ databases: ['gw'], sim: { now: clock.date }, gateway: { now: clock.now } }));
+    expect((await login(s)).result).toBe(5);
+    const answers = [];
+    for (let i = 0; i < 7; i++) {
+      answers.push(await contextGet(s));
+      // whatever the cause, the key is gone upstream after each call
+      for (const k of s.sim.keys.list()) if (k.name.startsWith('legacy-rpc-gateway for ')) s.sim.keys.removeKey(k.key);
+      clock.advance(1000);
+    }
+    expect(mints(s)).toBe(2);
+    expect(answers.slice(0, 2).map((a) => a.error)).toEqual([undefined, undefined]);
+    for (const a of answers.slice(2)) expect(errorData(a.error).message).toContain('see --mint-interval');
+    clock.advance(60_000);
+    expect((await contextGet(s)).error).toBeUndefined();
+    expect(mints(s)).toBe(3);
+  });
+});

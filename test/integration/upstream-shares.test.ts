@@ -1,0 +1,112 @@
+/**
+ * Slow legacy calls against a fake upstream that holds them: a light call still gets through (the
+ * long ones move to the slow lane and give their share back), a call that finds no share waits at
+ * most --queue-timeout and the wait shows in the metrics, and /readyz has a connection of its own.
+ */
+import { once } from 'node:events';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/log.ts';
+import { startGateway, type RunningGateway } from '../../src/server/gateway.ts';
+import { answeringKey } from '../support/answering-upstream.ts';
+
+let upstream: Server | undefined;
+let gateway: RunningGateway | undefined;
+/** Slow calls held at the upstream until the test ends. */
+const held: ServerResponse[] = [];
+
+afterEach(async () => {
+  for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  await gateway?.close();
+  upstream?.closeAllConnections();
+  upstream?.close();
+  gateway = undefined;
+  upstream = undefined;
+});
+
+/** A fake Odoo: `res.partner.search_read` is slow (held), everything else answers at once. */
+async function start(flags: string[]): Promise<RunningGateway> {
+  upstream = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.url === '/json/2/res.partner/search_read') return void held.push(res);
+      const body = req.url === '/web/health' ? '{"status": "pass"}' : req.url === '/json/2/res.users/context_get' ? '{"uid": 2}' : '[]';
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+  }).listen(0, '127.0.0.1');
+  await once(upstream, 'listening');
+  const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  const base = ['--port', '0', '--admin-port', '0', '--upstream', url, '--connect-ahead', '0', '--call-timeout', '60000'];
+  gateway = await startGateway(loadConfig([...base, ...flags], {}), createLogger('silent'));
+  return gateway;
+}
+
+async function searchRead(g: RunningGateway, model: string): Promise<{ result?: unknown; error?: { data?: { message?: string } } }> {
+  const body = { jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'object', method: 'execute_kw', args: ['demo', 2, answeringKey, model, 'search_read', [[]]] } };
+  const res = await fetch(`${g.url}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return (await res.json()) as { result?: unknown; error?: { data?: { message?: string } } };
+}
+
+/** Waits until `condition` holds (at most ~10 s). */
+async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 500 && !(await condition()); i++) await sleep(20);
+}
+
+/** Resolves with `promise`'s value, or 'still waiting' when it takes longer than `ms`. */
+const within = <T>(promise: Promise<T>, ms: number) => Promise.race([promise, sleep(ms).then(() => 'still waiting' as const)]);
+
+describe('slow calls and the upstream connections', () => {
+  it('a light call is answered while slow calls hold every --upstream-connections share', async () => {
+    const g = await start(['--upstream-connections', '2', '--slow-call', '200', '--slow-connections', '2']);
+    // the uid of the key is learnt first, so the calls below only differ by their model
+    expect((await searchRead(g, 'res.country')).result).toEqual([]);
+    const slow = [1, 2, 3].map(() => searchRead(g, 'res.partner'));
+    await until(() => held.length === 3);
+    expect(held.length).toBe(3);
+    expect(await within(searchRead(g, 'res.country'), 10_000)).toEqual(expect.objectContaining({ result: [] }));
+    expect(held.length).toBe(3);
+    for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    expect((await Promise.all(slow)).map((a) => a.result)).toEqual([[], [], []]);
+  });
+
+  it('a call that finds no free share waits at most --queue-timeout, and the wait is in the metrics', async () => {
+    const g = await start(['--upstream-connections', '1', '--slow-connections', '0', '--queue-timeout', '400']);
+    expect((await searchRead(g, 'res.country')).result).toEqual([]);
+    const slow = searchRead(g, 'res.partner');
+    await until(() => held.length === 1);
+    const waiting = searchRead(g, 'res.country');
+    const metrics = () => fetch(`${g.adminUrl}/metrics`).then((r) => r.text());
+    await until(async () => (await metrics()).includes('legacy_rpc_gateway_upstream_waiting_calls{work="call"} 1'));
+    expect(await metrics()).toContain('legacy_rpc_gateway_upstream_waiting_calls{work="call"} 1');
+    const answer = await within(waiting, 10_000);
+    expect(answer).not.toBe('still waiting');
+    expect((answer as { error?: { data?: { message?: string } } }).error?.data?.message).toContain('--queue-timeout');
+    const text = await metrics();
+    expect(text).toContain('legacy_rpc_gateway_upstream_waiting_calls{work="call"} 0');
+    expect(text).toContain('legacy_rpc_gateway_upstream_queue_timeouts_total{work="call"} 1');
+    expect(text).toMatch(/legacy_rpc_gateway_upstream_queue_wait_seconds_count\{work="call"\} [1-9]/);
+    expect(text).toContain('legacy_rpc_gateway_upstream_busy_connections{lane="call"} 1');
+    held.shift()?.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    expect((await slow).result).toEqual([]);
+  });
+
+  it('/readyz answers ready at once while slow calls hold every legacy-call connection', async () => {
+    const g = await start(['--upstream-connections', '2', '--slow-connections', '0']);
+    expect((await searchRead(g, 'res.country')).result).toEqual([]);
+    const slow = [1, 2, 3].map(() => searchRead(g, 'res.partner'));
+    await until(() => held.length === 2);
+    const ready = await within(
+      fetch(`${g.adminUrl}/readyz`).then(async (r) => ({ status: r.status, body: (await r.json()) })),
+      4000,
+    );
+    expect(ready).toEqual({ status: 200, body: { status: 'ready' } });
+    for (let i = 0; i < 3; i++) {
+      await until(() => held.length > 0);
+      held.shift()?.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    }
+    await Promise.all(slow);
+  });
+});
