@@ -146,9 +146,9 @@ export const settings = {
   upstreamConnections: {
     flag: 'upstream-connections',
     env: 'UPSTREAM_CONNECTIONS',
-    schema: z.coerce.number().int().min(1).max(10_000).default(32),
+    schema: z.coerce.number().int().min(1).max(10_000).default(24),
     help:
-      "Connections to the upstream legacy calls use at most (calls beyond wait their turn). Default 32, half of Odoo's default db_maxconn (64): " +
+      'Connections to the upstream ordinary legacy calls use at most (their share; calls beyond wait their turn). Default 24: with every other share and the passthrough, 56 of Odoo\'s default db_maxconn (64): ' +
       'size it below db_maxconn (threaded Odoo) or the worker count (prefork), less what other clients of that Odoo use.',
   },
   keyConnections: {
@@ -172,8 +172,8 @@ export const settings = {
   slowConnections: {
     flag: 'slow-connections',
     env: 'SLOW_CONNECTIONS',
-    schema: z.coerce.number().int().min(0).max(10_000).default(16),
-    help: 'Legacy calls the slow lane holds at most (each one a connection to the upstream on top of --upstream-connections); with the lane full, long calls keep their share. 0: no slow lane. Default 16.',
+    schema: z.coerce.number().int().min(0).max(10_000).default(8),
+    help: 'Legacy calls the slow lane holds at most (each one a connection to the upstream on top of --upstream-connections); with the lane full, long calls keep their share. 0: no slow lane. Default 8.',
   },
   queueTimeoutMs: {
     flag: 'queue-timeout',
@@ -203,7 +203,7 @@ export const settings = {
     flag: 'passthrough-connections',
     env: 'PASSTHROUGH_CONNECTIONS',
     schema: z.coerce.number().int().min(1).max(10_000).default(16),
-    help: "Passed-through exchanges (web client, downloads, /web/session/*) in flight to the upstream at most; further ones wait their turn. Default 16: with --upstream-connections 32, 48 of Odoo's default db_maxconn 64.",
+    help: "Passed-through exchanges (web client, downloads, /web/session/*) in flight to the upstream at most; further ones wait their turn. Default 16.",
   },
   connectAheadMs: {
     flag: 'connect-ahead',
