@@ -120,7 +120,7 @@ describe('configuration errors in the gateway\'s own words (issue #24)', () => {
   it('derives the explanation of numbers, durations and choices from their schema', () => {
     expect(problemsOf(['--upstream-connections', '0', '--max-body', '10', '--call-timeout', 'soon', '--marshal-none', 'null'])).toEqual([
       '--call-timeout / CALL_TIMEOUT: invalid value "soon": a whole number of milliseconds from 1 up, e.g. 120000',
-      '--upstream-connections / UPSTREAM_CONNECTIONS: invalid value "0": a whole number from 1 to 10000, e.g. 32',
+      '--upstream-connections / UPSTREAM_CONNECTIONS: invalid value "0": a whole number from 1 to 10000, e.g. 24',
       '--max-body / MAX_BODY: invalid value "10": a whole number of bytes from 1024 up, e.g. 134217728',
       '--marshal-none / MARSHAL_NONE: invalid value "null": one of "fault", "nil" or "false"',
     ]);

@@ -37,7 +37,7 @@ let gateway: ChildGateway;
 beforeAll(async () => {
   sim = await startSimulator({ databases: ['demo'], generatedPartners: 300 });
   proxy = await holdingProxy(sim.url);
-  gateway = await startChildGateway(['--upstream', proxy.url, '--shutdown-grace', '20000']);
+  gateway = await startChildGateway(['--upstream', proxy.url, '--shutdown-grace', '20000', '--upstream-connections', '32', '--slow-connections', '0']);
 });
 afterAll(async () => {
   if (gateway?.alive()) gateway.child.kill('SIGKILL');
@@ -75,7 +75,7 @@ describe(`SIGTERM with ${inFlight} calls in flight`, () => {
         timeoutMs: 30_000,
       }),
     );
-    // the upstream pool (--upstream-connections, default 32) holds 32 at the proxy, the other 68 wait in the gateway
+    // 32 connections to the proxy (no slow lane), so 32 calls are held there and the other 68 wait in the gateway
     await proxy.holding(32);
     await settleInFlight(gateway.adminUrl, inFlight);
 
