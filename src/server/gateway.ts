@@ -22,6 +22,8 @@ import { createSharedReport, type SharedReport } from '../report/shared-report.t
 import { createShadow, maxCompareBytes, type Shadow } from '../shadow/index.ts';
 import { createSignatureResolverFromConfig, type SignatureResolver } from '../signatures/index.ts';
 import { createSharedState } from '../state/index.ts';
+import { loadCallTracer, type CallTracer } from '../tracing/call-tracer.ts';
+import { traceUpstreamHttp } from '../tracing/traced-http.ts';
 import type { Struct } from '../value.ts';
 import {
   checkHealth,
@@ -49,12 +51,19 @@ export interface GatewayOptions {
   signatures?: SignatureResolver;
   /** The credentials' clock (key expiry, renewal, re-validation, throttling); tests move it. */
   now?: () => number;
+  /** Where the `OTEL_*` variables are read (traces); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** The tracer `startGateway` loaded from them (none: no traces, no span, no SDK loaded). */
+  tracer?: CallTracer | undefined;
 }
 
 /** Builds the two Hono apps and what they use, without sockets. */
 export function createGateway(config: Config, log: Logger, options: GatewayOptions = {}) {
   const metrics = createMetrics({ redis: config.redisUrl !== undefined });
-  const http = observeUpstreamHttp(createUpstreamHttp(config), metrics.observeUpstream);
+  const observed = observeUpstreamHttp(createUpstreamHttp(config), metrics.observeUpstream);
+  const { tracer } = options;
+  // with traces exported, each upstream request of a legacy call is a child span of the call's
+  const http = tracer === undefined ? observed : traceUpstreamHttp(observed, config);
   const upstream = createUpstream(config, http);
   const clock = options.now === undefined ? {} : { now: options.now };
   // --redis-url: what the replicas share (connects in the background; serves without it meanwhile)
@@ -133,6 +142,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       },
       shadow,
       shutdown: shutdown.signal,
+      tracer,
     }),
     /** Ends the calls still running with a fault in their dialect (the grace period is over). */
     abortCalls() {
@@ -159,6 +169,8 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       await report.stop();
       await state?.close();
       await Promise.all([upstream.close(), passthroughClient.close()]);
+      // the spans still buffered are sent
+      await tracer?.close();
     },
   };
 }
@@ -186,7 +198,9 @@ export interface RunningGateway {
 
 /** Starts listening on `config.host:config.port` and the admin port (port 0 picks a free one). */
 export async function startGateway(config: Config, log: Logger, options: GatewayOptions = {}): Promise<RunningGateway> {
-  const gateway = createGateway(config, log, options);
+  // OpenTelemetry's SDK is loaded only when the OTEL_* variables ask for traces
+  const tracer = options.tracer ?? (await loadCallTracer(options.env ?? process.env, log));
+  const gateway = createGateway(config, log, { ...options, tracer });
   const { app, admin, upstream, credentials, metrics, report, inFlight, state, shadow } = gateway;
   // the file keeps this replica's own counts (the shared ones live in Redis)
   const persistence = createReportPersistence({ report: report.local, file: config.reportFile, log });
