@@ -13,6 +13,7 @@ import type { ShadowOutcome } from '../report/migration-report.ts';
 import type { RedisLinkEvents } from '../state/index.ts';
 import { outcomeName, type CallOutcome } from '../wire/response.ts';
 import { methodLabel, serviceLabel, statusClassLabel, upstreamRouteLabel } from './labels.ts';
+import { createOperatorMetrics, type OperatorMetrics } from './operator-metrics.ts';
 
 const prefix = 'legacy_rpc_gateway_';
 /** Seconds, from a cached `version` (a few ms) to Odoo's `limit_time_real` (120 s). */
@@ -40,6 +41,8 @@ export interface GatewayMetrics {
   observeShadow(call: CallOutcome, outcome: ShadowOutcome): void;
   /** Reports `count()` as the shadow calls in flight at each scrape. */
   trackShadowInFlight(count: () => number): void;
+  /** build_info, upstream up/down, passthrough latency, policy refusals (`operator-metrics.ts`). */
+  readonly operations: OperatorMetrics;
   /** The exposition's content type. */
   readonly contentType: string;
   /** The exposition text for `/metrics`. */
@@ -96,7 +99,10 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
     },
   });
 
+  const operations = createOperatorMetrics(registers);
+
   return {
+    operations,
     observeCall(dialect, outcome, seconds) {
       const labels = { dialect, service: serviceLabel(outcome.service), method: methodLabel(outcome.service, outcome.method, outcome.modelMethod), outcome: outcomeName(outcome) };
       calls.inc(labels);

@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { LegacyError, upstreamErrorName } from '../errors.ts';
-import { checkUpstreamPrerequisites, createCredentials, type Credentials } from '../credentials/index.ts';
+import { checkUpstreamPrerequisites, createCredentials, type CredentialEvents, type Credentials } from '../credentials/index.ts';
 import { placeholderBody } from '../equivalents/index.ts';
 import { createCommonService } from '../legacy/common.ts';
 import { createDbService } from '../legacy/db.ts';
@@ -17,6 +17,7 @@ import { createObjectService } from '../legacy/object.ts';
 import { createVersionCache } from '../legacy/version-cache.ts';
 import type { Logger } from '../log.ts';
 import { createMetrics, type GatewayMetrics } from '../metrics/metrics.ts';
+import { downReasonOf, type UpstreamState } from '../metrics/operator-metrics.ts';
 import { createReportPersistence } from '../report/report-persistence.ts';
 import { createSharedReport, type SharedReport } from '../report/shared-report.ts';
 import { createShadow, maxCompareBytes, type Shadow } from '../shadow/index.ts';
@@ -34,6 +35,7 @@ import {
   createUpstreamHttp,
   observeUpstreamHttp,
   type Upstream,
+  type UpstreamHttp,
 } from '../upstream/index.ts';
 import { outcomeName } from '../wire/response.ts';
 import { createAdminApp } from './admin-app.ts';
@@ -69,7 +71,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   // --redis-url: what the replicas share (connects in the background; serves without it meanwhile)
   const state = createSharedState(config, log, { events: metrics.redis, ...clock });
   // A bad --credentials-file stops the start here.
-  const credentials = createCredentials(config, upstream, { log, events: metrics.credentials, ...clock, ...(state === undefined ? {} : { shared: state.credentials }) });
+  const credentials = createCredentials(config, upstream, { log, events: countedAsRefusals(metrics), ...clock, ...(state === undefined ? {} : { shared: state.credentials }) });
   const versions = createVersionCache(upstream, config.versionCacheTtlMs);
   // Overrides file, /doc-bearer discovery, built-in table; a bad signatures file stops the start here.
   const signatures = options.signatures ?? createSignatureResolverFromConfig(config, upstream, log);
@@ -122,6 +124,8 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
     timeoutMs: Math.min(config.callTimeoutMs, 5000),
     ...(state === undefined ? {} : { sharedStore: () => (state.link.up ? 'up' : 'away') }),
   });
+  // upstream_up / upstream_down on /metrics: the same health check as /readyz, at each scrape
+  metrics.operations.trackUpstream(() => upstreamState(http, config));
   return {
     app: createApp({
       config,
@@ -131,11 +135,15 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
         forward: passthroughClient.forward,
         config,
         log,
-        onAnswer: metrics.observePassthrough,
+        onAnswer(status, seconds) {
+          metrics.observePassthrough(status);
+          metrics.operations.observePassthrough(status, seconds);
+        },
         onSessionLogin: credentials.rememberLogin,
       }),
       onCall(dialect, origin, outcome, seconds) {
         metrics.observeCall(dialect, outcome, seconds);
+        metrics.operations.observeCall(outcome);
         const request = json2Requests.get(origin);
         const json2Body = request === undefined ? undefined : () => placeholderBody(request);
         report.record({ dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod, failed: outcomeName(outcome) !== 'ok', json2Body });
@@ -208,7 +216,7 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
   // A moment for Redis, so the first calls already share their keys; it is never waited for longer.
   await state?.link.ready(Math.min(2000, config.redisTimeoutMs * 4));
   // --send-timeout and --max-connections (client-guard.ts)
-  const guard = createClientGuard({ sendTimeoutMs: config.sendTimeoutMs, maxConnections: config.maxConnections, onSendTimeout: () => metrics.clientLimit('send_timeout'), onRefused: () => metrics.clientLimit('connection_cap') });
+  const guard = createClientGuard({ sendTimeoutMs: config.sendTimeoutMs, maxConnections: config.maxConnections, onSendTimeout: () => metrics.clientLimit('send_timeout'), onRefused: () => { metrics.clientLimit('connection_cap'); metrics.operations.refused('max_connections'); } });
   const fetch: typeof app.fetch = (req, env: { incoming?: IncomingMessage } | undefined, ...rest) => (guard.refuses(env?.incoming?.socket) ? guard.refusal() : app.fetch(req, env, ...rest));
   const server = await listen(fetch, config.host, config.port, config.requestTimeoutMs);
   guard.attach(server as Server);
@@ -248,4 +256,26 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
       await closeServer(adminServer);
     },
   };
+}
+
+/** The credentials' events for metrics, a throttled login also counted as a policy refusal. */
+function countedAsRefusals(metrics: GatewayMetrics): CredentialEvents {
+  return {
+    ...metrics.credentials,
+    throttled() {
+      metrics.credentials.throttled();
+      metrics.operations.refused('login_throttle');
+    },
+  };
+}
+
+/** One health check of the upstream (`GET /web/health`, 5 s at most): up, or down and why. */
+async function upstreamState(http: UpstreamHttp, config: Config): Promise<UpstreamState> {
+  try {
+    const signal = AbortSignal.timeout(Math.min(config.callTimeoutMs, 5000));
+    await checkHealth(http, config, { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'metrics', signal });
+    return { up: true };
+  } catch (err) {
+    return { up: false, reason: downReasonOf(LegacyError.from(err).kind) };
+  }
 }

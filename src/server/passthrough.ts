@@ -29,8 +29,8 @@ export interface PassthroughOptions {
   forward: PassthroughClient['forward'];
   config: Pick<Config, 'upstreamHost' | 'trustedProxies' | 'passthroughBufferBytes'>;
   log: Logger;
-  /** Hears each answer's status (`undefined`: the upstream could not be reached), for metrics. */
-  onAnswer?: (status: number | undefined) => void;
+  /** Hears each answer's status (`undefined`: the upstream could not be reached) and its seconds until the headers, for metrics. */
+  onAnswer?: (status: number | undefined, seconds: number) => void;
   /** Hears the logins of successful `/web/session/authenticate` calls (uid → login for minting). */
   onSessionLogin?: OnSessionLogin;
 }
@@ -51,10 +51,12 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined, 
     const target = incoming?.url?.startsWith('/') ? incoming.url : url.pathname + url.search;
     const method = c.req.method;
     const line = { method, path: url.pathname, clientIp: address.ip };
+    let forwardedAt = started;
     try {
       const raw = method === 'GET' || method === 'HEAD' ? null : c.req.raw.body;
       // the whole body first (up to --passthrough-buffer): the upstream is not contacted meanwhile
       const requestBody = raw === null ? null : await bufferBody(raw, declaredLength(headers), config.passthroughBufferBytes);
+      forwardedAt = performance.now();
       const res = await forward({
         method,
         target,
@@ -62,7 +64,7 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined, 
         body: requestBody,
         signal: c.req.raw.signal,
       });
-      onAnswer(res.status);
+      onAnswer(res.status, (performance.now() - forwardedAt) / 1000);
       log.debug({ ...line, status: res.status, durationMs: Math.round(performance.now() - started) }, 'passthrough');
       const bodiless = method === 'HEAD' || bodilessStatuses.has(res.status);
       if (bodiless) await res.body.cancel();
@@ -72,7 +74,7 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined, 
       return new Response(body, { status: res.status, headers: responseHeadersToClient(res.headers) });
     } catch (err) {
       if (c.req.raw.signal.aborted) return gatewayError(502); // the client left; nobody reads this
-      onAnswer(undefined);
+      onAnswer(undefined, (performance.now() - forwardedAt) / 1000);
       const error = LegacyError.from(err);
       log.warn({ ...line, detail: error.message }, 'passthrough failed: the upstream did not answer');
       return gatewayError(error.kind === 'upstream_timeout' ? 504 : 502);
