@@ -103,6 +103,13 @@ describe.each(files)('deploy/%s', (name) => {
   });
 });
 
+describe('docs/deployment.md', () => {
+  it('shows every deploy file as it is', () => {
+    const doc = readFileSync(new URL('../../docs/deployment.md', import.meta.url), 'utf8');
+    for (const name of [...files, 'nginx.conf']) expect(doc, name).toContain(readFileSync(new URL(name, deploy), 'utf8'));
+  });
+});
+
 describe('deploy/compose.replicas.yaml', () => {
   const compose = load('compose.replicas.yaml');
 
