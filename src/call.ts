@@ -2,6 +2,7 @@
  * The call model: what a wire dialect decodes a request into and what the legacy services receive.
  * This is the only product type the wire codecs share with the rest of the gateway.
  */
+import type { CallSpan, ClientTraceContext } from './tracing/call-tracer.ts';
 import type { Value } from './value.ts';
 
 /** `/xmlrpc/<service>` (string faultCodes), `/xmlrpc/2/<service>` (int faultCodes), `/jsonrpc`. */
@@ -38,6 +39,10 @@ export interface CallOrigin {
   requestId: string;
   /** Aborted when the client goes away or the call deadline passes. */
   signal: AbortSignal;
+  /** The client's W3C trace context (`traceparent`, `tracestate`), passed on upstream. */
+  traceContext?: ClientTraceContext | undefined;
+  /** The call's span, when traces are exported: each upstream request becomes its child. */
+  span?: CallSpan | undefined;
 }
 
 /**

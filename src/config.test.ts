@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, helpText, loadConfig, settings } from './config.ts';
+import { ConfigError, helpText, loadConfig, secretFileForms, settings } from './config.ts';
 
 describe('loadConfig()', () => {
   it('picks the series the demo simulator plays: 19.0 unless told saas-19.1', () => {
@@ -143,7 +143,7 @@ describe('configuration errors in the gateway\'s own words (issue #24)', () => {
         expect(head).toBe(`--${s.flag} / ${s.env}`);
         expect(why).not.toMatch(libraryWords);
         // a file the gateway cannot read says so; everything else says what it accepts
-        if (s.flag !== 'upstream-ca' && s.flag !== 'admin-token-file') expect(why).toMatch(/e\.g\. |^one of /);
+        if (s.flag !== 'upstream-ca' && !Object.keys(secretFileForms).some((k) => settings[k as keyof typeof secretFileForms].flag === s.flag)) expect(why).toMatch(/e\.g\. |^one of /);
         explained++;
         break;
       }
@@ -360,8 +360,67 @@ describe('the admin port beyond loopback (issue #20)', () => {
     expect(problems([], { ADMIN_TOKEN_FILE: '/nonexistent/admin_token' })).toEqual(['--admin-token-file / ADMIN_TOKEN_FILE: invalid value "/nonexistent/admin_token": cannot read the file (ENOENT)']);
     const short = tokenFile('tooshort\n');
     const out = problems([], { ADMIN_HOST: '0.0.0.0', ADMIN_TOKEN_FILE: short });
-    expect(out).toEqual([`--admin-token-file / ADMIN_TOKEN_FILE: the file ${JSON.stringify(short)} does not hold a token: ${settings.adminToken.accepts}`]);
+    expect(out).toEqual([`--admin-token-file / ADMIN_TOKEN_FILE: the file ${JSON.stringify(short)} does not hold the admin token: ${settings.adminToken.accepts}`]);
     expect(out.join('')).not.toContain('tooshort');
     expect(problems([], { ADMIN_TOKEN: token, ADMIN_TOKEN_FILE: tokenFile(token) })).toEqual(['--admin-token-file / ADMIN_TOKEN_FILE: give the admin token once, as --admin-token or as --admin-token-file']);
+  });
+});
+
+describe('every secret setting has a _FILE form', () => {
+  const problems = (env: NodeJS.ProcessEnv): string[] => {
+    try {
+      loadConfig([], env);
+      return [];
+    } catch (e) {
+      return (e as ConfigError).problems;
+    }
+  };
+  const secretFile = (text: string, mode = 0o640) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'gateway-secret-')), 'secret');
+    writeFileSync(path, text, { mode });
+    return path;
+  };
+  const key = 'ab'.repeat(20);
+  const stateSecret = 'a-state-secret-of-at-least-32-characters';
+
+  it('names a file form for each secret setting, and no secret setting lacks one', () => {
+    const secretKeys = Object.entries(settings).filter(([, s]) => 'secret' in s && s.secret !== undefined).map(([k]) => k).sort();
+    expect(Object.values(secretFileForms).map((f) => f.key).sort()).toEqual(secretKeys);
+    for (const [fileKey, { key: target }] of Object.entries(secretFileForms)) {
+      expect(settings[fileKey as keyof typeof secretFileForms].env).toBe(`${settings[target].env}_FILE`);
+      expect(settings[fileKey as keyof typeof secretFileForms].flag).toBe(`${settings[target].flag}-file`);
+    }
+  });
+
+  it('reads STATE_SECRET_FILE, SERVICE_KEY_FILE and REDIS_URL_FILE as their settings, one trailing newline ignored', () => {
+    const config = loadConfig([], {
+      STATE_SECRET_FILE: secretFile(`${stateSecret}\n`),
+      SERVICE_KEY_FILE: secretFile(`gw=${key}\n`),
+      REDIS_URL_FILE: secretFile('redis://:s3cret@redis:6379/0\n'),
+      SERVICE_DB: 'gw',
+    });
+    expect(config.stateSecret).toBe(stateSecret);
+    expect(config.serviceKey?.keyFor('gw')).toBe(key);
+    expect(config.redisUrl).toBe('redis://:s3cret@redis:6379/0');
+  });
+
+  it('checks a file-borne value as the setting itself, without quoting it, and refuses a secret given twice', () => {
+    const short = secretFile('too-short-secret');
+    expect(problems({ STATE_SECRET_FILE: short })).toEqual([`--state-secret-file / STATE_SECRET_FILE: the file ${JSON.stringify(short)} does not hold the state secret: ${settings.stateSecret.accepts}`]);
+    const badUrl = secretFile('http://:s3cret@redis');
+    const out = problems({ REDIS_URL_FILE: badUrl, STATE_SECRET: stateSecret });
+    expect(out).toEqual([`--redis-url-file / REDIS_URL_FILE: the file ${JSON.stringify(badUrl)} does not hold the Redis URL: ${settings.redisUrl.accepts}`]);
+    expect(out.join('')).not.toContain('s3cret');
+    // --redis-url from a file still needs the state secret
+    expect(problems({ REDIS_URL_FILE: secretFile('redis://redis:6379') })).toEqual(['--state-secret / STATE_SECRET: required with --redis-url: replicas store keys in Redis encrypted under it']);
+    expect(problems({ STATE_SECRET: stateSecret, STATE_SECRET_FILE: secretFile(stateSecret) })).toEqual(['--state-secret-file / STATE_SECRET_FILE: give the state secret once, as --state-secret or as --state-secret-file']);
+    expect(problems({ SERVICE_KEY_FILE: secretFile(`gw=${key}`), SERVICE_DB: 'other' })).toEqual(['--service-db / SERVICE_DB: --service-key has no key for database "other" (add other=<key>)']);
+  });
+
+  it.runIf(typeof process.getuid === 'function' && process.getuid() !== 0)('says who must be able to read a secret file it may not read', () => {
+    const locked = secretFile(stateSecret, 0o000);
+    const [problem] = problems({ STATE_SECRET_FILE: locked });
+    expect(problem).toContain(`cannot read the file (EACCES): the gateway runs as uid ${process.getuid!()}, gid ${process.getgid!()}`);
+    expect(problem).toContain('chmod 640');
   });
 });

@@ -46,6 +46,29 @@ const pemFile = z.string().min(1).superRefine((path, ctx) => {
   if (!text.includes('-----BEGIN CERTIFICATE-----')) ctx.addIssue({ code: 'custom', message: 'the file holds no PEM certificate' });
 });
 
+/**
+ * The `_FILE` form of a secret setting (`--state-secret-file` / `STATE_SECRET_FILE`): the path of a
+ * file holding the value, as Docker and Kubernetes mount secrets, so the secret is in no
+ * environment listing. {@link readSecretFiles} reads it.
+ */
+function secretFileSetting(flag: string, env: string, secretName: string, what: string): Setting {
+  return {
+    flag: `${flag}-file`,
+    env: `${env}_FILE`,
+    schema: z.string().min(1).optional(),
+    accepts: `the path of a file holding ${what}, e.g. /run/secrets/${secretName}`,
+    help: `File ${what} is read from instead of --${flag} (a Docker or Kubernetes secret, e.g. /run/secrets/${secretName}; one trailing newline ignored). Default none.`,
+  };
+}
+
+/** Each secret setting's file form (key of the file setting → key of the setting it fills). */
+export const secretFileForms = {
+  adminTokenFile: { key: 'adminToken', what: 'the admin token' },
+  serviceKeyFile: { key: 'serviceKey', what: 'the service keys' },
+  redisUrlFile: { key: 'redisUrl', what: 'the Redis URL' },
+  stateSecretFile: { key: 'stateSecret', what: 'the state secret' },
+} as const;
+
 /** The settings table; README's configuration table mirrors it (a test checks they agree). */
 export const settings = {
   upstream: {
@@ -98,13 +121,7 @@ export const settings = {
     secret: true,
     help: 'Bearer token the admin port requires for /metrics and the migration report (/readyz stays open for probes). Required when --admin-host listens beyond loopback. Default none.',
   },
-  adminTokenFile: {
-    flag: 'admin-token-file',
-    env: 'ADMIN_TOKEN_FILE',
-    schema: z.string().min(1).optional(),
-    accepts: 'the path of a file holding the admin token, e.g. /run/secrets/admin_token',
-    help: 'File the admin token is read from instead of --admin-token (a Docker or Kubernetes secret; one trailing newline ignored). Default none.',
-  },
+  adminTokenFile: secretFileSetting('admin-token', 'ADMIN_TOKEN', 'admin_token', 'the admin token'),
   adminOpenWithoutToken: {
     flag: 'admin-open-without-token',
     env: 'ADMIN_OPEN_WITHOUT_TOKEN',
@@ -392,6 +409,7 @@ export const settings = {
       'API keys the gateway itself uses for look-ups (uid logins, signature discovery, languages): `db=key` entries separated by commas, one per database, ' +
       'and/or one bare key for every other database. Default none: uid logins must be learned from logins, discovery uses the caller\'s own key.',
   },
+  serviceKeyFile: secretFileSetting('service-key', 'SERVICE_KEY', 'service_key', 'the service keys (the --service-key text)'),
   serviceDb: {
     flag: 'service-db',
     env: 'SERVICE_DB',
@@ -420,6 +438,7 @@ export const settings = {
     secret: (raw) => raw.replace(/\/\/[^@/]*@/, '//***@'), // the password a URL may hold
     help: 'Redis that replicas share credentials through (minted keys, uid logins, refusals, throttle counters, migration report counters); needs --state-secret. Default none: all state stays in the process.',
   },
+  redisUrlFile: secretFileSetting('redis-url', 'REDIS_URL', 'redis_url', 'the Redis URL (with its password)'),
   stateSecret: {
     flag: 'state-secret',
     env: 'STATE_SECRET',
@@ -428,6 +447,7 @@ export const settings = {
     secret: true,
     help: 'Secret every replica shares: keys and logins are stored in Redis encrypted (AES-256-GCM) under it, and credential slots are named by HMAC under it. Required with --redis-url. Default none.',
   },
+  stateSecretFile: secretFileSetting('state-secret', 'STATE_SECRET', 'state_secret', 'the state secret'),
   redisPrefix: {
     flag: 'redis-prefix',
     env: 'REDIS_PREFIX',
@@ -545,6 +565,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {})
       problems.push(`--${s.flag} / ${s.env}: invalid value${quoted(s, raw)}: ${why}`);
     }
   }
+  readSecretFiles(fromFlags, env, out, problems);
   if (out.redisUrl !== undefined && out.stateSecret === undefined && !problems.some((p) => p.startsWith('--state-secret'))) {
     problems.push('--state-secret / STATE_SECRET: required with --redis-url: replicas store keys in Redis encrypted under it');
   }
@@ -564,28 +585,50 @@ function isLoopback(host: string): boolean {
 }
 
 /**
- * The admin token from `--admin-token-file`, and the refusal to open the admin port beyond loopback
- * without one (issue #20: it shows client addresses, user agents, models and methods) unless
- * `--admin-open-without-token` accepts that.
+ * The secrets given as files (`--admin-token-file`, `--state-secret-file`, ...): each file is read
+ * (one trailing newline ignored) and its text validated as its setting's value would be, never
+ * quoted back. A secret given both ways is refused.
+ */
+function readSecretFiles(fromFlags: Map<string, string | boolean>, env: NodeJS.ProcessEnv, out: Record<string, unknown>, problems: string[]): void {
+  for (const [fileKey, { key, what }] of Object.entries(secretFileForms) as [keyof typeof secretFileForms, { key: keyof typeof settings; what: string }][]) {
+    const file = out[fileKey] as string | undefined;
+    if (file === undefined) continue;
+    const fileSetting: Setting = settings[fileKey];
+    const target: Setting = settings[key];
+    const head = `--${fileSetting.flag} / ${fileSetting.env}`;
+    if ((fromFlags.get(target.flag) ?? env[target.env]) !== undefined) {
+      problems.push(`${head}: give ${what} once, as --${target.flag} or as --${fileSetting.flag}`);
+      continue;
+    }
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (err) {
+      problems.push(`${head}: invalid value ${JSON.stringify(file)}: ${unreadableFileText(err)}`);
+      continue;
+    }
+    const result = target.schema.safeParse(text, { error: () => acceptedText(key, target) });
+    if (result.success) out[key] = result.data;
+    else problems.push(`${head}: the file ${JSON.stringify(file)} does not hold ${what}: ${[...new Set(result.error.issues.map((i) => i.message))].join('; ')}`);
+  }
+}
+
+/**
+ * Why a secret file could not be read; for a permission refusal, who the gateway runs as, since a
+ * mounted secret keeps the host file's owner and mode (make it readable by that user or group).
+ */
+function unreadableFileText(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code ?? 'error';
+  if (code !== 'EACCES' || typeof process.getuid !== 'function' || typeof process.getgid !== 'function') return `cannot read the file (${code})`;
+  return `cannot read the file (EACCES): the gateway runs as uid ${process.getuid()}, gid ${process.getgid()}; give that group read access (chgrp ${process.getgid()} <file>; chmod 640 <file>)`;
+}
+
+/**
+ * The refusal to open the admin port beyond loopback without a token (it shows client addresses,
+ * user agents, models and methods) unless `--admin-open-without-token` accepts that.
  */
 function adminAccess(out: Record<string, unknown>, problems: string[]): void {
   const file = out.adminTokenFile as string | undefined;
-  if (file !== undefined) {
-    if (out.adminToken !== undefined) problems.push('--admin-token-file / ADMIN_TOKEN_FILE: give the admin token once, as --admin-token or as --admin-token-file');
-    else {
-      let text: string | undefined;
-      try {
-        text = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
-      } catch (err) {
-        problems.push(`--admin-token-file / ADMIN_TOKEN_FILE: invalid value ${JSON.stringify(file)}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-      }
-      if (text !== undefined) {
-        const token = settings.adminToken.schema.safeParse(text);
-        if (token.success && token.data !== undefined) out.adminToken = token.data;
-        else problems.push(`--admin-token-file / ADMIN_TOKEN_FILE: the file ${JSON.stringify(file)} does not hold a token: ${settings.adminToken.accepts}`);
-      }
-    }
-  }
   const host = out.adminHost;
   if (typeof host === 'string' && !isLoopback(host) && out.adminToken === undefined && file === undefined && out.adminOpenWithoutToken === false && !problems.some((p) => p.startsWith('--admin-token'))) {
     problems.push(

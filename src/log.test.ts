@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createProcessLogger } from './log.ts';
+import { createProcessLogger, PrettyLogsUnavailable } from './log.ts';
 
 /** A stream keeping what was written. */
 function sink() {
@@ -41,5 +41,22 @@ describe('createProcessLogger()', () => {
     expect(text).not.toContain('hunter2');
     expect(text).not.toContain('session_id');
     expect(text).not.toContain('Bearer abc');
+  });
+
+  it('loads pino-pretty only when pretty lines are asked for, and says so clearly when it is missing', () => {
+    let loads = 0;
+    const missing = () => {
+      loads++;
+      return undefined;
+    };
+    const out = sink();
+    createProcessLogger('info', 'json', { isTty: true, destination: out.stream, loadPretty: missing }).info('json line');
+    expect(loads).toBe(0);
+    // auto in a terminal without pino-pretty: JSON lines, no failure
+    createProcessLogger('info', 'auto', { isTty: true, destination: out.stream, loadPretty: missing }).info('auto line');
+    expect(loads).toBe(1);
+    expect(out.text().trim().split('\n').map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['json line', 'auto line']);
+    expect(() => createProcessLogger('info', 'pretty', { isTty: false, destination: out.stream, loadPretty: missing })).toThrow(PrettyLogsUnavailable);
+    expect(() => createProcessLogger('info', 'pretty', { loadPretty: missing })).toThrow(/needs the pino-pretty package.*npm install pino-pretty.*--log-format json/);
   });
 });

@@ -2,8 +2,10 @@
  * The gateway's logger (pino). Call arguments, passwords and keys are never passed to it; the
  * redaction paths below are a second net in case a header object slips into a log line.
  */
+import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
-import { build as prettyStream } from 'pino-pretty';
+
+type PrettyBuild = typeof import('pino-pretty').build;
 
 export type { Logger };
 
@@ -45,18 +47,49 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 /** `--log-format`: JSON lines, colored lines for people, or pretty only when stdout is a terminal. */
 export type LogFormat = 'auto' | 'json' | 'pretty';
 
+/** Pretty lines were asked for (`--log-format pretty`) but pino-pretty, a development dependency, is not installed. */
+export class PrettyLogsUnavailable extends Error {
+  constructor() {
+    super('--log-format pretty needs the pino-pretty package, which production installs leave out: install it (npm install pino-pretty) or use --log-format json');
+    this.name = 'PrettyLogsUnavailable';
+  }
+}
+
+/**
+ * pino-pretty, loaded only when pretty lines are wanted, so production installs (JSON logs) need not
+ * carry it. `undefined` when it is not installed.
+ */
+export function loadPrettyBuild(): PrettyBuild | undefined {
+  try {
+    return (createRequire(import.meta.url)('pino-pretty') as { build: PrettyBuild }).build;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
+    throw err;
+  }
+}
+
 /**
  * The process's logger on stdout: JSON lines (pino) unless `format` asks for pretty lines, or is
  * `auto` and stdout is a terminal. Pretty lines are formatted in-process (no worker thread), with
- * the same redaction.
+ * the same redaction. `auto` falls back to JSON lines when pino-pretty is not installed; `pretty`
+ * throws {@link PrettyLogsUnavailable}.
  */
 export function createProcessLogger(
   level: string,
   format: LogFormat,
-  { isTty = process.stdout.isTTY === true, destination }: { isTty?: boolean; destination?: NodeJS.WritableStream } = {},
+  {
+    isTty = process.stdout.isTTY === true,
+    destination,
+    loadPretty = loadPrettyBuild,
+  }: { isTty?: boolean; destination?: NodeJS.WritableStream; loadPretty?: () => PrettyBuild | undefined } = {},
 ): Logger {
-  const pretty = format === 'pretty' || (format === 'auto' && isTty);
-  if (!pretty) return destination === undefined ? createLogger(level) : createLogger(level, destination);
+  const json = () => (destination === undefined ? createLogger(level) : createLogger(level, destination));
+  if (!(format === 'pretty' || (format === 'auto' && isTty))) return json();
+  const prettyStream = loadPretty();
+  if (prettyStream === undefined) {
+    if (format === 'pretty') throw new PrettyLogsUnavailable();
+    return json();
+  }
   const options = { colorize: isTty, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name', sync: true };
   return createLogger(level, prettyStream(destination === undefined ? options : { ...options, destination }));
 }

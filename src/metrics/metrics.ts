@@ -15,6 +15,7 @@ import { successorMethodNames } from '../successors/index.ts';
 import type { Lane, WorkKind, WorkShareEvents } from '../upstream/work-shares.ts';
 import { outcomeName, type CallOutcome } from '../wire/response.ts';
 import { methodLabel, serviceLabel, statusClassLabel, upstreamRouteLabel } from './labels.ts';
+import { createOperatorMetrics, type OperatorMetrics } from './operator-metrics.ts';
 
 const prefix = 'legacy_rpc_gateway_';
 /** Seconds, from a cached `version` (a few ms) to Odoo's `limit_time_real` (120 s). */
@@ -48,6 +49,8 @@ export interface GatewayMetrics {
   observeSuccessor(method: string): void;
   /** Reports `count()` as the shadow calls in flight at each scrape. */
   trackShadowInFlight(count: () => number): void;
+  /** build_info, upstream up/down, passthrough latency, policy refusals (`operator-metrics.ts`). */
+  readonly operations: OperatorMetrics;
   /** The exposition's content type. */
   readonly contentType: string;
   /** The exposition text for `/metrics`. */
@@ -119,6 +122,8 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
     },
   });
 
+  const operations = createOperatorMetrics(registers);
+
   return {
     workShares: {
       waiting: (work: WorkKind, delta: 1 | -1) => waitingCalls.inc({ work }, delta),
@@ -128,6 +133,7 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
     trackWorkShares(busy) {
       busyLanes = busy;
     },
+    operations,
     observeCall(dialect, outcome, seconds) {
       const labels = { dialect, service: serviceLabel(outcome.service), method: methodLabel(outcome.service, outcome.method, outcome.modelMethod), outcome: outcomeName(outcome) };
       calls.inc(labels);

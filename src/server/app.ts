@@ -11,6 +11,7 @@ import { LegacyError } from '../errors.ts';
 import type { Dispatch } from '../legacy/dispatch.ts';
 import type { Logger } from '../log.ts';
 import type { Shadow } from '../shadow/index.ts';
+import { clientTraceContext, type CallTracer } from '../tracing/call-tracer.ts';
 import { createJsonRpcHandler, encodeError } from '../wire/jsonrpc/index.ts';
 import type { CallOutcome, WireResponse } from '../wire/response.ts';
 import { createXmlRpcHandler, encodeFault, formLimit, formTooLargePage } from '../wire/xmlrpc/index.ts';
@@ -36,6 +37,8 @@ export interface AppDeps {
   shadow?: Shadow | undefined;
   /** Aborted (with a LegacyError) when the shutdown grace period is over: running calls answer that fault. */
   shutdown?: AbortSignal;
+  /** Traces (OpenTelemetry), when the `OTEL_*` variables ask for them: a span per legacy call. */
+  tracer?: CallTracer | undefined;
 }
 
 /**
@@ -58,7 +61,7 @@ const methodNotAllowedPage =
   '<!doctype html>\n<html lang=en>\n<title>405 Method Not Allowed</title>\n<h1>Method Not Allowed</h1>\n' +
   '<p>The method is not allowed for the requested URL.</p>\n';
 
-export function createApp({ config, log, dispatch, passthrough, onCall, shadow, shutdown }: AppDeps): Hono<Env> {
+export function createApp({ config, log, dispatch, passthrough, onCall, shadow, shutdown, tracer }: AppDeps): Hono<Env> {
   const app = new Hono<Env>({ getPath: routedPath });
   const marshal = { nullAs: config.marshalNone, bigIntAs: config.marshalBigInt };
   // db calls run under --db-timeout, the others under --call-timeout.
@@ -71,6 +74,8 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
     const startedAt = performance.now();
     const socketIp = c.env?.incoming?.socket.remoteAddress ?? '127.0.0.1';
     const address = clientAddress(socketIp, c.req.header('x-forwarded-for'), c.req.header('x-forwarded-proto'), config.trustedProxies);
+    const traceContext = clientTraceContext(c.req.header('traceparent'), c.req.header('tracestate'));
+    const span = tracer?.startCall(dialect, traceContext);
     const origin: CallOrigin = deadlines.origin(
       {
         host: c.req.header('host') ?? '',
@@ -78,12 +83,15 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
         proto: address.proto,
         userAgent: c.req.header('user-agent') ?? '',
         requestId: requestIdFrom(c.req.header(headerRequestId)),
+        traceContext,
+        span,
       },
       c.req.raw.signal,
     );
     let last: CallOutcome | undefined;
     const onOutcome = (outcome: CallOutcome) => {
       last = outcome;
+      span?.end(outcome);
       deadlines.finish(origin);
       // The access log, metrics and migration report wait until the answer is written (the
       // response goes out in the microtasks that follow; setImmediate runs after them): at
@@ -106,7 +114,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
     if (shadow === undefined) return answer;
     const exchange = {
       dialect, path: c.req.path, contentType: c.req.header('content-type'), body, origin, outcome, answer,
-      replay: () => replay({ ...origin, requestId: `${origin.requestId}-shadow`, signal: AbortSignal.timeout(config.callTimeoutMs) }),
+      replay: () => replay({ ...origin, requestId: `${origin.requestId}-shadow`, signal: AbortSignal.timeout(config.callTimeoutMs), span: undefined }),
     };
     return shadow.offer(exchange, (run) => {
       const outgoing = c.env?.outgoing;

@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { LegacyError, upstreamErrorName } from '../errors.ts';
-import { checkUpstreamPrerequisites, createCredentials, type Credentials } from '../credentials/index.ts';
+import { checkUpstreamPrerequisites, createCredentials, type CredentialEvents, type Credentials } from '../credentials/index.ts';
 import { placeholderBody } from '../equivalents/index.ts';
 import { createCommonService } from '../legacy/common.ts';
 import { createDbService } from '../legacy/db.ts';
@@ -17,12 +17,15 @@ import { createObjectService } from '../legacy/object.ts';
 import { createVersionCache } from '../legacy/version-cache.ts';
 import type { Logger } from '../log.ts';
 import { createMetrics, type GatewayMetrics } from '../metrics/metrics.ts';
+import { downReasonOf, type UpstreamState } from '../metrics/operator-metrics.ts';
 import { createReportPersistence } from '../report/report-persistence.ts';
 import { createSharedReport, type SharedReport } from '../report/shared-report.ts';
 import { createShadow, maxCompareBytes, type Shadow } from '../shadow/index.ts';
 import { createSignatureResolverFromConfig, type SignatureResolver } from '../signatures/index.ts';
 import { createSuccessors } from '../successors/index.ts';
 import { createSharedState } from '../state/index.ts';
+import { loadCallTracer, type CallTracer } from '../tracing/call-tracer.ts';
+import { traceUpstreamHttp } from '../tracing/traced-http.ts';
 import type { Struct } from '../value.ts';
 import {
   createHealthCheck,
@@ -34,6 +37,7 @@ import {
   observeUpstreamHttp,
   shareUpstreamHttp,
   createUpstreamShares,
+  type HealthCheck,
   type Upstream,
 } from '../upstream/index.ts';
 import { outcomeName } from '../wire/response.ts';
@@ -52,6 +56,10 @@ export interface GatewayOptions {
   signatures?: SignatureResolver;
   /** The credentials' clock (key expiry, renewal, re-validation, throttling); tests move it. */
   now?: () => number;
+  /** Where the `OTEL_*` variables are read (traces); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** The tracer `startGateway` loaded from them (none: no traces, no span, no SDK loaded). */
+  tracer?: CallTracer | undefined;
 }
 
 /** Builds the two Hono apps and what they use, without sockets. */
@@ -60,13 +68,16 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   // each kind of work waits for a share of its own (work-shares.ts); the metrics time Odoo alone
   const shares = createUpstreamShares(config, metrics.workShares);
   metrics.trackWorkShares(shares.busy);
-  const http = shareUpstreamHttp(observeUpstreamHttp(createUpstreamHttp(config), metrics.observeUpstream), shares);
+  const observed = shareUpstreamHttp(observeUpstreamHttp(createUpstreamHttp(config), metrics.observeUpstream), shares);
+  const { tracer } = options;
+  // with traces exported, each upstream request of a legacy call is a child span of the call's
+  const http = tracer === undefined ? observed : traceUpstreamHttp(observed, config);
   const upstream = createUpstream(config, http);
   const clock = options.now === undefined ? {} : { now: options.now };
   // --redis-url: what the replicas share (connects in the background; serves without it meanwhile)
   const state = createSharedState(config, log, { events: metrics.redis, ...clock });
   // A bad --credentials-file stops the start here.
-  const credentials = createCredentials(config, upstream, { log, events: metrics.credentials, ...clock, ...(state === undefined ? {} : { shared: state.credentials }) });
+  const credentials = createCredentials(config, upstream, { log, events: countedAsRefusals(metrics), ...clock, ...(state === undefined ? {} : { shared: state.credentials }) });
   const versions = createVersionCache(upstream, config.versionCacheTtlMs);
   // Overrides file, /doc-bearer discovery, built-in table; a bad signatures file stops the start here.
   const signatures = options.signatures ?? createSignatureResolverFromConfig(config, upstream, log);
@@ -132,6 +143,8 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
     timeoutMs: Math.min(config.callTimeoutMs, 5000),
     ...(state === undefined ? {} : { sharedStore: () => (state.link.up ? 'up' : 'away') }),
   });
+  // upstream_up / upstream_down on /metrics: the same health check as /readyz, at each scrape
+  metrics.operations.trackUpstream(() => upstreamState(health, config));
   return {
     app: createApp({
       config,
@@ -141,17 +154,22 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
         forward: passthroughClient.forward,
         config,
         log,
-        onAnswer: metrics.observePassthrough,
+        onAnswer(status, seconds) {
+          metrics.observePassthrough(status);
+          metrics.operations.observePassthrough(status, seconds);
+        },
         onSessionLogin: credentials.rememberLogin,
       }),
       onCall(dialect, origin, outcome, seconds) {
         metrics.observeCall(dialect, outcome, seconds);
+        metrics.operations.observeCall(outcome);
         const request = json2Requests.get(origin);
         const json2Body = request === undefined ? undefined : () => placeholderBody(request);
         report.record({ dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod, failed: outcomeName(outcome) !== 'ok', json2Body, successor: servedBySuccessor.has(origin) });
       },
       shadow,
       shutdown: shutdown.signal,
+      tracer,
     }),
     /** Ends the calls still running with a fault in their dialect (the grace period is over). */
     abortCalls() {
@@ -178,6 +196,8 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       await report.stop();
       await state?.close();
       await Promise.all([upstream.close(), passthroughClient.close(), health.close()]);
+      // the spans still buffered are sent
+      await tracer?.close();
     },
   };
 }
@@ -205,7 +225,9 @@ export interface RunningGateway {
 
 /** Starts listening on `config.host:config.port` and the admin port (port 0 picks a free one). */
 export async function startGateway(config: Config, log: Logger, options: GatewayOptions = {}): Promise<RunningGateway> {
-  const gateway = createGateway(config, log, options);
+  // OpenTelemetry's SDK is loaded only when the OTEL_* variables ask for traces
+  const tracer = options.tracer ?? (await loadCallTracer(options.env ?? process.env, log));
+  const gateway = createGateway(config, log, { ...options, tracer });
   const { app, admin, upstream, credentials, metrics, report, inFlight, state, shadow } = gateway;
   // the file keeps this replica's own counts (the shared ones live in Redis)
   const persistence = createReportPersistence({ report: report.local, file: config.reportFile, log });
@@ -213,7 +235,7 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
   // A moment for Redis, so the first calls already share their keys; it is never waited for longer.
   await state?.link.ready(Math.min(2000, config.redisTimeoutMs * 4));
   // --send-timeout and --max-connections (client-guard.ts)
-  const guard = createClientGuard({ sendTimeoutMs: config.sendTimeoutMs, maxConnections: config.maxConnections, onSendTimeout: () => metrics.clientLimit('send_timeout'), onRefused: () => metrics.clientLimit('connection_cap') });
+  const guard = createClientGuard({ sendTimeoutMs: config.sendTimeoutMs, maxConnections: config.maxConnections, onSendTimeout: () => metrics.clientLimit('send_timeout'), onRefused: () => { metrics.clientLimit('connection_cap'); metrics.operations.refused('max_connections'); } });
   const fetch: typeof app.fetch = (req, env: { incoming?: IncomingMessage } | undefined, ...rest) => (guard.refuses(env?.incoming?.socket) ? guard.refusal() : app.fetch(req, env, ...rest));
   const server = await listen(fetch, config.host, config.port, config.requestTimeoutMs);
   guard.attach(server as Server);
@@ -253,4 +275,25 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
       await closeServer(adminServer);
     },
   };
+}
+
+/** The credentials' events for metrics, a throttled login also counted as a policy refusal. */
+function countedAsRefusals(metrics: GatewayMetrics): CredentialEvents {
+  return {
+    ...metrics.credentials,
+    throttled() {
+      metrics.credentials.throttled();
+      metrics.operations.refused('login_throttle');
+    },
+  };
+}
+
+/** One health check of the upstream (`GET /web/health`, 5 s at most): up, or down and why. */
+async function upstreamState(health: HealthCheck, config: Config): Promise<UpstreamState> {
+  try {
+    await health.check(AbortSignal.timeout(Math.min(config.callTimeoutMs, 5000)));
+    return { up: true };
+  } catch (err) {
+    return { up: false, reason: downReasonOf(LegacyError.from(err).kind) };
+  }
 }

@@ -29,8 +29,8 @@ export interface PassthroughOptions {
   forward: PassthroughClient['forward'];
   config: Pick<Config, 'upstreamHost' | 'trustedProxies' | 'passthroughBufferBytes' | 'passthroughMaxBodyBytes' | 'passthroughSpoolDir'>;
   log: Logger;
-  /** Hears each answer's status (`undefined`: the upstream could not be reached), for metrics. */
-  onAnswer?: (status: number | undefined) => void;
+  /** Hears each answer's status (`undefined`: the upstream could not be reached) and its seconds until the headers, for metrics. */
+  onAnswer?: (status: number | undefined, seconds: number) => void;
   /** Hears the logins of successful `/web/session/authenticate` calls (uid → login for minting). */
   onSessionLogin?: OnSessionLogin;
 }
@@ -53,12 +53,14 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined, 
     const method = c.req.method;
     const line = { method, path: url.pathname, clientIp: address.ip };
     let spooled: SpooledBody | null = null;
+    let forwardedAt = started;
     try {
       const raw = method === 'GET' || method === 'HEAD' ? null : c.req.raw.body;
       // the whole body first, whatever its size: the upstream is not contacted meanwhile
       const read = raw === null ? null : await spoolBody(raw, declaredLength(headers), limits);
       if (read === 'too-large') return tooLarge(config.passthroughMaxBodyBytes);
       spooled = read;
+      forwardedAt = performance.now();
       const upstreamHeaders = requestHeadersToUpstream(headers, { address, clientHost: headers.host ?? '' }, config.upstreamHost);
       // a body read from disk is streamed to the upstream: say its length, so it is not sent chunked
       if (spooled !== null && !('bytes' in spooled)) upstreamHeaders['content-length'] = String(spooled.size);
@@ -72,7 +74,7 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined, 
         // the upstream answered (or failed): its request body is sent or no longer wanted
         if (spooled !== null && !('bytes' in spooled)) void spooled.close();
       });
-      onAnswer(res.status);
+      onAnswer(res.status, (performance.now() - forwardedAt) / 1000);
       log.debug({ ...line, status: res.status, durationMs: Math.round(performance.now() - started) }, 'passthrough');
       const bodiless = method === 'HEAD' || bodilessStatuses.has(res.status);
       if (bodiless) await res.body.cancel();
@@ -83,7 +85,7 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined, 
     } catch (err) {
       if (spooled !== null && !('bytes' in spooled)) void spooled.close();
       if (c.req.raw.signal.aborted) return gatewayError(502); // the client left; nobody reads this
-      onAnswer(undefined);
+      onAnswer(undefined, (performance.now() - forwardedAt) / 1000);
       const error = LegacyError.from(err);
       log.warn({ ...line, detail: error.message }, 'passthrough failed: the upstream did not answer');
       return gatewayError(error.kind === 'upstream_timeout' ? 504 : 502);

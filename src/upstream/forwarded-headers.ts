@@ -1,7 +1,8 @@
 /**
  * The headers every upstream request carries besides its own: Host per the `upstream-host` setting,
- * X-Forwarded-For/-Proto/-Host for Odoo's proxy_mode, and a User-Agent naming the gateway and the
- * legacy client (design §6).
+ * X-Forwarded-For/-Proto/-Host for Odoo's proxy_mode, a User-Agent naming the gateway and the
+ * legacy client (design §6), the call's X-Request-Id (so a call can be followed into Odoo's log) and
+ * the client's W3C trace context (replaced by the gateway's own span context when it exports traces).
  */
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
@@ -16,6 +17,11 @@ export function forwardedHeaders(config: Config, origin: CallOrigin, db: string 
     'x-forwarded-proto': origin.proto,
   };
   if (origin.host) headers['x-forwarded-host'] = origin.host;
+  if (origin.requestId) headers['x-request-id'] = origin.requestId;
+  if (origin.traceContext !== undefined) {
+    headers.traceparent = origin.traceContext.traceparent;
+    if (origin.traceContext.tracestate !== undefined) headers.tracestate = origin.traceContext.tracestate;
+  }
   const host = hostFor(config.upstreamHost, origin.host, db);
   if (host) headers.host = host;
   return headers;

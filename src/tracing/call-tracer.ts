@@ -1,0 +1,63 @@
+/**
+ * What the gateway asks of tracing: a span per legacy call, continuing the client's W3C trace
+ * context, with a child span per upstream request whose context travels upstream (`traceparent`).
+ * Only this contract is loaded at start; the OpenTelemetry SDK behind it (`otel.ts`) is imported
+ * only when the `OTEL_*` variables ask for traces (`requested.ts`).
+ */
+import type { Dialect } from '../call.ts';
+import type { Logger } from '../log.ts';
+import type { CallOutcome } from '../wire/response.ts';
+import { requestedTraceExporters } from './requested.ts';
+
+/** The client's W3C trace context headers, as received (checked by {@link clientTraceContext}). */
+export interface ClientTraceContext {
+  traceparent: string;
+  tracestate?: string;
+}
+
+/** One upstream request's span: the headers that carry its context upstream, and its end. */
+export interface UpstreamSpan {
+  readonly headers: Record<string, string>;
+  /** `status`: the upstream's HTTP status; `undefined` when no answer arrived. */
+  end(status: number | undefined): void;
+}
+
+/** One legacy call's span. */
+export interface CallSpan {
+  /** A child span for one upstream request (`db`: the database it names, if any). */
+  upstream(method: string, path: string, db: string | undefined): UpstreamSpan;
+  /** Ends the span with the call's outcome: service, method, model, never arguments or credentials. */
+  end(outcome: CallOutcome): void;
+}
+
+export interface CallTracer {
+  /** Starts the span of a legacy call, a child of the client's trace context when it sent one. */
+  startCall(dialect: Dialect, client: ClientTraceContext | undefined): CallSpan;
+  /** Sends the spans still buffered and stops. */
+  close(): Promise<void>;
+}
+
+const traceparentPattern = /^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}(?:-[\w.-]*)?$/;
+
+/**
+ * The client's trace context headers when `traceparent` is well formed (W3C Trace Context: version,
+ * trace id, parent id, flags); `tracestate` travels only with it, and only when of sane length.
+ */
+export function clientTraceContext(traceparent: string | undefined, tracestate: string | undefined): ClientTraceContext | undefined {
+  if (traceparent === undefined || traceparent.length > 512 || !traceparentPattern.test(traceparent)) return undefined;
+  return tracestate === undefined || tracestate.length > 512 ? { traceparent } : { traceparent, tracestate };
+}
+
+/**
+ * The tracer the `OTEL_*` variables ask for, or `undefined` (no SDK loaded) when they ask for none.
+ * Exporter names it does not know are logged and ignored.
+ */
+export async function loadCallTracer(env: NodeJS.ProcessEnv, log: Logger): Promise<CallTracer | undefined> {
+  const { exporters, unknown } = requestedTraceExporters(env);
+  if (unknown.length > 0) log.warn({ exporters: unknown }, 'OTEL_TRACES_EXPORTER names exporters the gateway does not have (it has otlp and console): ignored');
+  if (exporters.length === 0) return undefined;
+  const { createOtelCallTracer } = await import('./otel.ts');
+  const tracer = createOtelCallTracer(env, exporters);
+  log.info({ exporters }, 'tracing: spans of legacy calls exported (OpenTelemetry)');
+  return tracer;
+}
