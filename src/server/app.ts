@@ -21,7 +21,7 @@ import { createDeadlines } from './deadline.ts';
 import { legacyRoute, rawPathOf } from './legacy-route.ts';
 import { lingeringAnswer } from './linger.ts';
 import { readBody, readIncomingBody } from './read-body.ts';
-import { headerRequestId, requestIdFrom } from './request-id.ts';
+import { headerRequestId, requestIdOf, requestIds } from './request-id.ts';
 import { streamResponseBody, type StreamTarget } from './stream-body.ts';
 
 export interface AppDeps {
@@ -77,7 +77,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
         ip: address.ip,
         proto: address.proto,
         userAgent: c.req.header('user-agent') ?? '',
-        requestId: requestIdFrom(c.req.header(headerRequestId)),
+        requestId: requestIdOf(c),
       },
       c.req.raw.signal,
     );
@@ -156,6 +156,8 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
       return respond(sent, origin, false, streamTarget(c, origin), isHttp10(c));
     };
 
+  app.on(['POST', 'OPTIONS'], ['/xmlrpc/2/:service', '/xmlrpc/:service'], requestIds());
+  app.use('/jsonrpc', requestIds());
   app.on(['POST', 'OPTIONS'], '/xmlrpc/2/:service', xmlrpc('xmlrpc2'));
   app.on(['POST', 'OPTIONS'], '/xmlrpc/:service', xmlrpc('xmlrpc1'));
   app.all('/xmlrpc/*', () => new Response(methodNotAllowedPage, { status: 405, headers: { 'content-type': contentTypeHtml, allow: 'POST, OPTIONS' } }));
