@@ -45,11 +45,9 @@ export function mimetypeOf(req: SimRequest): string {
   return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Whether text holds a lone surrogate, which `str.encode('utf-8')` refuses. */
+/** Whether text holds a lone surrogate (it is not well-formed UTF-16), which `str.encode('utf-8')` refuses. */
 export function hasLoneSurrogate(text: string): boolean {
-  return loneSurrogate.test(text);
+  return !text.isWellFormed();
 }
 
 function holdsLoneSurrogate(v: Value): boolean {

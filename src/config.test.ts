@@ -152,6 +152,17 @@ describe('configuration errors in the gateway\'s own words (issue #24)', () => {
     expect(explained).toBe(Object.keys(settings).length - 1);
   });
 
+  it('reads --flag value, --flag=value and bare booleans, and tells stray arguments apart from an unknown flag\'s value', () => {
+    const config = loadConfig(['--port', '8075', '--admin-port=8076', '--strict-base64', '--marshal-none=nil'], {});
+    expect([config.port, config.adminPort, config.strictBase64, config.marshalNone]).toEqual([8075, 8076, true, 'nil']);
+    expect(problemsOf(['--nope', 'its-value', 'stray', '-v', '--port'], {})).toEqual([
+      'unknown flag --nope (see --help)',
+      'unexpected argument "stray"',
+      'unexpected argument "-v"',
+      '--port needs a value',
+    ]);
+  });
+
   it('still lists every problem at once', () => {
     expect(problemsOf(['--port', 'x', '--admin-port', 'y', '--nope'], { KEY_CACHE_SIZE: '0', LOG_LEVEL: 'loud' })).toEqual([
       'unknown flag --nope (see --help)',

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { parseServiceKeys, type ServiceKeys } from './service-keys.ts';
 import { parseShadowMethods } from './shadow/policy.ts';
@@ -638,27 +639,31 @@ function adminAccess(out: Record<string, unknown>, problems: string[]): void {
   }
 }
 
+/** The flags in `argv` (node:util's parseArgs reads them), by name; what it cannot take goes to `problems`. */
 function parseFlags(argv: readonly string[], problems: string[]): Map<string, string | boolean> {
   const byFlag = new Map<string, Setting>(Object.values(settings).map((s: Setting) => [s.flag, s]));
+  const options = Object.fromEntries([...byFlag].map(([flag, s]) => [flag, { type: s.boolean ? ('boolean' as const) : ('string' as const) }]));
+  // not strict: every unknown flag and stray argument is reported, not only the first
+  const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
   const found = new Map<string, string | boolean>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (!arg.startsWith('--')) {
-      problems.push(`unexpected argument ${JSON.stringify(arg)}`);
+  const reported = new Set<number>(); // argv indexes already told about (a group of short options is one argument)
+  let valueOfUnknown = -1; // the argument after an unknown flag is taken as its value, not reported again
+  for (const token of tokens) {
+    if (token.index === valueOfUnknown && !(argv[token.index] as string).startsWith('--')) continue;
+    if (token.kind !== 'option' || !token.rawName.startsWith('--')) {
+      if (!reported.has(token.index)) problems.push(`unexpected argument ${JSON.stringify(argv[token.index])}`);
+      reported.add(token.index);
       continue;
     }
-    const eq = arg.indexOf('=');
-    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    const setting = byFlag.get(name);
-    if (!setting) {
-      problems.push(`unknown flag --${name} (see --help)`);
-      if (eq === -1 && i + 1 < argv.length && !(argv[i + 1] as string).startsWith('--')) i++; // its value
+    const setting = byFlag.get(token.name);
+    if (setting === undefined) {
+      problems.push(`unknown flag --${token.name} (see --help)`);
+      if (!token.inlineValue) valueOfUnknown = token.index + 1;
       continue;
     }
-    if (eq !== -1) found.set(name, arg.slice(eq + 1));
-    else if (setting.boolean) found.set(name, true);
-    else if (i + 1 < argv.length) found.set(name, argv[++i] as string);
-    else problems.push(`--${name} needs a value`);
+    if (token.value !== undefined) found.set(token.name, token.value);
+    else if (setting.boolean) found.set(token.name, true);
+    else problems.push(`--${token.name} needs a value`);
   }
   return found;
 }

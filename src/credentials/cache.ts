@@ -18,27 +18,17 @@ export interface CredentialCache {
 
 /** An LRU of `max` entries, each trusted for `ttlMs`. */
 export function createCredentialCache({ max, ttlMs }: { max: number; ttlMs: number }): CredentialCache {
-  const lru = new LRUCache<string, CheckedCredential>({ max, ttl: ttlMs });
-  const inFlight = new Map<string, Promise<CheckedCredential>>();
+  // lru-cache's fetch() is the single flight: concurrent fetches of a key share one check, a check
+  // that rejects stores nothing, and one that outlives an evict() still answers its callers.
+  const lru = new LRUCache<string, CheckedCredential, () => Promise<CheckedCredential>>({
+    max,
+    ttl: ttlMs,
+    ignoreFetchAbort: true,
+    fetchMethod: (_key, _stale, { context }) => context(),
+  });
   return {
-    resolve(cacheKey, check) {
-      const hit = lru.get(cacheKey);
-      if (hit) return Promise.resolve(hit);
-      const pending = inFlight.get(cacheKey);
-      if (pending) return pending;
-      const started = check().then(
-        (value) => {
-          inFlight.delete(cacheKey);
-          lru.set(cacheKey, value);
-          return value;
-        },
-        (err: unknown) => {
-          inFlight.delete(cacheKey);
-          throw err;
-        },
-      );
-      inFlight.set(cacheKey, started);
-      return started;
+    async resolve(cacheKey, check) {
+      return (await lru.fetch(cacheKey, { context: check })) as CheckedCredential;
     },
     evict(cacheKey) {
       lru.delete(cacheKey);

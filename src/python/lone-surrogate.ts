@@ -3,9 +3,8 @@
  * JSON can carry them (`"\ud800"`), JavaScript strings hold them, and Python's `str.encode('utf-8')`
  * refuses them (`UnicodeEncodeError: … surrogates not allowed`).
  */
-const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Whether Python could not encode `text` to UTF-8. */
+/** Whether Python could not encode `text` to UTF-8 (a string that is not well-formed UTF-16). */
 export function hasLoneSurrogate(text: string): boolean {
-  return loneSurrogate.test(text);
+  return !text.isWellFormed();
 }

@@ -22,7 +22,7 @@ import { createDeadlines } from './deadline.ts';
 import { legacyRoute, rawPathOf } from './legacy-route.ts';
 import { lingeringAnswer } from './linger.ts';
 import { readBody, readIncomingBody } from './read-body.ts';
-import { headerRequestId, requestIdFrom } from './request-id.ts';
+import { headerRequestId, requestIdOf, requestIds } from './request-id.ts';
 import { streamResponseBody, type StreamTarget } from './stream-body.ts';
 
 export interface AppDeps {
@@ -82,7 +82,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
         ip: address.ip,
         proto: address.proto,
         userAgent: c.req.header('user-agent') ?? '',
-        requestId: requestIdFrom(c.req.header(headerRequestId)),
+        requestId: requestIdOf(c),
         traceContext,
         span,
       },
@@ -164,6 +164,8 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
       return respond(sent, origin, false, streamTarget(c, origin), isHttp10(c));
     };
 
+  app.on(['POST', 'OPTIONS'], ['/xmlrpc/2/:service', '/xmlrpc/:service'], requestIds());
+  app.use('/jsonrpc', requestIds());
   app.on(['POST', 'OPTIONS'], '/xmlrpc/2/:service', xmlrpc('xmlrpc2'));
   app.on(['POST', 'OPTIONS'], '/xmlrpc/:service', xmlrpc('xmlrpc1'));
   // werkzeug's 405 for another method on a route that exists; a path naming no service is no route

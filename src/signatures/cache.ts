@@ -24,24 +24,22 @@ export interface RevalidatingCache<T> {
   clear(): void;
 }
 
+type Refresh<T> = (stale: Revalidatable<T> | undefined) => Promise<Revalidatable<T>>;
+
 /** Creates a cache of at most `max` entries on the clock `now`. */
 export function createRevalidatingCache<T>({ max, now }: { max: number; now: () => number }): RevalidatingCache<T> {
-  const lru = new LRUCache<string, Revalidatable<T>>({ max });
-  const inFlight = new Map<string, Promise<Revalidatable<T>>>();
+  // lru-cache's fetch() is the single flight: concurrent callers share one refresh, which gets the
+  // expired entry; a refresh that rejects puts that entry back (noDeleteOnFetchRejection).
+  const lru = new LRUCache<string, Revalidatable<T>, Refresh<T>>({
+    max,
+    noDeleteOnFetchRejection: true,
+    fetchMethod: (_key, stale, { context }) => context(stale),
+  });
   return {
-    resolve(key, refresh) {
+    async resolve(key, refresh) {
       const entry = lru.get(key);
-      if (entry !== undefined && now() < entry.expiresAt) return Promise.resolve(entry);
-      const pending = inFlight.get(key);
-      if (pending !== undefined) return pending;
-      const started = refresh(entry)
-        .then((fresh) => {
-          lru.set(key, fresh);
-          return fresh;
-        })
-        .finally(() => inFlight.delete(key));
-      inFlight.set(key, started);
-      return started;
+      const forceRefresh = entry !== undefined && now() >= entry.expiresAt;
+      return (await lru.fetch(key, { context: refresh, forceRefresh })) as Revalidatable<T>;
     },
     clear() {
       lru.clear();

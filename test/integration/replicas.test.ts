@@ -46,7 +46,7 @@ describe('replicas sharing credentials through Redis', () => {
     expect(exchanges(r)).toEqual([]);
     const bearers = new Set(r.sim.log.map((q) => q.headers.authorization));
     expect(bearers).toEqual(new Set([`bearer ${mintedKeys(r)[0]!.key}`]));
-  });
+  }, 180_000); // four gateways and 200 calls: a loaded machine takes its time
 
   it('a login learned on one replica serves object calls on another; a refusal on one is answered by the others without a login', async () => {
     const r = (replicas = await startReplicas(2, { name: 'logins' }));

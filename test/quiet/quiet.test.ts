@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = new URL('../..', import.meta.url).pathname;
+// A child vitest transforms and runs whole test files: on a loaded machine that takes minutes.
+const childTimeoutMs = 240_000;
 
 /** Runs vitest on `files` with the project's config; its output without colours, and its exit code. */
 function childVitest(files: string[] | undefined, env: Record<string, string> = {}): { status: number | null; lines: string[] } {
@@ -18,7 +20,7 @@ function childVitest(files: string[] | undefined, env: Record<string, string> = 
     cwd: root,
     env: { ...inherited, ...(files === undefined ? {} : { QUIET_FILES: files.join(',') }), NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...env },
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: childTimeoutMs,
   });
   // eslint-disable-next-line no-control-regex -- ANSI colour codes, in case a terminal forced them
   const text = `${run.stdout}${run.stderr}`.replace(/\u001b\[[0-9;]*m/g, '');
@@ -28,7 +30,7 @@ function childVitest(files: string[] | undefined, env: Record<string, string> = 
 /** What vitest's default reporter prints for a passing run: its header, ✓ lines and summary. */
 const summaryLine = /^\s*(|RUN\s+v\S+\s+\S.*|✓ .*|Test Files\s+.*|Tests\s+.*|Start at\s+.*|Duration\s+.*)$/;
 
-describe('a passing test file prints nothing but the summary', () => {
+describe('a passing test file prints nothing but the summary', { timeout: childTimeoutMs + 30_000 }, () => {
   it('a fixture printing through console, process.stdout/stderr, a Node warning and a pino logger', () => {
     const { status, lines } = childVitest(undefined);
     expect(status).toBe(0);

@@ -9,7 +9,8 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger, type Logger } from '../../src/log.ts';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../../src/server/gateway.ts';
 import { jsonrpcAt } from './stack.ts';
-import { sharedRedisUrl, testPrefix } from './redis.ts';
+import { Redis } from 'ioredis';
+import { keysUnder, sharedRedisUrl, testPrefix } from './redis.ts';
 
 export interface Replicas {
   sim: Simulator;
@@ -21,6 +22,7 @@ export interface Replicas {
   call(i: number, service: string, method: string, args: unknown[]): ReturnType<typeof jsonrpcAt>;
   /** Graceful shutdown of replica `i` alone. */
   stop(i: number): Promise<void>;
+  /** Stops every replica and the simulator, and deletes the keys the replicas wrote (the report's have no expiry). */
   close(): Promise<void>;
 }
 
@@ -36,8 +38,9 @@ export async function startReplicas(
   // rightly takes for "Redis away" (each replica then acts alone): tests that are not about outages
   // get a timeout no healthy Redis misses, so they test sharing and not the machine's load.
   const flags = given.includes('--redis-timeout') ? given : ['--redis-timeout', '10000', ...given];
+  const redisUrl = options.redisUrl ?? sharedRedisUrl();
   const configs = Array.from({ length: count }, () =>
-    loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, '--redis-url', options.redisUrl ?? sharedRedisUrl(), '--redis-prefix', prefix, '--state-secret', secret, ...flags], {}),
+    loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, '--redis-url', redisUrl, '--redis-prefix', prefix, '--state-secret', secret, ...flags], {}),
   );
   const gateways: RunningGateway[] = [];
   for (const config of configs) gateways.push(await startGateway(config, options.log ?? createLogger('silent'), options.gateway));
@@ -57,6 +60,22 @@ export async function startReplicas(
       for (const g of open) await g.close();
       open.clear();
       await sim.close();
+      await deleteKeysUnder(redisUrl, prefix);
     },
   };
+}
+
+/** Deletes every key under `prefix`; a Redis that is not there (a test stopped it) has none to delete. */
+async function deleteKeysUnder(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    const keys = await keysUnder(redis, prefix);
+    if (keys.length > 0) await redis.del(...keys);
+  } catch {
+    // nothing reachable to clean
+  } finally {
+    redis.disconnect();
+  }
 }
