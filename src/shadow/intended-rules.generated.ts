@@ -62,6 +62,12 @@ export const compatibilityShadowRules: readonly ShadowRules[] = [
     ]
   },
   {
+    "title": "Credentials traded for keys twice within --mint-interval wait before the next key",
+    "rules": [
+      "gateway fault \"see --mint-interval\""
+    ]
+  },
+  {
     "title": "db.list and db.db_exist see the databases Odoo's dbfilter lets through",
     "rules": [
       "result subset for db.list",
