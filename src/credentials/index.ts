@@ -16,6 +16,7 @@ import { refuseLoneSurrogates } from './lone-surrogates.ts';
 import { createCacheKeyer } from './cache-key.ts';
 import { createCredentialMap, loadCredentialMap, type CredentialMap, type CredentialMapEntry } from './credential-map.ts';
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
+import { createBaseUrls } from './base-urls.ts';
 import { checkPassword, endSession, keyName, mintKey } from './minting.ts';
 import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
 import { createPasswordKeys, type PasswordKey, type PasswordRequest, type SharedPasswordKeys } from './password-keys.ts';
@@ -121,6 +122,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     events,
   );
   const retirer = createRetirer(upstream);
+  const baseUrls = createBaseUrls({ upstream, serviceKeys: config.serviceKey, upstreamUrl: config.upstream });
   // an IPv6 client is counted by its /64: it can use any address in it (issue #20)
   const throttleKey = (origin: CallOrigin, db: string, login: string) => cacheKey('throttle', throttleAddress(origin.ip), db, login);
 
@@ -165,7 +167,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     const name = keyName(req.origin, randomBytes(4).toString('hex'));
     const mintedAt = now();
     const exchange = retire === undefined ? 'mint' : 'renew';
-    const minted = await mintKey(upstream, { db: req.db, login: req.login, password: req.password, durationDays: config.keyDurationDays, name, ...(retire?.keyId === undefined ? {} : { retireKeyId: retire.keyId }) }, req.origin, mintedAt).then(
+    const minted = await mintKey(upstream, { db: req.db, login: req.login, password: req.password, durationDays: config.keyDurationDays, name, ...(retire?.keyId === undefined ? {} : { retireKeyId: retire.keyId }) }, req.origin, mintedAt, baseUrls).then(
       (out) => (events.keyExchange(exchange, 'ok'), out),
       (err: unknown) => {
         events.keyExchange(exchange, isRefusal(err) ? 'refused' : 'error');
@@ -216,7 +218,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
           }
         }
         // no session, or it ended (password changed, or Odoo dropped it): one fresh login
-        const { uid, session } = await checkPassword(upstream, req, req.origin);
+        const { uid, session } = await checkPassword(upstream, req, req.origin, baseUrls);
         entry.session = session;
         if (BigInt(uid) !== BigInt(entry.uid)) throw badCredentials();
       },
