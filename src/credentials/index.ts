@@ -104,6 +104,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   const apiKeys = createApiKeyPasswords({
     upstream,
     cache: apiKeyCache,
+    authenticateCache: countedCache(createCredentialCache({ max: config.keyCacheSize, ttlMs: Math.min(config.keyCacheTtlMs, config.revalidateIntervalMs) }), 'api_key', events),
     cacheKey,
     // the same throttle slot the failures below are counted in
     beforeCheck: (db, who, origin) => throttle.check(throttleKey(origin, db, who.login ?? apiKeyThrottleName(db, who.uid as number | bigint))),
