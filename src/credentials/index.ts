@@ -177,7 +177,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     );
     const expiresAt = Number.isFinite(minted.expiresAt) ? new Date(minted.expiresAt).toISOString() : 'never';
     log.info({ db: req.db, uid: minted.uid, keyId: minted.keyId, expiresAt, requestId: req.origin.requestId, ...(retire === undefined ? {} : { replacedKeyId: retire.keyId }) }, retire === undefined ? 'minted an API key' : 'renewed a minted API key');
-    return { db: req.db, uid: minted.uid, login: req.login, key: minted.key, source: 'minted', keyId: minted.keyId, expiresAt: minted.expiresAt, renewAt: renewAtFor(minted.expiresAt, mintedAt), validatedAt: mintedAt, session: minted.session };
+    return { db: req.db, uid: minted.uid, login: req.login, key: minted.key, source: 'minted', keyId: minted.keyId, expiresAt: minted.expiresAt, renewAt: renewAtFor(minted.expiresAt, mintedAt), validatedAt: mintedAt, session: minted.session, loggedInAt: mintedAt };
   }
 
   async function fromMap(entry: CredentialMapEntry, req: PasswordRequest): Promise<PasswordKey> {
@@ -209,7 +209,8 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       // Never through the client's throttle (issue #20): what a client does with its own attempts
       // must not decide whether a changed password is noticed.
       async revalidate(entry, req) {
-        if (entry.session !== undefined) {
+        const loginStands = entry.loggedInAt !== undefined && now() - entry.loggedInAt < config.loginRecheckIntervalMs;
+        if (entry.session !== undefined && loginStands) {
           try {
             // Odoo ends a session whose user's password changed; checking it hashes nothing
             await upstream.webSession.check(entry.session, req.origin);
@@ -218,9 +219,13 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
             if (!isSessionExpired(err)) throw err;
           }
         }
-        // no session, or it ended (password changed, or Odoo dropped it): one fresh login
+        // no session, it ended (password changed, or Odoo dropped it), or the last login is too old: one fresh login
+        const loggedInAt = now();
+        const superseded = loginStands ? undefined : entry.session; // still open: logged out once replaced
         const { uid, session } = await checkPassword(upstream, req, req.origin, baseUrls);
+        if (superseded !== undefined) void endSession(upstream, superseded, ownOrigin());
         entry.session = session;
+        entry.loggedInAt = loggedInAt;
         if (BigInt(uid) !== BigInt(entry.uid)) throw badCredentials();
       },
       renew: (entry, req) => mint(req, entry),
