@@ -42,6 +42,7 @@ import { createInFlight } from './in-flight.ts';
 import { closeServer, drainServer, listen, portOf, urlOf } from './listen.ts';
 import { passthrough } from './passthrough.ts';
 import { createReadiness } from './readiness.ts';
+import { createStartupCheck, type StartupCheck } from '../upstream/startup-check.ts';
 import { upgradeTunnel } from './upgrade.ts';
 
 export interface GatewayOptions {
@@ -107,13 +108,16 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   const inFlight = createInFlight();
   // aborted when the shutdown grace period is over: calls still running answer a fault (issue #21)
   const shutdown = new AbortController();
+  const startupCheck = createStartupCheck(config, http, upstream, log);
   const readiness = createReadiness({
+    startup: () => startupCheck.state(),
     isDraining: () => inFlight.draining,
     checkUpstream: (signal) => checkHealth(http, config, { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'readyz', signal }),
     timeoutMs: Math.min(config.callTimeoutMs, 5000),
     ...(state === undefined ? {} : { sharedStore: () => (state.link.up ? 'up' : 'away') }),
   });
   return {
+    startupCheck,
     app: createApp({
       config,
       log,
@@ -176,6 +180,8 @@ export interface RunningGateway {
   shadow: Shadow | undefined;
   /** The start-up check of the upstream prerequisites (design §5 step 9); never rejects. */
   prerequisites: Promise<void>;
+  /** The start-up check of the upstream (reachable, version, JSON-2, api_doc, base URL), retried until it answers. */
+  startupCheck: StartupCheck;
   /**
    * Graceful stop (design §8): stops accepting, lets in-flight calls finish for up to
    * `--shutdown-grace`, closes what is left, retires the minted keys, saves the migration report,
@@ -214,7 +220,9 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
   report.start();
   const port = portOf(server);
   const prerequisites = checkUpstreamPrerequisites(config, upstream, log);
+  void gateway.startupCheck.start();
   return {
+    startupCheck: gateway.startupCheck,
     url: urlOf(config.host, port),
     port,
     adminUrl: urlOf(config.adminHost, portOf(adminServer)),
@@ -228,6 +236,7 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
       const drained = await drainServer(server, inFlight, config.shutdownGraceMs, () => gateway.abortCalls());
       if (!drained) log.warn({ graceMs: config.shutdownGraceMs }, 'calls still in flight after the shutdown grace period: answered with a fault where possible, their connections closed');
       guard.close();
+      gateway.startupCheck.stop();
       await prerequisites;
       await gateway.close();
       await persistence.stop();
