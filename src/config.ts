@@ -417,6 +417,13 @@ export const settings = {
     accepts: 'the path of a file the gateway may write, e.g. /var/lib/legacy-rpc-gateway/report.json',
     help: 'JSON file the migration report is saved to every minute and at shutdown, and read back at start. Default none: the report lives in memory only.',
   },
+  loginsFile: {
+    flag: 'logins-file',
+    env: 'LOGINS_FILE',
+    schema: z.string().min(1).optional(),
+    accepts: 'the path of a file the gateway may write, e.g. /var/lib/legacy-rpc-gateway/logins.json',
+    help: 'JSON file that keeps which login each uid has in each database (no password, no key) across restarts, for a gateway without --redis-url (Redis keeps them otherwise). Default none.',
+  },
   reportSize: {
     flag: 'report-size',
     env: 'REPORT_SIZE',

@@ -17,6 +17,7 @@ import { createCacheKeyer } from './cache-key.ts';
 import { createCredentialMap, loadCredentialMap, type CredentialMap, type CredentialMapEntry } from './credential-map.ts';
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
 import { createBaseUrls } from './base-urls.ts';
+import { openLoginsFile } from './login-file.ts';
 import { checkPassword, endSession, keyName, mintKey } from './minting.ts';
 import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
 import { createPasswordKeys, type PasswordKey, type PasswordRequest, type SharedPasswordKeys } from './password-keys.ts';
@@ -98,7 +99,10 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   const cacheKey = createCacheKeyer(shared?.slotSecret);
   const map = options.map ?? (config.credentialsFile === undefined ? createCredentialMap([]) : loadCredentialMap(config.credentialsFile));
   const apiKeyCache = countedCache(createCredentialCache({ max: config.keyCacheSize, ttlMs: config.keyCacheTtlMs }), 'api_key', events);
-  const logins = createUidLogins({ max: config.keyCacheSize, upstream, serviceKeys: config.serviceKey, map, ...(shared === undefined ? {} : { shared: shared.logins }) });
+  // without Redis, what the gateway learnt about logins outlives a restart in --logins-file
+  const loginsFile = shared === undefined && config.loginsFile !== undefined ? openLoginsFile(config.loginsFile, log) : undefined;
+  const sharedLogins = shared?.logins ?? loginsFile;
+  const logins = createUidLogins({ max: config.keyCacheSize, upstream, serviceKeys: config.serviceKey, map, ...(sharedLogins === undefined ? {} : { shared: sharedLogins }) });
   /** Key-shaped passwords are throttled under the uid's login when known, else under the uid. */
   const apiKeyThrottleName = (db: string, uid: number | bigint) => logins.known(db, uid) ?? `#${uid}`;
   const apiKeys = createApiKeyPasswords({
@@ -308,6 +312,9 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     },
 
     settled: () => keys.settled(),
-    close: () => keys.close(),
+    async close() {
+      await keys.close();
+      await loginsFile?.flush();
+    },
   };
 }
