@@ -45,6 +45,7 @@ ENV NODE_ENV=production \
     ADMIN_PORT=8071 \
     LOG_FORMAT=json \
     REPORT_FILE=/var/lib/legacy-rpc-gateway/report.json \
+    LOGINS_FILE=/var/lib/legacy-rpc-gateway/logins.json \
     SHUTDOWN_GRACE=25000 \
     NODE_OPTIONS=--max-semi-space-size=4
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules

@@ -35,3 +35,20 @@ export const getParam: MethodImpl = (call) => {
   const value = typeof key === 'string' ? configParameters(call.env.db).get(key) : undefined;
   return value ?? call.arg('default');
 };
+
+const writesByDatabase = new WeakMap<Database, Map<string, Date>>();
+
+/** When each parameter of `db` was last written by `setParam` (its record's `write_date`). */
+export function parameterWriteDates(db: Database): Map<string, Date> {
+  let writes = writesByDatabase.get(db);
+  if (writes === undefined) writesByDatabase.set(db, (writes = new Map()));
+  return writes;
+}
+
+/** `ir.config_parameter.set_param`: writes (and dates) the record only when the text changes. */
+export function setParam(db: Database, key: string, value: string, now: Date): void {
+  const params = configParameters(db);
+  if (params.get(key) === value) return;
+  params.set(key, value);
+  parameterWriteDates(db).set(key, now);
+}

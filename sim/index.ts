@@ -6,7 +6,7 @@
  */
 import type { Server } from 'node:http';
 import { parseJson } from '../src/json/index.ts';
-import { configParameters } from './config-parameters.ts';
+import { configParameters, parameterWriteDates } from './config-parameters.ts';
 import { buildDatabase } from './database-build.ts';
 import type { Database } from './database.ts';
 import { docsFor } from './doc-bearer-docs.ts';
@@ -59,6 +59,8 @@ export interface SimulatorOptions {
   laterBuild?: boolean;
   /** Logins that have two-factor authentication (TOTP) enabled, in every database. Default none. */
   totpLogins?: string[];
+  /** Odoo's `proxy_mode` setting: X-Forwarded-Host/-Proto make the request's URL root. Default false. */
+  proxyMode?: boolean;
   /** System parameters (`ir.config_parameter`) every database starts with. Default none. */
   configParameters?: Record<string, string>;
   /**
@@ -138,6 +140,8 @@ export interface SimulatorControl {
   setPassword(db: string, login: string, password: string): void;
   /** Sets (or, with `undefined`, removes) a system parameter of `db`. */
   setConfigParameter(db: string, key: string, value: string | undefined): void;
+  /** A system parameter of `db` and when a login last wrote it (`undefined`: not since the start). */
+  configParameter(db: string, key: string): { value: string | undefined; writtenAt: Date | undefined };
   /** Forgets every web session, as Odoo does when its session store is emptied (session GC, a new data_dir). */
   dropSessions(): void;
 }
@@ -166,6 +170,7 @@ function validateOptions(opts: SimulatorOptions): Required<SimulatorOptions> {
     logLimit,
     laterBuild: opts.laterBuild ?? persona.programmaticApiKeys,
     totpLogins: opts.totpLogins ?? [],
+    proxyMode: opts.proxyMode ?? false,
     configParameters: opts.configParameters ?? {},
     databaseManager: opts.databaseManager ?? {},
     legacyEndpoints: opts.legacyEndpoints ?? false,
@@ -199,6 +204,8 @@ function databaseBuilder(options: Required<SimulatorOptions>): (name: string) =>
   const served = { ...seed, methods: withoutMethods(methodTableFor(seed.methods, options.laterBuild), options.removedMethods) };
   return (name) => {
     const db = buildDatabase(name, served, { generatedPartners: options.generatedPartners, now: options.now() });
+    // `_default_parameters` at database creation: the base URL of Odoo's own port
+    configParameters(db).set('web.base.url', 'http://localhost:8069');
     for (const [key, value] of Object.entries(options.configParameters)) configParameters(db).set(key, value);
     return db;
   };
@@ -221,6 +228,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     sessions: new SessionStore(),
     laterBuild: options.laterBuild,
     totpLogins: new Set(options.totpLogins),
+    proxyMode: options.proxyMode,
     now: options.now,
     log: [],
     logLimit: options.logLimit,
@@ -293,6 +301,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       },
       dropSessions() {
         state.sessions.clear();
+      },
+      configParameter(name, key) {
+        const db = dbOf(name);
+        return { value: configParameters(db).get(key), writtenAt: parameterWriteDates(db).get(key) };
       },
       setConfigParameter(name, key, value) {
         const params = configParameters(dbOf(name));

@@ -28,6 +28,8 @@ export interface Json2State {
   laterBuild: boolean;
   /** Logins with two-factor authentication: their web login stops at `{"uid": null}`. */
   totpLogins: ReadonlySet<string>;
+  /** Odoo's `proxy_mode`: X-Forwarded-Host/-Proto make the request's URL root. */
+  proxyMode: boolean;
 }
 
 const rpcPath = /^\/json\/2\/([^/]+)\/([^/]+)$/;

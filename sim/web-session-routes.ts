@@ -14,6 +14,8 @@ import { errorFrom, OdooError } from './errors.ts';
 import { noDatabasePage, werkzeugPage } from './html-pages.ts';
 import { htmlResponse, type SimRequest, type SimResponse } from './http-types.ts';
 import type { Json2State } from './json2-route.ts';
+import { guessBaseUrl, needsSecondFactor } from './login-policy.ts';
+import { configParameters } from './config-parameters.ts';
 import { jsonRpcError, jsonRpcResult, jsonRpcSessionExpired, readJsonRpc } from './jsonrpc-envelope.ts';
 import { sessionAndDatabase } from './session-auth.ts';
 import { sessionCookie } from './sessions.ts';
@@ -54,6 +56,7 @@ function sessionInfo(db: Database, uid: number, now: Date): Value {
     name: String(user.v.name),
     username: String(user.v.login),
     partner_id: typeof partner === 'number' ? partner : false,
+    'web.base.url': configParameters(db).get('web.base.url') ?? '',
   });
 }
 
@@ -79,7 +82,9 @@ function authenticate(state: Json2State, req: SimRequest, id: Value, params: Map
   session.db = db.name;
   session.identityCheckLast = undefined;
   const cookie = { 'Set-Cookie': sessionCookie(session, now) };
-  if (state.totpLogins.has(String(login))) {
+  const env = new Env(db, user.id, new Map(), now, new Transaction(db));
+  guessBaseUrl(env, req, state.proxyMode, now);
+  if (needsSecondFactor(db, String(login), user.v.share !== true, state.totpLogins)) {
     session.uid = undefined;
     session.preUid = user.id;
     return jsonRpcResult(id, struct({ uid: null }), cookie);

@@ -363,6 +363,12 @@ export const settings = {
     schema: durationMs(1000).default(5000),
     help: 'Bound, in milliseconds, on how long a changed password keeps working: each replica confirms the password behind a key at least this often (by checking the web session minting opened, which costs Odoo no password hash; in the background once half of it has passed, so calls in steady use do not wait) and serves no key it could not confirm within it. Default 5000.',
   },
+  loginRecheckIntervalMs: {
+    flag: 'login-recheck-interval',
+    env: 'LOGIN_RECHECK_INTERVAL',
+    schema: durationMs(1000).max(900_000).default(600_000),
+    help: 'Bound, in milliseconds, on how long a session check stands in for a real password login: past it the password is confirmed by logging in again, so what Odoo refuses at login without changing the user (an enforced 2FA policy, any rule that allows API keys only on RPC) is refused through the gateway too. At most 900000. Default 600000 (10 min).',
+  },
   negativeCacheTtlMs: {
     flag: 'negative-cache-ttl',
     env: 'NEGATIVE_CACHE_TTL',
@@ -492,6 +498,13 @@ export const settings = {
     schema: z.string().min(1).optional(),
     accepts: 'the path of a file the gateway may write, e.g. /var/lib/legacy-rpc-gateway/report.json',
     help: 'JSON file the migration report is saved to every minute and at shutdown, and read back at start. Default none: the report lives in memory only.',
+  },
+  loginsFile: {
+    flag: 'logins-file',
+    env: 'LOGINS_FILE',
+    schema: z.string().min(1).optional(),
+    accepts: 'the path of a file the gateway may write, e.g. /var/lib/legacy-rpc-gateway/logins.json',
+    help: 'JSON file that keeps which login each uid has in each database (no password, no key) across restarts, for a gateway without --redis-url (Redis keeps them otherwise). Default none.',
   },
   reportSize: {
     flag: 'report-size',

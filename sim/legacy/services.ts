@@ -5,6 +5,7 @@
  * answers the password-less functions and `list_countries`. Each returns a value or throws an
  * OdooError; the route writes either in the endpoint's dialect.
  */
+import { needsSecondFactor } from '../login-policy.ts';
 import { isTruthy, PyBinary, type Value } from '../../src/value.ts';
 import { callKw } from '../call-kw.ts';
 import type { Database } from '../database.ts';
@@ -65,11 +66,12 @@ function bind(fn: string, params: Value[], required: string[], optional: Value[]
 
 /**
  * `res.users._check_credentials` on a legacy path (reference §3.4): the stored password unless the
- * user is API-key-only (TOTP), then an `rpc` API key of that user. Returns whether it passes.
+ * user is API-key-only (`_rpc_api_keys_only`: TOTP, or the 2FA policy), then an `rpc` API key of that user. Returns whether it passes.
  */
 function credentialsPass(state: LegacyServiceState, db: Database, uid: number, password: string, login: string): boolean {
   if (password === '') return false;
-  if (!state.totpLogins.has(login) && db.passwords.get(uid) === password) return true;
+  const internal = db.model('res.users')?.rows.get(uid)?.v.share !== true;
+  if (!needsSecondFactor(db, login, internal, state.totpLogins) && db.passwords.get(uid) === password) return true;
   return state.keys.check(password) === uid;
 }
 

@@ -14,6 +14,11 @@ import { badCredentials } from './refusals.ts';
 export interface ApiKeyPasswordDeps {
   upstream: Upstream;
   cache: CredentialCache;
+  /**
+   * `authenticate`'s answers: no call follows them whose 401 would tell a revoked key or an archived
+   * user, so they are trusted only for the bound a changed password has (`--revalidate-interval`).
+   */
+  authenticateCache: CredentialCache;
   cacheKey: (...parts: string[]) => string;
   /**
    * Runs right before a key is checked upstream (never for a key already checked): throws to
@@ -31,7 +36,7 @@ export interface ApiKeyPasswords {
 }
 
 /** Creates the passthrough branch. */
-export function createApiKeyPasswords({ upstream, cache, cacheKey, beforeCheck = () => undefined }: ApiKeyPasswordDeps): ApiKeyPasswords {
+export function createApiKeyPasswords({ upstream, cache, authenticateCache, cacheKey, beforeCheck = () => undefined }: ApiKeyPasswordDeps): ApiKeyPasswords {
   async function checkedSlot(db: string, uid: number | bigint, key: string, origin: CallOrigin): Promise<string> {
     const slot = cacheKey(db, 'uid', String(uid), key);
     await cache.resolve(slot, async () => {
@@ -62,7 +67,7 @@ export function createApiKeyPasswords({ upstream, cache, cacheKey, beforeCheck =
 
     async authenticate(db, login, key, origin) {
       const slot = cacheKey(db, 'login', login, key);
-      const checked = await cache.resolve(slot, async () => {
+      const checked = await authenticateCache.resolve(slot, async () => {
         await beforeCheck(db, { login }, origin);
         const uid = await uidOfKey(upstream, db, key, origin);
         if (uid === undefined || (await loginOfUid(upstream, db, uid, key, origin)) !== login) throw badCredentials();

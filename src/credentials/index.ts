@@ -17,6 +17,8 @@ import { createCacheKeyer } from './cache-key.ts';
 import { createCredentialMap, loadCredentialMap, type CredentialMap, type CredentialMapEntry } from './credential-map.ts';
 import { createMintPacer, expiryOnGatewayClock } from './key-clock.ts';
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
+import { createBaseUrls } from './base-urls.ts';
+import { openLoginsFile } from './login-file.ts';
 import { checkPassword, endSession, keyName, mintKey } from './minting.ts';
 import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
 import { createPasswordKeys, type PasswordKey, type PasswordRequest, type SharedPasswordKeys } from './password-keys.ts';
@@ -98,12 +100,16 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   const cacheKey = createCacheKeyer(shared?.slotSecret);
   const map = options.map ?? (config.credentialsFile === undefined ? createCredentialMap([]) : loadCredentialMap(config.credentialsFile));
   const apiKeyCache = countedCache(createCredentialCache({ max: config.keyCacheSize, ttlMs: config.keyCacheTtlMs }), 'api_key', events);
-  const logins = createUidLogins({ max: config.keyCacheSize, upstream, serviceKeys: config.serviceKey, map, ...(shared === undefined ? {} : { shared: shared.logins }) });
+  // without Redis, what the gateway learnt about logins outlives a restart in --logins-file
+  const loginsFile = shared === undefined && config.loginsFile !== undefined ? openLoginsFile(config.loginsFile, log) : undefined;
+  const sharedLogins = shared?.logins ?? loginsFile;
+  const logins = createUidLogins({ max: config.keyCacheSize, upstream, serviceKeys: config.serviceKey, map, ...(sharedLogins === undefined ? {} : { shared: sharedLogins }) });
   /** Key-shaped passwords are throttled under the uid's login when known, else under the uid. */
   const apiKeyThrottleName = (db: string, uid: number | bigint) => logins.known(db, uid) ?? `#${uid}`;
   const apiKeys = createApiKeyPasswords({
     upstream,
     cache: apiKeyCache,
+    authenticateCache: countedCache(createCredentialCache({ max: config.keyCacheSize, ttlMs: Math.min(config.keyCacheTtlMs, config.revalidateIntervalMs) }), 'api_key', events),
     cacheKey,
     // the same throttle slot the failures below are counted in
     beforeCheck: (db, who, origin) => throttle.check(throttleKey(origin, db, who.login ?? apiKeyThrottleName(db, who.uid as number | bigint))),
@@ -122,6 +128,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     events,
   );
   const retirer = createRetirer(upstream);
+  const baseUrls = createBaseUrls({ upstream, serviceKeys: config.serviceKey, upstreamUrl: config.upstream });
   // an IPv6 client is counted by its /64: it can use any address in it (issue #20)
   const throttleKey = (origin: CallOrigin, db: string, login: string) => cacheKey('throttle', throttleAddress(origin.ip), db, login);
 
@@ -176,7 +183,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     const name = keyName(req.origin, randomBytes(4).toString('hex'));
     const mintedAt = now();
     const exchange = retire === undefined ? 'mint' : 'renew';
-    const minted = await mintKey(upstream, { db: req.db, login: req.login, password: req.password, durationDays: config.keyDurationDays, name, ...(retire?.keyId === undefined ? {} : { retireKeyId: retire.keyId }) }, req.origin, mintedAt).then(
+    const minted = await mintKey(upstream, { db: req.db, login: req.login, password: req.password, durationDays: config.keyDurationDays, name, ...(retire?.keyId === undefined ? {} : { retireKeyId: retire.keyId }) }, req.origin, mintedAt, baseUrls).then(
       (out) => (events.keyExchange(exchange, 'ok'), out),
       (err: unknown) => {
         events.keyExchange(exchange, isRefusal(err) ? 'refused' : 'error');
@@ -189,7 +196,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     const expiresAt = Number.isFinite(minted.expiresAt) ? new Date(minted.expiresAt).toISOString() : 'never';
     const skew = localExpiry === minted.expiresAt ? {} : { clockSkewMs: localExpiry - minted.expiresAt };
     log.info({ db: req.db, uid: minted.uid, keyId: minted.keyId, expiresAt, ...skew, requestId: req.origin.requestId, ...(retire === undefined ? {} : { replacedKeyId: retire.keyId }) }, retire === undefined ? 'minted an API key' : 'renewed a minted API key');
-    return { db: req.db, uid: minted.uid, login: req.login, key: minted.key, source: 'minted', keyId: minted.keyId, expiresAt: localExpiry, renewAt: renewAtFor(localExpiry, mintedAt), validatedAt: mintedAt, session: minted.session };
+    return { db: req.db, uid: minted.uid, login: req.login, key: minted.key, source: 'minted', keyId: minted.keyId, expiresAt: localExpiry, renewAt: renewAtFor(localExpiry, mintedAt), validatedAt: mintedAt, session: minted.session, loggedInAt: mintedAt };
   }
 
   async function fromMap(entry: CredentialMapEntry, req: PasswordRequest): Promise<PasswordKey> {
@@ -221,7 +228,8 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       // Never through the client's throttle (issue #20): what a client does with its own attempts
       // must not decide whether a changed password is noticed.
       async revalidate(entry, req) {
-        if (entry.session !== undefined) {
+        const loginStands = entry.loggedInAt !== undefined && now() - entry.loggedInAt < config.loginRecheckIntervalMs;
+        if (entry.session !== undefined && loginStands) {
           try {
             // Odoo ends a session whose user's password changed; checking it hashes nothing
             await upstream.webSession.check(entry.session, req.origin);
@@ -230,9 +238,13 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
             if (!isSessionExpired(err)) throw err;
           }
         }
-        // no session, or it ended (password changed, or Odoo dropped it): one fresh login
-        const { uid, session } = await checkPassword(upstream, req, req.origin);
+        // no session, it ended (password changed, or Odoo dropped it), or the last login is too old: one fresh login
+        const loggedInAt = now();
+        const superseded = loginStands ? undefined : entry.session; // still open: logged out once replaced
+        const { uid, session } = await checkPassword(upstream, req, req.origin, baseUrls);
+        if (superseded !== undefined) void endSession(upstream, superseded, ownOrigin());
         entry.session = session;
+        entry.loggedInAt = loggedInAt;
         if (BigInt(uid) !== BigInt(entry.uid)) throw badCredentials();
       },
       renew: (entry, req) => mint(req, entry),
@@ -315,6 +327,9 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     },
 
     settled: () => keys.settled(),
-    close: () => keys.close(),
+    async close() {
+      await keys.close();
+      await loginsFile?.flush();
+    },
   };
 }

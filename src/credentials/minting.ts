@@ -8,6 +8,7 @@
 import type { CallOrigin } from '../call.ts';
 import { LegacyError, upstreamErrorName } from '../errors.ts';
 import type { Upstream, WebSession } from '../upstream/index.ts';
+import type { BaseUrls } from './base-urls.ts';
 import { isInt, isStruct, struct, type Struct, type Value } from '../value.ts';
 import { badCredentials, mintRefusal, twoFactorRefusal, upstreamCooldown } from './refusals.ts';
 
@@ -70,11 +71,13 @@ function isCrashedCooldown(err: unknown): boolean {
   return err instanceof LegacyError && err.kind !== 'access_denied' && /, in _assert_can_auth\n/.test(err.debug);
 }
 
-/** Logs in; bad credentials, a cooldown and a second factor become their refusals. */
-async function logIn(upstream: Upstream, req: { db: string; login: string; password: string }, origin: CallOrigin): Promise<{ uid: number | bigint; session: WebSession }> {
+/** Logs in at the database's base URL; bad credentials, a cooldown and a second factor become their refusals. */
+async function logIn(upstream: Upstream, req: { db: string; login: string; password: string }, origin: CallOrigin, baseUrls: BaseUrls | undefined): Promise<{ uid: number | bigint; session: WebSession }> {
   let login;
   try {
-    login = await upstream.webSession.authenticate(req, origin);
+    const baseUrl = await baseUrls?.forLogin(req.db, origin);
+    login = await upstream.webSession.authenticate({ ...req, baseUrl }, origin);
+    baseUrls?.learn(req.db, login.baseUrl);
   } catch (err) {
     if (err instanceof LegacyError && err.kind === 'access_denied') throw err.message === 'Access Denied' ? badCredentials() : upstreamCooldown(err.message);
     if (isCrashedCooldown(err)) throw upstreamCooldown(cooldownText);
@@ -135,8 +138,8 @@ async function readKeyRecord(upstream: Upstream, db: string, key: string, name: 
 }
 
 /** Trades a password for a new API key; rejects with a refusal (fault 3) or an upstream error. */
-export async function mintKey(upstream: Upstream, req: MintRequest, origin: CallOrigin, now: number): Promise<MintedKey> {
-  const { uid, session } = await logIn(upstream, req, origin);
+export async function mintKey(upstream: Upstream, req: MintRequest, origin: CallOrigin, now: number, baseUrls?: BaseUrls): Promise<MintedKey> {
+  const { uid, session } = await logIn(upstream, req, origin, baseUrls);
   let key: string;
   try {
     const vals = struct({ name: req.name, duration: String(req.durationDays) });
@@ -168,6 +171,6 @@ export async function removeKeyInSession(upstream: Upstream, session: WebSession
 }
 
 /** A fresh web login with the password (design §5 step 6): the uid it still opens, and its session, kept for later checks. */
-export async function checkPassword(upstream: Upstream, req: { db: string; login: string; password: string }, origin: CallOrigin): Promise<{ uid: number | bigint; session: WebSession }> {
-  return logIn(upstream, req, origin);
+export async function checkPassword(upstream: Upstream, req: { db: string; login: string; password: string }, origin: CallOrigin, baseUrls?: BaseUrls): Promise<{ uid: number | bigint; session: WebSession }> {
+  return logIn(upstream, req, origin, baseUrls);
 }

@@ -42,6 +42,13 @@ export interface PasswordKey {
   validatedAt: number;
   /** The web session the password was last confirmed in (minted keys), checked to confirm it again. */
   session?: WebSession | undefined;
+  /**
+   * Epoch ms of the last real password login behind this key (absent: unknown, as for an entry read
+   * from the shared store). A session check stands for a login only within `--login-recheck-interval`:
+   * what Odoo decides at login besides the password (a 2FA policy, `_rpc_api_keys_only`) changes no
+   * field the session token covers.
+   */
+  loggedInAt?: number | undefined;
 }
 
 /** One call's credentials, as the resolvers need them. */
@@ -152,6 +159,7 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     if (before !== undefined && before !== entry && before.key === entry.key && before.validatedAt > entry.validatedAt) {
       entry.validatedAt = before.validatedAt;
       entry.session = before.session;
+      entry.loggedInAt = before.loggedInAt;
     }
     entries.set(slot, { entry, readAt: now() });
     return entry;

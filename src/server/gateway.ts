@@ -49,6 +49,7 @@ import { createInFlight } from './in-flight.ts';
 import { closeServer, drainServer, listen, portOf, urlOf } from './listen.ts';
 import { passthrough } from './passthrough.ts';
 import { createReadiness } from './readiness.ts';
+import { createStartupCheck, type StartupCheck } from '../upstream/startup-check.ts';
 import { upgradeTunnel } from './upgrade.ts';
 
 export interface GatewayOptions {
@@ -137,7 +138,9 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   const shutdown = new AbortController();
   // its own connections: slow legacy calls filling their pool do not make the replica unready
   const health = createHealthCheck(config);
+  const startupCheck = createStartupCheck(config, http, upstream, log);
   const readiness = createReadiness({
+    startup: () => startupCheck.state(),
     isDraining: () => inFlight.draining,
     checkUpstream: (signal) => health.check(signal),
     timeoutMs: Math.min(config.callTimeoutMs, 5000),
@@ -146,6 +149,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   // upstream_up / upstream_down on /metrics: the same health check as /readyz, at each scrape
   metrics.operations.trackUpstream(() => upstreamState(health, config));
   return {
+    startupCheck,
     app: createApp({
       config,
       log,
@@ -215,6 +219,8 @@ export interface RunningGateway {
   shadow: Shadow | undefined;
   /** The start-up check of the upstream prerequisites (design §5 step 9); never rejects. */
   prerequisites: Promise<void>;
+  /** The start-up check of the upstream (reachable, version, JSON-2, api_doc, base URL), retried until it answers. */
+  startupCheck: StartupCheck;
   /**
    * Graceful stop (design §8): stops accepting, lets in-flight calls finish for up to
    * `--shutdown-grace`, closes what is left, retires the minted keys, saves the migration report,
@@ -255,7 +261,9 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
   report.start();
   const port = portOf(server);
   const prerequisites = checkUpstreamPrerequisites(config, upstream, log);
+  void gateway.startupCheck.start();
   return {
+    startupCheck: gateway.startupCheck,
     url: urlOf(config.host, port),
     port,
     adminUrl: urlOf(config.adminHost, portOf(adminServer)),
@@ -269,6 +277,7 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
       const drained = await drainServer(server, inFlight, config.shutdownGraceMs, () => gateway.abortCalls());
       if (!drained) log.warn({ graceMs: config.shutdownGraceMs }, 'calls still in flight after the shutdown grace period: answered with a fault where possible, their connections closed');
       guard.close();
+      gateway.startupCheck.stop();
       await prerequisites;
       await gateway.close();
       await persistence.stop();

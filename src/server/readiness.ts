@@ -22,12 +22,16 @@ export interface ReadinessOptions {
   timeoutMs: number;
   /** The shared store's state, with `--redis-url`. */
   sharedStore?: () => SharedStoreState;
+  /** The start-up check's state: not ready, with its reason, while it found the upstream unusable (no reason yet: the live check decides). */
+  startup?: () => { reachable: boolean; reason?: string };
 }
 
 /** Creates the check; each call asks the upstream once (probes are seconds apart). */
-export function createReadiness({ isDraining, checkUpstream, timeoutMs, sharedStore }: ReadinessOptions): () => Promise<Readiness> {
+export function createReadiness({ isDraining, checkUpstream, timeoutMs, sharedStore, startup }: ReadinessOptions): () => Promise<Readiness> {
   async function upstreamReadiness(): Promise<Readiness> {
     if (isDraining()) return { ready: false, reason: 'draining: the gateway is shutting down' };
+    const started = startup?.();
+    if (started !== undefined && !started.reachable && started.reason !== undefined) return { ready: false, reason: started.reason };
     try {
       await checkUpstream(AbortSignal.timeout(timeoutMs));
       return { ready: true };

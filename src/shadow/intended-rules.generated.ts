@@ -68,6 +68,12 @@ export const compatibilityShadowRules: readonly ShadowRules[] = [
     ]
   },
   {
+    "title": "A password refused by a 2FA policy keeps working for up to 10 minutes",
+    "rules": [
+      "legacy access denied"
+    ]
+  },
+  {
     "title": "db.list and db.db_exist see the databases Odoo's dbfilter lets through",
     "rules": [
       "result subset for db.list",

@@ -25,6 +25,34 @@ export interface WebSession {
 export interface WebLogin {
   uid: number | bigint | null;
   session: WebSession;
+  /** `web.base.url` as `session_info` states it after the login, when the answer has it. */
+  baseUrl: string | undefined;
+}
+
+/** A password login: `baseUrl` is the URL root the login is made at (see `baseUrlHeaders`). */
+export interface LoginRequest {
+  db: string;
+  login: string;
+  password: string;
+  baseUrl?: string | undefined;
+}
+
+/**
+ * A system user's interactive login stores the request's URL root as `web.base.url` unless
+ * `web.base.url.freeze` is set, and writes nothing when the value is unchanged. So the login is
+ * made at the URL root Odoo already has: Host for a server without `proxy_mode`, X-Forwarded-Host
+ * and -Proto (werkzeug's ProxyFix) for one with it. A root with a path cannot be made; none then.
+ */
+export function baseUrlHeaders(baseUrl: string): Record<string, string> | undefined {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return undefined;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || (url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.username !== '') return undefined;
+  if (`${url.protocol}//${url.host}` !== baseUrl.replace(/\/$/, '')) return undefined;
+  return { host: url.host, 'x-forwarded-host': url.host, 'x-forwarded-proto': url.protocol.slice(0, -1) };
 }
 
 /** One `call_kw`: positional `args` and `kwargs` exactly as Odoo's `call_kw` takes them. */
@@ -38,7 +66,7 @@ export interface CallKw {
 /** The web session client the credentials layer uses. */
 export interface WebSessionClient {
   /** Logs in; rejects with AccessDenied for bad credentials, the unknown-database fault for a missing db. */
-  authenticate(login: { db: string; login: string; password: string }, origin: CallOrigin): Promise<WebLogin>;
+  authenticate(login: LoginRequest, origin: CallOrigin): Promise<WebLogin>;
   /** Runs `model.method(*args, **kwargs)` as the session's user; rejects with the Odoo error. */
   callKw(session: WebSession, call: CallKw, origin: CallOrigin): Promise<Value>;
   /** Ends the session (logs out). */
@@ -65,8 +93,8 @@ function sessionIdFrom(setCookie: string | string[] | undefined): string | undef
 
 /** Creates the client on top of the upstream pool. */
 export function createWebSessionClient(http: UpstreamHttp, config: Config): WebSessionClient {
-  async function post(path: string, db: string, params: Struct, cookie: string | undefined, origin: CallOrigin, dbHeader = false): Promise<{ res: UpstreamResponse; value: Value }> {
-    const headers = forwardedHeaders(config, origin, db);
+  async function post(path: string, db: string, params: Struct, cookie: string | undefined, origin: CallOrigin, dbHeader = false, extra: Record<string, string> = {}): Promise<{ res: UpstreamResponse; value: Value }> {
+    const headers = { ...forwardedHeaders(config, origin, db), ...extra };
     headers['content-type'] = 'application/json';
     if (cookie !== undefined) headers.cookie = `session_id=${cookie}`;
     if (dbHeader) headers['x-odoo-database'] = db;
@@ -87,10 +115,11 @@ export function createWebSessionClient(http: UpstreamHttp, config: Config): WebS
   }
 
   return {
-    async authenticate({ db, login, password }, origin) {
+    async authenticate({ db, login, password, baseUrl }, origin) {
       let answer;
+      const atRoot = baseUrl === undefined ? undefined : baseUrlHeaders(baseUrl);
       try {
-        answer = await post('/web/session/authenticate', db, struct({ db, login, password }), undefined, origin);
+        answer = await post('/web/session/authenticate', db, struct({ db, login, password }), undefined, origin, false, atRoot);
       } catch (err) {
         // A missing database (or one the dbfilter hides) is the legacy unknown-database fault.
         if (err instanceof LegacyError && (err.name.startsWith('psycopg2.') || (err.kind === 'access_error' && err.message === 'Database not found.'))) {
@@ -103,7 +132,8 @@ export function createWebSessionClient(http: UpstreamHttp, config: Config): WebS
       if (cookie === undefined || (uid !== null && (uid === undefined || !isInt(uid)))) {
         throw upstreamError('upstream_invalid', 'upstream /web/session/authenticate answered without a uid and a session', http.url, answer.res.elapsedMs);
       }
-      return { uid, session: { db, cookie } };
+      const stated = isStruct(answer.value) ? answer.value.get('web.base.url') : undefined;
+      return { uid, session: { db, cookie }, baseUrl: typeof stated === 'string' && stated !== '' ? stated : undefined };
     },
 
     async callKw(session, call, origin) {

@@ -90,8 +90,9 @@ describe('minting', () => {
     const first = await Promise.all(Array.from({ length: 100 }, () => contextGet(s, 5, 'demo')));
     expect(first.every((a) => a.error === undefined)).toBe(true);
     const exchange = paths(s).filter((p) => p !== '/json/2/res.users/context_get');
-    // one uid → login look-up with the service key, then one mint: authenticate → create → make_key → run_check → read
-    expect(exchange).toEqual(['/json/2/res.users/search_read', ...mintSequence]);
+    // one uid → login look-up with the service key, the base URL read with it (the login is made at
+    // it, so web.base.url stays as it is), then one mint: authenticate → create → make_key → run_check → read
+    expect(exchange).toEqual(['/json/2/res.users/search_read', '/json/2/ir.config_parameter/get_param', ...mintSequence]);
     expect(count(s, '/json/2/res.users/context_get')).toBe(100);
     s.sim.clearLog();
     await Promise.all(Array.from({ length: 100 }, () => contextGet(s, 5, 'demo')));

@@ -36,6 +36,9 @@ export async function startStack(
   const flags = typeof options.flags === 'function' ? options.flags(sim) : (options.flags ?? []);
   const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, ...flags], {});
   const gateway = await startGateway(config, options.log ?? createLogger('silent'), options.gateway);
+  // the start-up check's own requests are not what a test counts
+  await gateway.startupCheck.start();
+  sim.clearLog();
   async function post(path: string, body: string, contentType = 'application/json', headers: Record<string, string> = {}) {
     const res = await fetch(gateway.url + path, { method: 'POST', body, headers: { ...headers, 'content-type': contentType } });
     return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };

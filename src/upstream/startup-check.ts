@@ -1,0 +1,133 @@
+/**
+ * The start-up check of the upstream (docs/first-run.md): reachable, which Odoo version, JSON-2
+ * answering, and with the service key `api_doc` installed and `web.base.url` / its freeze, logged
+ * as one block. An unreachable upstream is asked again (every `retryMs`, up to 30 s apart) until
+ * it answers; until then `/readyz` says why. `proxy_mode` is Odoo's command-line setting and no
+ * API shows it: the block says so.
+ */
+import type { CallOrigin } from '../call.ts';
+import type { Config } from '../config.ts';
+import { LegacyError } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import { isStruct, struct, type Value } from '../value.ts';
+import type { Upstream } from './index.ts';
+import type { UpstreamHttp } from './pool.ts';
+import { probeOtherScheme } from './scheme-probe.ts';
+import { fetchVersionInfo } from './version.ts';
+
+/** What the check found so far; `/readyz` is not ready while `reachable` is false. */
+export interface StartupState {
+  reachable: boolean;
+  /** Why the upstream could not be used yet (while `reachable` is false). */
+  reason?: string;
+  version?: string;
+  json2?: string;
+  perDatabase?: Record<string, { apiDoc: string; baseUrl: string; baseUrlFreeze: string }>;
+}
+
+/** The check. */
+export interface StartupCheck {
+  state(): StartupState;
+  /** Runs it in the background; resolves once the upstream answered and the block was logged, or `stop()` was called. */
+  start(): Promise<void>;
+  stop(): void;
+}
+
+const ownOrigin = (config: Config): CallOrigin => ({ host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'startup', signal: AbortSignal.timeout(config.callTimeoutMs) });
+
+const describeError = (err: unknown) => (err instanceof LegacyError ? `${err.message.split('\n')[0]}` : 'unexpected error');
+
+/** JSON-2 answers a key-less call with 401 (its bearer check); anything else means no JSON-2 there. */
+async function json2Answers(http: UpstreamHttp, config: Config): Promise<string> {
+  const res = await http.send({ method: 'POST', path: '/json/2/res.users/context_get', headers: { 'content-type': 'application/json' }, body: '{}' }, ownOrigin(config));
+  return res.status === 401 ? 'yes' : `no (POST /json/2 answered ${res.status})`;
+}
+
+async function databaseFindings(config: Config, upstream: Upstream, db: string, key: string): Promise<{ apiDoc: string; baseUrl: string; baseUrlFreeze: string }> {
+  const call = (model: string, method: string, body: Map<string, Value>) => upstream.json2({ db, key, model, method, body }, ownOrigin(config));
+  const param = async (name: string) => {
+    try {
+      const value = await call('ir.config_parameter', 'get_param', struct({ key: name, default: false }));
+      return typeof value === 'string' && value !== '' ? value : 'not set';
+    } catch (err) {
+      return `not readable with the service key (${describeError(err)})`;
+    }
+  };
+  let apiDoc: string;
+  try {
+    const rows = await call('ir.module.module', 'search_read', struct({ domain: [['name', '=', 'api_doc']], fields: ['state'] }));
+    const row = Array.isArray(rows) ? rows[0] : undefined;
+    apiDoc = row !== undefined && isStruct(row) ? String(row.get('state')) : 'not found';
+  } catch (err) {
+    apiDoc = `not readable with the service key (${describeError(err)})`;
+  }
+  return { apiDoc, baseUrl: await param('web.base.url'), baseUrlFreeze: await param('web.base.url.freeze') };
+}
+
+/** Creates the check (started by `start()`). */
+export function createStartupCheck(config: Config, http: UpstreamHttp, upstream: Upstream, log: Logger, retryMs = 2000): StartupCheck {
+  let current: StartupState = { reachable: false };
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let wake: (() => void) | undefined;
+
+  async function reach(): Promise<string | undefined> {
+    try {
+      const info = await fetchVersionInfo(http, config, ownOrigin(config));
+      const version = isStruct(info) ? info.get('server_version') : undefined;
+      return typeof version === 'string' ? version : 'unknown';
+    } catch (err) {
+      let reason = `upstream unreachable: ${describeError(err)}`;
+      const other = await probeOtherScheme(config.upstream, Math.min(config.callTimeoutMs, 5000));
+      if (other !== undefined) {
+        const fixed = config.upstream.replace(/^https?:/, `${other}:`);
+        reason = `scheme mismatch: --upstream ${config.upstream} says ${other === 'http' ? 'https' : 'http'}, but the upstream speaks ${other} there (set --upstream ${fixed})`;
+      }
+      current = { reachable: false, reason };
+      return undefined;
+    }
+  }
+
+  const run = async () => {
+    let wait = retryMs;
+    let version: string | undefined;
+    for (let attempt = 1; !stopped; attempt++) {
+      version = await reach();
+      if (version !== undefined || stopped) break;
+      if (attempt === 1 || attempt % 10 === 0) log.warn({ upstream: config.upstream, attempt, reason: current.reason }, 'upstream not usable yet; retrying (/readyz answers not ready meanwhile)');
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(resolve, wait);
+      });
+      wait = Math.min(wait * 2, 30_000);
+    }
+    if (version === undefined) return;
+    const json2 = await json2Answers(http, config).catch((err: unknown) => `unknown (${describeError(err)})`);
+    const perDatabase: NonNullable<StartupState['perDatabase']> = {};
+    for (const db of config.serviceKey?.databases ?? []) {
+      const key = config.serviceKey?.keyFor(db);
+      if (key !== undefined) perDatabase[db] = await databaseFindings(config, upstream, db, key);
+    }
+    current = { reachable: true, version, json2, perDatabase };
+    const lines = [
+      `upstream ${config.upstream}: reachable`,
+      `  Odoo version: ${version}`,
+      `  JSON-2 answering: ${json2}`,
+      `  proxy_mode: not visible over the API; set it in Odoo when the gateway forwards client addresses (docs/first-run.md)`,
+      ...Object.entries(perDatabase).map(([db, f]) => `  database ${db}: api_doc ${f.apiDoc}; web.base.url ${f.baseUrl}; web.base.url.freeze ${f.baseUrlFreeze}`),
+      ...(Object.keys(perDatabase).length === 0 ? ['  api_doc, web.base.url, web.base.url.freeze: not checked (no --service-key with a database name)'] : []),
+    ];
+    log.info({ upstream: config.upstream, version, json2, databases: perDatabase }, lines.join('\n'));
+  };
+
+  let running: Promise<void> | undefined;
+  return {
+    state: () => current,
+    start: () => (running ??= run()),
+    stop() {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      wake?.();
+    },
+  };
+}

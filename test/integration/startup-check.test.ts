@@ -1,0 +1,68 @@
+/**
+ * The start-up check of the upstream: one block naming what it found, `/readyz` not ready (with the
+ * reason) while the upstream cannot be used, and a scheme mismatch named as such.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../sim/index.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/log.ts';
+import { startGateway, type RunningGateway } from '../../src/server/gateway.ts';
+import { startStack, type Stack } from '../support/stack.ts';
+
+let stack: Stack | undefined;
+let sim: Simulator | undefined;
+let gateway: RunningGateway | undefined;
+afterEach(async () => {
+  await stack?.close();
+  await gateway?.close();
+  await sim?.close();
+  stack = gateway = sim = undefined;
+});
+
+async function readyz(adminUrl: string): Promise<{ status: number; body: { status: string; reason?: string } }> {
+  const res = await fetch(`${adminUrl}/readyz`);
+  return { status: res.status, body: (await res.json()) as { status: string; reason?: string } };
+}
+
+describe('the start-up check', () => {
+  it('finds the version, JSON-2, api_doc and the base URL parameters with the service key', async () => {
+    stack = await startStack({ databases: ['gw'], flags: (s) => ['--service-key', `gw=${s.keyFor('gw', 'admin')}`] });
+    await stack.gateway.startupCheck.start();
+    const found = stack.gateway.startupCheck.state();
+    expect(found).toMatchObject({ reachable: true, version: '19.0', json2: 'yes' });
+    expect(found.perDatabase?.gw?.baseUrl).toBe('http://localhost:8069');
+    expect(found.perDatabase?.gw?.baseUrlFreeze).toBe('not set');
+    expect((await readyz(stack.gateway.adminUrl)).status).toBe(200);
+  });
+
+  it('names a scheme mismatch: an https URL in front of a plain-HTTP Odoo', async () => {
+    sim = await startSimulator({ databases: ['gw'] });
+    const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url.replace('http:', 'https:')], {});
+    gateway = await startGateway(config, createLogger('silent'));
+    let answer = await readyz(gateway.adminUrl);
+    for (let i = 0; i < 100 && !/scheme/.test(answer.body.reason ?? ''); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answer = await readyz(gateway.adminUrl);
+    }
+    expect(answer.status).toBe(503);
+    expect(answer.body.reason).toContain(`scheme mismatch: --upstream ${config.upstream} says https, but the upstream speaks http there`);
+  });
+
+  it('keeps /readyz not ready while the upstream refuses, and ready once it answers', async () => {
+    sim = await startSimulator({ databases: ['gw'] });
+    const port = sim.port;
+    await sim.close();
+    const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', `http://127.0.0.1:${port}`], {});
+    gateway = await startGateway(config, createLogger('silent'));
+    let answer = await readyz(gateway.adminUrl);
+    for (let i = 0; i < 100 && !/refused/.test(answer.body.reason ?? ''); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answer = await readyz(gateway.adminUrl);
+    }
+    expect(answer.status).toBe(503);
+    expect(answer.body.reason).toContain('upstream unreachable: upstream refused the connection');
+    sim = await startSimulator({ databases: ['gw'], port });
+    await gateway.startupCheck.start();
+    expect((await readyz(gateway.adminUrl)).status).toBe(200);
+  });
+});
