@@ -15,10 +15,14 @@ const differenceSchema = z.object({ at: isoTime, dialect: z.string(), difference
 const reportSchema = z.object({
   version: z.literal(1),
   generatedAt: isoTime,
+  dropped: z.object({ anonymousClients: count, authenticatedClients: count, unlistedCalls: count, foldedCalls: count }).optional(),
   clients: z.array(
     z.object({
       userAgent: z.string(),
       ip: z.string(),
+      database: z.string().optional(),
+      user: z.string().optional(),
+      authenticated: z.boolean().optional(),
       firstSeen: isoTime,
       lastSeen: isoTime,
       calls: z.number().int().min(0),
