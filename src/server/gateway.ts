@@ -17,6 +17,7 @@ import { createObjectService } from '../legacy/object.ts';
 import { createVersionCache } from '../legacy/version-cache.ts';
 import type { Logger } from '../log.ts';
 import { createMetrics, type GatewayMetrics } from '../metrics/metrics.ts';
+import { createIdentityTap } from '../report/call-identity.ts';
 import { createReportPersistence } from '../report/report-persistence.ts';
 import { createSharedReport, type SharedReport } from '../report/shared-report.ts';
 import { createShadow, maxCompareBytes, type Shadow } from '../shadow/index.ts';
@@ -66,9 +67,12 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   const signatures = options.signatures ?? createSignatureResolverFromConfig(config, upstream, log);
   // the JSON-2 request each object call bound to, until the report has read its shape (issue #23)
   const json2Requests = new WeakMap<CallOrigin, Struct>();
+  // the database and login each call ran as, for the migration report (never the password)
+  const identities = createIdentityTap();
+  const identified = identities.wrap(credentials);
   const dispatch = createDispatch({
-    common: createCommonService({ upstream, credentials, versions }),
-    object: createObjectService({ upstream, credentials, signatures, onJson2: (origin, request) => json2Requests.set(origin, request.body) }),
+    common: createCommonService({ upstream, credentials: identified, versions }),
+    object: createObjectService({ upstream, credentials: identified, signatures, onJson2: (origin, request) => json2Requests.set(origin, request.body) }),
     db: createDbService({
       web: upstream.webDatabase,
       versions,
@@ -81,7 +85,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
     }),
   });
   // the migration report: this replica's, and with --redis-url the replicas' together
-  const report = createSharedReport({ maxClients: config.reportSize, store: state?.report, log });
+  const report = createSharedReport({ maxClients: config.reportSize, maxBytes: config.reportMaxBytes, store: state?.report, log });
   // --shadow-sample: the upstream's own legacy endpoints answer each sampled read-only call too (issue #23)
   const shadow: Shadow | undefined =
     config.shadowSample > 0
@@ -123,13 +127,17 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
         config,
         log,
         onAnswer: metrics.observePassthrough,
-        onSessionLogin: credentials.rememberLogin,
+        onSessionLogin: identified.rememberLogin,
       }),
       onCall(dialect, origin, outcome, seconds) {
         metrics.observeCall(dialect, outcome, seconds);
         const request = json2Requests.get(origin);
         const json2Body = request === undefined ? undefined : () => placeholderBody(request);
-        report.record({ dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod, failed: outcomeName(outcome) !== 'ok', json2Body });
+        const identity = identities.of(origin);
+        report.record({
+          dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod,
+          failed: outcomeName(outcome) !== 'ok', json2Body, database: identity?.database, user: identity?.user,
+        });
       },
       shadow,
       shutdown: shutdown.signal,
