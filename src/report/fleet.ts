@@ -7,7 +7,7 @@ import { json2EquivalentOf, type Json2Equivalent } from '../equivalents/index.ts
 import type { ClientReport, MethodReport } from './migration-report.ts';
 
 /** Clients named per method; the others are counted. */
-export const clientsNamedPerMethod = 5;
+export const clientsNamedPerMethod = 3;
 
 /** One method across the fleet. */
 export interface FleetMethod {
