@@ -67,7 +67,7 @@ describe('a refused login', () => {
     const report = JSON.parse(await (await fetch(`${stack.gateway.adminUrl}/gateway/report.json`)).text()) as ReportSnapshot;
     // the logins name the login, the object call its uid: two entries of the same client
     const entries = report.clients.filter((c) => c.userAgent === 'refused/1');
-    expect(entries.reduce((n, c) => [n[0] + c.calls, n[1] + c.faults], [0, 0])).toEqual([3, 3]);
+    expect([entries.reduce((n, c) => n + c.calls, 0), entries.reduce((n, c) => n + c.faults, 0)]).toEqual([3, 3]);
     expect(entries.every((c) => c.database === 'demo' && c.authenticated !== true)).toBe(true);
     expect(entries.flatMap((c) => c.methods).map((m) => [m.service, m.method, m.calls, m.faults]).sort()).toEqual([
       ['common', 'authenticate', 1, 1],
