@@ -420,15 +420,15 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
       const at = now();
       const userAgent = cut(result.userAgent);
       // shadow results name the client by User-Agent and address: the most recently seen entry of it
-      const key = findShadowClient(userAgent, result.ip) ?? keyOf(userAgent, result.ip, undefined, undefined);
-      const client = clientFor(key, { userAgent, ip: result.ip, database: undefined, user: undefined }, at, false);
-      if (client === undefined) return;
-      touch(key, client);
       const name = {
         service: cut(result.service), method: cut(result.method),
         model: result.model === undefined ? undefined : cut(result.model),
         modelMethod: result.modelMethod === undefined ? undefined : cut(result.modelMethod),
       };
+      const key = findShadowClient(userAgent, result.ip, keyOf(name.service, name.method, name.model, name.modelMethod)) ?? keyOf(userAgent, result.ip, undefined, undefined);
+      const client = clientFor(key, { userAgent, ip: result.ip, database: undefined, user: undefined }, at, false);
+      if (client === undefined) return;
+      touch(key, client);
       const method = methodFor(key, client, name, at, () => undefined);
       if (method === undefined) return;
       const before = (method.differences ?? []).reduce((n, d) => n + differenceBytes(d), 0);
@@ -503,11 +503,20 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
     },
   };
 
-  /** The most recently seen client of this User-Agent and address, whatever login it used. */
-  function findShadowClient(userAgent: string, ip: string): string | undefined {
+  /**
+   * The entry a shadow result of this User-Agent and address belongs to: the most recently seen one
+   * that lists the method (the shadowed call was recorded there), else the most recently seen one.
+   */
+  function findShadowClient(userAgent: string, ip: string, methodKey: string): string | undefined {
     let found: string | undefined;
+    let foundLists = false;
     for (const pool of [anonymous, authenticated]) {
-      for (const [key, c] of pool) if (c.userAgent === userAgent && c.ip === ip && (found === undefined || c.lastSeen >= (find(found) as ClientEntry).lastSeen)) found = key;
+      for (const [key, c] of pool) {
+        if (c.userAgent !== userAgent || c.ip !== ip) continue;
+        const lists = c.methods.has(methodKey);
+        const better = found === undefined || (lists && !foundLists) || (lists === foundLists && c.lastSeen >= (find(found) as ClientEntry).lastSeen);
+        if (better) [found, foundLists] = [key, lists];
+      }
     }
     return found;
   }
