@@ -510,7 +510,13 @@ export const settings = {
     flag: 'report-size',
     env: 'REPORT_SIZE',
     schema: z.coerce.number().int().min(1).max(1_000_000).default(1000),
-    help: 'Legacy clients (User-Agent and address) the migration report keeps; the least recently seen leaves first. Default 1000.',
+    help: 'Legacy clients (database, login, User-Agent and address) the migration report keeps; the least recently seen anonymous client leaves first, an authenticated one only when no anonymous one is left. Default 1000.',
+  },
+  reportMaxBytes: {
+    flag: 'report-max-bytes',
+    env: 'REPORT_MAX_BYTES',
+    schema: z.coerce.number().int().min(64 * 1024).max(1024 * 1024 * 1024).default(8 * 1024 * 1024),
+    help: 'Bound of the migration report\'s size (its JSON, estimated as it is recorded): anonymous clients leave to make room, then calls to further methods are only counted. Default 8388608 (8 MiB).',
   },
   shadowSample: {
     flag: 'shadow-sample',

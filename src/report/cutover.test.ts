@@ -60,7 +60,31 @@ describe('withCutover()', () => {
 
   it("gives each method its JSON-2 equivalent, a deprecated one's built on its replacement", () => {
     const methods = withCutover(sample(), on).clients[0]?.methods ?? [];
-    expect(methods.find((m) => m.modelMethod === 'search_read')?.json2?.request).toBe('POST /json/2/res.partner/search_read');
-    expect(methods.find((m) => m.modelMethod === 'read_group')?.json2).toMatchObject({ request: 'POST /json/2/res.partner/formatted_read_group', replaces: 'read_group' });
+    const { fleet } = withCutover(sample(), on);
+    expect(fleet.find((m) => m.modelMethod === 'search_read')?.json2?.request).toBe('POST /json/2/res.partner/search_read');
+    expect(fleet.find((m) => m.modelMethod === 'read_group')?.json2).toMatchObject({ request: 'POST /json/2/res.partner/formatted_read_group', replaces: 'read_group' });
+    expect(methods.some((m) => 'json2' in m)).toBe(false);
+  });
+});
+
+describe('the fleet table', () => {
+  it('lists each method once with the clients that call it, and a JSON-2 equivalent only for a method that ever succeeded', () => {
+    const report = createMigrationReport({ maxClients: 10, now: () => t0 });
+    const who = { database: 'demo', user: 'login:0123456789ab' };
+    report.record({ ...call('search_read', who), json2Body: () => '{"domain": []}' });
+    report.record(call('search_read', { ...who, userAgent: 'odoorpc' }));
+    report.record(call('search_read', { ...who, userAgent: 'odoorpc' }));
+    report.record(call('x_broken', { ...who, failed: true }));
+    const { fleet } = withCutover(report.snapshot(), on);
+    expect(fleet.map((m) => [m.name, m.clients, m.calls, m.faults, m.succeeded])).toEqual([
+      ['res.partner.search_read', 2, 3, 0, true],
+      ['res.partner.x_broken', 1, 1, 1, false],
+    ]);
+    expect(fleet[0]?.topClients).toEqual([
+      { client: 'demo / login:0123456789ab / odoorpc @ 10.0.0.5', calls: 2 },
+      { client: 'demo / login:0123456789ab / erp-sync @ 10.0.0.5', calls: 1 },
+    ]);
+    expect(fleet[0]?.json2?.body).toBe('{"domain": []}');
+    expect(fleet[1]?.json2).toBeUndefined();
   });
 });

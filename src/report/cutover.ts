@@ -5,8 +5,9 @@
  * Odoo's message and replacement, and per method the JSON-2 request that replaces it. Derived when
  * the report is read, so the stored report (file, Redis) holds counts only.
  */
-import { deprecationOf, json2EquivalentOf, replacementOf, type Json2Equivalent } from '../equivalents/index.ts';
+import { deprecationOf, replacementOf } from '../equivalents/index.ts';
 import { notShadowedReason, type GoneService } from '../shadow/index.ts';
+import { fleetOf, methodName, type FleetMethod } from './fleet.ts';
 import type { ClientReport, MethodReport, ReportSnapshot } from './migration-report.ts';
 
 /** Shadow mode as this replica runs it. */
@@ -51,18 +52,20 @@ export interface Readiness {
   line: string;
 }
 
-export type CutoverMethodReport = MethodReport & { json2?: Json2Equivalent; deprecated?: Omit<DeprecatedCall, 'model' | 'method' | 'calls'> };
+export type CutoverMethodReport = MethodReport & { deprecated?: Omit<DeprecatedCall, 'model' | 'method' | 'calls'> };
 export type CutoverClientReport = Omit<ClientReport, 'methods'> & { methods: CutoverMethodReport[]; readiness: Readiness; deprecated: DeprecatedCall[] };
 /** The report as `/gateway/report.json` serves it. */
 export interface CutoverSnapshot extends Omit<ReportSnapshot, 'clients'> {
   shadow: ShadowStatus;
+  /** What to migrate, fleet-wide: one row per method with its JSON-2 equivalent (`fleet.ts`). */
+  fleet: FleetMethod[];
   clients: CutoverClientReport[];
 }
 
-/** How the report names a method in lists: `res.partner.read`, `common.version`. */
-export function methodName(m: Pick<MethodReport, 'service' | 'method' | 'model' | 'modelMethod'>): string {
-  return m.service === 'object' && m.model !== undefined && m.modelMethod !== undefined ? `${m.model}.${m.modelMethod}` : `${m.service}.${m.method}`;
-}
+export { methodName };
+
+/** Never-sampled methods the readiness line names; the others are counted. */
+const neverSampledNamed = 5;
 
 function readinessOf(methods: readonly MethodReport[], shadow: ShadowStatus): Readiness {
   const allowlist = new Set(shadow.methods);
@@ -90,19 +93,20 @@ function readinessOf(methods: readonly MethodReport[], shadow: ShadowStatus): Re
       : `${equalPercent} % of ${sampled} compared calls equal (${total.equal} equal, ${total.intended} intended deviations, ${total.differs} differ).`;
   const failed = total.errors > 0 ? ` ${total.errors} shadow calls got no comparable answer.` : '';
   const dropped = total.dropped > 0 ? ` ${total.dropped} sampled calls were dropped (the shadow bound was full).` : '';
-  const never = neverSampled.length === 0 ? '' : ` Never sampled: ${neverSampled.map((n) => `${n.method} (${n.reason})`).join('; ')}.`;
+  const named = neverSampled.slice(0, neverSampledNamed).map((n) => `${n.method} (${n.reason})`).join('; ');
+  const more = neverSampled.length > neverSampledNamed ? ` and ${neverSampled.length - neverSampledNamed} more` : '';
+  const never = neverSampled.length === 0 ? '' : ` Never sampled: ${named}${more}.`;
   return { sampled, ...total, equalPercent, neverSampled, line: `${head}${failed}${dropped}${never}` };
 }
 
 function enrichMethod(m: MethodReport): CutoverMethodReport {
-  const json2 = json2EquivalentOf(m);
   const entry = m.service === 'object' && m.modelMethod !== undefined ? deprecationOf(m.model, m.modelMethod) : undefined;
   const replacement = entry === undefined || m.modelMethod === undefined ? undefined : replacementOf(m.modelMethod);
   const deprecated =
     entry === undefined
       ? undefined
       : { since: entry.since, message: entry.message, ...(replacement === undefined ? {} : { replacement: replacement.model === undefined ? replacement.method : `${replacement.model}.${replacement.method}` }) };
-  return { ...m, ...(json2 === undefined ? {} : { json2 }), ...(deprecated === undefined ? {} : { deprecated }) };
+  return { ...m, ...(deprecated === undefined ? {} : { deprecated }) };
 }
 
 function deprecatedCalls(methods: readonly CutoverMethodReport[]): DeprecatedCall[] {
@@ -117,11 +121,12 @@ function deprecatedCalls(methods: readonly CutoverMethodReport[]): DeprecatedCal
   return [...out.values()];
 }
 
-/** The served report: `snapshot` with shadow mode's state, readiness, deprecations and JSON-2 equivalents. */
+/** The served report: `snapshot` with shadow mode's state, the fleet table, readiness and deprecations. */
 export function withCutover(snapshot: ReportSnapshot, shadow: ShadowStatus): CutoverSnapshot {
   return {
     ...snapshot,
     shadow,
+    fleet: fleetOf(snapshot.clients),
     clients: snapshot.clients.map((c) => {
       const methods = c.methods.map(enrichMethod);
       return { ...c, methods, readiness: readinessOf(c.methods, shadow), deprecated: deprecatedCalls(methods) };

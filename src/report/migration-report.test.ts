@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMigrationReport, maxLabelLength, maxMethodsPerClient, type ReportedCall } from './migration-report.ts';
+import { createMigrationReport, maxLabelLength, maxMethodNames, maxMethodsPerClient, type ReportedCall } from './migration-report.ts';
 
 const t0 = Date.parse('2026-05-01T10:00:00.000Z');
 
@@ -25,6 +25,7 @@ describe('createMigrationReport()', () => {
     expect(report.snapshot()).toEqual({
       version: 1,
       generatedAt: '2026-05-01T10:00:03.000Z',
+      dropped: { anonymousClients: 0, authenticatedClients: 0, unlistedCalls: 0, foldedCalls: 0 },
       clients: [
         {
           userAgent: 'odoorpc', ip: '10.0.0.5', firstSeen: '2026-05-01T10:00:03.000Z', lastSeen: '2026-05-01T10:00:03.000Z', calls: 1, faults: 0,
@@ -146,5 +147,81 @@ describe('shadow results and JSON-2 bodies (issue #23)', () => {
     const again = createMigrationReport({ maxClients: 10, now: () => t0 });
     again.restore(JSON.parse(JSON.stringify(snapshot)));
     expect(again.snapshot().clients).toEqual(snapshot.clients);
+  });
+});
+
+describe('the report bounds', () => {
+  const version: ReportedCall = { dialect: 'xmlrpc2', userAgent: '', ip: '10.0.0.9', service: 'common', method: 'version', failed: false };
+  const loggedIn: ReportedCall = { ...searchRead, database: 'demo', user: 'login:0123456789ab' };
+
+  it('keeps an authenticated client while 1,000 anonymous ones come and go, and counts the ones that left', () => {
+    const { report, tick } = reportWithClock(100);
+    report.record(loggedIn);
+    for (let i = 0; i < 1000; i++) {
+      tick();
+      report.record({ ...version, userAgent: `agent-${i}` });
+    }
+    const { clients, dropped } = report.snapshot();
+    expect(clients).toHaveLength(100);
+    expect(clients.find((c) => c.database === 'demo')).toMatchObject({ user: 'login:0123456789ab', authenticated: true, calls: 1 });
+    expect(dropped).toEqual({ anonymousClients: 901, authenticatedClients: 0, unlistedCalls: 0, foldedCalls: 0 });
+  });
+
+  it('does not protect a client whose credentials were refused', () => {
+    const { report, tick } = reportWithClock(2);
+    report.record({ ...loggedIn, failed: true });
+    for (const userAgent of ['a', 'b']) {
+      tick();
+      report.record({ ...version, userAgent });
+    }
+    expect(report.snapshot().clients.map((c) => c.userAgent)).toEqual(['b', 'a']);
+    expect(report.snapshot().dropped?.anonymousClients).toBe(1);
+  });
+
+  it('lets an authenticated client leave only when no anonymous one is left', () => {
+    const { report, tick } = reportWithClock(2);
+    report.record({ ...loggedIn, ip: '10.0.0.1' });
+    tick();
+    report.record({ ...loggedIn, ip: '10.0.0.2' });
+    tick();
+    report.record({ ...loggedIn, ip: '10.0.0.3' });
+    expect(report.snapshot().clients.map((c) => c.ip)).toEqual(['10.0.0.3', '10.0.0.2']);
+    expect(report.snapshot().dropped?.authenticatedClients).toBe(1);
+  });
+
+  it('stays under maxBytes with 300 clients × 100 method names, and says how many calls it could not list', () => {
+    const maxBytes = 256 * 1024;
+    const report = createMigrationReport({ maxClients: 300, maxBytes, now: () => t0 });
+    for (let m = 0; m < 100; m++) {
+      for (let c = 0; c < 300; c++) report.record({ ...loggedIn, userAgent: `client-${c}`, model: `x_model_${m % 20}`, modelMethod: `x_method_${m}` });
+    }
+    const snapshot = report.snapshot();
+    expect(JSON.stringify(snapshot).length).toBeLessThan(maxBytes);
+    expect(snapshot.clients).toHaveLength(300);
+    const listed = snapshot.clients.reduce((n, c) => n + c.methods.reduce((k, m) => k + m.calls, 0), 0);
+    expect(snapshot.dropped?.unlistedCalls).toBe(30_000 - listed);
+    expect(snapshot.dropped?.unlistedCalls).toBeGreaterThan(0);
+    // anonymous clients never push a logged-in one out, even with the bytes spent
+    report.record({ ...version, userAgent: 'newcomer' });
+    expect(report.size).toBe(300);
+    expect(report.snapshot().dropped?.anonymousClients).toBe(1);
+  });
+
+  it(`lists method names past ${maxMethodNames} distinct ones fleet-wide as other`, () => {
+    const { report } = reportWithClock(1000);
+    for (let i = 0; i < maxMethodNames + 10; i++) report.record({ ...searchRead, userAgent: `c${i % 50}`, modelMethod: `m${i}` });
+    const { clients, dropped } = report.snapshot();
+    const names = new Set(clients.flatMap((c) => c.methods.map((m) => `${m.model}.${m.modelMethod}`)));
+    expect(names.size).toBe(maxMethodNames + 1);
+    expect(names.has('other.other')).toBe(true);
+    expect(dropped?.foldedCalls).toBe(10);
+  });
+
+  it('keeps the JSON-2 body of a method only from a call that succeeded', () => {
+    const { report } = reportWithClock();
+    report.record({ ...searchRead, failed: true, json2Body: () => '{"bad": 1}' });
+    expect(report.snapshot().clients[0]?.methods[0]?.json2Body).toBeUndefined();
+    report.record({ ...searchRead, json2Body: () => '{"domain": "<list>"}' });
+    expect(report.snapshot().clients[0]?.methods[0]?.json2Body).toBe('{"domain": "<list>"}');
   });
 });

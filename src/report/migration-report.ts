@@ -1,11 +1,20 @@
 /**
- * The migration report (design §8): per legacy client (User-Agent and source address) which
+ * The migration report: per legacy client (database, login, User-Agent and source address) which
  * services, models and methods it called, how often, how many failed, first and last seen — what an
- * operator needs to find the integrations still on XML-RPC/JSON-RPC. Bounded: the least recently
- * seen client leaves first, a client keeps a fixed number of distinct methods (later ones are only
- * counted), and client-supplied strings are cut to a fixed length.
+ * operator needs to find the integrations still on XML-RPC/JSON-RPC (docs/migration-report.md).
+ * Bounded in entries and bytes, whatever names clients send:
+ * - at most `maxClients` clients; when one more arrives, the least recently seen anonymous client
+ *   leaves first (no credentials, or none Odoo accepted), an authenticated one only when no
+ *   anonymous one is left;
+ * - at most {@link maxMethodsPerClient} methods per client and {@link maxMethodNames} distinct method
+ *   names fleet-wide: calls past the first bound are counted in the client's `unlistedCalls`, names
+ *   past the second are listed as `other` (as the metrics labels fold them);
+ * - an estimate of the serialized size kept under `maxBytes`: anonymous clients leave to make room,
+ *   then new method entries are only counted;
+ * - client-supplied strings cut to a fixed length.
+ * The snapshot says how many entries were dropped and why (`dropped`).
  */
-import type { Dialect } from '../call.ts';
+import { legacyServices, type Dialect } from '../call.ts';
 
 /** Distinct (service, method, model, model method) entries kept per client. */
 export const maxMethodsPerClient = 200;
@@ -22,6 +31,13 @@ export interface ReportedCall {
   model?: string | undefined;
   modelMethod?: string | undefined;
   failed: boolean;
+  /** The database the call named with its credentials (absent: a call without credentials). */
+  database?: string | undefined;
+  /**
+   * Who the credentials name, never a password: `login:` and a stable hash of the login, or `uid:`
+   * and the uid when the login is not known yet (`call-identity.ts`).
+   */
+  user?: string | undefined;
   /**
    * For `object` calls: the placeholder body of the JSON-2 request the call bound to
    * (`equivalents/placeholders.ts`), computed only when the report has none yet for the method.
@@ -104,6 +120,12 @@ export interface MethodReport {
 export interface ClientReport {
   userAgent: string;
   ip: string;
+  /** The database its calls named (absent for calls without credentials). */
+  database?: string;
+  /** `login:<hash>` or `uid:<n>` (absent for calls without credentials). */
+  user?: string;
+  /** A call of it with credentials succeeded: it leaves the report after every anonymous client. */
+  authenticated?: boolean;
   firstSeen: string;
   lastSeen: string;
   calls: number;
@@ -118,13 +140,30 @@ export interface ClientReport {
   unlistedCalls: number;
 }
 
+/** What the bounds dropped since the report started (or since the saved report it continues). */
+export interface DroppedCounts {
+  /** Anonymous clients that left to make room (client or byte bound). */
+  anonymousClients: number;
+  /** Authenticated clients that left to make room: only when no anonymous client was left. */
+  authenticatedClients: number;
+  /** Calls counted but not listed under their method (a client's method bound, or the byte bound). */
+  unlistedCalls: number;
+  /** Calls listed under `other` because their method name came past the fleet-wide name bound. */
+  foldedCalls: number;
+}
+
 /** The whole report, as `/gateway/report.json` serves it and the report file holds it. */
 export interface ReportSnapshot {
   version: 1;
   generatedAt: string;
+  /** What the bounds dropped (absent in reports saved by older gateways). */
+  dropped?: DroppedCounts;
   /** Most recently seen first. */
   clients: ClientReport[];
 }
+
+/** No entry dropped yet. */
+export const noneDropped = (): DroppedCounts => ({ anonymousClients: 0, authenticatedClients: 0, unlistedCalls: 0, foldedCalls: 0 });
 
 /** The live report. */
 export interface MigrationReport {
@@ -192,6 +231,9 @@ function addShadow(entry: MethodCounts, result: ReportedShadow): void {
 interface ClientEntry {
   userAgent: string;
   ip: string;
+  database: string | undefined;
+  user: string | undefined;
+  authenticated: boolean;
   firstSeen: number;
   lastSeen: number;
   calls: number;
@@ -200,118 +242,261 @@ interface ClientEntry {
   services: Map<string, number>;
   methods: Map<string, MethodEntry>;
   unlistedCalls: number;
+  /** Estimated bytes of the client and its methods in the serialized report. */
+  bytes: number;
 }
+
+/** Distinct method names (service, method, model, model method) listed fleet-wide; later ones are `other`. */
+export const maxMethodNames = 1000;
+/** Longest placeholder JSON-2 body kept (a larger one is left out). */
+export const maxJson2BodyLength = 4096;
+/** Default bound of the report's estimated serialized size (`--report-max-bytes`). */
+export const defaultReportMaxBytes = 8 * 1024 * 1024;
 
 const cut = (s: string): string => (s.length > maxLabelLength ? s.slice(0, maxLabelLength) : s);
 const keyOf = (...parts: Array<string | undefined>): string => JSON.stringify(parts);
 const bump = (map: Map<string, number>, key: string, by = 1) => map.set(key, (map.get(key) ?? 0) + by);
+const len = (s: string | undefined): number => (s === undefined ? 0 : s.length);
+/** A method entry's serialized size: its strings plus the fixed fields (counts, two ISO times, names). */
+const methodBytes = (m: Pick<MethodEntry, 'service' | 'method' | 'model' | 'modelMethod' | 'json2Body'>): number =>
+  160 + len(m.service) + len(m.method) + len(m.model) + len(m.modelMethod) + len(m.json2Body);
+const clientBytes = (c: Pick<ClientEntry, 'userAgent' | 'ip' | 'database' | 'user'>): number => 320 + len(c.userAgent) + len(c.ip) + len(c.database) + len(c.user);
 
-/** Creates an empty report of at most `maxClients` clients; `now` is the clock (tests pass a fixed one). */
-export function createMigrationReport({ maxClients, now = Date.now }: { maxClients: number; now?: () => number }): MigrationReport {
+/** The fleet-wide `other` name a method name past {@link maxMethodNames} is listed under. */
+function otherName(service: string, model: string | undefined, modelMethod: string | undefined) {
+  return { service, method: 'other', model: model === undefined ? undefined : 'other', modelMethod: modelMethod === undefined ? undefined : 'other' };
+}
+
+/**
+ * Creates an empty report of at most `maxClients` clients and about `maxBytes` serialized bytes;
+ * `now` is the clock (tests pass a fixed one).
+ */
+export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxBytes, now = Date.now }: { maxClients: number; maxBytes?: number; now?: () => number }): MigrationReport {
   if (!Number.isInteger(maxClients) || maxClients < 1) throw new Error(`maxClients must be a positive integer, got ${maxClients}`);
-  // A Map iterates in insertion order: re-inserting on every call keeps the least recently seen first.
-  const clients = new Map<string, ClientEntry>();
+  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new Error(`maxBytes must be a positive integer, got ${maxBytes}`);
+  // Two pools, each a Map iterating in insertion order: re-inserting on every call keeps the least
+  // recently seen first. Anonymous clients leave before any authenticated one.
+  const anonymous = new Map<string, ClientEntry>();
+  const authenticated = new Map<string, ClientEntry>();
+  // how many clients list each method name (a name no client lists any more frees its place)
+  const names = new Map<string, number>();
+  let bytes = 0;
+  let dropped = noneDropped();
   let revision = 0;
 
+  const poolOf = (entry: ClientEntry) => (entry.authenticated ? authenticated : anonymous);
+  const find = (key: string) => authenticated.get(key) ?? anonymous.get(key);
+
+  function remove(key: string, entry: ClientEntry): void {
+    poolOf(entry).delete(key);
+    bytes -= entry.bytes;
+    for (const nameKey of entry.methods.keys()) {
+      const n = (names.get(nameKey) ?? 1) - 1;
+      if (n <= 0) names.delete(nameKey);
+      else names.set(nameKey, n);
+    }
+  }
+
+  /** Drops the least recently seen client other than `keep`, anonymous first; false when none is left. */
+  function evictOne(keep: string): boolean {
+    for (const [pool, counter] of [[anonymous, 'anonymousClients'], [authenticated, 'authenticatedClients']] as const) {
+      for (const [key, entry] of pool) {
+        if (key === keep) continue;
+        remove(key, entry);
+        dropped[counter]++;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Makes `entry` the most recently seen of its pool and enforces the client bound. */
   function touch(key: string, entry: ClientEntry): void {
-    clients.delete(key);
-    clients.set(key, entry);
-    while (clients.size > maxClients) clients.delete(clients.keys().next().value as string);
+    poolOf(entry).delete(key);
+    poolOf(entry).set(key, entry);
+    while (anonymous.size + authenticated.size > maxClients && evictOne(key));
+  }
+
+  /** Room for `more` bytes: anonymous clients other than `keep` leave first. */
+  function roomFor(more: number, keep: string, mayEvictAuthenticated: boolean): boolean {
+    while (bytes + more > maxBytes) {
+      const victim = [...anonymous.keys()].find((k) => k !== keep) ?? (mayEvictAuthenticated ? [...authenticated.keys()].find((k) => k !== keep) : undefined);
+      if (victim === undefined) return false;
+      const entry = find(victim) as ClientEntry;
+      remove(victim, entry);
+      dropped[entry.authenticated ? 'authenticatedClients' : 'anonymousClients']++;
+    }
+    return true;
+  }
+
+  /**
+   * The client's entry, created if there is room: anonymous clients leave for it, authenticated ones
+   * only for a client about to authenticate. `undefined`: no room for an anonymous newcomer.
+   */
+  function clientFor(key: string, fields: { userAgent: string; ip: string; database: string | undefined; user: string | undefined }, at: number, authenticating: boolean): ClientEntry | undefined {
+    const known = find(key);
+    if (known !== undefined) return known;
+    const entry: ClientEntry = {
+      ...fields, authenticated: false, firstSeen: at, lastSeen: at, calls: 0, faults: 0,
+      dialects: new Map(), services: new Map(), methods: new Map(), unlistedCalls: 0, bytes: clientBytes(fields),
+    };
+    if (!roomFor(entry.bytes, key, authenticating)) {
+      dropped.anonymousClients++;
+      return undefined;
+    }
+    bytes += entry.bytes;
+    anonymous.set(key, entry);
+    return entry;
+  }
+
+  /** The client's entry for a method, created when the bounds allow; `undefined`: count it as unlisted. */
+  function methodFor(clientKey: string, client: ClientEntry, name: { service: string; method: string; model: string | undefined; modelMethod: string | undefined }, at: number, folded: () => void): MethodEntry | undefined {
+    let key = keyOf(name.service, name.method, name.model, name.modelMethod);
+    let method = client.methods.get(key);
+    if (method !== undefined) return method;
+    if (!names.has(key) && names.size >= maxMethodNames) {
+      name = otherName(name.service, name.model, name.modelMethod);
+      key = keyOf(name.service, name.method, name.model, name.modelMethod);
+      folded();
+      method = client.methods.get(key);
+      if (method !== undefined) return method;
+    }
+    if (client.methods.size >= maxMethodsPerClient) return undefined;
+    const entry: MethodEntry = { ...name, calls: 0, faults: 0, firstSeen: at, lastSeen: at };
+    const size = methodBytes(entry);
+    if (!roomFor(size, clientKey, false)) return undefined;
+    client.methods.set(key, entry);
+    client.bytes += size;
+    bytes += size;
+    names.set(key, (names.get(key) ?? 0) + 1);
+    return entry;
   }
 
   return {
     record(call) {
       const at = now();
       const userAgent = cut(call.userAgent);
-      const key = keyOf(userAgent, call.ip);
-      const client = clients.get(key) ?? {
-        userAgent, ip: call.ip, firstSeen: at, lastSeen: at, calls: 0, faults: 0,
-        dialects: new Map(), services: new Map(), methods: new Map(), unlistedCalls: 0,
-      };
+      const database = call.database === undefined ? undefined : cut(call.database);
+      const user = call.user === undefined ? undefined : cut(call.user);
+      const key = keyOf(userAgent, call.ip, database, user);
+      const authenticating = database !== undefined && user !== undefined && !call.failed;
+      const client = clientFor(key, { userAgent, ip: call.ip, database, user }, at, authenticating);
+      revision++;
+      if (client === undefined) return;
+      if (!client.authenticated && authenticating) {
+        // its credentials were accepted: from now on it leaves after every anonymous client
+        anonymous.delete(key);
+        client.authenticated = true;
+      }
       client.lastSeen = at;
       client.calls++;
       if (call.failed) client.faults++;
       bump(client.dialects, call.dialect);
       const service = cut(call.service);
-      bump(client.services, service);
-      const model = call.model === undefined ? undefined : cut(call.model);
-      const modelMethod = call.modelMethod === undefined ? undefined : cut(call.modelMethod);
-      const methodKey = keyOf(service, cut(call.method), model, modelMethod);
-      let method = client.methods.get(methodKey);
-      if (method === undefined && client.methods.size < maxMethodsPerClient) {
-        method = { service, method: cut(call.method), model, modelMethod, calls: 0, faults: 0, firstSeen: at, lastSeen: at };
-        client.methods.set(methodKey, method);
-      }
-      if (method === undefined) client.unlistedCalls++;
-      else {
+      // per-service counts name the three legacy services; any other name a client sends is `other`
+      bump(client.services, (legacyServices as readonly string[]).includes(service) ? service : 'other');
+      const name = {
+        service, method: cut(call.method),
+        model: call.model === undefined ? undefined : cut(call.model),
+        modelMethod: call.modelMethod === undefined ? undefined : cut(call.modelMethod),
+      };
+      const method = methodFor(key, client, name, at, () => dropped.foldedCalls++);
+      if (method === undefined) {
+        client.unlistedCalls++;
+        dropped.unlistedCalls++;
+      } else {
         method.calls++;
         if (call.failed) method.faults++;
         if (call.successor === true) method.successorCalls = (method.successorCalls ?? 0) + 1;
         method.lastSeen = at;
-        if (method.json2Body === undefined && call.json2Body !== undefined) method.json2Body = call.json2Body();
+        // the JSON-2 equivalent is kept from a call that succeeded: a failed one may have bound wrongly
+        if (method.json2Body === undefined && call.json2Body !== undefined && !call.failed) {
+          const body = call.json2Body();
+          if (body.length <= maxJson2BodyLength) {
+            method.json2Body = body;
+            client.bytes += body.length;
+            bytes += body.length;
+          }
+        }
       }
       touch(key, client);
-      revision++;
     },
 
     recordShadow(result) {
       const at = now();
       const userAgent = cut(result.userAgent);
-      const key = keyOf(userAgent, result.ip);
-      // a client seen by this report already (or, in a Redis delta, seen since its last flush)
-      let client = clients.get(key);
-      if (client === undefined) {
-        client = { userAgent, ip: result.ip, firstSeen: at, lastSeen: at, calls: 0, faults: 0, dialects: new Map(), services: new Map(), methods: new Map(), unlistedCalls: 0 };
-        touch(key, client);
-      }
-      const service = cut(result.service);
-      const model = result.model === undefined ? undefined : cut(result.model);
-      const modelMethod = result.modelMethod === undefined ? undefined : cut(result.modelMethod);
-      const methodKey = keyOf(service, cut(result.method), model, modelMethod);
-      let method = client.methods.get(methodKey);
-      if (method === undefined && client.methods.size < maxMethodsPerClient) {
-        method = { service, method: cut(result.method), model, modelMethod, calls: 0, faults: 0, firstSeen: at, lastSeen: at };
-        client.methods.set(methodKey, method);
-      }
+      // shadow results name the client by User-Agent and address: the most recently seen entry of it
+      const name = {
+        service: cut(result.service), method: cut(result.method),
+        model: result.model === undefined ? undefined : cut(result.model),
+        modelMethod: result.modelMethod === undefined ? undefined : cut(result.modelMethod),
+      };
+      const key = findShadowClient(userAgent, result.ip, keyOf(name.service, name.method, name.model, name.modelMethod)) ?? keyOf(userAgent, result.ip, undefined, undefined);
+      const client = clientFor(key, { userAgent, ip: result.ip, database: undefined, user: undefined }, at, false);
+      if (client === undefined) return;
+      touch(key, client);
+      const method = methodFor(key, client, name, at, () => undefined);
       if (method === undefined) return;
+      const before = (method.differences ?? []).reduce((n, d) => n + differenceBytes(d), 0);
       addShadow(method, result);
+      const after = (method.differences ?? []).reduce((n, d) => n + differenceBytes(d), 0);
+      client.bytes += after - before;
+      bytes += after - before;
       revision++;
     },
 
     snapshot() {
       const iso = (ms: number) => new Date(ms).toISOString();
-      const out: ClientReport[] = [];
-      for (const c of clients.values()) {
-        out.push({
-          userAgent: c.userAgent, ip: c.ip, firstSeen: iso(c.firstSeen), lastSeen: iso(c.lastSeen), calls: c.calls, faults: c.faults,
+      // most recently touched first within a pool; the (stable) sort then merges the pools by last seen
+      const all = [...[...authenticated.values()].reverse(), ...[...anonymous.values()].reverse()].sort((a, b) => b.lastSeen - a.lastSeen);
+      const clients = all.map(
+        (c): ClientReport => ({
+          userAgent: c.userAgent, ip: c.ip,
+          ...(c.database === undefined ? {} : { database: c.database }),
+          ...(c.user === undefined ? {} : { user: c.user }),
+          ...(c.authenticated ? { authenticated: true } : {}),
+          firstSeen: iso(c.firstSeen), lastSeen: iso(c.lastSeen), calls: c.calls, faults: c.faults,
           dialects: Object.fromEntries(c.dialects), services: Object.fromEntries(c.services),
           methods: methodReports(c.methods.values()),
           unlistedCalls: c.unlistedCalls,
-        });
-      }
-      return { version: 1, generatedAt: iso(now()), clients: out.reverse() };
+        }),
+      );
+      return { version: 1, generatedAt: iso(now()), dropped: { ...dropped }, clients };
     },
 
     restore(snapshot) {
-      clients.clear();
+      for (const [key, entry] of [...anonymous, ...authenticated]) remove(key, entry);
+      dropped = { ...noneDropped(), ...snapshot.dropped };
       const ms = (iso: string) => Date.parse(iso);
       // oldest first, so the most recently seen end up last (least likely to leave)
       const saved = [...snapshot.clients].sort((a, b) => ms(a.lastSeen) - ms(b.lastSeen));
       for (const c of saved) {
-        const methods = new Map<string, MethodEntry>();
-        for (const m of c.methods.slice(0, maxMethodsPerClient)) {
-          methods.set(keyOf(m.service, m.method, m.model, m.modelMethod), {
-            service: m.service, method: m.method, model: m.model, modelMethod: m.modelMethod,
-            calls: m.calls, faults: m.faults, firstSeen: ms(m.firstSeen), lastSeen: ms(m.lastSeen),
-            ...(typeof m.json2Body === 'string' ? { json2Body: m.json2Body } : {}),
-            ...(m.shadow === undefined ? {} : { shadow: { ...emptyShadowCounts(), ...m.shadow } }),
-            ...(Array.isArray(m.differences) ? { differences: m.differences.slice(-maxDifferencesPerMethod) } : {}),
-          });
-        }
-        touch(keyOf(c.userAgent, c.ip), {
-          userAgent: c.userAgent, ip: c.ip, firstSeen: ms(c.firstSeen), lastSeen: ms(c.lastSeen), calls: c.calls, faults: c.faults,
-          dialects: new Map(Object.entries(c.dialects)), services: new Map(Object.entries(c.services)), methods, unlistedCalls: c.unlistedCalls,
+        const key = keyOf(c.userAgent, c.ip, c.database, c.user);
+        const client = clientFor(key, { userAgent: c.userAgent, ip: c.ip, database: c.database, user: c.user }, ms(c.firstSeen), c.authenticated === true);
+        if (client === undefined) continue;
+        Object.assign(client, {
+          authenticated: c.authenticated === true, lastSeen: ms(c.lastSeen), calls: c.calls, faults: c.faults,
+          dialects: new Map(Object.entries(c.dialects)), services: new Map(Object.entries(c.services)), unlistedCalls: c.unlistedCalls,
         });
+        if (client.authenticated) anonymous.delete(key);
+        // oldest first, so the methods called earliest take the places, as when they were recorded
+        for (const m of [...c.methods].sort((a, b) => ms(a.firstSeen) - ms(b.firstSeen))) {
+          const method = methodFor(key, client, { service: m.service, method: m.method, model: m.model, modelMethod: m.modelMethod }, ms(m.firstSeen), () => undefined);
+          if (method === undefined) {
+            client.unlistedCalls += m.calls;
+            continue;
+          }
+          method.calls += m.calls;
+          method.faults += m.faults;
+          method.lastSeen = Math.max(method.lastSeen, ms(m.lastSeen));
+          if (typeof m.json2Body === 'string' && method.json2Body === undefined && m.json2Body.length <= maxJson2BodyLength) method.json2Body = m.json2Body;
+          if (m.shadow !== undefined) method.shadow = { ...emptyShadowCounts(), ...m.shadow };
+          if (Array.isArray(m.differences)) method.differences = m.differences.slice(-maxDifferencesPerMethod);
+          const extra = len(method.json2Body) + (method.differences ?? []).reduce((n, d) => n + differenceBytes(d), 0);
+          client.bytes += extra;
+          bytes += extra;
+        }
+        touch(key, client);
       }
       revision++;
     },
@@ -320,7 +505,27 @@ export function createMigrationReport({ maxClients, now = Date.now }: { maxClien
       return revision;
     },
     get size() {
-      return clients.size;
+      return anonymous.size + authenticated.size;
     },
   };
+
+  /**
+   * The entry a shadow result of this User-Agent and address belongs to: the most recently seen one
+   * that lists the method (the shadowed call was recorded there), else the most recently seen one.
+   */
+  function findShadowClient(userAgent: string, ip: string, methodKey: string): string | undefined {
+    let found: string | undefined;
+    let foundLists = false;
+    for (const pool of [anonymous, authenticated]) {
+      for (const [key, c] of pool) {
+        if (c.userAgent !== userAgent || c.ip !== ip) continue;
+        const lists = c.methods.has(methodKey);
+        const better = found === undefined || (lists && !foundLists) || (lists === foundLists && c.lastSeen >= (find(found) as ClientEntry).lastSeen);
+        if (better) [found, foundLists] = [key, lists];
+      }
+    }
+    return found;
+  }
 }
+
+const differenceBytes = (d: ShadowDifference): number => 80 + d.at.length + d.dialect.length + d.gateway.length + d.legacy.length + d.differences.reduce((n, x) => n + x.length + 4, 0);

@@ -1,10 +1,13 @@
 /**
- * The migration report on disk: one JSON file, written whole to a temporary file and renamed over
- * the old one (a crash mid-write never leaves half a report), validated when read back.
+ * The migration report on disk: one JSON file, written to a temporary file and renamed over the old
+ * one (a crash mid-write never leaves half a report), validated when read back. The text is written
+ * in batches with the event loop free between them, and a failed write (a full disk) removes the
+ * temporary file.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, rm } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ReportSnapshot } from './migration-report.ts';
+import { jsonChunks, paced } from './report-stream.ts';
 
 const isoTime = z.iso.datetime();
 const counts = z.record(z.string(), z.number().int().min(0));
@@ -15,10 +18,14 @@ const differenceSchema = z.object({ at: isoTime, dialect: z.string(), difference
 const reportSchema = z.object({
   version: z.literal(1),
   generatedAt: isoTime,
+  dropped: z.object({ anonymousClients: count, authenticatedClients: count, unlistedCalls: count, foldedCalls: count }).optional(),
   clients: z.array(
     z.object({
       userAgent: z.string(),
       ip: z.string(),
+      database: z.string().optional(),
+      user: z.string().optional(),
+      authenticated: z.boolean().optional(),
       firstSeen: isoTime,
       lastSeen: isoTime,
       calls: z.number().int().min(0),
@@ -71,9 +78,20 @@ export async function readReportFile(path: string): Promise<ReportSnapshot | und
   return parsed.data;
 }
 
-/** Saves `snapshot` at `path` atomically (temporary file, then rename). */
+/** Saves `snapshot` at `path` atomically (temporary file, then rename); on failure no temporary file stays. */
 export async function writeReportFile(path: string, snapshot: ReportSnapshot): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(snapshot, null, 1)}\n`, { mode: 0o640 });
-  await rename(temporary, path);
+  try {
+    const file = await open(temporary, 'w', 0o640);
+    try {
+      for await (const batch of paced(jsonChunks(snapshot, ['clients']))) await file.write(batch);
+      await file.write('\n');
+    } finally {
+      await file.close();
+    }
+    await rename(temporary, path);
+  } catch (err) {
+    await rm(temporary, { force: true });
+    throw err;
+  }
 }

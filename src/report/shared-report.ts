@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.ts';
 import type { ReportStore } from '../state/report-store.ts';
-import { createMigrationReport, type ClientReport, type MigrationReport, type ReportedCall, type ReportedShadow, type ReportSnapshot } from './migration-report.ts';
+import { createMigrationReport, defaultReportMaxBytes, type ClientReport, type MigrationReport, type ReportedCall, type ReportedShadow, type ReportSnapshot } from './migration-report.ts';
 
 /** How often the delta goes to Redis by default: the merged report lags a replica by about this. */
 export const defaultReportFlushIntervalMs = 2000;
@@ -45,14 +45,16 @@ interface Batch {
  */
 export function createSharedReport(options: {
   maxClients: number;
+  /** `--report-max-bytes` (default {@link defaultReportMaxBytes}). */
+  maxBytes?: number;
   store: ReportStore | undefined;
   log: Logger;
   flushIntervalMs?: number;
   now?: () => number;
 }): SharedReport {
-  const { maxClients, store, log, flushIntervalMs = defaultReportFlushIntervalMs, now = Date.now } = options;
-  const local = createMigrationReport({ maxClients, now });
-  const newDelta = () => createMigrationReport({ maxClients, now });
+  const { maxClients, maxBytes = defaultReportMaxBytes, store, log, flushIntervalMs = defaultReportFlushIntervalMs, now = Date.now } = options;
+  const local = createMigrationReport({ maxClients, maxBytes, now });
+  const newDelta = () => createMigrationReport({ maxClients, maxBytes, now });
   let delta = newDelta();
   // One writer per process: Redis skips a batch whose seq it already applied for this writer.
   const writer = randomBytes(9).toString('base64url');

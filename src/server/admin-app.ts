@@ -9,7 +9,8 @@ import { bearerAuth } from 'hono/bearer-auth';
 import type { GatewayMetrics } from '../metrics/metrics.ts';
 import { withCutover, type ShadowStatus } from '../report/cutover.ts';
 import type { ReportSnapshot } from '../report/migration-report.ts';
-import { renderReportPage } from '../report/report-page.ts';
+import { reportPageChunks } from '../report/report-page.ts';
+import { jsonChunks, streamOf } from '../report/report-stream.ts';
 import type { Readiness } from './readiness.ts';
 
 /** What the admin app serves. */
@@ -46,8 +47,9 @@ export function createAdminApp({ metrics, report, readiness, token, shadow }: Ad
     const snapshot = await report.snapshot();
     return shadow === undefined ? snapshot : withCutover(snapshot, shadow());
   };
-  app.get('/gateway/report.json', async (c) => c.json(await served()));
-  app.get('/gateway/report', async (c) => c.html(renderReportPage(await served())));
+  // sent in pieces with the event loop free between them: a large report never stalls the client port
+  app.get('/gateway/report.json', async () => new Response(streamOf(jsonChunks(await served(), ['fleet', 'clients'])), { headers: { 'content-type': 'application/json' } }));
+  app.get('/gateway/report', async () => new Response(streamOf(reportPageChunks(await served())), { headers: { 'content-type': 'text/html; charset=UTF-8' } }));
   app.notFound(
     () =>
       new Response('Not Found: the admin port serves /metrics, /readyz, /gateway/report and /gateway/report.json.\n', {

@@ -18,6 +18,7 @@ import { createVersionCache } from '../legacy/version-cache.ts';
 import type { Logger } from '../log.ts';
 import { createMetrics, type GatewayMetrics } from '../metrics/metrics.ts';
 import { downReasonOf, type UpstreamState } from '../metrics/operator-metrics.ts';
+import { createIdentityTap } from '../report/call-identity.ts';
 import { createReportPersistence } from '../report/report-persistence.ts';
 import { createSharedReport, type SharedReport } from '../report/shared-report.ts';
 import { createShadow, maxCompareBytes, type Shadow } from '../shadow/index.ts';
@@ -95,9 +96,12 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       servedBySuccessor.set(origin, method);
     },
   });
+  // the database and login each call ran as, for the migration report (never the password)
+  const identities = createIdentityTap();
+  const identified = identities.wrap(credentials);
   const dispatch = createDispatch({
-    common: createCommonService({ upstream, credentials, versions }),
-    object: createObjectService({ upstream, credentials, signatures, successors, onJson2: (origin, request) => json2Requests.set(origin, request.body) }),
+    common: createCommonService({ upstream, credentials: identified, versions }),
+    object: createObjectService({ upstream, credentials: identified, signatures, successors, onJson2: (origin, request) => json2Requests.set(origin, request.body) }),
     db: createDbService({
       web: upstream.webDatabase,
       versions,
@@ -110,7 +114,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
     }),
   });
   // the migration report: this replica's, and with --redis-url the replicas' together
-  const report = createSharedReport({ maxClients: config.reportSize, store: state?.report, log });
+  const report = createSharedReport({ maxClients: config.reportSize, maxBytes: config.reportMaxBytes, store: state?.report, log });
   // --shadow-sample: the upstream's own legacy endpoints answer each sampled read-only call too (issue #23)
   const shadow: Shadow | undefined =
     config.shadowSample > 0
@@ -162,7 +166,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
           metrics.observePassthrough(status);
           metrics.operations.observePassthrough(status, seconds);
         },
-        onSessionLogin: credentials.rememberLogin,
+        onSessionLogin: identified.rememberLogin,
       }),
       onCall(dialect, origin, outcome, seconds) {
         metrics.observeCall(dialect, outcome, seconds);

@@ -64,6 +64,7 @@ describe('createReportStore()', () => {
     expect(await store.read()).toEqual({
       version: 1,
       generatedAt: '2026-05-01T11:00:00.000Z',
+      dropped: { anonymousClients: 0, authenticatedClients: 0, unlistedCalls: 0, foldedCalls: 0 },
       clients: [
         {
           userAgent: 'Python-xmlrpc/3.11', ip: '10.0.0.5', firstSeen: at(2), lastSeen: at(9), calls: 5, faults: 1,
@@ -174,11 +175,22 @@ describe('createReportStore()', () => {
     expect(await store.merge(deltaOf([3, call({ userAgent: 'c' })], [4, call({ userAgent: 'a' })]))).toBe(true);
     expect((await store.read())?.clients.map((c) => [c.userAgent, c.calls])).toEqual([['a', 2], ['c', 1]]);
     expect((await keysUnder(redis, prefix)).sort()).toEqual(
-      [`${prefix}report:clients`, `${prefix}report:client:${clientIdOf('a', '10.0.0.5')}`, `${prefix}report:client:${clientIdOf('c', '10.0.0.5')}`].sort(),
+      [`${prefix}report:clients`, `${prefix}report:dropped`, `${prefix}report:client:${clientIdOf('a', '10.0.0.5')}`, `${prefix}report:client:${clientIdOf('c', '10.0.0.5')}`].sort(),
     );
     // b left: it comes back as a new client
     expect(await store.merge(deltaOf([5, call({ userAgent: 'b' })]))).toBe(true);
     expect((await store.read())?.clients.map((c) => [c.userAgent, c.calls, c.firstSeen])).toEqual([['b', 1, at(5)], ['a', 2, at(1)]]);
+    expect((await store.read())?.dropped).toMatchObject({ anonymousClients: 2, authenticatedClients: 0 });
+  });
+
+  it('keeps an authenticated client while anonymous ones come and go, and counts the ones that left', async () => {
+    const { store } = await storeFor('authenticated-first', 3);
+    expect(await store.merge(deltaOf([1, call({ userAgent: 'script', database: 'demo', user: 'login:0123456789ab' })]))).toBe(true);
+    for (let i = 0; i < 10; i++) expect(await store.merge(deltaOf([2 + i, call({ userAgent: `anonymous-${i}`, service: 'common', method: 'version', model: undefined, modelMethod: undefined })]))).toBe(true);
+    const read = await store.read();
+    expect(read?.clients.map((c) => c.userAgent)).toEqual(['anonymous-9', 'anonymous-8', 'script']);
+    expect(read?.clients.find((c) => c.userAgent === 'script')).toMatchObject({ database: 'demo', user: 'login:0123456789ab', authenticated: true });
+    expect(read?.dropped).toMatchObject({ anonymousClients: 8, authenticatedClients: 0 });
   });
 
   it('names clients in Redis by a hash, never by their User-Agent or address', async () => {

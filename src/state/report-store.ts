@@ -1,13 +1,15 @@
 /**
- * The migration report's counters in Redis (issue #10), so every replica serves the same report.
- * Each client is one JSON value named by a hash of (User-Agent, address); a sorted set scored by last
- * seen keeps at most `maxClients` of them, the least recently seen leaving first. A delta is added by
+ * The migration report's counters in Redis, so every replica serves the same report.
+ * Each client is one JSON value named by a hash of (User-Agent, address, database, login); a sorted
+ * set keeps at most `maxClients` of them, scored by last seen plus {@link authenticatedBonus} for an
+ * authenticated client, so that the least recently seen anonymous client leaves first and an
+ * authenticated one only when no anonymous one is left (counted in a hash of dropped entries). A delta is added by
  * one Lua script (all of it or nothing) with the same rules as the in-process report: counts add up,
  * first seen is the earliest, last seen the latest, at most {@link maxMethodsPerClient} methods per
  * client with the calls to the others counted in `unlistedCalls`.
  */
 import { createHash } from 'node:crypto';
-import { maxDifferencesPerMethod, maxMethodsPerClient, methodReports, type ClientReport, type MethodCounts, type MethodReport, type ReportSnapshot } from '../report/migration-report.ts';
+import { maxDifferencesPerMethod, maxMethodsPerClient, methodReports, noneDropped, type ClientReport, type DroppedCounts, type MethodCounts, type MethodReport, type ReportSnapshot } from '../report/migration-report.ts';
 import type { RedisLink } from './redis-link.ts';
 
 /**
@@ -30,17 +32,21 @@ export interface ReportStore {
 /** How long Redis remembers a writer's last sequence number: far beyond any retry of a lost answer. */
 export const writerMemoryMs = 24 * 60 * 60 * 1000;
 
+/** Added to an authenticated client's score: beyond any epoch-ms time, so it ranks above every anonymous one. */
+export const authenticatedBonus = 2 ** 45;
+
 /** A client's name in Redis: a hash, so key names stay short whatever the User-Agent holds. */
-export function clientIdOf(userAgent: string, ip: string): string {
-  return createHash('sha256').update(JSON.stringify([userAgent, ip])).digest('base64url').slice(0, 22);
+export function clientIdOf(userAgent: string, ip: string, database?: string, user?: string): string {
+  const parts = database === undefined && user === undefined ? [userAgent, ip] : [userAgent, ip, database ?? null, user ?? null];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
 }
 
 const methodIdOf = (m: MethodReport): string =>
   createHash('sha256').update(JSON.stringify([m.service, m.method, m.model, m.modelMethod])).digest('base64url').slice(0, 16);
 
-// KEYS: clients sorted set, writer's last seq. ARGV: client key prefix, maxClients, maxMethods,
-// delta (JSON array of clients, times in ms, methods in first-seen order), seq ('' = none), writer memory ms,
-// differences kept per method (shadow mode, issue #23).
+// KEYS: clients sorted set, writer's last seq, dropped counts (hash). ARGV: client key prefix, maxClients,
+// maxMethods, delta (JSON array of clients, times in ms, methods in first-seen order), seq ('' = none),
+// writer memory ms, differences kept per method, authenticated bonus.
 const mergeLua = `
 local seq = tonumber(ARGV[5])
 if seq and seq <= tonumber(redis.call('get', KEYS[2]) or '-1') then return 0 end
@@ -82,9 +88,10 @@ for _, d in ipairs(cjson.decode(ARGV[4])) do
   if raw then ok, c = pcall(cjson.decode, raw) end
   -- a value that is not a stored client (damaged) starts over rather than failing every later merge
   if not (ok and valid(c)) then
-    c = { userAgent = d.userAgent, ip = d.ip, firstSeen = d.firstSeen, lastSeen = d.lastSeen, calls = 0, faults = 0,
+    c = { userAgent = d.userAgent, ip = d.ip, database = d.database, user = d.user, firstSeen = d.firstSeen, lastSeen = d.lastSeen, calls = 0, faults = 0,
           dialects = {}, services = {}, methods = {}, unlistedCalls = 0 }
   end
+  if d.authenticated == true then c.authenticated = true end
   c.calls = c.calls + d.calls
   c.faults = c.faults + d.faults
   c.firstSeen = math.min(c.firstSeen, d.firstSeen)
@@ -111,20 +118,25 @@ for _, d in ipairs(cjson.decode(ARGV[4])) do
   end
   c.unlistedCalls = c.unlistedCalls + d.unlistedCalls
   redis.call('set', key, cjson.encode(c))
-  redis.call('zadd', KEYS[1], c.lastSeen, d.id)
+  redis.call('zadd', KEYS[1], c.lastSeen + (c.authenticated == true and tonumber(ARGV[8]) or 0), d.id)
 end
 local excess = redis.call('zcard', KEYS[1]) - maxClients
 if excess > 0 then
   local gone = redis.call('zpopmin', KEYS[1], excess)
-  for i = 1, #gone, 2 do redis.call('del', ARGV[1] .. gone[i]) end
+  for i = 1, #gone, 2 do
+    redis.call('del', ARGV[1] .. gone[i])
+    local kind = tonumber(gone[i + 1]) >= tonumber(ARGV[8]) and 'authenticatedClients' or 'anonymousClients'
+    redis.call('hincrby', KEYS[3], kind, 1)
+  end
 end
 if seq then redis.call('set', KEYS[2], seq, 'PX', ARGV[6]) end
 return 1
 `;
 
-// KEYS: clients sorted set. ARGV: client key prefix, maxClients. Most recently seen first.
+// KEYS: clients sorted set, dropped counts. ARGV: client key prefix, maxClients. Authenticated
+// clients first, each kind most recently seen first; the dropped counts come first, as flat pairs in JSON.
 const readLua = `
-local out = {}
+local out = { cjson.encode(redis.call('hgetall', KEYS[2])) }
 for _, id in ipairs(redis.call('zrevrange', KEYS[1], 0, tonumber(ARGV[2]) - 1)) do
   local raw = redis.call('get', ARGV[1] .. id)
   if raw then out[#out + 1] = raw end
@@ -133,12 +145,13 @@ return out
 `;
 
 const scripts = {
-  gatewayReportMerge: { keys: 2, lua: mergeLua },
-  gatewayReportRead: { keys: 1, lua: readLua },
+  gatewayReportMerge: { keys: 3, lua: mergeLua },
+  gatewayReportRead: { keys: 2, lua: readLua },
 };
 
 /** A client as stored: times in ms, methods by id (cjson writes an empty table as `{}`). */
 type StoredClient = Omit<ClientReport, 'firstSeen' | 'lastSeen' | 'methods'> & {
+  // cjson writes a missing string as nothing and a JSON null as cjson.null: checked when read
   firstSeen: number;
   lastSeen: number;
   methods: Record<string, MethodCounts> | [];
@@ -149,7 +162,9 @@ const iso = (t: number): string => new Date(t).toISOString();
 
 function clientToStored(c: ClientReport) {
   return {
-    id: clientIdOf(c.userAgent, c.ip), userAgent: c.userAgent, ip: c.ip, firstSeen: ms(c.firstSeen), lastSeen: ms(c.lastSeen),
+    id: clientIdOf(c.userAgent, c.ip, c.database, c.user), userAgent: c.userAgent, ip: c.ip,
+    ...(c.database === undefined ? {} : { database: c.database }), ...(c.user === undefined ? {} : { user: c.user }), authenticated: c.authenticated === true,
+    firstSeen: ms(c.firstSeen), lastSeen: ms(c.lastSeen),
     calls: c.calls, faults: c.faults, dialects: c.dialects, services: c.services, unlistedCalls: c.unlistedCalls,
     // first seen first: when the cap is near, the methods called earliest take the free places, as in-process
     methods: c.methods
@@ -160,7 +175,10 @@ function clientToStored(c: ClientReport) {
 
 function clientFromStored(c: StoredClient): ClientReport {
   return {
-    userAgent: c.userAgent, ip: c.ip, firstSeen: iso(c.firstSeen), lastSeen: iso(c.lastSeen), calls: c.calls, faults: c.faults,
+    userAgent: c.userAgent, ip: c.ip,
+    ...(typeof c.database === 'string' ? { database: c.database } : {}), ...(typeof c.user === 'string' ? { user: c.user } : {}),
+    ...(c.authenticated === true ? { authenticated: true } : {}),
+    firstSeen: iso(c.firstSeen), lastSeen: iso(c.lastSeen), calls: c.calls, faults: c.faults,
     dialects: c.dialects, services: c.services,
     methods: methodReports(Object.values(c.methods).map(storedMethod)),
     unlistedCalls: c.unlistedCalls,
@@ -178,6 +196,24 @@ function storedMethod(m: MethodCounts): MethodCounts {
   };
 }
 
+/** The dropped counts Redis keeps (clients only: the other counts are each replica's own). */
+function droppedOf(raw: string | undefined): DroppedCounts {
+  const dropped = noneDropped();
+  let pairs: unknown = [];
+  try {
+    pairs = JSON.parse(raw ?? '[]');
+  } catch {
+    // a damaged value counts as nothing dropped
+  }
+  if (!Array.isArray(pairs)) return dropped;
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const name = pairs[i] as unknown;
+    const value = Number(pairs[i + 1]);
+    if ((name === 'anonymousClients' || name === 'authenticatedClients') && Number.isInteger(value) && value >= 0) dropped[name] = value;
+  }
+  return dropped;
+}
+
 /** A stored value, or `undefined` when it is not one (damaged, or written by something else). */
 function parseStoredClient(raw: string): StoredClient | undefined {
   try {
@@ -193,6 +229,7 @@ export function createReportStore(link: RedisLink, { maxClients, now = Date.now 
   if (!Number.isInteger(maxClients) || maxClients < 1) throw new Error(`maxClients must be a positive integer, got ${maxClients}`);
   link.define(scripts);
   const clientsKey = link.key('report', 'clients');
+  const droppedKey = link.key('report', 'dropped');
   const clientPrefix = link.key('report', 'client', '');
 
   return {
@@ -200,20 +237,23 @@ export function createReportStore(link: RedisLink, { maxClients, now = Date.now 
       if (delta.clients.length === 0) return true;
       const payload = JSON.stringify(delta.clients.map(clientToStored));
       const writerKey = link.key('report', 'writer', batch?.writer ?? '-');
-      const args = [clientPrefix, maxClients, maxMethodsPerClient, payload, batch?.seq ?? '', writerMemoryMs, maxDifferencesPerMethod];
-      const done = await link.attempt('report-merge', (r) => link.script(r, 'gatewayReportMerge', [clientsKey, writerKey], args));
+      const args = [clientPrefix, maxClients, maxMethodsPerClient, payload, batch?.seq ?? '', writerMemoryMs, maxDifferencesPerMethod, authenticatedBonus];
+      const done = await link.attempt('report-merge', (r) => link.script(r, 'gatewayReportMerge', [clientsKey, writerKey, droppedKey], args));
       return done !== undefined;
     },
 
     async read() {
-      const raws = await link.attempt('report-read', (r) => link.script(r, 'gatewayReportRead', [clientsKey], [clientPrefix, maxClients]));
+      const raws = await link.attempt('report-read', (r) => link.script(r, 'gatewayReportRead', [clientsKey, droppedKey], [clientPrefix, maxClients]));
       if (raws === undefined) return undefined;
+      const [droppedRaw, ...clientRaws] = raws as string[];
       const clients: ClientReport[] = [];
-      for (const raw of raws as string[]) {
+      for (const raw of clientRaws) {
         const stored = parseStoredClient(raw);
         if (stored !== undefined) clients.push(clientFromStored(stored));
       }
-      return { version: 1, generatedAt: iso(now()), clients };
+      // most recently seen first, whatever the kind (the sorted set ranks authenticated ones first)
+      clients.sort((a, b) => ms(b.lastSeen) - ms(a.lastSeen));
+      return { version: 1, generatedAt: iso(now()), dropped: droppedOf(droppedRaw), clients };
     },
   };
 }

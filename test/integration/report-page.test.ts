@@ -4,6 +4,8 @@
  * installed; under CI (`CI` set, where `.ci/run` installs it) a missing Chromium fails instead.
  */
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
@@ -44,7 +46,7 @@ describe.skipIf(executablePath === undefined)(`migration report page in headless
     expect(await page.locator('#call-count').innerText()).toBe('4');
 
     const python = page.locator('section.client[data-user-agent="Python-xmlrpc/3.11"]');
-    expect(await python.locator('h2').innerText()).toBe('Python-xmlrpc/3.11 from 127.0.0.1');
+    expect(await python.locator('h4').innerText()).toBe('Python-xmlrpc/3.11 from 127.0.0.1');
     expect(await python.locator('.calls').innerText()).toBe('3');
     expect(await python.locator('.faults').innerText()).toBe('0');
     const rows = await python.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 6).map((td) => td.textContent)));
@@ -60,7 +62,7 @@ describe.skipIf(executablePath === undefined)(`migration report page in headless
     const page = await context.newPage();
     await page.goto(`${stack.gateway.adminUrl}/gateway/report`);
     const hostile = page.locator('section.client').filter({ hasText: 'window.injected' });
-    expect(await hostile.locator('h2 code').first().innerText()).toBe(hostileAgent);
+    expect(await hostile.locator('h4 code').first().innerText()).toBe(hostileAgent);
     expect(await page.evaluate(() => (globalThis as { injected?: number }).injected)).toBeUndefined();
     expect(await page.locator('script').count()).toBe(0);
     await context.close();
@@ -124,18 +126,73 @@ describe.skipIf(executablePath === undefined)(`the cutover parts of the report p
     expect(await difference.locator('.gateway-answer').innerText()).toContain('"credit_limit": 0.0');
     expect(await difference.locator('.legacy-answer').innerText()).toContain('"credit_limit": 0}');
 
-    const searchRead = client.locator('.json2[data-method="res.partner.search_read"]');
+    // the JSON-2 equivalents are in the fleet table, once per method
+    const fleet = page.locator('#fleet');
+    expect(await client.locator('.json2').count()).toBe(0);
+    const searchRead = fleet.locator('.json2[data-method="res.partner.search_read"]');
     expect(await searchRead.locator('.request').innerText()).toBe('POST /json/2/res.partner/search_read');
-    expect(await searchRead.locator('.body').innerText()).toBe('{"domain": [["<string>", "<string>", "<int>"]], "fields": ["<string>", "<string>"]}');
-    expect(await searchRead.locator('.curl').innerText()).toContain('-H "Authorization: bearer $ODOO_API_KEY"');
-    expect(await searchRead.locator('.python').innerText()).toContain('response = requests.post(');
-    const readGroup = client.locator('.json2[data-method="res.partner.read_group"]');
+    expect(await searchRead.locator('.body').textContent()).toBe('{"domain": [["<string>", "<string>", "<int>"]], "fields": ["<string>", "<string>"]}');
+    expect(await searchRead.locator('.curl').textContent()).toContain('-H "Authorization: bearer $ODOO_API_KEY"');
+    expect(await searchRead.locator('.python').textContent()).toContain('response = requests.post(');
+    const readGroup = fleet.locator('.json2[data-method="res.partner.read_group"]');
     expect(await readGroup.locator('.request').innerText()).toBe('POST /json/2/res.partner/formatted_read_group');
-    expect(await readGroup.locator('.body').innerText()).toBe('{"domain": [], "groupby": ["<string>"], "aggregates": ["<string>"]}');
-    expect(await client.locator('.json2[data-method="common.login"] .note').innerText()).toContain('JSON-2 has no login');
+    expect(await readGroup.locator('.body').textContent()).toBe('{"domain": [], "groupby": ["<string>"], "aggregates": ["<string>"]}');
+    expect(await fleet.locator('.json2[data-method="common.login"] .note').textContent()).toContain('JSON-2 has no login');
 
     const password = stack.sim.users('demo').find((u) => u.login === 'admin')?.password as string;
     expect(await page.content()).not.toContain(password);
     await page.close();
   });
+});
+
+describe.skipIf(executablePath === undefined)(`a 1,000-client report page in headless Chromium${skipReason}`, () => {
+  let stack: Stack;
+  let browser: Browser;
+  const methods = 200;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    const password = stack.sim.users('demo').find((u) => u.login === 'admin')?.password as string;
+    // one real logged-in client, then 1,000 generated ones recorded as the client port records them
+    await stack.jsonrpc('common', 'authenticate', ['demo', 'admin', password, {}], { 'user-agent': 'Python-xmlrpc/3.11' });
+    await stack.jsonrpc('object', 'execute_kw', ['demo', 2, password, 'res.partner', 'search_read', [[]], { limit: 1 }], { 'user-agent': 'Python-xmlrpc/3.11' });
+    for (let c = 0; c < 1000; c++) {
+      for (let k = 0; k < 20; k++) {
+        const m = (c * 7 + k * 10) % methods;
+        stack.gateway.report.record({
+          dialect: 'xmlrpc2', userAgent: `generated-client-${c}/1.0`, ip: `10.1.${c >> 8}.${c & 255}`, service: 'object', method: 'execute_kw',
+          model: `x_model_${m % 20}`, modelMethod: `x_method_${m}`, failed: c % 10 === 0, database: c % 3 === 0 ? 'demo' : 'sales', user: `login:${(c % 40).toString(16).padStart(12, '0')}`,
+        });
+      }
+    }
+    browser = await chromium.launch({ executablePath: executablePath as string, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('shows the fleet table first, one row per method, and stays under 4 MB', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const res = await page.goto(`${stack.gateway.adminUrl}/gateway/report`, { timeout: 120_000 });
+    expect(res?.status()).toBe(200);
+    const bytes = (await res?.body())?.byteLength ?? Infinity;
+    expect(bytes).toBeLessThan(4 * 1024 * 1024);
+    // 1,001 clients for 1,000 places: one whose credentials were refused left, the real one stays
+    expect(await page.locator('#client-count').innerText()).toBe('1000');
+    expect(await page.locator('#dropped').innerText()).toContain('1 anonymous clients left to make room');
+    expect(await page.locator('section.client[data-user-agent="Python-xmlrpc/3.11"]').count()).toBe(1);
+    expect(await page.locator('h2').first().innerText()).toBe(`What to migrate: ${methods + 2} methods`);
+    const fleetTop = (await page.locator('#fleet').boundingBox())?.y ?? Infinity;
+    const firstClientTop = (await page.locator('section.client').first().boundingBox())?.y ?? -Infinity;
+    expect(fleetTop).toBeLessThan(firstClientTop);
+    expect(await page.locator('#fleet tbody tr').count()).toBe(methods + 2);
+    // each method names its top callers and counts the rest
+    const row = page.locator('#fleet tbody tr').first();
+    expect(await row.locator('ul.who li').last().innerText()).toMatch(/^and \d+ more$/);
+    // the clients come grouped by database and login
+    expect(await page.locator('div.group[data-database="demo"]').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: join(tmpdir(), 'report-page-1000-clients.png') });
+    await page.close();
+  }, 120_000);
 });

@@ -1,0 +1,66 @@
+/**
+ * Who a legacy call ran as, for the migration report: the database and the login its credentials
+ * name — never the password. The login is shown as `login:` and a stable hash of it (the same on
+ * every replica and after a restart, so an operator can match a known login), or as `uid:` and the
+ * uid when a call names only a uid whose login the gateway has not seen yet.
+ *
+ * It listens to the credentials layer rather than reading call arguments itself: `callAs` (object
+ * calls: database and uid), `authenticate` (`common.login`/`authenticate`: database and login) and
+ * `rememberLogin` (a web login that passed through).
+ */
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { CallOrigin } from '../call.ts';
+import type { Credentials } from '../credentials/index.ts';
+
+/** A call's identity as the report keeps it. */
+export interface CallIdentity {
+  database: string;
+  user: string;
+}
+
+/** Logins remembered per (database, uid): enough for every user of a large fleet. */
+const maxKnownLogins = 10_000;
+
+/** `login:` and the first 12 hex digits of the login's SHA-256. */
+export function loginId(login: string): string {
+  return `login:${createHash('sha256').update(login).digest('hex').slice(0, 12)}`;
+}
+
+export interface IdentityTap {
+  /** `credentials`, telling this tap each call's identity as it passes. */
+  wrap(credentials: Credentials): Credentials;
+  /** The identity of the call of `origin`, once its credentials were handed over. */
+  of(origin: CallOrigin): CallIdentity | undefined;
+}
+
+export function createIdentityTap(): IdentityTap {
+  const byOrigin = new WeakMap<CallOrigin, CallIdentity>();
+  const logins = new LRUCache<string, string>({ max: maxKnownLogins });
+  const uidKey = (db: string, uid: number | bigint) => `${db}\u0000${uid}`;
+
+  return {
+    wrap(credentials) {
+      return {
+        probeDatabase: (db, origin) => credentials.probeDatabase(db, origin),
+        settled: () => credentials.settled(),
+        close: () => credentials.close(),
+        callAs(db, uid, password, origin, call) {
+          byOrigin.set(origin, { database: db, user: logins.get(uidKey(db, uid)) ?? `uid:${uid}` });
+          return credentials.callAs(db, uid, password, origin, call);
+        },
+        async authenticate(db, login, password, origin) {
+          byOrigin.set(origin, { database: db, user: loginId(login) });
+          const uid = await credentials.authenticate(db, login, password, origin);
+          if (uid !== false) logins.set(uidKey(db, uid), loginId(login));
+          return uid;
+        },
+        rememberLogin(db, uid, login) {
+          logins.set(uidKey(db, uid), loginId(login));
+          credentials.rememberLogin(db, uid, login);
+        },
+      };
+    },
+    of: (origin) => byOrigin.get(origin),
+  };
+}
