@@ -1,5 +1,5 @@
 /**
- * Two more yardsticks for `npm run bench:odoo` (issue #22), between the bare-socket relay and the
+ * Two more yardsticks for `npm run bench:odoo`, between the bare-socket relay and the
  * gateway, so the gateway's extra time can be split between Node's HTTP server, undici and the
  * gateway's own work:
  *

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:odoo` (issue #22): what a legacy call through the gateway costs against a REAL
+ * `npm run bench:odoo`: what a legacy call through the gateway costs against a REAL
  * Odoo 19, beside what any other hop costs, in one interleaved run. It needs the server that
  * `../shared/tools/odoo19-up.sh` brings up on 127.0.0.1:8069 (database gw, admin/admin) and says so
  * when none is there; CI and `npm test` never run it.
@@ -338,7 +338,7 @@ async function main(): Promise<void> {
 
     const section = [
       '<!-- bench:odoo:start -->',
-      `## Against a real Odoo ${version}: the gateway beside native XML-RPC, direct JSON-2 and other hops (issue #22)${quick ? ' (quick run: too few calls to trust)' : ''}`,
+      `## Against a real Odoo ${version}: the gateway beside native XML-RPC, direct JSON-2 and other hops${quick ? ' (quick run: too few calls to trust)' : ''}`,
       '',
       'What: a Python client (`bench/odoo_client.py`, `xmlrpc.client` and `http.client`) calls `search_read` at concurrency 1, round-robin',
       'over eight paths: Odoo\'s own `/xmlrpc/2/object` (native), the same through the gateway (`node dist/src/main.js`), JSON-2 straight',

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile`: where the gateway's CPU goes (issue #8). Starts the simulator and the
+ * `npm run bench:profile`: where the gateway's CPU goes. Starts the simulator and the
  * gateway (`node --cpu-prof dist/src/main.js`) in their own processes, sends `--calls` XML-RPC
  * `search_read` calls of `--rows` rows at `--concurrency`, stops the gateway (the profile is written
  * at exit) and prints self time by function and by source file, the top `--top` of each.

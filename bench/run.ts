@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: what the gateway costs (issue #8), measured as ratios inside one run (the machine
+ * `npm run bench`: what the gateway costs, measured as ratios inside one run (the machine
  * is shared and noisy; nothing here is a test assertion). Every call is `search_read` on res.partner
  * with fields id, name, email, country_id, is_company, sent (a) as JSON-2 straight to the simulator
  * and (b) as XML-RPC through the gateway to the same simulator, the two alternating round by round so

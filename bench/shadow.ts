@@ -1,5 +1,5 @@
 /**
- * `npm run bench:shadow`: what shadow mode costs the clients (issue #23). The same workload goes to
+ * `npm run bench:shadow`: what shadow mode costs the clients. The same workload goes to
  * gateways that differ only in shadow mode — off, `--shadow-sample 100` with the default bound (4 in
  * flight), and 100 % with room for every shadow (64) — each its own process in front of the same
  * upstream, round by round alternating so machine noise hits all alike. Reported: latency p50/p99 at

@@ -195,7 +195,7 @@ function main(): void {
   const fxpVersion = (JSON.parse(readFileSync(new URL('node_modules/fast-xml-parser/package.json', root), 'utf8')) as { version: string }).version;
   const section = [
     '<!-- bench:xml-parsers:start -->',
-    '## XML-RPC request decoding: the project\'s expat port vs fast-xml-parser (issue #24)',
+    '## XML-RPC request decoding: the project\'s expat port vs fast-xml-parser',
     '',
     `What: decoding request bodies written as Python's xmlrpc.client writes them, in one process (no HTTP, no upstream): the gateway's \`decodeRequest\` (bytes → call with Odoo's values) against fast-xml-parser ${fxpVersion} (bytes → text → \`XMLParser.parse\` → the same call through the same int/float/base64/date converters; "tree" is \`parse\` alone, a floor that builds no values). Both results are checked equal first. ${rounds} alternating rounds per case; times are CPU time per decode (this process's user + system time, so other processes on the shared machine do not count), medians; "× faster" is our rate ÷ theirs per round, median (range).`,
     '',

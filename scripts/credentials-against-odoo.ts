@@ -1,5 +1,5 @@
 /**
- * Opt-in (needs a real Odoo 19; never part of `npm test`): the attacks of issue #20 tried through the
+ * Opt-in (needs a real Odoo 19; never part of `npm test`): the credential attacks (stolen passwords, revoked keys, guessing, path tricks) tried through the
  * gateway against a real Odoo, with the figures README's Security section and BENCHMARKS.md quote.
  *
  * 1. A changed password while its holder keeps the throttle armed (wrong passwords for the same

@@ -1,6 +1,6 @@
 /**
  * Opt-in (needs a real Odoo 19 on this machine and redis-server on PATH; never part of `npm test`):
- * issue #21's checks against the real thing, each run for a few seconds.
+ * the load and hostile-client checks against the real thing, each run for a few seconds.
  *
  * 1. Trickled passthrough bodies: 24 `POST /web/login` whose bodies come a byte at a time, through a
  *    gateway that streams them (`--passthrough-buffer 0`, the old behaviour) and one with the default

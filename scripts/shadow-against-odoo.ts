@@ -1,7 +1,7 @@
 /**
  * Opt-in (needs a real Odoo 19; never part of `npm test`): shadow mode at 100 % in front of a real
  * Odoo, a mixed read-only workload in all three dialects, then what shadow mode found — the
- * question of issue #23 answered on Odoo's own legacy endpoints instead of the simulator's. Use a
+ * question whether the gateway answers as Odoo does, answered on Odoo's own legacy endpoints instead of the simulator's. Use a
  * database of your own: the gateway mints an API key there for the password.
  *
  *   npx tsx scripts/shadow-against-odoo.ts --upstream http://127.0.0.1:8069 --db gw_copy --login admin --password admin [--rounds N]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Redis for the replica tests (issue #10): the machine's own on 127.0.0.1:6379, installed from Debian
+# Redis for the replica tests: the machine's own on 127.0.0.1:6379, installed from Debian
 # and started when absent (as this machine's services are started). REDIS_URL set: left alone.
 set -uo pipefail
 [ -n "${REDIS_URL:-}" ] && exit 0

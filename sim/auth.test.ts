@@ -1,5 +1,5 @@
 /**
- * Bearer authentication (reference §3.1–3.2): only stored 40-hex keys of active users, unexpired and
+ * Bearer authentication (Odoo: `odoo/addons/base/models/ir_http.py` `_auth_method_bearer`): only stored 40-hex keys of active users, unexpired and
  * global or `rpc`-scoped; Odoo's two 401 messages with `WWW-Authenticate: Bearer `.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * `auth='bearer'` (reference §3.1, `ir_http._auth_method_bearer`): the `Authorization` header must
+ * `auth='bearer'` (Odoo: `odoo/addons/base/models/ir_http.py` `_auth_method_bearer`, `ir_http._auth_method_bearer`): the `Authorization` header must
  * match `^bearer\s+(.+)$` case-insensitively and carry a stored, unexpired global/`rpc` key of an
  * active user; passwords are never accepted. Failures are 401 with `WWW-Authenticate: Bearer `.
  */

@@ -1,5 +1,5 @@
 /**
- * `inspect.Signature.bind(records, **kwargs)` as JSON-2 uses it (reference §2.7): named arguments
+ * `inspect.Signature.bind(records, **kwargs)` as JSON-2 uses it (Odoo: `addons/rpc/controllers/json2.py`): named arguments
  * only, checked in parameter order, with Python's messages; `**kwargs` parameters take the rest.
  */
 import type { Value } from '../src/value.ts';

@@ -1,5 +1,5 @@
 /**
- * `odoo.service.model.call_kw` as `/web/dataset/call_kw` runs it (reference §5.4, §5.5): positional
+ * `odoo.service.model.call_kw` as `/web/dataset/call_kw` runs it (Odoo: `odoo/service/model.py`, `addons/web/controllers/dataset.py`): positional
  * `args` (ids first for record methods), `kwargs` with `context` popped and applied, and the
  * `create` rule (`result.id` for a dict, `result.ids` for a list).
  */

@@ -1,5 +1,5 @@
 /**
- * Odoo 19's constraints on the seeded models (issue #24 item 5), over JSON-2: SQL CHECK and UNIQUE
+ * Odoo 19's constraints on the seeded models, over JSON-2: SQL CHECK and UNIQUE
  * constraints as "The operation cannot be completed: …" ValidationErrors, `@api.constrains` methods
  * and overridden writes with their own exceptions. The texts are Odoo 19's (the sources, and the
  * same calls answered by a real Odoo 19.0 over /xmlrpc/2 in English); a refused write leaves nothing.

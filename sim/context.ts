@@ -1,5 +1,5 @@
 /**
- * The JSON-2 `context` (reference §2.8): `with_context(context)` replaces the context through
+ * The JSON-2 `context` (Odoo: `addons/rpc/controllers/json2.py`): `with_context(context)` replaces the context through
  * `dict(context)`, so a non-object raises Python's dict() errors (corpus `err-json2-context-not-
  * object`); and `env.lang` refuses a language that is not active (`Invalid language code: xx`).
  */

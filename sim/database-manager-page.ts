@@ -1,5 +1,5 @@
 /**
- * `/web/database/manager` (reference §6): the real Odoo 19 page of `fixtures/odoo-data/` re-rendered
+ * `/web/database/manager` (Odoo: `addons/web/controllers/database.py`): the real Odoo 19 page of `fixtures/odoo-data/` re-rendered
  * from the simulator's state — its database list, the "not protected" warnings while the master
  * password is still the default, and the `alert-danger` an error page adds. The language and country
  * selects stay as Odoo rendered them from `exp_list_lang()` / `exp_list_countries()`.

@@ -1,5 +1,5 @@
 /**
- * JSON-2 dispatch and the error table of reference §2.11: each error's status, `name`, `message`,
+ * JSON-2 dispatch and the error table of Odoo: `odoo/http.py` `Json2Dispatcher.handle_error`: each error's status, `name`, `message`,
  * `arguments`, empty `context` and a `debug` traceback ending with Python's last line.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

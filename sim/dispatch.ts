@@ -1,5 +1,5 @@
 /**
- * `web_json_2_rpc` (addons/rpc/controllers/json2.py, reference §2.6–2.9): model lookup (404),
+ * `web_json_2_rpc` (addons/rpc/controllers/json2.py, Odoo: `addons/rpc/controllers/json2.py`): model lookup (404),
  * `with_context(context)`, `get_public_method` (403 private / 404 unknown), ids on `@api.model`
  * methods (422), `signature.bind` (422), then the call inside one transaction; recordsets → ids.
  */
@@ -19,7 +19,7 @@ import type { SimRequestState } from './request-state.ts';
 import type { MethodSpec } from './seed.ts';
 import { Transaction } from './transaction.ts';
 
-/** `@api.private` BaseModel methods (reference §9 "PRIV"): they exist, so they answer 403, not 404. */
+/** `@api.private` BaseModel methods (Odoo: `odoo/orm/models.py` "PRIV"): they exist, so they answer 403, not 404. */
 export const privateMethods: ReadonlySet<string> = new Set([
   'browse', 'check_access', 'concat', 'ensure_one', 'exists', 'fetch', 'filtered', 'filtered_domain',
   'flush_model', 'flush_recordset', 'grouped', 'invalidate_model', 'invalidate_recordset', 'lock_for_update',

@@ -1,5 +1,5 @@
 /**
- * `/doc-bearer/index.json` and `/doc-bearer/<model>.json` (addons/api_doc, reference odoo19.md §8):
+ * `/doc-bearer/index.json` and `/doc-bearer/<model>.json` (addons/api_doc, Odoo: `addons/api_doc`):
  * database selection as JSON-2, `auth='bearer'` (401), the Technical Documentation group (403
  * AccessError; membership read from the user's groups, so the seeded admin is in and demo is out),
  * then an ETag over (route, registry version, lang, user groups) — unquoted, the same for every model

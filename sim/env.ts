@@ -1,6 +1,6 @@
 /**
  * The environment of one call, as Odoo's `env`: database, user, context (JSON-2 replaces it; it starts
- * empty, reference §2.8), the call's clock and its transaction.
+ * empty, Odoo: `addons/rpc/controllers/json2.py`), the call's clock and its transaction.
  */
 import { isTruthy, type Struct, type Value } from '../src/value.ts';
 import { formatDatetime } from './clock.ts';

@@ -1,5 +1,5 @@
 /**
- * The exceptions the simulator raises, and their JSON-2 error body (reference §2.11): `{name, message,
+ * The exceptions the simulator raises, and their JSON-2 error body (Odoo: `odoo/http.py` `Json2Dispatcher.handle_error`): `{name, message,
  * arguments, context, debug}` with Odoo's statuses. Werkzeug HTTP exceptions carry `[description,
  * code]` as arguments; Odoo exceptions carry `[message]`.
  */

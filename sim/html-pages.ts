@@ -1,5 +1,5 @@
 /**
- * The HTML pages Odoo answers with before its JSON dispatchers take over (reference §2.4, §2.5):
+ * The HTML pages Odoo answers with before its JSON dispatchers take over (Odoo: `odoo/http.py` `Json2Dispatcher.dispatch`, `odoo/http.py` `_get_session_and_dbname`):
  * werkzeug 2.2's default error page, and Odoo's own "no database" 404 page (`NOT_FOUND_NODB`).
  */
 
@@ -48,7 +48,7 @@ export function noDatabasePage(): string {
 
 /**
  * The 415 raised by `_set_request_dispatcher` when a body's type fits no dispatcher of the route:
- * "Request inferred type is compatible with [...] but '<route>' is type='<type>'." (reference §2.4).
+ * "Request inferred type is compatible with [...] but '<route>' is type='<type>'." (Odoo: `odoo/http.py` `Json2Dispatcher.dispatch`).
  */
 export function unsupportedMediaTypePage(compatible: string[], route: string, routeType: string): string {
   const list = `[${compatible.map((t) => `'${t}'`).join(', ')}]`;

@@ -1,5 +1,5 @@
 /**
- * The Odoo 19 simulator (design §7): an in-memory HTTP server answering the JSON-2 API, the version
+ * The Odoo 19 simulator (docs/architecture.md §7): an in-memory HTTP server answering the JSON-2 API, the version
  * routes, the web session routes (key minting) and the database manager (`/web/database/*`) like
  * Odoo 19.0, seeded from `fixtures/odoo-data/`. Used by tests, the conformance
  * runner, benchmarks and the demo command; never the gateway's default upstream.
@@ -53,7 +53,7 @@ export interface SimulatorOptions {
   logLimit?: number;
   /**
    * The later 19.0 build (19.0-20260402): public `res.users.apikeys.generate` / `revoke` with their
-   * rules (reference §3.7). Default false (true for `saas-19.1`): the recorded build, which answers
+   * rules (Odoo: `res_users.py` `res.users.apikeys.generate` (later builds)). Default false (true for `saas-19.1`): the recorded build, which answers
    * 404 for both.
    */
   laterBuild?: boolean;

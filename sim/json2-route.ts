@@ -1,5 +1,5 @@
 /**
- * The `/json/2` routes at the HTTP level, in Odoo's order (reference §2.2–2.5): database selection
+ * The `/json/2` routes at the HTTP level, in Odoo's order (Odoo: `addons/rpc/controllers/json2.py`): database selection
  * (session cookie or header: 403 HTML on a conflict, 404 HTML page for none), route match (the
  * catch-all answers 404 JSON for wrong verbs and paths), body type (415 HTML), bearer auth or an
  * interactive cookie session (401/403), body parsing (400; a non-object body is ignored), dispatch.
@@ -24,7 +24,7 @@ export interface Json2State {
   now: () => Date;
   /** Web sessions (`session_id` cookies). */
   sessions: SessionStore;
-  /** The later 19.0 build's rules (reference §3.7). */
+  /** The later 19.0 build's rules (Odoo: `res_users.py` `res.users.apikeys.generate` (later builds)). */
   laterBuild: boolean;
   /** Logins with two-factor authentication: their web login stops at `{"uid": null}`. */
   totpLogins: ReadonlySet<string>;

@@ -1,5 +1,5 @@
 /**
- * `type='jsonrpc'` routes (reference §4.6, `odoo/http.py` JsonRPCDispatcher): the request envelope
+ * `type='jsonrpc'` routes (Odoo: `odoo/http.py` `JsonRPCDispatcher`, `odoo/http.py` JsonRPCDispatcher): the request envelope
  * (415 HTML for a wrong content type, 400 for bad JSON) and the answer envelope — `result` (left out
  * for None), or `error` with code 0 "Odoo Server Error", or code 100 for an expired session.
  */

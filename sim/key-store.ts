@@ -1,5 +1,5 @@
 /**
- * The simulator's API keys (reference §3.2): 40 lowercase hex characters, owned by a uid, with an
+ * The simulator's API keys (Odoo: `res_users.py` `res.users.apikeys`): 40 lowercase hex characters, owned by a uid, with an
  * optional scope and expiry. One store serves every database of a simulator, as the corpus's `gw2`
  * shares the keys of `gw` it was duplicated from. Keys are kept in clear (no pbkdf2): it is a double.
  */

@@ -10,6 +10,6 @@ import type { SimSession } from './sessions.ts';
 export interface SimRequestState {
   session: SimSession;
   keys: KeyStore;
-  /** The later 19.0 build's rules: public `res.users.apikeys.generate` / `revoke` (reference §3.7). */
+  /** The later 19.0 build's rules: public `res.users.apikeys.generate` / `revoke` (Odoo: `res_users.py` `res.users.apikeys.generate` (later builds)). */
   laterBuild: boolean;
 }

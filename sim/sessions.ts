@@ -1,5 +1,5 @@
 /**
- * Web sessions (reference §7.2, `odoo/http.py` Session): a `session_id` cookie naming an in-memory
+ * Web sessions (Odoo: `addons/web/controllers/session.py`, `odoo/http.py` Session): a `session_id` cookie naming an in-memory
  * session that holds the database, the logged-in user (or the user waiting for a second factor) and
  * `identity-check-last`. Logging in rotates the id; destroying logs out into a fresh anonymous one.
  */

@@ -1,5 +1,5 @@
 /**
- * One SQL transaction per JSON-2 call (reference §2.10): every mutation goes through here, so a call
+ * One SQL transaction per JSON-2 call (Odoo: `addons/rpc/controllers/json2.py`): every mutation goes through here, so a call
  * that fails half-way leaves the database as it was.
  */
 import type { Database } from './database.ts';

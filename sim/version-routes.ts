@@ -1,5 +1,5 @@
 /**
- * The db-less routes (reference §7.1): `GET /web/version` (alias `/json/version`), the JSON-RPC
+ * The db-less routes (Odoo: `addons/web/controllers/webclient.py`): `GET /web/version` (alias `/json/version`), the JSON-RPC
  * `/web/webclient/version_info` (the `common.version()` dict) and `/web/health`.
  */
 import { JsonSyntaxError, parseJson } from '../src/json/index.ts';

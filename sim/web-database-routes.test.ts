@@ -1,5 +1,5 @@
 /**
- * The database manager (reference §6, corpus findings §10): the manager page, the JSON-RPC list,
+ * The database manager (Odoo: `addons/web/controllers/database.py`, fixtures/conformance/INDEX.md findings §10): the manager page, the JSON-RPC list,
  * create/duplicate/drop/backup/restore/change_password with Odoo's redirects and error pages, the
  * takeover of an unprotected manager, and the rename route of later versions behind its switch.
  */

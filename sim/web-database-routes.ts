@@ -1,5 +1,5 @@
 /**
- * The `/web/database/*` controllers of Odoo 19.0 (reference §6, `addons/web/controllers/database.py`)
+ * The `/web/database/*` controllers of Odoo 19.0 (Odoo: `addons/web/controllers/database.py`, `addons/web/controllers/database.py`)
  * over the simulator's in-memory databases: the manager page, the JSON-RPC list, and the form posts
  * create, duplicate, drop, backup (a streamed zip or dump), restore (multipart), change_password —
  * plus `rename`, which only later versions have, behind a switch. Success is a 303 redirect; an
@@ -59,7 +59,7 @@ class ControllerError extends Error {}
 
 /**
  * `_('Houston, we have a database naming issue! …')` outside a request environment: the lazy
- * translation fails before the message exists (corpus findings §10).
+ * translation fails before the message exists (fixtures/conformance/INDEX.md findings §10).
  */
 function namingIssue(): ControllerError {
   return new ControllerError("'NoneType' object has no attribute 'uid'");

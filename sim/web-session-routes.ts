@@ -1,5 +1,5 @@
 /**
- * The web session routes a gateway mints keys over (reference §3.6, §7.2): `/web/session/authenticate`
+ * The web session routes a gateway mints keys over (Odoo: `res_users.py` identity check (`res.users.identitycheck`), `addons/web/controllers/session.py`): `/web/session/authenticate`
  * (interactive: passwords only; a TOTP user gets `{"uid": null}`), `/web/session/destroy`, and
  * `/web/dataset/call_kw[/<path>]` for the session's user. The session is found from the `session_id`
  * cookie; a cookie bound to one database plus an `X-Odoo-Database` naming another is a 403 page.
@@ -73,7 +73,7 @@ function authenticate(state: Json2State, req: SimRequest, id: Value, params: Map
   const login = params.get('login');
   const password = params.get('password');
   const user = [...(db.model('res.users')?.rows.values() ?? [])].find((u) => u.v.login === login && u.v.active === true);
-  // interactive login: the stored password only, never an API key (reference §3.4)
+  // interactive login: the stored password only, never an API key (Odoo: `res_users.py` `_check_credentials`)
   if (user === undefined || typeof password !== 'string' || password === '' || db.passwords.get(user.id) !== password) {
     return jsonRpcError(id, new OdooError('odoo.exceptions.AccessDenied', 'Access Denied', 403), 'authenticate');
   }

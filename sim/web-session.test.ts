@@ -1,5 +1,5 @@
 /**
- * The web session routes (reference §7.2, §3.1, §2.5): /web/session/authenticate (passwords only, a
+ * The web session routes (Odoo: `addons/web/controllers/session.py`, `odoo/addons/base/models/ir_http.py` `_auth_method_bearer`, `odoo/http.py` `_get_session_and_dbname`): /web/session/authenticate (passwords only, a
  * TOTP user stops at {"uid": null}), /destroy, /web/dataset/call_kw for the session's user, and
  * session cookies on JSON-2 (Sec-Fetch-* navigation only; a different X-Odoo-Database is a 403 page).
  */
@@ -112,7 +112,7 @@ describe('session cookies on JSON-2', () => {
   });
 });
 
-describe('/web/session/check and the session token (issue #20)', () => {
+describe('/web/session/check and the session token', () => {
   it('answers a live session without a result, as Odoo 19 does', async () => {
     const a = await login('gw', 'demo', 'demo');
     const check = await rpc('/web/session/check', {}, a.cookie);

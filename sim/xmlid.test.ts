@@ -1,6 +1,6 @@
 /**
  * `ir.model.data.check_object_reference` (what OdooRPC's `env.ref()` calls) over the captured
- * external IDs; expected answers as the real Odoo 19.0 gave them over legacy RPC (issue #15).
+ * external IDs; expected answers as the real Odoo 19.0 gave them over legacy RPC.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../src/json/index.ts';

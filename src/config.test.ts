@@ -72,7 +72,7 @@ describe('loadConfig()', () => {
     });
   });
 
-  it("keeps the legacy pool well below Odoo's default db_maxconn (64), so a burst cannot fill Odoo's own pool (issue #21)", () => {
+  it("keeps the legacy pool well below Odoo's default db_maxconn (64), so a burst cannot fill Odoo's own pool", () => {
     const odooDefaultDbMaxconn = 64;
     const c = loadConfig([], {});
     expect(c.upstreamConnections).toBe(24);
@@ -98,7 +98,7 @@ describe('loadConfig()', () => {
   });
 });
 
-describe('configuration errors in the gateway\'s own words (issue #24)', () => {
+describe('configuration errors in the gateway\'s own words', () => {
   const problemsOf = (argv: string[], env: NodeJS.ProcessEnv = {}): string[] => {
     try {
       loadConfig(argv, env);
@@ -174,7 +174,7 @@ describe('configuration errors in the gateway\'s own words (issue #24)', () => {
   });
 });
 
-describe('operations settings (issue #6)', () => {
+describe('operations settings', () => {
   const fixture = (name: string) => new URL(`../test/fixtures-tls/${name}`, import.meta.url).pathname;
 
   it('defaults the admin port, report, grace period and log format', () => {
@@ -250,7 +250,7 @@ describe('operations settings (issue #6)', () => {
   });
 });
 
-describe('service keys per database (issue #15)', () => {
+describe('service keys per database', () => {
   const k1 = '0123456789abcdef0123456789abcdef01234567';
   const k2 = 'fedcba9876543210fedcba9876543210fedcba98';
   const problemsOf = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
@@ -302,7 +302,7 @@ describe('service keys per database (issue #15)', () => {
   });
 });
 
-describe('shadow mode settings (issue #23)', () => {
+describe('shadow mode settings', () => {
   it('is off by default, with a bound of 4 and the allowlist of the issue', () => {
     const config = loadConfig([], {});
     expect(config.shadowSample).toBe(0);
@@ -330,7 +330,7 @@ describe('shadow mode settings (issue #23)', () => {
   });
 });
 
-describe('the admin port beyond loopback (issue #20)', () => {
+describe('the admin port beyond loopback', () => {
   const problems = (argv: string[], env: NodeJS.ProcessEnv = {}): string[] => {
     try {
       loadConfig(argv, env);

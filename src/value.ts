@@ -14,7 +14,7 @@ export class PyFloat {
 
 /**
  * An XML-RPC `<dateTime.iso8601>` (a naive `datetime` in Odoo), kept as Odoo's string form
- * `YYYY-MM-DD HH:MM:SS`, which is what JSON-2 expects (reference §10 risk 9).
+ * `YYYY-MM-DD HH:MM:SS`, which is what JSON-2 expects (Odoo: Odoo 19 risk 9).
  */
 export class PyDateTime {
   constructor(readonly odoo: string) {}
@@ -49,7 +49,7 @@ export type Value =
 
 /**
  * A string result produced while it is sent: `db.dump`'s base64, read from the upstream backup as it
- * arrives (design §1, §2). `chunks` yields ASCII text with nothing to escape, once; it throws a
+ * arrives (docs/architecture.md §1, §2). `chunks` yields ASCII text with nothing to escape, once; it throws a
  * LegacyError when the source fails midway, after part of the string may already be on the wire.
  */
 export class StreamedString {
@@ -57,7 +57,7 @@ export class StreamedString {
 }
 
 /**
- * An `object` call's result still as the upstream's JSON text (issue #8): XML-RPC writes it without
+ * An `object` call's result still as the upstream's JSON text: XML-RPC writes it without
  * building a value tree (`wire/xmlrpc/json-transcoder.ts`); any other use calls `value()`, which
  * parses it losslessly and throws the LegacyError a malformed answer stands for.
  */

@@ -140,7 +140,7 @@ describe('the legacy endpoints of a running simulator', () => {
     ['a password that is an int, for a login that exists', 'common', 'authenticate', ['demo', 'admin', 5, {}], 'builtins.TypeError', 'secret must be unicode or bytes, not int'],
     ['a context that is no dict before the arguments bind', 'object', 'execute_kw', ['demo', 2, '<pw>', 'res.partner', 'search', [[], 0, 1, 'id', false, 9, 9], { context: 5 }], 'builtins.TypeError', "'int' object is not iterable"],
     ['a context that is no dict before an unexpected keyword', 'object', 'execute_kw', ['demo', 2, '<pw>', 'res.partner', 'search', [[]], { context: 'ctx', bogus: 1 }], 'builtins.ValueError', 'dictionary update sequence element #0 has length 1; 2 is required'],
-  ])('answer %s as Odoo 19 does (issue #25)', async (_what, service, method, rawArgs, name, message) => {
+  ])('answer %s as Odoo 19 does', async (_what, service, method, rawArgs, name, message) => {
     const admin = on.users('demo').find((u) => u.login === 'admin');
     const args = (rawArgs as unknown[]).map((a) => (a === '<pw>' ? admin?.password : a));
     const answer = await post(on, '/jsonrpc', JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service, method, args } }), 'application/json').then((r) => r.json());

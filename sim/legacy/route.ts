@@ -1,5 +1,5 @@
 /**
- * The legacy endpoints `/xmlrpc/<service>`, `/xmlrpc/2/<service>` and `/jsonrpc` (reference §4),
+ * The legacy endpoints `/xmlrpc/<service>`, `/xmlrpc/2/<service>` and `/jsonrpc` (Odoo: `addons/rpc/controllers/xmlrpc.py`),
  * served only when the simulator is started with them (`legacyEndpoints`): by default it answers
  * them 404 like an Odoo without the `rpc` module, so a test of the gateway can never be answered by
  * them by mistake. Shadow-mode tests turn them on; a service can be removed (Odoo 20 drops `db`),
@@ -58,7 +58,7 @@ function debugText(err: OdooError, where: string): string {
   return `Traceback (most recent call last):\n  File "odoo-simulator", line 1, in ${where}\nKeyError: ${reprString(err.message)}\n`;
 }
 
-/** `xmlrpc_handle_exception_int` (reference §4.5). */
+/** `xmlrpc_handle_exception_int` (Odoo: `addons/rpc/controllers/xmlrpc.py`). */
 function faultV2(err: OdooError, where: string): string {
   switch (err.odooName) {
     case 'odoo.exceptions.AccessError':
@@ -76,7 +76,7 @@ function faultV2(err: OdooError, where: string): string {
   }
 }
 
-/** `xmlrpc_handle_exception_string` (reference §4.5). */
+/** `xmlrpc_handle_exception_string` (Odoo: `addons/rpc/controllers/xmlrpc.py`). */
 function faultV1(err: OdooError, where: string): string {
   switch (err.odooName) {
     case 'odoo.exceptions.RedirectWarning':
@@ -123,7 +123,7 @@ function jsonrpc(state: LegacyServiceState, settings: LegacyEndpointSettings, re
   let body: string;
   try {
     const result = dispatchRpc(state, settings, service, method, Array.isArray(args) ? args : []);
-    // a None result has no `result` member (reference §4.6)
+    // a None result has no `result` member (Odoo: `odoo/http.py` `JsonRPCDispatcher`)
     body = `{"jsonrpc": "2.0", "id": ${pythonJson(id)}${result === null ? '' : `, "result": ${pythonJson(result, settings.perturb)}`}}`;
   } catch (err) {
     const error = errorFrom(err);

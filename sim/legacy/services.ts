@@ -1,5 +1,5 @@
 /**
- * The legacy services `common`, `db` and `object` (reference §5.1–5.4) answered from the
+ * The legacy services `common`, `db` and `object` (Odoo: `odoo/http.py` `dispatch_rpc`) answered from the
  * simulator's own model layer: `object` runs `call_kw` on the same in-memory databases JSON-2 uses,
  * `common` checks passwords and API keys like `res.users._check_credentials` (non-interactive), `db`
  * answers the password-less functions and `list_countries`. Each returns a value or throws an
@@ -65,7 +65,7 @@ function bind(fn: string, params: Value[], required: string[], optional: Value[]
 }
 
 /**
- * `res.users._check_credentials` on a legacy path (reference §3.4): the stored password unless the
+ * `res.users._check_credentials` on a legacy path (Odoo: `res_users.py` `_check_credentials`): the stored password unless the
  * user is API-key-only (`_rpc_api_keys_only`: TOTP, or the 2FA policy), then an `rpc` API key of that user. Returns whether it passes.
  */
 function credentialsPass(state: LegacyServiceState, db: Database, uid: number, password: string, login: string): boolean {
@@ -81,7 +81,7 @@ function secretTypeError(secret: Value): OdooError {
   return builtin('TypeError', `secret must be unicode or bytes, not ${name}`);
 }
 
-/** `common` (reference §5.2). */
+/** `common` (Odoo: `odoo/service/common.py`). */
 export function dispatchCommon(state: LegacyServiceState, method: string, params: Value[]): Value {
   switch (method) {
     case 'login':
@@ -121,7 +121,7 @@ function authenticate(state: LegacyServiceState, [dbName, login, password]: Valu
   return credentialsPass(state, db, user.id, password, String(login)) ? user.id : false;
 }
 
-/** `db` (reference §5.3): the functions without a master password, and `list_countries`. */
+/** `db` (Odoo: `odoo/service/db.py`): the functions without a master password, and `list_countries`. */
 export function dispatchDb(state: LegacyServiceState, method: string, params: Value[]): Value {
   switch (method) {
     case 'list':
@@ -176,7 +176,7 @@ function intOf(v: Value): number {
   throw builtin('TypeError', `int() argument must be a string, a bytes-like object or a real number, not '${Array.isArray(v) ? 'list' : v instanceof Map ? 'dict' : 'NoneType'}'`);
 }
 
-/** `object` (reference §5.4): credentials, then `execute_cr` → `call_kw` with an empty context. */
+/** `object` (Odoo: `odoo/service/model.py`): credentials, then `execute_cr` → `call_kw` with an empty context. */
 export function dispatchObject(state: LegacyServiceState, method: string, params: Value[]): Value {
   if (params.length < 5) throw builtin('ValueError', `not enough values to unpack (expected at least 5, got ${params.length})`);
   const [dbName, uidValue, password, model, modelMethod, ...rest] = params as [Value, Value, Value, Value, Value, ...Value[]];

@@ -1,5 +1,5 @@
 /**
- * The simulator's own reader of an XML-RPC `methodCall` (reference §4.3: `xmlrpc.client.loads` with
+ * The simulator's own reader of an XML-RPC `methodCall` (Odoo: `addons/rpc/controllers/xmlrpc.py`: `xmlrpc.client.loads` with
  * `use_datetime=True`). Written apart from the gateway's decoder on purpose: shadow mode compares the
  * gateway's answers with these endpoints' answers, so the two must not share a codec. It reads the
  * well-formed requests legacy clients send; anything else is the ExpatError-like fault Odoo gives.

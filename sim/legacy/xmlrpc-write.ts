@@ -1,7 +1,7 @@
 /**
- * The simulator's own XML-RPC marshaller (reference §4.4: the stdlib `Marshaller` under Odoo's
+ * The simulator's own XML-RPC marshaller (Odoo: `addons/rpc/controllers/xmlrpc.py`: the stdlib `Marshaller` under Odoo's
  * `OdooMarshaller(allow_none=False)`, wrapped by Odoo's `dumps`). Independent of the gateway's
- * encoder on purpose (see `xmlrpc-read.ts`). Faults follow reference §4.5.
+ * encoder on purpose (see `xmlrpc-read.ts`). Faults follow Odoo: `addons/rpc/controllers/xmlrpc.py`.
  */
 import { PyBinary, PyDateTime, PyDecimal, PyFloat, type Value } from '../../src/value.ts';
 import { pythonFloatRepr } from './python-float.ts';

@@ -1,5 +1,5 @@
 /**
- * The later 19.0 build's programmatic key management (reference §3.7): `res.users.apikeys.generate`
+ * The later 19.0 build's programmatic key management (Odoo: `res_users.py` `res.users.apikeys.generate` (later builds)): `res.users.apikeys.generate`
  * (the caller's own live key, the live-key limit, the duration rules) and `revoke` (any live key the
  * caller may remove), both behind `_ensure_can_manage_keys_programmatically`. Reachable only when
  * the simulator runs the later build (`method-specs.ts`).

@@ -1,6 +1,6 @@
 /**
  * `fields_get`, `default_get`, `has_access` and the deprecated `check_access_rights` (returns None
- * when allowed and `raise_exception` is true, reference §9).
+ * when allowed and `raise_exception` is true, Odoo: `odoo/orm/models.py`).
  */
 import type { Struct, Value } from '../../src/value.ts';
 import { checkModelAccess, hasModelAccess, type Operation, operations, recordRule } from '../access.ts';

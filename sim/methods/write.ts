@@ -1,6 +1,6 @@
 /**
  * `create`, `write`, `unlink`, `copy`, `name_create` and the archive actions. JSON-2 always returns
- * a list of ids from `create` (reference §9); `write`/`unlink` on missing ids raise MissingError;
+ * a list of ids from `create` (Odoo: `odoo/orm/models.py`); `write`/`unlink` on missing ids raise MissingError;
  * `action_archive`, `action_unarchive` and `toggle_active` return None.
  */
 import { isTruthy, type Struct, type Value } from '../../src/value.ts';

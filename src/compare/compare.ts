@@ -1,5 +1,5 @@
 /**
- * The comparison rules of design §9: XML-RPC answers as tagged values compared exactly plus the body
+ * The comparison rules of docs/architecture.md §9: XML-RPC answers as tagged values compared exactly plus the body
  * byte for byte once volatile values and tracebacks are masked; JSON answers losslessly (int vs float,
  * member order); volatile values by shape; fault 1 / internal v1 faults / JSON-RPC `data.debug` from
  * the exception line to the end; every other fault text whole.
@@ -185,7 +185,7 @@ function compareScalar(e: TaggedScalar, a: TaggedScalar, path: string, byShape: 
   if (e.text !== a.text) ctx.differences.push({ path: where, message: `expected <${e.tag}>${short(e.text)}, got <${a.tag}>${short(a.text)}` });
 }
 
-/** How a fault's faultString is compared, from the recorded faultCode (design §2 faults). */
+/** How a fault's faultString is compared, from the recorded faultCode (docs/architecture.md §2 faults). */
 export function faultStringRule(faultCode: Tagged): 'whole' | 'tail' {
   if (faultCode.kind !== 'scalar') return 'whole';
   if (intTags.has(faultCode.tag)) return parseIntText(faultCode.text) === 1n ? 'tail' : 'whole';

@@ -4,7 +4,7 @@
  * `<boolean>` vs `<string>`, struct member order — plus the source span of every value, so the
  * runner can mask volatile values in the raw body and splice substitutions into a request.
  *
- * Deliberately not the product's decoder (design §9: the yardstick must not share code with what it
+ * Deliberately not the product's decoder (docs/architecture.md §9: the yardstick must not share code with what it
  * measures). It accepts well-formed XML-RPC only and throws {@link XmlrpcShapeError} otherwise.
  */
 import { intFromBigInt, PyFloat, type Value } from '../value.ts';

@@ -1,5 +1,5 @@
 /**
- * The credential map (design §5 step 2, `--credentials-file`): a JSON list of
+ * The credential map (docs/architecture.md §5 step 2, `--credentials-file`): a JSON list of
  * `{"db", "login", "password_hash", "key"}` entries. A legacy login that has an entry is served
  * with the entry's API key when the password matches its hash, and never logs in upstream; the way
  * to serve two-factor users and integrations that must not create web sessions.

@@ -1,5 +1,5 @@
 /**
- * Legacy credentials → API key (design §5). A password shaped like an API key is passed through
+ * Legacy credentials → API key (docs/architecture.md §5). A password shaped like an API key is passed through
  * (step 3); any other password is looked up in the credential map (step 2) or traded for a key the
  * gateway mints (step 4) and keeps in memory until it renews or retires it (steps 6–7). Object calls
  * find the login of their uid first (step 5). Failed logins are throttled (step 8).
@@ -37,7 +37,7 @@ export type { PasswordKey, SharedPasswordKeys, SharedSlot } from './password-key
 export type { Failures, SharedFailures } from './throttle.ts';
 export type { SharedLogins } from './uid-logins.ts';
 
-/** What replicas share (issue #10, `--redis-url`): the stores, and the secret every replica names credential slots with. */
+/** What replicas share (`--redis-url`): the stores, and the secret every replica names credential slots with. */
 export interface SharedCredentials {
   passwordKeys: SharedPasswordKeys;
   logins: SharedLogins;
@@ -129,7 +129,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   );
   const retirer = createRetirer(upstream);
   const baseUrls = createBaseUrls({ upstream, serviceKeys: config.serviceKey, upstreamUrl: config.upstream });
-  // an IPv6 client is counted by its /64: it can use any address in it (issue #20)
+  // an IPv6 client is counted by its /64: it can use any address in it
   const throttleKey = (origin: CallOrigin, db: string, login: string) => cacheKey('throttle', throttleAddress(origin.ip), db, login);
 
   /** The gateway's own requests (retirement at eviction or shutdown): short, so a dead upstream cannot hold a shutdown. */
@@ -147,7 +147,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     const key = throttleKey(req.origin, req.db, req.login);
     // Only attempts that would log in upstream are throttled: a password already traded for a
     // cached key keeps working while a wrong one is refused (Odoo's cooldown spares it too). The
-    // attempt is reserved before it goes upstream, so attempts in flight count (issue #20).
+    // attempt is reserved before it goes upstream, so attempts in flight count.
     const attempt = await throttle.reserve(key);
     try {
       const out = await run();
@@ -225,7 +225,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
           const entry = map.find(req.db, req.login);
           return entry === undefined ? mint(req) : fromMap(entry, req);
         }),
-      // Never through the client's throttle (issue #20): what a client does with its own attempts
+      // Never through the client's throttle: what a client does with its own attempts
       // must not decide whether a changed password is noticed.
       async revalidate(entry, req) {
         const loginStands = entry.loggedInAt !== undefined && now() - entry.loggedInAt < config.loginRecheckIntervalMs;

@@ -2,7 +2,7 @@
  * Credentials holding a lone surrogate (JSON-RPC can carry one as `\ud800`; XML cannot, expat refuses
  * it). Odoo 19 cannot encode such a password to hash it (passlib) nor such a login to query it: the
  * call fails with `UnicodeEncodeError` — over `/jsonrpc` the error envelope itself then fails to
- * encode, and the client gets a bare HTTP 500 page (measured, issue #20). The gateway refuses them
+ * encode, and the client gets a bare HTTP 500 page (measured). The gateway refuses them
  * before any cache slot, throttle count or upstream login, with the error Odoo raised.
  */
 import { LegacyError } from '../errors.ts';

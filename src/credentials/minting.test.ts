@@ -48,7 +48,7 @@ describe('mintKey()', () => {
   it('passes the identity check with the password when make_key asks for it, and reads the real expiry', async () => {
     const { upstream, seen } = fakeUpstream({ create: 7, make_key: identityAction, run_check: showAction });
     expect(await mintKey(upstream, request, origin, now)).toEqual({ uid: 5, key, keyId: 31, expiresAt: Date.parse('2026-11-22T00:00:00Z'), session: { db: 'gw', cookie: 'c' } });
-    // the session stays open, to confirm the password later without a login (issue #20)
+    // the session stays open, to confirm the password later without a login
     expect(seen).toEqual(['authenticate', 'create', 'make_key', 'run_check "demo"', 'search_read']);
   });
 
@@ -96,7 +96,7 @@ describe('mintKey()', () => {
     expect(err).toMatchObject({ message: cooldown });
     expect(isAnsweredFalse(err)).toBe(true);
     expect(isBadCredentials(err)).toBe(false);
-    // about the address, not these credentials: never cached, never drops a key (issue #20)
+    // about the address, not these credentials: never cached, never drops a key
     expect(isThrottled(err)).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Minting (design §5 step 4, reference §3.6; recorded in corpus `sess-mint-*`): a web login with the
+ * Minting (docs/architecture.md §5 step 4, Odoo: `res_users.py` identity check (`res.users.identitycheck`); recorded in corpus `sess-mint-*`): a web login with the
  * password, then over `call_kw` with the session cookie the key wizard's `create` → `make_key` (an
  * identity-check action) → `res.users.identitycheck.run_check` with the password in the context →
  * the key; the session is destroyed; the key's real `expiration_date` is read with the key itself.
@@ -157,7 +157,7 @@ export async function mintKey(upstream: Upstream, req: MintRequest, origin: Call
     await endSession(upstream, session, origin);
     throw refusalFrom(err);
   }
-  // the session stays open: checking it later tells whether the password changed (issue #20)
+  // the session stays open: checking it later tells whether the password changed
   const record = await readKeyRecord(upstream, req.db, key, req.name, origin).catch(async (err: unknown) => {
     await endSession(upstream, session, origin);
     throw err;
@@ -170,7 +170,7 @@ export async function removeKeyInSession(upstream: Upstream, session: WebSession
   await withIdentityCheck(upstream, session, 'res.users.apikeys', 'remove', [keyId], password, origin);
 }
 
-/** A fresh web login with the password (design §5 step 6): the uid it still opens, and its session, kept for later checks. */
+/** A fresh web login with the password (docs/architecture.md §5 step 6): the uid it still opens, and its session, kept for later checks. */
 export async function checkPassword(upstream: Upstream, req: { db: string; login: string; password: string }, origin: CallOrigin, baseUrls?: BaseUrls): Promise<{ uid: number | bigint; session: WebSession }> {
   return logIn(upstream, req, origin, baseUrls);
 }

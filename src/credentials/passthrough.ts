@@ -1,5 +1,5 @@
 /**
- * Passthrough (design §5 step 3): a legacy password that looks like an Odoo API key is tried as the
+ * Passthrough (docs/architecture.md §5 step 3): a legacy password that looks like an Odoo API key is tried as the
  * bearer on `res.users/context_get`, and accepted only for the user who owns it. Only a password
  * of that shape is ever put in an Authorization header.
  */
@@ -9,7 +9,7 @@ import { unauthorizedName, type Upstream } from '../upstream/index.ts';
 import { isInt, isStruct, struct, type Value } from '../value.ts';
 import { badCredentials } from './refusals.ts';
 
-/** Odoo keys are 20 random bytes in lowercase hex (reference §3.2). */
+/** Odoo keys are 20 random bytes in lowercase hex (Odoo: `res_users.py` `res.users.apikeys`). */
 const apiKeyShape = /^[0-9a-f]{40}$/;
 
 export function looksLikeApiKey(password: string): boolean {

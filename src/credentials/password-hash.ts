@@ -1,5 +1,5 @@
 /**
- * Salted scrypt hashes of passwords for the credential map (design §5 step 2): the map file never
+ * Salted scrypt hashes of passwords for the credential map (docs/architecture.md §5 step 2): the map file never
  * holds a password, only `scrypt$<N>$<r>$<p>$<salt>$<hash>` (salt and hash base64url). Verification
  * compares in constant time.
  */

@@ -99,7 +99,7 @@ describe('createPasswordKeys()', () => {
     expect(keys.size).toBe(0);
   });
 
-  it('checks in the background once half the bound has passed, so a credential in steady use never waits (issue #20)', async () => {
+  it('checks in the background once half the bound has passed, so a credential in steady use never waits', async () => {
     let finish: () => void = () => undefined;
     const revalidate = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
     const { keys, at } = setup({ revalidate });
@@ -144,7 +144,7 @@ describe('createPasswordKeys()', () => {
     expect((await keys.get('s', req)).key).toBe('key-1');
   });
 
-  it("never caches Odoo's login cooldown against the credentials: it is about the address (issue #20)", async () => {
+  it("never caches Odoo's login cooldown against the credentials: it is about the address", async () => {
     const cooldown = upstreamCooldown('Too many login failures, please wait a bit before trying again.');
     const resolve = vi.fn().mockRejectedValueOnce(cooldown).mockImplementation(setup().resolvers.resolve);
     const { keys } = setup({ resolve });

@@ -1,10 +1,10 @@
 /**
- * The keys that stand for (db, login, password) credentials (design §5 step 6), by HMAC slot:
+ * The keys that stand for (db, login, password) credentials (docs/architecture.md §5 step 6), by HMAC slot:
  * single-flight first resolution; a key that expired is resolved again; a minted key is used until
  * `renewAt` (expiry minus a margin), after which the first call is still served with it while a new
  * key is minted in the background; refusals are cached for `negativeTtlMs`. Entries hold no password.
  *
- * The password is confirmed at least every `revalidateIntervalMs` (the bound, issue #20) by each
+ * The password is confirmed at least every `revalidateIntervalMs` (the bound) by each
  * replica on its own: an entry not confirmed within the bound is not served until a check confirms
  * it (the call waits; a check that cannot be made refuses the call), and a check starts in the
  * background once half the bound has passed, so a credential in steady use never waits. A check
@@ -12,7 +12,7 @@
  * never goes through a client's throttle, takes no lock and writes nothing to the shared store, so
  * nothing planted in Redis can delay it and it never overwrites another replica's newer key.
  *
- * With a shared store (issue #10, Redis) the table is a short-lived first level in front of it:
+ * With a shared store (Redis) the table is a short-lived first level in front of it:
  * replicas read each other's keys, resolve and renew under a lock across replicas (one
  * exchange for N replicas), share refusals, and retire a key only when it leaves the store (the one
  * replica that removed it retires it) or when the last replica stops. While the store is away the
@@ -82,7 +82,7 @@ export interface SharedSlot {
   refusal?: LegacyError;
 }
 
-/** The store replicas share (issue #10); every member answers `unavailable` rather than fail while it is away. */
+/** The store replicas share; every member answers `unavailable` rather than fail while it is away. */
 export interface SharedPasswordKeys {
   read(slot: string): Promise<SharedSlot | 'unavailable'>;
   /** Stores a minted entry; answers the entries the store's bound pushed out (the caller retires them). */

@@ -1,5 +1,5 @@
 /**
- * The upstream prerequisites of minting (design §5 step 9, reference §3.8): a system user's web
+ * The upstream prerequisites of minting (docs/architecture.md §5 step 9, Odoo: `res_users.py` `authenticate`): a system user's web
  * login rewrites `web.base.url` unless `web.base.url.freeze` is set, so at start the gateway reads
  * that parameter in each database it has a service key for and warns where it is not set.
  * (`proxy_mode`, which makes Odoo's per-address login cooldown see each client, cannot be read over

@@ -1,5 +1,5 @@
 /**
- * The refusals the credentials layer raises (design §5 steps 4, 5, 8), all AccessDenied (fault 3).
+ * The refusals the credentials layer raises (docs/architecture.md §5 steps 4, 5, 8), all AccessDenied (fault 3).
  * Bad credentials carry Odoo's plain "Access Denied"; the others say what an operator can do. Some
  * are answered `False` by `common.authenticate` (as Odoo answers bad credentials); the rest are
  * faults there too, because `False` would hide a problem only the operator can fix.
@@ -40,9 +40,9 @@ export function isRefusal(err: unknown): err is LegacyError {
 const throttledOnes = new WeakSet<LegacyError>();
 
 /**
- * A login Odoo's own cooldown refused (reference §3.5): its text is passed on. Like the gateway's
+ * A login Odoo's own cooldown refused (Odoo: `res_users.py` `_assert_can_auth`): its text is passed on. Like the gateway's
  * throttle it is about the address (Odoo counts failures per address, across logins), not about
- * these credentials: never cached against them, never a reason to drop their key (issue #20).
+ * these credentials: never cached against them, never a reason to drop their key.
  */
 export function upstreamCooldown(message: string): LegacyError {
   const err = falseForAuthenticate(accessDenied(message));
@@ -50,7 +50,7 @@ export function upstreamCooldown(message: string): LegacyError {
   return err;
 }
 
-/** Too many failures from this address for this login (design §5 step 8). */
+/** Too many failures from this address for this login (docs/architecture.md §5 step 8). */
 export function throttled(retryAfterMs: number): LegacyError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   const err = falseForAuthenticate(
@@ -83,7 +83,7 @@ export function isThrottled(err: unknown): boolean {
   return err instanceof Error && throttledOnes.has(err as LegacyError);
 }
 
-/** The user has two-factor authentication: Odoo stops the web login at `{"uid": null}` (reference §3.6). */
+/** The user has two-factor authentication: Odoo stops the web login at `{"uid": null}` (Odoo: `res_users.py` identity check (`res.users.identitycheck`)). */
 export function twoFactorRefusal(): LegacyError {
   return accessDenied(
     'legacy-rpc-gateway cannot use the password of this user: two-factor authentication is enabled, so Odoo ' +
@@ -105,7 +105,7 @@ export function mintRefusal(reason: string, kind: 'wizard' | 'access'): LegacyEr
   return accessDenied(`legacy-rpc-gateway could not mint an API key for this login: ${sentence} ${hint}`);
 }
 
-/** An object call names a uid whose login the gateway cannot tell (design §5 step 5). */
+/** An object call names a uid whose login the gateway cannot tell (docs/architecture.md §5 step 5). */
 export function unknownLogin(uid: number | bigint, why: string, fix = 'configure --service-key'): LegacyError {
   return accessDenied(
     `legacy-rpc-gateway does not know the login of uid ${uid}, which it needs to trade the password for an API key: ${why}. ` +
@@ -120,7 +120,7 @@ export function mapKeyRefused(): LegacyError {
   );
 }
 
-/** A refusal as the shared store keeps it (issue #10): its text and how the gateway treats it. */
+/** A refusal as the shared store keeps it: its text and how the gateway treats it. */
 export interface RefusalRecord {
   message: string;
   bad: boolean;

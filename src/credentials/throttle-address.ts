@@ -1,6 +1,6 @@
 /**
  * The address the login throttle counts under: an IPv4 address as it is, an IPv6 address by its /64
- * (issue #20). One subscriber, one LAN or one host usually gets a whole /64, and any address in it
+ *. One subscriber, one LAN or one host usually gets a whole /64, and any address in it
  * can be used at will, so counting per full IPv6 address would give such a client 2^64 fresh starts.
  * IPv4-mapped IPv6 (`::ffff:10.0.0.1`) counts as its IPv4 address.
  */

@@ -100,7 +100,7 @@ describe('createThrottle()', () => {
     expect(await a.blocked()).toBeUndefined(); // a's own count gives way to the shared one
   });
 
-  it('a success touches the shared store only when there is a count to clear (issue #21: no Redis DEL per warm call)', async () => {
+  it('a success touches the shared store only when there is a count to clear (no Redis DEL per warm call)', async () => {
     const shared = memoryFailures();
     let clears = 0;
     const counting: SharedFailures = {
@@ -126,7 +126,7 @@ describe('createThrottle()', () => {
     await throttle.check('j');
     await throttle.success('j');
     expect(clears).toBe(2);
-    expect((await shared.read('j'))?.count).toBe(0); // cleared: count 0 (issue #20 tells it from a deleted count)
+    expect((await shared.read('j'))?.count).toBe(0); // cleared: count 0 (tells it from a deleted count)
   });
 
   it('goes on with its own counts while the shared store is away', async () => {
@@ -137,7 +137,7 @@ describe('createThrottle()', () => {
     expect(await blocked()).toBe('1 s');
   });
 
-  it('reserves attempts in flight: no more than the failures left, then one at a time after a backoff (issue #20)', async () => {
+  it('reserves attempts in flight: no more than the failures left, then one at a time after a backoff', async () => {
     const { throttle, advance } = setup();
     const tries = await Promise.allSettled(Array.from({ length: 10 }, () => throttle.reserve('k')));
     const taken = tries.flatMap((t) => (t.status === 'fulfilled' ? [t.value] : []));

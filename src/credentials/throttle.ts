@@ -1,12 +1,12 @@
 /**
- * Throttling of repeated login failures per (client address, db, login) (design §5 step 8): after
+ * Throttling of repeated login failures per (client address, db, login) (docs/architecture.md §5 step 8): after
  * `failures` failed attempts, further attempts are refused locally for `backoffMs`, doubled for each
  * failure after that up to `maxBackoffMs`. A success clears the count; failures older than
- * `maxBackoffMs` are forgotten. Odoo's own legacy RPC has no such limit (reference §3.5). With a
- * shared store (issue #10) the counts are the replicas' together: a client spreading its attempts
+ * `maxBackoffMs` are forgotten. Odoo's own legacy RPC has no such limit (Odoo: `res_users.py` `_assert_can_auth`). With a
+ * shared store the counts are the replicas' together: a client spreading its attempts
  * over replicas is throttled as if it met one.
  *
- * Logins are reserved before they go upstream (issue #20): attempts in flight count with the
+ * Logins are reserved before they go upstream: attempts in flight count with the
  * failures, so N parallel wrong guesses make at most `failures` upstream logins (then one at a time
  * once the backoff is over), on one replica or many (the shared store reserves atomically).
  */
@@ -91,14 +91,14 @@ export function createThrottle(options: ThrottleOptions): Throttle {
   const table = createLru<Failures>({ max: options.max });
   const inFlight = new Map<string, number>();
   // Keys a success may have to clear: failures counted here, or a shared count seen by check().
-  // A success on any other key touches no store: a warm call makes no Redis round trip (issue #21).
+  // A success on any other key touches no store: a warm call makes no Redis round trip.
   const toClear = createLru<object>({ max: options.max });
   const blockedUntil = (f: Failures) => (f.count >= failures ? f.last + Math.min(maxBackoffMs, backoffMs * 2 ** (f.count - failures)) : 0);
   const current = (f: Failures | undefined): Failures | undefined => (f !== undefined && now() - f.last <= maxBackoffMs ? f : undefined);
   /**
    * The count to decide on: the shared one when the store answers, except that this replica's own
    * failures since the last success are a floor — deleting the shared count in Redis does not reset
-   * the throttle of a replica that saw the failures (issue #20).
+   * the throttle of a replica that saw the failures.
    */
   const decided = (local: Failures | undefined, together: Failures | null | undefined): Failures | undefined => {
     if (together === undefined || together === null) return local;

@@ -1,5 +1,5 @@
 /**
- * The JSON-2 way off legacy (issue #23): for a method a client was seen calling, the request that
+ * The JSON-2 way off legacy: for a method a client was seen calling, the request that
  * replaces it — path, headers, the named body with placeholders (`placeholders.ts`), and one
  * copy-paste example in curl and one in Python `requests`. An `object` call's body is the one the
  * gateway's own binding sent upstream; a deprecated method is replaced where Odoo names a

@@ -2,7 +2,7 @@
  * The JSON-2 call that replaces a deprecated one, where Odoo's deprecation message names a
  * replacement: the method (and model) to call instead, and how the arguments the client passes map
  * onto it. The message itself stays Odoo's (`deprecations.ts`); this table is what it means for a
- * request body (reference §9 signatures).
+ * request body (Odoo: `odoo/orm/models.py` signatures).
  */
 import type { Struct, Value } from '../value.ts';
 

@@ -1,4 +1,4 @@
-/** Lossless JSON for every JSON text the gateway reads or writes (design §2). */
+/** Lossless JSON for every JSON text the gateway reads or writes (docs/architecture.md §2). */
 export { isCanonicalJson } from './canonical.ts';
 export { JsonSyntaxError, parseJson, parseJsonString, type ParseJsonOptions } from './parse.ts';
 export { stringifyJson, type StringifyJsonOptions } from './stringify.ts';

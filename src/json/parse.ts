@@ -1,5 +1,5 @@
 /**
- * Lossless JSON parsing (design §2 "Numbers and objects in JSON"): integers keep every digit, a
+ * Lossless JSON parsing (docs/architecture.md §2): integers keep every digit, a
  * number written with `.` or an exponent stays a float ({@link PyFloat}), objects become `Map`s in
  * member order (integer-like keys included). Accepts what Python's `json.loads` accepts, including
  * `NaN` and `Infinity`, and reports errors with Python's wording.

@@ -1,5 +1,5 @@
 /**
- * The 13 functions of Odoo 19's legacy `db` service (`odoo/service/db.py`, reference §5.3): their
+ * The 13 functions of Odoo 19's legacy `db` service (`odoo/service/db.py`, Odoo: `odoo/service/db.py`): their
  * positional parameters after the master password (for CPython's arity TypeErrors, which name the
  * `exp_*` function) and whether `dispatch` takes a master password first.
  */

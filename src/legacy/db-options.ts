@@ -1,7 +1,7 @@
 /**
- * `db.list_lang()` and `db.list_countries()` (reference §5.3): the `<select>` options of the manager
+ * `db.list_lang()` and `db.list_countries()` (Odoo: `odoo/service/db.py`): the `<select>` options of the manager
  * page, which Odoo renders from the very functions legacy RPC called; when the manager is disabled,
- * the same lists read over JSON-2 with the service key (design §3 db) — every language and country,
+ * the same lists read over JSON-2 with the service key (docs/architecture.md §3 db) — every language and country,
  * archived ones included, codes as legacy gives them (countries lowercase), sorted by name in
  * Python's code-point order.
  */

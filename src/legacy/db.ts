@@ -1,5 +1,5 @@
 /**
- * The legacy `db` service (`odoo/service/db.py`, reference §5.3; design §3 db) over the
+ * The legacy `db` service (`odoo/service/db.py`, Odoo: `odoo/service/db.py`; docs/architecture.md §3 db) over the
  * `/web/database/*` controllers. Odoo's dispatch order: an unknown method is a KeyError, then the
  * master password (`params[0]`, `check_super`) for every function but `db_exist`, `list`,
  * `list_lang` and `server_version`, then the function's arity, then the function. A master password

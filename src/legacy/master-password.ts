@@ -1,6 +1,6 @@
 /**
- * The master password of a legacy `db` call (`check_super`, reference §5.3) and its safety rule
- * (design §3 db): while the upstream's database manager is unprotected, every `/web/database/*`
+ * The master password of a legacy `db` call (`check_super`, Odoo: `odoo/service/db.py`) and its safety rule
+ * (docs/architecture.md §3 db): while the upstream's database manager is unprotected, every `/web/database/*`
  * form adopts the master password it is sent (corpus `webdb-insecure-default-master-takeover`). So
  * while it is — or while the gateway cannot tell — only `admin` passes, checked here as legacy
  * `check_super` would, and no other password ever leaves the gateway.

@@ -270,7 +270,7 @@ function requestFromSignature(sig: MethodSignature, target: NamedTarget, args: V
 }
 
 /**
- * A method the gateway has no signature for (design §4 fallback): no positional argument → a
+ * A method the gateway has no signature for (docs/architecture.md §4 fallback): no positional argument → a
  * model-level call with keywords only; one argument that looks like ids → a record-level call;
  * anything else cannot be named and is refused with a message saying what to do.
  */
@@ -345,7 +345,7 @@ function isUnknownModel(err: LegacyError): boolean {
   return err.name === 'werkzeug.exceptions.NotFound' && /^the model '.*' does not exist$/s.test(err.message);
 }
 
-/** JSON-2's own refusals → what legacy dispatch raises for the same call (corpus findings §4). */
+/** JSON-2's own refusals → what legacy dispatch raises for the same call (fixtures/conformance/INDEX.md findings §4). */
 function errorFromUpstream(err: unknown, target: { model: string; method: string }, sig: MethodSignature | undefined): unknown {
   if (!(err instanceof LegacyError)) return err;
   if (err.name === 'werkzeug.exceptions.NotFound') {

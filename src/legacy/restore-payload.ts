@@ -1,5 +1,5 @@
 /**
- * The payload of a legacy `db.restore` (design §3 db): base64 read as Python's `base64.b64decode`
+ * The payload of a legacy `db.restore` (docs/architecture.md §3 db): base64 read as Python's `base64.b64decode`
  * reads it, and checked to be a backup — a zip (`PK\x03\x04`) or a pg_dump custom-format file
  * (`PGDMP`) — before anything is created upstream.
  */

@@ -78,7 +78,7 @@ describe('createMetrics()', () => {
   });
 });
 
-describe('shadow mode and deprecated calls (issue #23)', () => {
+describe('shadow mode and deprecated calls', () => {
   it('counts shadow results by service, bounded method and outcome, and the shadows in flight', async () => {
     const m = createMetrics({ processMetrics: false });
     m.observeShadow({ service: 'object', method: 'execute_kw', modelMethod: 'search_read' }, 'equal');

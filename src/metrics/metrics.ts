@@ -43,7 +43,7 @@ export interface GatewayMetrics {
   clientLimit(kind: 'send_timeout' | 'connection_cap'): void;
   /** Reports `count()` as the open client connections gauge at each scrape. */
   trackConnections(count: () => number): void;
-  /** One shadow result (issue #23): the shadowed call and what the comparison found. */
+  /** One shadow result: the shadowed call and what the comparison found. */
   observeShadow(call: CallOutcome, outcome: ShadowOutcome): void;
   /** One legacy call answered through the successor of a method the upstream no longer has. */
   observeSuccessor(method: string): void;

@@ -1,7 +1,7 @@
 /**
  * CPython 3.11's `int(str)` and `float(str)` text rules, and the `ValueError` texts they raise (which
  * embed Python's `repr()` of the text). Used by the XML-RPC decoder (`<int>`, `<double>`) and by the
- * object service (`uid = int(uid)`, reference odoo19.md §5.4). Checked against python3.11.
+ * object service (`uid = int(uid)`, Odoo: `odoo/service/model.py`). Checked against python3.11.
  */
 
 /** `sys.get_int_max_str_digits()` default (CPython ≥ 3.11, CVE-2020-10735): longer texts are refused. */

@@ -1,5 +1,5 @@
 /**
- * The migration report as served (issue #23): the stored counts plus what an operator needs before
+ * The migration report as served: the stored counts plus what an operator needs before
  * cutting over — shadow mode's state, and per client a readiness line (the share of its sampled
  * calls that were equal, the methods never sampled and why), the deprecated methods it calls with
  * Odoo's message and replacement, and per method the JSON-2 request that replaces it. Derived when

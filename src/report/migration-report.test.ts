@@ -110,7 +110,7 @@ describe('createMigrationReport()', () => {
   });
 });
 
-describe('shadow results and JSON-2 bodies (issue #23)', () => {
+describe('shadow results and JSON-2 bodies', () => {
   const difference = (i: number) => ({ at: `2026-05-01T10:00:0${i}.000Z`, dialect: 'xmlrpc2', differences: [`result: ${i}`], gateway: 'g', legacy: 'l' });
 
   it("counts each outcome on the shadowed call's method, and keeps the last differences", () => {

@@ -26,7 +26,7 @@ describe('renderReportPage()', () => {
   });
 });
 
-describe('renderReportPage() with the cutover parts (issue #23)', () => {
+describe('renderReportPage() with the cutover parts', () => {
   const shadow = { enabled: true, samplePercent: 25, maxInFlight: 4, methods: ['read'], gone: [{ service: 'db', since: '2026-01-01T00:00:00.000Z', reason: 'the upstream answers HTTP 404' }] };
 
   it('shows shadow mode, readiness, deprecated calls, differences and JSON-2 equivalents, all escaped', async () => {

@@ -121,7 +121,7 @@ describe('report file', () => {
     expect(await readReportFile(path)).toEqual(report.snapshot());
   });
 
-  it('keeps shadow results and the JSON-2 body through the file (issue #23)', async () => {
+  it('keeps shadow results and the JSON-2 body through the file', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'report-')), 'report.json');
     const report = createMigrationReport({ maxClients: 10, now: () => 0 });
     const read = { service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'read' };

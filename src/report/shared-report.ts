@@ -1,5 +1,5 @@
 /**
- * The migration report shared by replicas (issue #10). Every call is counted twice in process: in
+ * The migration report shared by replicas. Every call is counted twice in process: in
  * the local report (served while Redis is away, and what `--report-file` keeps) and in a delta of
  * what Redis has not got yet. Every couple of seconds the delta is sealed and merged into Redis; a
  * sealed delta stays until Redis confirms it, and Redis remembers each replica's last confirmed

@@ -1,5 +1,5 @@
 /**
- * The admin port's Hono app (design §8): `/metrics` (Prometheus), `/readyz`, and the migration
+ * The admin port's Hono app (docs/architecture.md §8): `/metrics` (Prometheus), `/readyz`, and the migration
  * report as JSON (`/gateway/report.json`) and HTML (`/gateway/report`). With a token, everything
  * but `/readyz` needs `Authorization: Bearer <token>` (probes rarely carry secrets; readiness
  * reveals nothing).
@@ -22,7 +22,7 @@ export interface AdminDeps {
   /** `--admin-token`; `undefined`: no authentication (the port listens on 127.0.0.1 by default). */
   token: string | undefined;
   /**
-   * Shadow mode's state (issue #23): with it, the report is served with readiness, deprecated calls
+   * Shadow mode's state: with it, the report is served with readiness, deprecated calls
    * and JSON-2 equivalents (`report/cutover.ts`).
    */
   shadow?: () => ShadowStatus;

@@ -29,7 +29,7 @@ export interface AppDeps {
   config: Config;
   log: Logger;
   dispatch: Dispatch;
-  /** Serves every path the gateway does not own (design §6, `passthrough.ts`); without it they get a 404. */
+  /** Serves every path the gateway does not own (docs/architecture.md §6, `passthrough.ts`); without it they get a 404. */
   passthrough?: (c: Context<Env>) => Promise<Response>;
   /** Hears each finished legacy call besides the access log (metrics, migration report). */
   onCall?: (dialect: Dialect, origin: CallOrigin, outcome: CallOutcome, seconds: number) => void;
@@ -95,7 +95,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
       deadlines.finish(origin);
       // The access log, metrics and migration report wait until the answer is written (the
       // response goes out in the microtasks that follow; setImmediate runs after them): at
-      // concurrency 1 the caller would otherwise wait for them (issue #22).
+      // concurrency 1 the caller would otherwise wait for them.
       const finishedAt = performance.now();
       setImmediate(() => {
         logCall(log, dialect, origin, outcome, startedAt, finishedAt);
@@ -126,7 +126,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
 
   /**
    * Where a streamed answer (`db.dump`) goes: text to a Node response, bytes to a Web consumer; when
-   * its source fails midway, the client connection is closed without the closing tags (design §2)
+   * its source fails midway, the client connection is closed without the closing tags (docs/architecture.md §2)
    * and the cut is logged.
    */
   const streamTarget = (c: Context<Env>, origin: CallOrigin): StreamTarget => ({
@@ -191,7 +191,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
 
   app.get('/livez', (c) => c.json({ status: 'ok' }));
 
-  // Everything else goes to Odoo unchanged, so the gateway's URL can replace Odoo's (design §6).
+  // Everything else goes to Odoo unchanged, so the gateway's URL can replace Odoo's (docs/architecture.md §6).
   if (passthrough !== undefined) app.all('*', passthrough);
 
   app.notFound(
@@ -249,7 +249,7 @@ function respond(res: WireResponse, origin: CallOrigin, closeConnection = false,
 
 /**
  * The request body, straight from Node's request when there is one: going through `c.req.raw.body`
- * builds a fetch Request, its Headers and a web stream per call (issue #8: ~8 % of a small call's
+ * builds a fetch Request, its Headers and a web stream per call (~8 % of a small call's
  * CPU), and cancelling that stream past the cap would destroy the socket before the fault is sent.
  * Without a Node request (`app.request()` in tests), through the web stream.
  */

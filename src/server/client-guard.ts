@@ -1,5 +1,5 @@
 /**
- * Two limits on the client port (issue #21), nginx's `send_timeout` and `worker_connections`:
+ * Two limits on the client port, nginx's `send_timeout` and `worker_connections`:
  *
  * - **Send timeout.** Once an answer's headers are written, a client that takes nothing for
  *   `--send-timeout` while bytes wait for it is cut off: its connection is destroyed (the answer is

@@ -1,5 +1,5 @@
 /**
- * One deadline per legacy call (design §3 db, §6): the call timeout for `common` and `object`, the
+ * One deadline per legacy call (docs/architecture.md §3 db, §6): the call timeout for `common` and `object`, the
  * separate db timeout for the `db` service (create, restore and dumps take far longer), both cut
  * short when the client goes away. The signal travels in the call's origin down to `upstream/`.
  */
@@ -42,7 +42,7 @@ export function createDeadlines({ callTimeoutMs, dbTimeoutMs, shutdown }: Deadli
     /**
      * Completes `facts` with a signal that fires when the client goes away or the call timeout passes.
      * One controller and one timer, cleared by {@link finish}: `AbortSignal.any` + `AbortSignal.timeout`
-     * per call were ~5 % of a small call's CPU (issue #8).
+     * per call were ~5 % of a small call's CPU.
      */
     origin(facts: Omit<CallOrigin, 'signal'>, client: AbortSignal): CallOrigin {
       const controller = new AbortController();

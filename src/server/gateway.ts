@@ -83,7 +83,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   const versions = createVersionCache(upstream, config.versionCacheTtlMs);
   // Overrides file, /doc-bearer discovery, built-in table; a bad signatures file stops the start here.
   const signatures = options.signatures ?? createSignatureResolverFromConfig(config, upstream, log);
-  // the JSON-2 request each object call bound to, until the report has read its shape (issue #23)
+  // the JSON-2 request each object call bound to, until the report has read its shape
   const json2Requests = new WeakMap<CallOrigin, Struct>();
   // the calls answered through a successor (--successors), until the report has counted them
   const servedBySuccessor = new WeakMap<CallOrigin, string>();
@@ -115,7 +115,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   });
   // the migration report: this replica's, and with --redis-url the replicas' together
   const report = createSharedReport({ maxClients: config.reportSize, maxBytes: config.reportMaxBytes, store: state?.report, log });
-  // --shadow-sample: the upstream's own legacy endpoints answer each sampled read-only call too (issue #23)
+  // --shadow-sample: the upstream's own legacy endpoints answer each sampled read-only call too
   const shadow: Shadow | undefined =
     config.shadowSample > 0
       ? createShadow({
@@ -138,7 +138,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   });
   const passthroughClient = createPassthroughClient(config);
   const inFlight = createInFlight();
-  // aborted when the shutdown grace period is over: calls still running answer a fault (issue #21)
+  // aborted when the shutdown grace period is over: calls still running answer a fault
   const shutdown = new AbortController();
   // its own connections: slow legacy calls filling their pool do not make the replica unready
   const health = createHealthCheck(config);
@@ -221,12 +221,12 @@ export interface RunningGateway {
   report: SharedReport;
   /** Shadow mode, when `--shadow-sample` is above 0. */
   shadow: Shadow | undefined;
-  /** The start-up check of the upstream prerequisites (design §5 step 9); never rejects. */
+  /** The start-up check of the upstream prerequisites (docs/architecture.md §5 step 9); never rejects. */
   prerequisites: Promise<void>;
   /** The start-up check of the upstream (reachable, version, JSON-2, api_doc, base URL), retried until it answers. */
   startupCheck: StartupCheck;
   /**
-   * Graceful stop (design §8): stops accepting, lets in-flight calls finish for up to
+   * Graceful stop (docs/architecture.md §8): stops accepting, lets in-flight calls finish for up to
    * `--shutdown-grace`, closes what is left, retires the minted keys, saves the migration report,
    * closes the pools and the admin port.
    */

@@ -1,5 +1,5 @@
 /**
- * The client port's work in progress, for graceful shutdown (design §8): requests being answered
+ * The client port's work in progress, for graceful shutdown (docs/architecture.md §8): requests being answered
  * (legacy calls and passthrough) and upgraded connections (websocket tunnels). Draining waits for
  * the requests up to a grace period; tunnels are long-lived by nature and are closed at the end.
  */

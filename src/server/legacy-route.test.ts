@@ -11,7 +11,7 @@ import { createInFlight } from './in-flight.ts';
 import { legacyRoute, rawPathOf, werkzeugPath } from './legacy-route.ts';
 import { upgradeTunnel } from './upgrade.ts';
 
-// Spellings tried against a real Odoo 19.0 (werkzeug 2.2.2) with `curl --path-as-is` (issue #20):
+// Spellings tried against a real Odoo 19.0 (werkzeug 2.2.2) with `curl --path-as-is`:
 // each of these reached Odoo's legacy endpoint (its answer, or a 308 to the merged path).
 const reachesLegacy: Array<[string, string]> = [
   ['/xmlrpc%2F2%2Fcommon', '/xmlrpc/2/common'],

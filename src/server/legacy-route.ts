@@ -2,7 +2,7 @@
  * One reading of a request path: the one Odoo's werkzeug (2.2) routes on. Werkzeug percent-decodes
  * the whole path once (`%2F` included, UTF-8 with replacement) and merges runs of slashes (leading
  * ones served as is, inner ones answered with a 308 to the merged path); `/jsonrpc/` is served as
- * `/jsonrpc`; matching is case-sensitive. Measured against Odoo 19.0 (issue #20): `/xmlrpc%2F2%2Fcommon`,
+ * `/jsonrpc`; matching is case-sensitive. Measured against Odoo 19.0: `/xmlrpc%2F2%2Fcommon`,
  * `//xmlrpc/2/common`, `/%78mlrpc/2/common`, `/%2Fjsonrpc`, `/jsonrpc%2F` all reach the legacy
  * endpoints; `/XMLRPC/2/common` and `/jsonrpc%20` do not. So the gateway routes by this reading: a
  * spelling Odoo would send to a legacy endpoint is the gateway's, never passed through.

@@ -1,6 +1,6 @@
 /**
  * Starting and stopping the gateway's two HTTP servers (client port, admin port) with
- * @hono/node-server, and the client port's graceful drain (design §8).
+ * @hono/node-server, and the client port's graceful drain (docs/architecture.md §8).
  */
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';

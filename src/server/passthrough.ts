@@ -1,5 +1,5 @@
 /**
- * @module Passthrough handler for the client port (design §6), modelled on hono's `helper/proxy`:
+ * @module Passthrough handler for the client port (docs/architecture.md §6), modelled on hono's `helper/proxy`:
  * every request the gateway does not own goes to the upstream unchanged — method, path and query,
  * headers (minus hop-by-hop, plus `X-Forwarded-*`), body read whole before the upstream is contacted
  * (in memory up to `--passthrough-buffer`, on disk beyond, refused with 413 past `--passthrough-max-body`) — and the

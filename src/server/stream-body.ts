@@ -1,7 +1,7 @@
 /**
  * Turns a streamed answer (`db.dump`) into a `Response` body that is pulled as the client reads,
  * so at most a chunk or two is in memory whatever the size. When the source fails midway the
- * server's `cut` hook closes the connection: the client sees a truncated answer (design §2).
+ * server's `cut` hook closes the connection: the client sees a truncated answer (docs/architecture.md §2).
  */
 
 /** How the body is consumed. */

@@ -65,7 +65,7 @@ describe('upgradeTunnel()', () => {
     expect(inFlight.count).toBe(1);
   });
 
-  it('after a refused upgrade, passes the refusal on and nothing more from the client: no raw request reaches the upstream (issue #20)', async () => {
+  it('after a refused upgrade, passes the refusal on and nothing more from the client: no raw request reaches the upstream', async () => {
     const upstream = recordingSocket();
     const client = recordingSocket();
     const { handler } = tunnel('upstream', async () => upstream as unknown as Socket);

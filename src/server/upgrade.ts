@@ -3,7 +3,7 @@
  * requests, so upgrades are taken from the Node server's `upgrade` event. The request head is
  * rewritten like a passthrough request (forwarded headers, `Host` mode; `Upgrade` kept), written to
  * a fresh upstream connection. The client's bytes follow only once the upstream answered 101
- * (issue #20): after a refusal the connection carries nothing more from the client, so no raw
+ *: after a refusal the connection carries nothing more from the client, so no raw
  * request it wrote can reach Odoo (or a keep-alive proxy before it) around the gateway's routing and
  * with headers of its own. From the 101 on, bytes are piped both ways untouched.
  */

@@ -7,7 +7,7 @@ const defaults = new Set(defaultShadowMethods);
 const object = (modelMethod: string, error?: LegacyError): CallOutcome => ({ service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod, ...(error === undefined ? {} : { error }) });
 
 describe('parseShadowMethods()', () => {
-  it('starts from the allowlist of issue #23', () => {
+  it('starts from the allowlist of ', () => {
     expect(parseShadowMethods('')).toEqual([
       'read', 'search', 'search_read', 'search_count', 'fields_get', 'name_search', 'read_group', 'formatted_read_group',
       'default_get', 'check_access_rights', 'context_get', 'version', 'list', 'server_version', 'db_exist', 'list_lang', 'list_countries',

@@ -1,5 +1,5 @@
 /**
- * Which legacy calls shadow mode may send again to the upstream's legacy endpoint (issue #23):
+ * Which legacy calls shadow mode may send again to the upstream's legacy endpoint:
  * read-only methods of the allowlist only. Never a call that can change state, never a `db`
  * function but the five that only read, never a call the gateway refused as AccessDenied (a second
  * failed attempt feeds Odoo's login cooldown), never a `login`/`authenticate` the gateway answered

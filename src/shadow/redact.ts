@@ -1,5 +1,5 @@
 /**
- * What shadow mode keeps of a difference (issue #23): both answers rendered with their types and the
+ * What shadow mode keeps of a difference: both answers rendered with their types and the
  * comparison's messages — with the client's password, API keys and argument values cut out, values
  * under secret-looking member names hidden, and everything truncated. The client's body itself is
  * never kept: it is read here only to learn what to cut.

@@ -1,5 +1,5 @@
 /**
- * Shadow mode (issue #23): after the gateway's answer to a sampled, allowlisted legacy call is on
+ * Shadow mode: after the gateway's answer to a sampled, allowlisted legacy call is on
  * its way, the client's own body is sent to the upstream's own legacy endpoint (same path) and the
  * two answers are compared with the project's typed equality. A difference is checked once more
  * (both sides asked again) to rule out a concurrent write and kept only if it persists; one an

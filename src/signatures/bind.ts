@@ -1,5 +1,5 @@
 /**
- * Legacy positional arguments → JSON-2 named arguments (GATEWAY.md §3 object, §4). Python's own
+ * Legacy positional arguments → JSON-2 named arguments (docs/architecture.md §3 object, §4). Python's own
  * TypeError comes first, so a legacy client sees the fault Odoo's `call_kw` would raise; a call Python
  * accepts but JSON-2 cannot express is refused with a TypeError that says so (intended deviation).
  */
@@ -9,7 +9,7 @@ import { bindPythonCall } from './python-call.ts';
 import type { MethodSignature } from './signature.ts';
 
 /**
- * Body keys JSON-2 peels off before binding (reference §2.4): an argument under one of these names
+ * Body keys JSON-2 peels off before binding (Odoo: `odoo/http.py` `Json2Dispatcher.dispatch`): an argument under one of these names
  * would become the record ids or the context instead of reaching the method.
  */
 const reservedBodyKeys: ReadonlySet<string> = new Set(['ids', 'context']);

@@ -1,5 +1,5 @@
 /**
- * Live signature discovery (GATEWAY.md §4): `GET /doc-bearer/<model>.json`, one document per
+ * Live signature discovery (docs/architecture.md §4): `GET /doc-bearer/<model>.json`, one document per
  * (db, model) shared by every user of that database, fresh for a TTL and then revalidated with
  * `If-None-Match` (304 keeps it, 200 replaces it), single-flight.
  *

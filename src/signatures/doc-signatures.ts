@@ -1,5 +1,5 @@
 /**
- * Reads the `methods` of a `GET /doc-bearer/<model>.json` answer (reference odoo19.md §8) into
+ * Reads the `methods` of a `GET /doc-bearer/<model>.json` answer (Odoo: `addons/api_doc`) into
  * signatures: `parameters` in declaration order with `kind` (absent = POSITIONAL_OR_KEYWORD) and
  * `default` (absent = required), `api` containing `"model"` for `@api.model` methods.
  */

@@ -1,5 +1,5 @@
 /**
- * The signature resolver the configuration asks for (GATEWAY.md §4): the signatures file when
+ * The signature resolver the configuration asks for (docs/architecture.md §4): the signatures file when
  * `--signatures-file` is set, live `/doc-bearer` discovery (with the database's `--service-key`,
  * else the caller's own key), then the built-in table. Says once, at start, which of them are on.
  */

@@ -1,6 +1,6 @@
 /**
  * Signatures: which named parameters a legacy positional call maps to, and Python's TypeError texts
- * when it does not fit (GATEWAY.md §4).
+ * when it does not fit (docs/architecture.md §4).
  */
 export { bindArguments } from './bind.ts';
 export { isPrivateMethod } from './private-methods.ts';

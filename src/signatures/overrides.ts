@@ -1,6 +1,6 @@
 /**
  * The `overrides` signature source: what the operator declared in `--signatures-file`. It is asked
- * first, so a declared signature wins over discovery and the built-in table (GATEWAY.md §4).
+ * first, so a declared signature wins over discovery and the built-in table (docs/architecture.md §4).
  */
 import type { SignatureSource } from './resolver.ts';
 import type { OverrideTable } from './validate-overrides.ts';

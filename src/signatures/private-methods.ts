@@ -1,5 +1,5 @@
 /**
- * Methods every model inherits that Odoo 19 marks `@api.private` (reference §9 "PRIV"): public
+ * Methods every model inherits that Odoo 19 marks `@api.private` (Odoo: `odoo/orm/models.py` "PRIV"): public
  * names, but refused over any RPC with the same AccessError as `_x` names. They are not in the
  * method table, so without this list the gateway could not tell them from unknown methods.
  */

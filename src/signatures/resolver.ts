@@ -1,6 +1,6 @@
 /**
  * Resolves the signature of `model.method` for a database: a chain of sources, first hit wins, with
- * the built-in table last (GATEWAY.md §4): the overrides file, then live `/doc-bearer` discovery
+ * the built-in table last (docs/architecture.md §4): the overrides file, then live `/doc-bearer` discovery
  * (the database's service key, else the caller's own key), then the table. A method none of them
  * knows is left to the caller (object.ts: the ids-only fallback, else a fault naming the overrides
  * file); {@link SignatureResolver.knowsModel} tells a model of the table from one it has never seen.
@@ -42,7 +42,7 @@ export interface SignatureResolverOptions {
  * Creates a resolver over `options.sources` then the built-in table. A `discovered` signature takes
  * `apiModel` and `qualname` from the table where the table knows the model and the method:
  * `/doc-bearer` describes the base definition, while `_api_model` is read on the override that runs
- * and Python's TypeError texts name that override (reference §8).
+ * and Python's TypeError texts name that override (Odoo: `addons/api_doc`).
  */
 export function createSignatureResolver(options: SignatureResolverOptions = {}): SignatureResolver {
   const table = options.table ?? builtinTable;

@@ -34,7 +34,7 @@ export interface Param {
 /**
  * Where a signature came from: the operator overrides file, live `/doc-bearer` discovery, the
  * built-in table for a model it knows, or the table's generic `BaseModel`/`base` entry for any other
- * model. Resolution tries them in that order (GATEWAY.md §4).
+ * model. Resolution tries them in that order (docs/architecture.md §4).
  */
 export type SignatureSourceName = 'override' | 'discovered' | 'builtin' | 'generic';
 

@@ -23,7 +23,7 @@ async function fleet(name: string, n = 2) {
 
 const outcomes = (all: PromiseSettledResult<unknown>[]) => all.filter((r) => r.status === 'fulfilled').length;
 
-describe('createFailureStore(): reservations (issue #20)', () => {
+describe('createFailureStore(): reservations', () => {
   it('lets no more attempts in flight than the limit across replicas, and blocks once they failed', async () => {
     const { throttles } = await fleet('reserve');
     const tries = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => throttles[i % 2]!.reserve('k')));

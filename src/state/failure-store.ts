@@ -1,8 +1,8 @@
 /**
- * Failed-login counts shared by the replicas (issue #10): a hash (count, last) per throttle key
+ * Failed-login counts shared by the replicas: a hash (count, last) per throttle key
  * (already an HMAC of address, db and login), expiring `forgetMs` after the last failure; a success
  * leaves count 0 (not a deletion, so a count deleted in Redis is told from one a success cleared).
- * Logins in flight (issue #20) are a sorted set per key (reservation id, scored by when it lapses
+ * Logins in flight are a sorted set per key (reservation id, scored by when it lapses
  * should its replica die), checked and taken atomically with the count by a script.
  */
 import type { SharedFailures } from '../credentials/throttle.ts';

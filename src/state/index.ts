@@ -1,5 +1,5 @@
 /**
- * State shared by replicas through Redis (issue #10), built from `--redis-url`, `--state-secret`
+ * State shared by replicas through Redis, built from `--redis-url`, `--state-secret`
  * and `--redis-*`. Without `--redis-url` there is none and every table stays in the process. With
  * it, the credentials layer gets its shared stores (minted keys, uid logins, refusals, throttle
  * counts) and the migration report its shared counters; all of them go on in-process while Redis is

@@ -1,5 +1,5 @@
 /**
- * Locks across replicas (issue #10): `SET NX PX` with a random token, released only by its holder
+ * Locks across replicas: `SET NX PX` with a random token, released only by its holder
  * (compare-and-delete). A replica that dies holding a lock blocks the others no longer than the
  * lock's timeout: Redis drops the key by itself.
  */

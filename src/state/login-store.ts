@@ -1,5 +1,5 @@
 /**
- * uid → login shared by the replicas (issue #10): one sealed login per (db, uid) under an opaque
+ * uid → login shared by the replicas: one sealed login per (db, uid) under an opaque
  * name, kept 30 days after it was last learned. Logins learned while Redis is away are written when
  * it returns.
  */

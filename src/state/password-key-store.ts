@@ -1,5 +1,5 @@
 /**
- * The shared table of minted keys (issue #10): one sealed entry per credential slot (`k:<slot>`,
+ * The shared table of minted keys: one sealed entry per credential slot (`k:<slot>`,
  * expiring with the key), shared refusals (`n:<slot>`), and an index of slots by last use
  * (`keys`) that bounds the store to `--key-cache-size` entries: a write that overfills it removes
  * the least recently used entries and hands them to the writer, the one replica that retires them.

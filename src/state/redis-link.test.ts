@@ -48,7 +48,7 @@ describe('createRedisLink()', () => {
     await redis.stop();
   });
 
-  it('counts a hung Redis away after a few timeouts in a row, so later calls cost no timeout, and reconnects once it answers (issue #21)', async () => {
+  it('counts a hung Redis away after a few timeouts in a row, so later calls cost no timeout, and reconnects once it answers', async () => {
     const redis = await startPrivateRedis();
     const states: boolean[] = [];
     const link = createRedisLink({ url: redis.url, prefix: testPrefix('hung'), timeoutMs: 100, log: createLogger('silent'), events: { state: (up) => states.push(up), failure: () => undefined } });

@@ -1,7 +1,7 @@
 /**
  * The one door to Redis (ioredis). Commands never queue while Redis is away and never wait longer
  * than `--redis-timeout`: `attempt` answers `undefined` instead, and the caller goes on with its
- * in-process state (issue #10: no call fails because Redis is away). The link reconnects by itself;
+ * in-process state (no call fails because Redis is away). The link reconnects by itself;
  * listeners registered with `onUp` hear each (re)connection so they can catch up.
  */
 import { Redis, type RedisOptions } from 'ioredis';
@@ -76,7 +76,7 @@ export function createRedisLink({ url, prefix, timeoutMs, log, events }: RedisLi
   let closing = false;
   // A Redis that hangs (paused, swapped out, a dead path) does not close the connection: after this
   // many timeouts in a row the link counts it away and reconnects, so the calls meanwhile cost no
-  // timeout each (issue #21); it is up again once Redis answers the reconnection's ready check.
+  // timeout each; it is up again once Redis answers the reconnection's ready check.
   let timeoutsInARow = 0;
   events?.state(false);
 

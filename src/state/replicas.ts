@@ -1,5 +1,5 @@
 /**
- * Which replicas are alive (issue #10), so that minted keys are retired by the last replica to stop
+ * Which replicas are alive, so that minted keys are retired by the last replica to stop
  * and by no other: each replica keeps its id in a sorted set scored with an expiry it pushes forward
  * every heartbeat; leaving removes it (and every expired one) and tells whether any remain. A replica
  * killed without leaving counts as alive until its entry expires (3 heartbeats).

@@ -80,7 +80,7 @@ describe('createReportStore()', () => {
     });
   });
 
-  it('merges shadow results across replicas: counts summed, the last differences kept, the first JSON-2 body kept (issue #23)', async () => {
+  it('merges shadow results across replicas: counts summed, the last differences kept, the first JSON-2 body kept', async () => {
     const { store } = await storeFor('shadow');
     const shadowed = { userAgent: 'Python-xmlrpc/3.11', ip: '10.0.0.5', service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'search_read' };
     const difference = (s: number) => ({ at: at(s), dialect: 'xmlrpc2', differences: [`result: ${s}`], gateway: 'g', legacy: 'l' });

@@ -60,7 +60,7 @@ local function valid(c)
 end
 local function add(into, from) for k, v in pairs(from) do into[k] = (into[k] or 0) + v end end
 local maxDifferences = tonumber(ARGV[7]) or 3
--- shadow results (issue #23): counts add up, the most recent differences stay, the first JSON-2 body stays
+-- shadow results: counts add up, the most recent differences stay, the first JSON-2 body stays
 local function addShadow(e, m)
   if type(m.shadow) == 'table' then
     local s = type(e.shadow) == 'table' and e.shadow or { equal = 0, intended = 0, differs = 0, errors = 0, dropped = 0 }

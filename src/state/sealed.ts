@@ -1,5 +1,5 @@
 /**
- * Secrets at rest in the shared store (issue #10): every value the gateway writes to Redis is sealed
+ * Secrets at rest in the shared store: every value the gateway writes to Redis is sealed
  * with AES-256-GCM under a key derived from `--state-secret`, bound to the Redis key it is stored
  * under (so a value cannot be moved to another slot), and every key name that stands for
  * credentials is an HMAC under a second derived key. Without the secret, Redis shows neither a login

@@ -1,5 +1,5 @@
 /**
- * Connecting ahead (issue #22): Odoo closes the connection after every answer, so each call through
+ * Connecting ahead: Odoo closes the connection after every answer, so each call through
  * a keep-alive pool still pays a TCP (or TLS) connect before its request can leave. This connector
  * for undici readies the next connection while the current call is in flight: every connect the pool
  * asks for hands out the spare when one is ready and starts the next one.

@@ -1,5 +1,5 @@
 /**
- * `GET /doc-bearer/<model>.json` (addons/api_doc, reference odoo19.md §8): a model's method
+ * `GET /doc-bearer/<model>.json` (addons/api_doc, Odoo: `addons/api_doc`): a model's method
  * documentation, with the bearer key, the database headers JSON-2 uses, and `If-None-Match` so an
  * unchanged registry answers 304.
  */

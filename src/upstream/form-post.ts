@@ -1,5 +1,5 @@
 /**
- * The bodies `/web/database/*` read (reference §6): `application/x-www-form-urlencoded` forms, and
+ * The bodies `/web/database/*` read (Odoo: `addons/web/controllers/database.py`): `application/x-www-form-urlencoded` forms, and
  * for restore a `multipart/form-data` form built with undici's FormData, the backup as a Blob
  * assembled from its decoded chunks (each chunk copied once, then free to go).
  */

@@ -1,7 +1,7 @@
 /**
  * The headers every upstream request carries besides its own: Host per the `upstream-host` setting,
  * X-Forwarded-For/-Proto/-Host for Odoo's proxy_mode, a User-Agent naming the gateway and the
- * legacy client (design §6), the call's X-Request-Id (so a call can be followed into Odoo's log) and
+ * legacy client (docs/architecture.md §6), the call's X-Request-Id (so a call can be followed into Odoo's log) and
  * the client's W3C trace context (replaced by the gateway's own span context when it exports traces).
  */
 import type { CallOrigin } from '../call.ts';

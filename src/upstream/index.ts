@@ -15,7 +15,7 @@ export type { Json2Call } from './json2.ts';
 export type { DocBearerAnswer, DocBearerRequest } from './doc-bearer.ts';
 export type { CallKw, WebLogin, WebSession, WebSessionClient } from './web-session.ts';
 export type { DatabaseRoute, FormFields, FormFile, ManagerPage, WebDatabaseClient } from './web-database.ts';
-// Operations (issue #6): the pool behind the legacy services, its timing wrapper, the health probe,
+// Operations: the pool behind the legacy services, its timing wrapper, the health probe,
 // and the raw passthrough and websocket tunnels.
 export { createUpstreamHttp, type UpstreamHttp } from './pool.ts';
 export { observeUpstreamHttp, type UpstreamObserver } from './observed-http.ts';
@@ -55,5 +55,5 @@ export function createUpstream(config: Config, http: UpstreamHttp = createUpstre
     close: () => http.close(),
   };
 }
-// Shadow mode (issue #23): the upstream's own legacy endpoints.
+// Shadow mode: the upstream's own legacy endpoints.
 export { createLegacyEndpointClient, type LegacyEndpointAnswer, type LegacyEndpointClient } from './legacy-endpoint.ts';

@@ -1,5 +1,5 @@
 /**
- * `POST /json/2/<model>/<method>` with a bearer key and named arguments (reference §2): the one
+ * `POST /json/2/<model>/<method>` with a bearer key and named arguments (Odoo: Odoo's JSON-2 controller (`addons/rpc/controllers/json2.py`)): the one
  * upstream call behind every `object` method.
  */
 import type { CallOrigin } from '../call.ts';
@@ -28,7 +28,7 @@ export async function callJson2(http: UpstreamHttp, config: Config, call: Json2C
 
 /**
  * The same call, its result kept as the upstream's JSON text: the legacy `object` service hands it
- * on as it is, so XML-RPC can write it without a value tree (issue #8).
+ * on as it is, so XML-RPC can write it without a value tree.
  */
 export async function callJson2Text(http: UpstreamHttp, config: Config, call: Json2Call, origin: CallOrigin): Promise<JsonText> {
   const headers = forwardedHeaders(config, origin, call.db);

@@ -1,5 +1,5 @@
 /**
- * Reads `GET /web/database/manager` (reference §6; `fixtures/odoo-data/web-database-manager.html`):
+ * Reads `GET /web/database/manager` (Odoo: `addons/web/controllers/database.py`; `fixtures/odoo-data/web-database-manager.html`):
  * whether the manager is still unprotected, and the `<select>` options Odoo renders from the same
  * functions as legacy `db.list_lang()` and `db.list_countries()` — order kept, HTML unescaped, the
  * empty option dropped.

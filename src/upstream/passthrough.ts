@@ -1,5 +1,5 @@
 /**
- * The raw HTTP exchange behind the passthrough (design §6): one request forwarded to the upstream
+ * The raw HTTP exchange behind the passthrough (docs/architecture.md §6): one request forwarded to the upstream
  * with its body (read whole by the handler, in memory or from a temporary file), the answer's status, headers and body handed back as they
  * arrive — nothing decoded, no size limit, redirects not followed. Its own undici
  * Pool, so browser traffic cannot take the connections legacy calls need.

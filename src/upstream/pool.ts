@@ -163,10 +163,10 @@ export function createUpstreamHttp(config: Config): UpstreamHttp {
 /**
  * One request whose whole answer is read as text, through undici's dispatch handler rather than
  * `request()`: the answer's chunks are collected as they arrive, with no Readable stream and async
- * iterator between the socket and the text (issue #22: the part of a small call's cost that comes
+ * iterator between the socket and the text (the part of a small call's cost that comes
  * after the upstream's last byte). The body is counted as it arrives (a declared Content-Length is
  * checked first): past `maxBytes` the exchange is aborted and the call fails naming `--max-answer`,
- * before the gateway holds several times the answer in memory (issue #21: 300 MB of JSON took RSS
+ * before the gateway holds several times the answer in memory (300 MB of JSON took RSS
  * to 1.5 GB). The caller's signal aborts it as `request()` would, with the signal's reason.
  */
 function exchange(pool: Pool, request: UpstreamRequest, origin: CallOrigin, maxBytes: number, url: string, started: number): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {

@@ -1,6 +1,6 @@
 /**
  * Maps a failure to reach the upstream (undici or Node socket errors) to a LegacyError, by error
- * code, never by message (design §2 "When the upstream itself fails").
+ * code, never by message (docs/architecture.md §2).
  */
 import { LegacyError, upstreamErrorName, type LegacyErrorKind } from '../errors.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The version routes: `POST /web/webclient/version_info` (JSON-RPC, returns exactly
- * `common.version()`'s dict) with a fallback reshaping `GET /web/version` (reference §7.1).
+ * `common.version()`'s dict) with a fallback reshaping `GET /web/version` (Odoo: `addons/web/controllers/webclient.py`).
  */
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';

@@ -1,5 +1,5 @@
 /**
- * The `/web/database/*` controllers (reference §6) the legacy `db` service runs on: the JSON-RPC
+ * The `/web/database/*` controllers (Odoo: `addons/web/controllers/database.py`) the legacy `db` service runs on: the JSON-RPC
  * list, the manager page, the form posts (create, duplicate, drop, change_password, rename), the
  * streamed backup and the multipart restore. Every request runs under the db timeout and carries no
  * database header (the routes are server-wide); answers are classified by `database-answer.ts` and

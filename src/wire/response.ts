@@ -8,7 +8,7 @@ export interface WireResponse {
    * The whole answer, or — for a streamed result (`db.dump`, large transcoded XML-RPC answers) — its
    * text (UTF-8 on the wire) or bytes as they are produced. A streamed body throws when the answer
    * must be cut short: the server then closes the connection without the rest, so the client sees a
-   * truncated answer, never a success (design §2). A streamed body with a `content-length` header
+   * truncated answer, never a success (docs/architecture.md §2). A streamed body with a `content-length` header
    * is sent with that length, otherwise chunked.
    */
   body: string | Uint8Array | AsyncIterable<string | Uint8Array>;

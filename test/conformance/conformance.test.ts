@@ -1,6 +1,6 @@
 /**
  * Conformance: the whole corpus replayed in recorded order through the real gateway in front of
- * the simulator over HTTP (design §9). One test per case — a failing case fails the suite;
+ * the simulator over HTTP (docs/architecture.md §9). One test per case — a failing case fails the suite;
  * intended deviations, not-modelled and out-of-scope cases pass but are reported — then the runner's
  * proofs that it can fail (live self-test, mutation test). The report is printed at the end.
  */

@@ -1,5 +1,5 @@
 /**
- * The corpus's answer literals (design §7: "no literal from a conformance answer in `sim/` or
+ * The corpus's answer literals (docs/architecture.md §7: "no literal from a conformance answer in `sim/` or
  * `src/`"): every string of 8 characters or more in a recorded legacy answer (`legacy_decoded`) or
  * JSON-2 answer, minus those that public material also contains (`fixtures/odoo-data/**`, the
  * reference documents). The rest must appear nowhere in the product or the simulator.

@@ -1,5 +1,5 @@
 /**
- * The runner proves the product and the simulator do not copy the corpus (design §7, §9): no answer
+ * The runner proves the product and the simulator do not copy the corpus (docs/architecture.md §7, §9): no answer
  * literal of the conformance corpus that public material does not also state appears in `src/` or
  * `sim/`. Public material: `fixtures/odoo-data/**` and the reference documents (copied under
  * `test/conformance/fixtures/reference/`).
@@ -25,7 +25,7 @@ const publicNames: readonly { literal: string; why: string }[] = [
 ];
 
 /**
- * Files that may hold corpus texts: unit tests assert Odoo's exact messages by design (STYLE.md §4),
+ * Files that may hold corpus texts: unit tests assert Odoo's exact messages by design (the project's testing rule),
  * and generated test vectors come from running CPython (their generator is named in the file).
  */
 function isExempt(file: string): boolean {

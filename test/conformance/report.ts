@@ -60,7 +60,7 @@ export function buildReport(
   );
   out.push(
     '',
-    'Passwords are replayed as recorded: the gateway trades them for API keys it mints (design §5); the later-* cases run on a simulator with the later 19.0 build\'s rules.',
+    'Passwords are replayed as recorded: the gateway trades them for API keys it mints (docs/architecture.md §5); the later-* cases run on a simulator with the later 19.0 build\'s rules.',
   );
   out.push(
     '',

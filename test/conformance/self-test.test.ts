@@ -1,5 +1,5 @@
 /**
- * The runner proves it can fail (design §9, self-test): against the recorded answers themselves,
+ * The runner proves it can fail (docs/architecture.md §9, self-test): against the recorded answers themselves,
  * every case compares equal, and after corrupting three recorded answers in memory exactly those
  * three fail.
  */

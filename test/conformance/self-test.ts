@@ -1,5 +1,5 @@
 /**
- * The runner's self-test (design §9): three kinds of corruption of a recorded answer that a typed
+ * The runner's self-test (docs/architecture.md §9): three kinds of corruption of a recorded answer that a typed
  * client would notice — a `<double>` turned `<int>`, an int answered as a one-item list, fault code
  * 2 turned 1 — and the choice of cases to corrupt. The comparison must fail exactly those cases.
  */

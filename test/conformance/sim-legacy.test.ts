@@ -1,5 +1,5 @@
 /**
- * The simulator's own legacy endpoints (`sim/legacy/`, issue #23) checked against Odoo's own legacy
+ * The simulator's own legacy endpoints (`sim/legacy/`) checked against Odoo's own legacy
  * answers: the corpus's legacy requests replayed straight at the simulator (no gateway), compared by
  * the runner's rules. Every case shadow mode could sample must match (or be a known gap of the
  * simulator's model layer, `not-modelled-cases.ts`), so a shadow test's "equal" means the gateway

@@ -49,7 +49,7 @@ const isLaterBuildCase = (c: ConformanceCase): boolean => c.id.startsWith('later
 
 /**
  * A simulator and a gateway sharing a clock. The gateway has a service key (admin's), so object
- * calls with a password can find their uid's login (design §5 step 5).
+ * calls with a password can find their uid's login (docs/architecture.md §5 step 5).
  */
 async function startCorpusStack(databases: string[], laterBuild: boolean, gateway: GatewayOptions | undefined): Promise<{ stack: Stack; setClock: (ms: number) => void }> {
   const clock = createTestClock('2026-11-21T22:00:00Z');

@@ -1,5 +1,5 @@
 /**
- * The hostile-input table (issue #9): one generator per category, each producing 40+ cases across
+ * The hostile-input table: one generator per category, each producing 40+ cases across
  * `/xmlrpc/<service>`, `/xmlrpc/2/<service>` and `/jsonrpc` by varying sizes, positions, encodings
  * and framing. A case says what must come back: an Odoo exception (v2 fault code, v1 faultCode,
  * JSON-RPC `data.name`, and the traceback's last line), an HTTP 4xx before parsing, a result — or

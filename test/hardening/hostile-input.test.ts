@@ -1,5 +1,5 @@
 /**
- * Hostile input (issue #9 part 1): every case of `hostile-cases.ts` is sent on a bare socket to a
+ * Hostile input (part 1): every case of `hostile-cases.ts` is sent on a bare socket to a
  * gateway child process; all answers are parsed in one Python run (`xmlrpc.client.loads` /
  * `json.loads`) and each must be the fault, error or 4xx Odoo gives (or the gateway's documented
  * deviation) within a generous per-case bound. The process must stay up, and its open descriptors
@@ -90,7 +90,7 @@ beforeAll(async () => {
     ['--upstream', sim.url, '--max-body', String(maxBody), '--max-depth', String(maxDepth), '--request-timeout', String(requestTimeoutMs)],
     ['--expose-gc', '--import', new URL('./support/gc-on-signal.mjs', import.meta.url).pathname],
   );
-  // execute_kw with a password needs the uid to have logged in once (design §5)
+  // execute_kw with a password needs the uid to have logged in once (docs/architecture.md §5)
   const auth = await fetch(`${gateway.url}/xmlrpc/2/common`, { method: 'POST', body: xmlCall('authenticate', ['demo', 'admin', adminPassword, '<value><struct></struct></value>'].map((p) => (p.startsWith('<') ? p : `<value><string>${p}</string></value>`))) });
   expect(await auth.text()).toContain('<int>2</int>');
   // warm-up: ordinary calls and one unasserted pass of the table (V8 and allocator pools settle)

@@ -1,5 +1,5 @@
 /**
- * SIGTERM with 100 calls in flight (issue #9 part 4), on the approach of
+ * SIGTERM with 100 calls in flight (part 4), on the approach of
  * test/integration/shutdown.test.ts: the gateway child process talks to the simulator through a proxy
  * that holds every JSON-2 model call; 100 legacy calls over `/xmlrpc/2`, `/xmlrpc` and `/jsonrpc` (one
  * connection each, read on bare sockets so a cut answer shows) are in flight when SIGTERM arrives (32

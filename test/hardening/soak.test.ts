@@ -1,5 +1,5 @@
 /**
- * The soak's short version (issue #9 part 3): the same traffic and checks as `npm run soak`
+ * The soak's short version (part 3): the same traffic and checks as `npm run soak`
  * (test/hardening/soak.ts, 10 minutes, figures in BENCHMARKS.md) for 25 seconds.
  */
 import { describe, expect, it } from 'vitest';

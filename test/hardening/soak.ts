@@ -1,5 +1,5 @@
 /**
- * `npm run soak` (`tsx test/hardening/soak.ts --minutes 10`): the long soak (issue #9). Runs mixed
+ * `npm run soak` (`tsx test/hardening/soak.ts --minutes 10`): the long soak. Runs mixed
  * traffic through a gateway child process for the given time, prints progress, checks zero
  * unexpected errors, RSS growth ≤ 10 % after warm-up and no growth in open descriptors, and writes
  * the figures into BENCHMARKS.md between `<!-- soak:start -->` and `<!-- soak:end -->`.

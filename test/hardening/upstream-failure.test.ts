@@ -1,5 +1,5 @@
 /**
- * Upstream failure under a real process (issue #9 part 2): a gateway child process talks to the
+ * Upstream failure under a real process (part 2): a gateway child process talks to the
  * simulator through a fault-injecting proxy. In each mode, reads and writes on `/xmlrpc/2`,
  * `/xmlrpc` and `/jsonrpc` get a clear fault within the call timeout; a write whose answer is lost
  * reached the simulator exactly once (never replayed); back in pass-through the very next calls
@@ -66,7 +66,7 @@ beforeAll(async () => {
   gateway = await startChildGateway(
     // --revalidate-interval: these modes test the call's own exchange; with the default 5 s bound a
     // password confirmation falling due mid-run goes through the same broken proxy first, and a call
-    // refused before it is sent (issue #20) would make "the write reached Odoo once" a matter of timing
+    // refused before it is sent would make "the write reached Odoo once" a matter of timing
     ['--upstream', proxy.url, '--call-timeout', String(callTimeoutMs), '--connect-timeout', '500', '--upstream-connections', '8', '--revalidate-interval', '600000'],
     ['--expose-gc', '--import', new URL('./support/gc-on-signal.mjs', import.meta.url).pathname],
   );
@@ -131,7 +131,7 @@ describe('upstream failure through a fault-injecting proxy', () => {
       ...Array.from({ length: 10 }, () => xmlCall('xmlrpc2', 'object', 'execute_kw', kw('search_count', [[]]))),
       xmlCall('xmlrpc2', 'object', 'execute_kw', kw('create', [{ name }])),
     ]);
-    // Every call ends in AccessDenied (fault 3, design §5 step 7): the key minted after the first
+    // Every call ends in AccessDenied (fault 3, docs/architecture.md §5 step 7): the key minted after the first
     // 401 is refused too, and a bearer refusal never reaches a client as fault 1. Clear, in time,
     // and the write never ran.
     for (const a of answers) expect([a.status, a.fault?.code, a.fault?.last]).toEqual([200, 3, 'Access Denied']);

@@ -1,5 +1,5 @@
 /**
- * The admin port over real HTTP (design §8): Prometheus metrics after real calls, `/readyz`, the
+ * The admin port over real HTTP (docs/architecture.md §8): Prometheus metrics after real calls, `/readyz`, the
  * bearer token, and the migration report as JSON, saved at shutdown and read back at start.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';

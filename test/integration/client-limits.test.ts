@@ -1,5 +1,5 @@
 /**
- * Client-port limits (issue #21): `--send-timeout` cuts off a client that takes nothing of its
+ * Client-port limits: `--send-timeout` cuts off a client that takes nothing of its
  * answer (a dump it never reads) and counts it, while a client waiting on the upstream is left
  * alone; `--max-connections` answers connections beyond the cap with a clean 503.
  */

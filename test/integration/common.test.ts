@@ -72,14 +72,14 @@ describe('common', () => {
   });
 });
 
-describe('passwords that are no str (issue #25 row 3)', () => {
+describe('passwords that are no str', () => {
   it.each([5, true, 1.5, { a: 1 }, ['x']])('answers authenticate with the password %j False, for a login that exists too', async (password) => {
     expect((await stack.jsonrpc('common', 'authenticate', ['demo', 'admin', password, {}])).result).toBe(false);
     expect((await stack.jsonrpc('common', 'login', ['demo', 'nobody', password])).result).toBe(false);
   });
 });
 
-describe('the body Odoo reads (issue #25 row 11)', () => {
+describe('the body Odoo reads', () => {
   const version = '<?xml version="1.0"?><methodCall><methodName>version</methodName><params></params></methodCall>';
 
   it.each(['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'Application/X-WWW-Form-Urlencoded; charset=utf-8'])(

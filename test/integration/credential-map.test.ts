@@ -1,5 +1,5 @@
 /**
- * The credential map (design §5 step 2): (db, login, scrypt hash) → API key, checked before
+ * The credential map (docs/architecture.md §5 step 2): (db, login, scrypt hash) → API key, checked before
  * minting. A mapped login never logs in upstream — the way to serve two-factor users.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * `/jsonrpc` with `params.args` null or a scalar (issue #24, a gap pinned under #9). Odoo's
+ * `/jsonrpc` with `params.args` null or a scalar (a gap pinned under #9). Odoo's
  * `dispatch_rpc` hands `args` to each service's `dispatch`, which unpacks it with `*params`,
  * `db, uid, … = params` or `params[0]`: each raises its own TypeError. The expected answers are
  * what a real Odoo 19.0 (CPython 3.11) answered to these same bodies.

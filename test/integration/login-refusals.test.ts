@@ -1,5 +1,5 @@
 /**
- * Refusals an operator can act on (design §5 steps 4, 5, 8): two-factor users, the key wizard's
+ * Refusals an operator can act on (docs/architecture.md §5 steps 4, 5, 8): two-factor users, the key wizard's
  * refusals (group maximum) and access refusals (portal users), bad passwords (False / fault 3),
  * unknown uids, and throttling per (client address, db, login) with backoff.
  */
@@ -134,7 +134,7 @@ describe('throttling per (client address, db, login)', () => {
     expect((await contextGet(s, 5, 'demo', from('10.0.0.1'))).error).toBeUndefined();
   });
 
-  it('counts an IPv6 client by its /64: rotating through addresses in it gets no fresh attempts (issue #20)', async () => {
+  it('counts an IPv6 client by its /64: rotating through addresses in it gets no fresh attempts', async () => {
     const s = await throttledStack();
     for (let i = 1; i <= 6; i++) expect((await s.jsonrpc('common', 'login', ['gw', 'demo', `wrong-${i}`], from(`2001:db8:1:2::${i.toString(16)}`))).result).toBe(false);
     expect(count(s, authPath)).toBe(3);
@@ -142,7 +142,7 @@ describe('throttling per (client address, db, login)', () => {
     expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'], from('2001:db8:1:3::1'))).result).toBe(5);
   });
 
-  it('40 parallel wrong guesses make no more upstream logins than the limit: attempts in flight are reserved (issue #20)', async () => {
+  it('40 parallel wrong guesses make no more upstream logins than the limit: attempts in flight are reserved', async () => {
     const s = await throttledStack();
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => s.jsonrpc('common', 'login', ['gw', 'demo', `wrong-${i}`], from('10.0.0.1'))));
     expect(answers.every((a) => a.result === false)).toBe(true);
@@ -153,7 +153,7 @@ describe('throttling per (client address, db, login)', () => {
   });
 });
 
-describe('throttling across replicas (issue #20)', () => {
+describe('throttling across replicas', () => {
   let replicas: Replicas | undefined;
   afterEach(async () => {
     await replicas?.close();

@@ -1,5 +1,5 @@
 /**
- * A body past `--max-body` (issue #24, a gap pinned under #9): a client that writes its whole body
+ * A body past `--max-body` (a gap pinned under #9): a client that writes its whole body
  * before reading, as Python's xmlrpc.client and urllib do, must read the fault, not a broken pipe
  * or a reset. The gateway answers at once and discards the rest of the body before closing.
  */

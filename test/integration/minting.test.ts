@@ -1,5 +1,5 @@
 /**
- * Passwords traded for API keys (design §5 steps 4–7) through the gateway in front of the
+ * Passwords traded for API keys (docs/architecture.md §5 steps 4–7) through the gateway in front of the
  * simulator: the recorded exchange (corpus sess-mint-*), exchange counts under concurrency (counted
  * at the simulator's HTTP layer), expiry at 00:00 UTC, renewal, re-validation, the negative cache
  * and the transparent re-mint after a 401. A test clock moves time; nothing sleeps.
@@ -16,7 +16,7 @@ const runCheckPath = '/web/dataset/call_kw/res.users.identitycheck/run_check';
 const destroyPath = '/web/session/destroy';
 const readKeyPath = '/json/2/res.users.apikeys/search_read';
 const removePath = '/web/dataset/call_kw/res.users.apikeys/remove';
-// the mint's web session stays open (issue #20): checking it later confirms the password without a hash
+// the mint's web session stays open: checking it later confirms the password without a hash
 const mintSequence = [authPath, createPath, makeKeyPath, runCheckPath, readKeyPath];
 
 let stack: Stack | undefined;
@@ -172,7 +172,7 @@ describe('key lifetime', () => {
     expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'changed'])).result).toBe(5);
   });
 
-  it('confirms the password with one fresh login when Odoo no longer has the session (issue #20)', async () => {
+  it('confirms the password with one fresh login when Odoo no longer has the session', async () => {
     const clock = createTestClock('2026-11-21T12:00:00Z');
     // two databases: a request naming none then selects none (Odoo's "No database is selected")
     const s = (stack = await startStack({ databases: ['gw', 'gw2'], sim: { now: clock.date }, gateway: { now: clock.now } }));
@@ -188,7 +188,7 @@ describe('key lifetime', () => {
     expect(paths(s)).toEqual(['/web/session/check', '/json/2/res.users/context_get']); // the new session
   });
 
-  it('refuses a changed password within the bound while its holder keeps re-arming the throttle from the same address (issue #20)', async () => {
+  it('refuses a changed password within the bound while its holder keeps re-arming the throttle from the same address', async () => {
     const clock = createTestClock('2026-11-21T12:00:00Z');
     const s = await start(clock, ['--throttle-failures', '3', '--throttle-backoff', '60000', '--revalidate-interval', '5000']);
     expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'])).result).toBe(5);

@@ -96,7 +96,7 @@ describe('check order', () => {
   });
 });
 
-describe('the database a call names (issue #25 rows 1 and 5)', () => {
+describe('the database a call names', () => {
   // Each reaches the simulator's header parser as another name (' demo' as 'demo') or not at all.
   it.each([' demo', 'demo ', '\tdemo', 'demo\t', 'demo\r\nX-Injected: 1', 'demo\u0100', 'demo\x7f', 'demo\x01'])(
     'answers %j as a database that does not exist, without calling upstream',
@@ -125,7 +125,7 @@ describe('the database a call names (issue #25 rows 1 and 5)', () => {
   });
 });
 
-describe('arguments Odoo reads in its own way (issue #25 rows 2, 6, 8, 13)', () => {
+describe('arguments Odoo reads in its own way', () => {
   const sentTo = (path: string) => stack.sim.log.filter((r) => r.path === path);
 
   it.each([

@@ -1,5 +1,5 @@
 /**
- * The drop-in URL (design §6): everything the gateway does not own reaches the simulator unchanged
+ * The drop-in URL (docs/architecture.md §6): everything the gateway does not own reaches the simulator unchanged
  * and streamed both ways, websockets included, with forwarded headers and no body cap.
  */
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Redis away (issue #10 §4): the gateway keeps serving with its in-process state — no call fails —,
+ * Redis away (§4): the gateway keeps serving with its in-process state — no call fails —,
  * logs it, shows it on /readyz (still ready: it serves) and /metrics, and catches up when Redis
  * returns: the key it minted meanwhile is written to the shared store, where the other replicas find
  * it. A private redis-server is stopped and started again on the same port.

@@ -1,5 +1,5 @@
 /**
- * Redis on the warm path (issue #21): warm API-key calls make no Redis command at all (the throttle
+ * Redis on the warm path: warm API-key calls make no Redis command at all (the throttle
  * is cleared only when it counted something); a Redis that hangs (SIGSTOP: connections open,
  * nothing answered) costs a few timeouts, then counts as away on /readyz and /metrics, calls go on
  * without waiting for it, and the link comes back once Redis answers.

@@ -1,5 +1,5 @@
 /**
- * One outcome per event (issue #24 item 4): a wrong password is refused with False by
+ * One outcome per event: a wrong password is refused with False by
  * `common.login` and `common.authenticate` (Odoo catches its AccessDenied) and with fault 3 by an
  * `object` call. Metrics, the access log and the migration report count all three as `access_denied`;
  * the answers themselves stay Odoo's.

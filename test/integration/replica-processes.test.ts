@@ -1,6 +1,6 @@
 /**
  * Four gateway processes sharing Redis behind a round-robin balancer on loopback, in front of the
- * simulator (issue #10 §5): 100 concurrent first calls spread over the replicas make one key
+ * simulator (§5): 100 concurrent first calls spread over the replicas make one key
  * exchange in total, and a replica killed (SIGKILL) in the middle of a load loses no call at the
  * client beyond those in flight on it.
  */

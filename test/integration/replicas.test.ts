@@ -1,5 +1,5 @@
 /**
- * Replicas sharing credentials through Redis (issue #10), four gateways in this process in front of
+ * Replicas sharing credentials through Redis, four gateways in this process in front of
  * one simulator, exchanges counted at the simulator's HTTP layer: one exchange for first calls spread
  * over all replicas, warm calls on any replica make none, logins, refusals and throttle counts are
  * shared, a renewal on one replica reaches the others, keys are retired once (by the last replica to
@@ -100,7 +100,7 @@ describe('replicas sharing credentials through Redis', () => {
     expect(new Set(r.sim.log.filter((q) => q.path.startsWith('/json/2/')).map((q) => q.headers.authorization))).toEqual(new Set([`bearer ${keys[0]!.key}`]));
   });
 
-  it('a changed password is refused within the bound on every replica, whatever locks are planted in Redis (issue #20)', async () => {
+  it('a changed password is refused within the bound on every replica, whatever locks are planted in Redis', async () => {
     const clock = createTestClock('2026-11-21T12:00:00Z');
     const r = (replicas = await startReplicas(2, { name: 'planted', sim: { now: clock.date }, gateway: { now: clock.now }, flags: ['--throttle-failures', '3', '--revalidate-interval', '5000'] }));
     expect((await r.call(0, 'common', 'login', ['gw', 'demo', 'demo'])).result).toBe(5);

@@ -76,7 +76,7 @@ describe.skipIf(executablePath === undefined)(`migration report page in headless
   });
 });
 
-describe.skipIf(executablePath === undefined)(`the cutover parts of the report page in headless Chromium (issue #23)${skipReason}`, () => {
+describe.skipIf(executablePath === undefined)(`the cutover parts of the report page in headless Chromium${skipReason}`, () => {
   let stack: Stack;
   let browser: Browser;
   const agent = 'Python-xmlrpc/3.11';

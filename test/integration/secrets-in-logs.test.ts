@@ -1,10 +1,10 @@
 /**
- * No password and no API key in any log line (design §5 step 1, §8): a credential-heavy session at
+ * No password and no API key in any log line (docs/architecture.md §5 step 1, §8): a credential-heavy session at
  * trace level — minting, renewal, re-validation, a 401 re-mint, refusals, throttling, passthrough
  * keys, the credential map, per-database service keys, signature discovery with the callers' own
  * keys, retirement at shutdown — then every line is searched for every
  * password and key the session used — once in-process, once sharing state through a Redis that
- * requires a password (issue #10), whose password and the state secret must not show either.
+ * requires a password, whose password and the state secret must not show either.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

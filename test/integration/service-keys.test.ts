@@ -1,5 +1,5 @@
 /**
- * Service keys per database (`--service-key db=key,…`, issue #15): a uid-only `execute_kw` with a
+ * Service keys per database (`--service-key db=key,…`): a uid-only `execute_kw` with a
  * password works in every database that has a key, as in Odoo, without a prior login; where the
  * gateway has no way to learn the login the fault says exactly what to configure. Discovery and the
  * start-up check use each database's own key; the single-key form keeps working.

@@ -1,5 +1,5 @@
 /**
- * Shadow mode end to end (issue #23) against the simulator's own legacy endpoints: a mixed workload
+ * Shadow mode end to end against the simulator's own legacy endpoints: a mixed workload
  * at 100 % is equal for every allowlisted call, the perturbation switch is caught with both answers,
  * no write reaches the legacy endpoints, a full bound drops and counts while the clients get their
  * answers, the clients' answers are byte-identical with shadow mode on and off, intended deviations

@@ -1,5 +1,5 @@
 /**
- * The migration report shared by replicas through Redis (issue #10): two shared reports stand for
+ * The migration report shared by replicas through Redis: two shared reports stand for
  * two replicas; Redis is cut off (a proxy closed), stopped and restarted, or paused.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';

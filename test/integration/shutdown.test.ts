@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown of the real process (design §8): the gateway runs as a child process (`src/main.ts`)
+ * Graceful shutdown of the real process (docs/architecture.md §8): the gateway runs as a child process (`src/main.ts`)
  * in front of a proxy that holds chosen upstream requests; SIGTERM arrives while calls are in flight.
  * New connections are refused and `/readyz` turns 503 at once, held calls still get their whole
  * answer, minted keys are revoked, the migration report is saved, and the exit code is 0 — or, past

@@ -1,6 +1,6 @@
 /**
  * Positional calls to models the old 19-model table lacked, on a default configuration (no service
- * key, no signatures file), through the gateway in front of the simulator (issue #15). The caller is
+ * key, no signatures file), through the gateway in front of the simulator. The caller is
  * demo, outside the Technical Documentation group, so `/doc-bearer` refuses its key and the built-in
  * table maps the call; admin's key gets no documentation for these models from the simulator
  * either. Each call is checked against the named JSON-2 body the simulator received.

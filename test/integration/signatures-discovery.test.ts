@@ -1,5 +1,5 @@
 /**
- * Signature discovery end to end (design §4): the gateway reads `/doc-bearer/<model>.json` with the
+ * Signature discovery end to end (docs/architecture.md §4): the gateway reads `/doc-bearer/<model>.json` with the
  * service key, else with the caller's own key, revalidates it after the TTL, and binds positional
  * arguments of a method the built-in table does not know. Requests are counted at the simulator's
  * HTTP layer; the TTL runs on a faked Date (no real waiting).

@@ -1,6 +1,6 @@
 /**
  * Methods no source has a signature for (no service key, no signatures file, and a caller outside
- * the Technical Documentation group, so /doc-bearer refuses its key; design §4 fallback): keywords
+ * the Technical Documentation group, so /doc-bearer refuses its key; docs/architecture.md §4 fallback): keywords
  * only, or ids-like first argument only; anything else gets a fault naming the overrides setting.
  * Each path is checked on the JSON-2 body the simulator received.
  */

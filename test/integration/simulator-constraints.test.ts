@@ -1,5 +1,5 @@
 /**
- * A constraint the simulator enforces reaches legacy clients as Odoo's own fault (issue #24 item 5):
+ * A constraint the simulator enforces reaches legacy clients as Odoo's own fault:
  * a contact without a name, through each legacy dialect, answered as a real Odoo 19.0 answers the
  * same call (recorded from its /xmlrpc/2, /xmlrpc and /jsonrpc endpoints, in English).
  */

@@ -1,5 +1,5 @@
 /**
- * Object calls whose JSON-2 answer is transcoded to XML-RPC without a value tree (issue #8), over
+ * Object calls whose JSON-2 answer is transcoded to XML-RPC without a value tree, over
  * real HTTP: small answers whole, large ones streamed with their exact Content-Length, and a bad
  * answer — malformed JSON or a value the marshaller refuses — still a fault, never a cut success.
  */

@@ -1,5 +1,5 @@
 /**
- * When the upstream itself fails (design §2): refused connections, timeouts and non-Odoo answers
+ * When the upstream itself fails (docs/architecture.md §2): refused connections, timeouts and non-Odoo answers
  * become a fault in the caller's dialect — never an HTTP 5xx on /xmlrpc — naming the upstream.
  */
 import { once } from 'node:events';

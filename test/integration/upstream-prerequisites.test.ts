@@ -1,5 +1,5 @@
 /**
- * The start-up check of the upstream prerequisites (design §5 step 9): with a service key the gateway
+ * The start-up check of the upstream prerequisites (docs/architecture.md §5 step 9): with a service key the gateway
  * reads `web.base.url.freeze` and warns when it is not set; README "Upstream prerequisites".
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * An XML-RPC body sent with a form content type (issue #24, a gap pinned under #9). werkzeug reads
+ * An XML-RPC body sent with a form content type (a gap pinned under #9). werkzeug reads
  * a form body into `request.form` before Odoo's `_xmlrpc` calls `get_data()`, which then finds
  * nothing: a real Odoo 19 answers expat's `no element found` whatever the XML said, and werkzeug's
  * 413 page for a urlencoded body declared longer than Odoo's `max_form_memory_size` (10 MiB).

@@ -1,5 +1,5 @@
 /**
- * XML-RPC paths with a trailing slash, as a real Odoo 19.0 answers them (issue #25 row 11):
+ * XML-RPC paths with a trailing slash, as a real Odoo 19.0 answers them:
  * `/xmlrpc/2/common/` and `/xmlrpc/common/` are those services; `/xmlrpc/2/` is the v1 route with
  * service '2' (KeyError: '2', faultCode '2'); GET stays 405.
  */

@@ -1,5 +1,5 @@
 /**
- * The core session every XML-RPC client script runs through the gateway (issue #7), what it must
+ * The core session every XML-RPC client script runs through the gateway, what it must
  * see — derived from the seed data in fixtures/odoo-data, never from the gateway — and the runner
  * that starts a client script and parses the JSON it prints.
  *
@@ -94,7 +94,7 @@ export const coreRequests = {
 };
 
 /**
- * The faults of the core session as Odoo 19 answers them (reference odoo19.md §4.5; corpus
+ * The faults of the core session as Odoo 19 answers them (Odoo: `addons/rpc/controllers/xmlrpc.py`; corpus
  * err-unknown-model-*, err-private-method-*): v2 int codes with the message as faultString, v1
  * string codes. Code 1's faultString is a traceback: only its first and last lines are Odoo's.
  */

@@ -1,5 +1,5 @@
 /**
- * Quiet tests (issue #24 item 2): a passing `npm test` prints vitest's summary and nothing else, and
+ * Quiet tests: a passing `npm test` prints vitest's summary and nothing else, and
  * a failing test still prints everything it wrote. Each check runs a child vitest with the project's
  * own config (vitest.config.ts: `silent: 'passed-only'`, test/support/quiet-setup.ts) on a fixture
  * that prints in every way a test can, or on a real test file that prints.

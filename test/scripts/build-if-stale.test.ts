@@ -1,5 +1,5 @@
 /**
- * `npm start` runs the compiled build (issue #22 item 3, #24 item 9): its prestart builds dist/ only
+ * `npm start` runs the compiled build (#24 item 9): its prestart builds dist/ only
  * when dist/ is missing or older than its sources, and the production dependencies hold no build
  * tool (tsx, esbuild, TypeScript), so neither does the image (`npm ci --omit=dev`).
  */

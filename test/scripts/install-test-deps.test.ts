@@ -1,5 +1,5 @@
 /**
- * `scripts/install-test-deps.sh` (npm test's pretest, issue #24 item 1), run against stand-ins for
+ * `scripts/install-test-deps.sh` (npm test's pretest), run against stand-ins for
  * dpkg-query, apt-get, id and redis-cli placed first on PATH: silent when everything is there, a
  * command to run when not root, an announcement and condensed apt progress when installing.
  */

@@ -1,5 +1,5 @@
 /**
- * Redis for tests (issue #10). `sharedRedisUrl()` is the machine's Redis (`REDIS_URL`, else
+ * Redis for tests. `sharedRedisUrl()` is the machine's Redis (`REDIS_URL`, else
  * 127.0.0.1:6379, which `.ci/run` starts when absent); each test isolates itself with its own key
  * prefix (`testPrefix()`). `startPrivateRedis()` spawns a throw-away `redis-server` on a free port
  * for tests that stop and restart Redis.

@@ -1,5 +1,5 @@
 /**
- * Several gateways sharing one Redis (issue #10) in this process, in front of one simulator: each a
+ * Several gateways sharing one Redis in this process, in front of one simulator: each a
  * full gateway (its own pools, caches and ports), all with the same --redis-url, --redis-prefix and
  * --state-secret. The process-level test (4 child processes) is test/integration/replica-processes.test.ts.
  */

@@ -1,6 +1,6 @@
 /**
  * `/jsonrpc` request → LegacyCall, as Odoo's JsonRPCDispatcher and `JSONRPC.jsonrpc(service,
- * method, args)` read it (reference §4.6, corpus findings §5). Never throws.
+ * method, args)` read it (Odoo: `odoo/http.py` `JsonRPCDispatcher`, fixtures/conformance/INDEX.md findings §5). Never throws.
  */
 import type { LegacyCall } from '../../call.ts';
 import { LegacyError, pythonError } from '../../errors.ts';

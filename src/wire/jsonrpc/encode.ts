@@ -1,6 +1,6 @@
 /**
  * JSON-RPC answers as Odoo writes them: `{"jsonrpc": "2.0", "id": …, "result": …}` with Python's
- * `json.dumps` spacing and raw UTF-8; a `None` result omits the `result` key (reference §4.6).
+ * `json.dumps` spacing and raw UTF-8; a `None` result omits the `result` key (Odoo: `odoo/http.py` `JsonRPCDispatcher`).
  */
 import { stringifyJson } from '../../json/index.ts';
 import type { Struct, Value } from '../../value.ts';

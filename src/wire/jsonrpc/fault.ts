@@ -1,6 +1,6 @@
 /**
  * LegacyError → the JSON-RPC error envelope: HTTP 200, `code` 0, "Odoo Server Error", and `data`
- * as Odoo's `serialize_exception` builds it (corpus findings §5; 19.0 sends code 0).
+ * as Odoo's `serialize_exception` builds it (fixtures/conformance/INDEX.md findings §5; 19.0 sends code 0).
  */
 import type { LegacyError } from '../../errors.ts';
 import { stringifyJson } from '../../json/index.ts';

@@ -88,7 +88,7 @@ describe('createJsonRpcHandler()', () => {
     expect([res.status, res.contentType, res.body]).toEqual([400, 'text/html; charset=utf-8', description]);
   });
 
-  describe('a lone surrogate Odoo cannot encode back (issue #25 row 10)', () => {
+  describe('a lone surrogate Odoo cannot encode back', () => {
     const origin = { host: '', ip: '127.0.0.1', proto: 'http' as const, userAgent: '', requestId: 'r', signal: new AbortController().signal };
     const request = (args: string) => new TextEncoder().encode(`{"jsonrpc":"2.0","method":"call","id":1,"params":{"service":"object","method":"execute_kw","args":${args}}}`);
     const upstream500 = new LegacyError('upstream_invalid', { name: 'legacy_rpc_gateway.UpstreamError', message: 'upstream answered HTTP 500 text/html (u, 1 ms)' });

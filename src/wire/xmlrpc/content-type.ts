@@ -1,8 +1,8 @@
 /**
  * Content types of the XML-RPC endpoints. Odoo's `/xmlrpc/<service>` and `/xmlrpc/2/<service>`
- * routes are `type='http'` (reference odoo19.md §4.1): the request body is read whatever the
+ * routes are `type='http'` (Odoo: `addons/rpc/controllers/xmlrpc.py`): the request body is read whatever the
  * `Content-Type` says, or without one, so the gateway accepts any too. Every answer, faults and
- * parse errors included, is HTTP 200 with the type below (corpus findings §1–2).
+ * parse errors included, is HTTP 200 with the type below (fixtures/conformance/INDEX.md findings §1–2).
  */
 
 /** The `Content-Type` of every XML-RPC answer. */

@@ -1,6 +1,6 @@
 /**
  * `datetime.strptime(text, "%Y%m%dT%H:%M:%S")`, which `xmlrpc.client` applies to
- * `<dateTime.iso8601>` with `use_datetime=True` (reference odoo19.md §4.3), with its ValueError texts.
+ * `<dateTime.iso8601>` with `use_datetime=True` (Odoo: `addons/rpc/controllers/xmlrpc.py`), with its ValueError texts.
  */
 import { parsePythonInt, pyRepr } from '../../python/int-text.ts';
 import { PyDateTime } from '../../value.ts';

@@ -1,6 +1,6 @@
 /**
  * XML-RPC request bytes → LegacyCall, as Odoo 19 reads them with CPython 3.11's
- * `xmlrpc.client.loads(data, use_datetime=True)` on expat (GATEWAY.md §2, corpus findings §3).
+ * `xmlrpc.client.loads(data, use_datetime=True)` on expat (docs/architecture.md §2, fixtures/conformance/INDEX.md findings §3).
  *
  * Parser choice: fast-xml-parser is not used. Clients see expat's exact error texts with line and
  * column (`no element found: line 1, column 73`, corpus err-malformed-xml-xmlrpc2), and Python's

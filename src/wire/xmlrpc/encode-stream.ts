@@ -1,6 +1,6 @@
 /**
  * A streamed string result (`db.dump`) as XML-RPC, framed exactly as Odoo's `dumps((result,))`
- * frames one `<string>` (reference §4.4): the opening lines, the text as it arrives (base64 needs no
+ * frames one `<string>` (Odoo: `addons/rpc/controllers/xmlrpc.py`): the opening lines, the text as it arrives (base64 needs no
  * escaping), the closing lines. If the source fails midway the closing lines never come.
  */
 import type { StreamedString } from '../../value.ts';

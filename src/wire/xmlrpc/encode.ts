@@ -1,6 +1,6 @@
 /**
  * Value → XML-RPC response bytes, byte for byte as Odoo 19's `dumps()` with `OdooMarshaller(
- * allow_none=False)` writes them (reference odoo19.md §4.4, corpus findings §2): one element per
+ * allow_none=False)` writes them (Odoo: `addons/rpc/controllers/xmlrpc.py`, fixtures/conformance/INDEX.md findings §2): one element per
  * line, a blank line before `</methodResponse>`, `&` `<` `>` escaped, control characters other than
  * TAB/LF/CR stripped from strings, datetimes and binaries as strings.
  */
@@ -48,7 +48,7 @@ export function encodeResponse(value: Value, opts: MarshalOptions): Buffer | Leg
 /**
  * The answer's text, turned into bytes 64 KiB at a time: appending to one string is cheaper than an
  * array of pieces joined at the end, and a large answer never exists as text and bytes at once
- * (issue #8: the join and its copy were a third of a 2,000-row call's CPU).
+ * (the join and its copy were a third of a 2,000-row call's CPU).
  */
 class Sink {
   private chunks: Buffer[] | undefined;

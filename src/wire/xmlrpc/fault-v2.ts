@@ -1,6 +1,6 @@
 /**
  * LegacyError → `/xmlrpc/2` fault (int faultCode), as `xmlrpc_handle_exception_int` in Odoo 19's
- * `addons/rpc/controllers/xmlrpc.py` (reference odoo19.md §4.5, corpus findings §4).
+ * `addons/rpc/controllers/xmlrpc.py` (Odoo: `addons/rpc/controllers/xmlrpc.py`, fixtures/conformance/INDEX.md findings §4).
  */
 import type { LegacyError } from '../../errors.ts';
 

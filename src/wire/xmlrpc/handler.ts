@@ -1,6 +1,6 @@
 /**
  * `/xmlrpc/<service>` and `/xmlrpc/2/<service>`: decode → dispatch → encode. Every answer is HTTP
- * 200 `text/xml`, faults included (corpus findings §2): Python clients raise ProtocolError on
+ * 200 `text/xml`, faults included (fixtures/conformance/INDEX.md findings §2): Python clients raise ProtocolError on
  * anything else.
  */
 import { isRefusedLogin, targetOf, type CallOrigin, type LegacyCall } from '../../call.ts';
@@ -45,7 +45,7 @@ export function createXmlRpcHandler(deps: XmlRpcHandlerDeps) {
       // db.dump: the answer goes out while it is produced; its outcome is known at the end.
       if (result instanceof StreamedString) return answer(reportWhenDone(encodeStreamedResponse(result), outcome, report));
       if (result instanceof JsonText) {
-        // object calls: the upstream's JSON written as XML without a value tree (issue #8)
+        // object calls: the upstream's JSON written as XML without a value tree
         const transcoded = await encodeJsonResponse(result, deps.marshal);
         if (transcoded !== undefined && 'length' in transcoded) {
           // streamed: the outcome is known once the last chunk is out (or the client went away)

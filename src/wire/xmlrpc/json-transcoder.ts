@@ -1,6 +1,6 @@
 /**
  * JSON text → XML-RPC value text without a value tree: the upstream's JSON-2 answer read token by
- * token and written as `encodeResponse(parseJson(text))` writes it, a chunk at a time (issue #8: the
+ * token and written as `encodeResponse(parseJson(text))` writes it, a chunk at a time (the
  * tree and the whole answer held at once were most of a large call's cost).
  *
  * It declines wherever that pair would not simply write text, and then writes nothing more: JSON

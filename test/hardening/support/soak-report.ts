@@ -1,7 +1,7 @@
 /** The soak's pass/fail checks and its BENCHMARKS.md section. */
 import type { SoakFigures } from './soak-run.ts';
 
-/** RSS may grow this much after warm-up (issue #9). */
+/** RSS may grow this much after warm-up. */
 export const soakMaxRssGrowth = 0.1;
 /** Descriptors the gateway may hold beyond its baseline at the end (an upstream keep-alive connection or two). */
 export const soakFdTolerance = 2;
@@ -34,7 +34,7 @@ export function soakMarkdown(
     .map((s) => `| ${s.at.toFixed(0)} | ${mib(s.rssBytes)} | ${s.fds} |`)
     .join('\n');
   return [
-    '## Soak: 10 minutes of mixed legacy traffic (issue #9)',
+    '## Soak: 10 minutes of mixed legacy traffic',
     '',
     'What: a gateway child process (`src/main.ts`, defaults, JSON logs at info) in front of the simulator; the driver starts',
     'operations at a steady rate (at most `--concurrency` in flight): search_read/search_count/read on `/xmlrpc/2`, `/xmlrpc`',

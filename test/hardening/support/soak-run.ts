@@ -115,7 +115,7 @@ async function drive(
   const isFault = (code: Value, name?: string) => (a: Answer) => 'fault' in a && a.fault.code === code && (name === undefined || a.fault.name === name);
   const isInt = (v: Value) => typeof v === 'number' && Number.isInteger(v) && v > 0;
 
-  // the uid must have logged in once before execute_kw with a password (design §5)
+  // the uid must have logged in once before execute_kw with a password (docs/architecture.md §5)
   const uid = await xml('xmlrpc2', 'common', 'authenticate', ['demo', 'admin', adminPassword, {}]);
   if (!('result' in uid) || uid.result !== 2) throw new Error(`authenticate failed: ${JSON.stringify(uid)}`);
   const other = await xml('xmlrpc2', 'common', 'authenticate', ['other', 'admin', sim.users('other').find((u) => u.login === 'admin')?.password, {}]);
@@ -142,7 +142,7 @@ async function drive(
     ],
     [8, async () => expectAnswer('fault missing record (2)', await xml('xmlrpc2', 'object', 'execute_kw', kw('res.partner', 'write', [[999_999], { name: 'x' }])), isFault(2))],
     // wrong passwords in a database no other traffic uses: once its failures reach --throttle-failures the
-    // gateway refuses that (address, db, login) altogether, valid cached passwords included (issue #9 report)
+    // gateway refuses that (address, db, login) altogether, valid cached passwords included (report)
     [5, async () => expectAnswer('fault wrong password (3)', await xml('xmlrpc2', 'object', 'execute_kw', ['other', 2, 'not the password', 'res.partner', 'search_count', [[]]]), isFault(3))],
     [5, async () => expectAnswer('fault unknown model', await json('object', 'execute_kw', kw('no.such.model', 'search', [[]])), isFault(0, 'odoo.exceptions.UserError'))],
     [4, async () => expectAnswer('fault malformed xml (1)', await xmlRaw(gw.url, '<methodCall><methodName>version</methodName><params>'), isFault(1))],

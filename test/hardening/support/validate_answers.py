@@ -8,7 +8,7 @@ Reads one JSON array of cases on stdin and writes one JSON object per case id on
   odoo/http.py JsonRPCDispatcher, addons/rpc/controllers/jsonrpc.py): kind exception (with the
   traceback's last line) / http (status and description) / passes (the request reaches a real call).
 
-One process for the whole batch (issue #9). The oracle only models what happens before an ORM
+One process for the whole batch. The oracle only models what happens before an ORM
 method runs: request parsing, the JSON-RPC envelope, dispatch, master password, arity, int(uid).
 """
 import base64
