@@ -80,7 +80,7 @@ describe('loadConfig()', () => {
     const total = c.upstreamConnections + c.slowConnections + c.keyConnections + c.dbConnections + c.passthroughConnections + readinessConnections;
     // every connection one replica may open at once, with room left for Odoo's cron threads
     expect(total).toBeLessThanOrEqual(odooDefaultDbMaxconn - 8);
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../docs/configuration.md', import.meta.url), 'utf8');
     expect(readme).toContain('| `--upstream-connections` | `UPSTREAM_CONNECTIONS` | `24` |');
   });
 
@@ -89,7 +89,7 @@ describe('loadConfig()', () => {
   });
 
   it('documents every setting in --help and in the README table', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../docs/configuration.md', import.meta.url), 'utf8');
     for (const s of Object.values(settings)) {
       expect(helpText()).toContain(`--${s.flag}`);
       expect(readme).toContain(`\`--${s.flag}\``);

@@ -70,7 +70,7 @@ export const secretFileForms = {
   stateSecretFile: { key: 'stateSecret', what: 'the state secret' },
 } as const;
 
-/** The settings table; README's configuration table mirrors it (a test checks they agree). */
+/** The settings table; docs/configuration.md's table mirrors it (a test checks they agree). */
 export const settings = {
   upstream: {
     flag: 'upstream',

@@ -47,10 +47,10 @@ async function checkDatabase(config: Config, upstream: Upstream, log: Logger, db
     log.warn(
       { db },
       'web.base.url.freeze is not set upstream: every password login of a system user through the gateway (to mint an API key) ' +
-        "rewrites web.base.url to the gateway's address. Set the system parameter web.base.url.freeze to True (README: Upstream prerequisites).",
+        "rewrites web.base.url to the gateway's address. Set the system parameter web.base.url.freeze to True (docs/first-run.md: Upstream prerequisites).",
     );
   } catch (err) {
     const why = err instanceof LegacyError ? `${err.name}: ${err.message.split('\n')[0]}` : 'unexpected error';
-    log.warn({ db, why }, 'could not check web.base.url.freeze with the service key (it needs a system user); set it upstream by hand (README: Upstream prerequisites)');
+    log.warn({ db, why }, 'could not check web.base.url.freeze with the service key (it needs a system user); set it upstream by hand (docs/first-run.md: Upstream prerequisites)');
   }
 }

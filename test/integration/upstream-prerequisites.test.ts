@@ -1,6 +1,6 @@
 /**
  * The start-up check of the upstream prerequisites (docs/architecture.md §5 step 9): with a service key the gateway
- * reads `web.base.url.freeze` and warns when it is not set; README "Upstream prerequisites".
+ * reads `web.base.url.freeze` and warns when it is not set; docs/first-run.md "Upstream prerequisites".
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { captureLog } from '../support/captured-log.ts';
@@ -28,7 +28,7 @@ describe('upstream prerequisites at start', () => {
         db: 'gw',
         msg:
           'web.base.url.freeze is not set upstream: every password login of a system user through the gateway (to mint an API key) ' +
-          "rewrites web.base.url to the gateway's address. Set the system parameter web.base.url.freeze to True (README: Upstream prerequisites).",
+          "rewrites web.base.url to the gateway's address. Set the system parameter web.base.url.freeze to True (docs/first-run.md: Upstream prerequisites).",
       }),
     ]);
   });
