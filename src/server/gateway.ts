@@ -173,7 +173,11 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
         metrics.operations.observeCall(outcome);
         const request = json2Requests.get(origin);
         const json2Body = request === undefined ? undefined : () => placeholderBody(request);
-        report.record({ dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod, failed: outcomeName(outcome) !== 'ok', json2Body, successor: servedBySuccessor.has(origin) });
+        const identity = identities.of(origin);
+        report.record({
+          dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod,
+          failed: outcomeName(outcome) !== 'ok', json2Body, database: identity?.database, user: identity?.user, successor: servedBySuccessor.has(origin),
+        });
       },
       shadow,
       shutdown: shutdown.signal,

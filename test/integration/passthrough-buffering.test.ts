@@ -33,6 +33,12 @@ let mostInUpstream = 0;
 
 beforeAll(async () => {
   upstream = createServer((req, res) => {
+    // the gateway's own start-up check is answered as Odoo would, and is not a passed-through request
+    if (req.url === '/web/webclient/version_info') {
+      const result = { server_version: '19.0', server_version_info: [19, 0, 0, 'final', 0, ''], server_serie: '19.0', protocol_version: 1 };
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, result }));
+    }
+    if (req.url?.startsWith('/json/2/')) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"name": "werkzeug.exceptions.Unauthorized", "message": "401 Unauthorized"}');
     heads++;
     inUpstream++;
     mostInUpstream = Math.max(mostInUpstream, inUpstream);

@@ -33,7 +33,9 @@ async function start(flags: string[]): Promise<RunningGateway> {
     req.resume();
     req.on('end', () => {
       if (req.url === '/json/2/res.partner/search_read') return void held.push(res);
-      const body = req.url === '/web/health' ? '{"status": "pass"}' : req.url === '/json/2/res.users/context_get' ? '{"uid": 2}' : '[]';
+      // what the gateway's start-up check and /readyz ask besides the calls under test
+      const versionInfo = '{"jsonrpc": "2.0", "id": null, "result": {"server_version": "19.0", "server_version_info": [19, 0, 0, "final", 0, ""], "server_serie": "19.0", "protocol_version": 1}}';
+      const body = req.url === '/web/health' ? '{"status": "pass"}' : req.url === '/json/2/res.users/context_get' ? '{"uid": 2}' : req.url === '/web/webclient/version_info' ? versionInfo : '[]';
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
     });
   }).listen(0, '127.0.0.1');
