@@ -20,6 +20,7 @@ import { createLogger } from '../src/log.ts';
 import { startGateway } from '../src/server/gateway.ts';
 import { struct, type Value } from '../src/value.ts';
 import { encodeRequest } from '../test/fixtures-xml/xmlrpc-request.ts';
+import { seededRandom as random } from '../test/differential/generate.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,17 +44,6 @@ const models = ['res.partner', 'sale.order', 'sale.order.line', 'res.users', 'pr
 const toValue = (v: unknown): Value =>
   Array.isArray(v) ? v.map(toValue) : v !== null && typeof v === 'object' && !(v instanceof Map) ? struct(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toValue(x)]))) : (v as Value);
 
-/** A small deterministic generator (mulberry32), so a run can be repeated. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rnd = random(Number(values.seed));
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
 const chance = (p: number) => rnd() < p;

@@ -13,23 +13,12 @@ import { createLogger } from '../../src/log.ts';
 import { startGateway, type RunningGateway } from '../../src/server/gateway.ts';
 import type { Value } from '../../src/value.ts';
 import { errorData, jsonrpcAt } from '../support/stack.ts';
+import { seededRandom as random } from '../differential/generate.ts';
 
 const db = 'demo';
 
 async function gatewayFor(sim: Simulator, mode: string): Promise<RunningGateway> {
   return startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, '--successors', mode], {}), createLogger('silent'));
-}
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface Shape {
