@@ -33,6 +33,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startSimulator } from '../sim/index.ts';
 import { freePort } from './free-port.ts';
+import { writeBenchSection } from './bench-section.ts';
 
 const { values } = parseArgs({
   options: {
@@ -49,7 +50,6 @@ const plan = quick
   : { rounds: 3, calls1: 2000, calls80: 400, calls2000: 60, cpuCalls: 4000, seconds: 3, memoryRuns: 3, warmCalls: 200 };
 const fields = ['id', 'name', 'email', 'country_id', 'is_company'];
 const root = new URL('..', import.meta.url);
-const benchmarksFile = new URL('BENCHMARKS.md', root);
 const clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
 
@@ -606,9 +606,7 @@ async function main(): Promise<void> {
   ].join('\n');
   console.log(section);
   if (!values['no-write']) {
-    const doc = readFileSync(benchmarksFile, 'utf8');
-    const re = new RegExp(`<!-- bench:${name}:start -->[\\s\\S]*?<!-- bench:${name}:end -->`);
-    writeFileSync(benchmarksFile, re.test(doc) ? doc.replace(re, () => section) : `${doc.trimEnd()}\n\n${section}\n`);
+    writeBenchSection(name, section);
   }
 }
 

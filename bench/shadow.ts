@@ -13,10 +13,10 @@
  *
  *   npm run bench:shadow -- [--quick] [--no-write] [--upstream URL --db NAME --login L --password P]
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem, type as osType } from 'node:os';
 import { parseArgs } from 'node:util';
 import { bodies, f, median, percentile, run, startGateway, startSim, xmlString } from './workload.ts';
+import { writeBenchSection } from './bench-section.ts';
 
 const { values } = parseArgs({
   options: {
@@ -29,8 +29,6 @@ const { values } = parseArgs({
   },
 });
 const plan = values.quick ? { rounds: 2, calls1: 150, calls16: 400 } : { rounds: 5, calls1: 600, calls16: 2000 };
-const root = new URL('..', import.meta.url);
-const benchmarksFile = new URL('BENCHMARKS.md', root);
 const command = `npm run bench:shadow${process.argv.length > 2 ? ` -- ${process.argv.slice(2).map((a) => (a === values.password ? '***' : a)).join(' ')}` : ''}`;
 
 /** The gateway's shadow counters, summed by outcome. */
@@ -126,9 +124,7 @@ async function main(): Promise<void> {
     ].join('\n');
     console.log(section);
     if (!values['no-write']) {
-      const doc = readFileSync(benchmarksFile, 'utf8');
-      const re = new RegExp(`<!-- bench:${name}:start -->[\\s\\S]*?<!-- bench:${name}:end -->`);
-      writeFileSync(benchmarksFile, re.test(doc) ? doc.replace(re, () => section) : `${doc.trimEnd()}\n\n${section}\n`);
+      writeBenchSection(name, section);
     }
   } finally {
     await Promise.all(gateways.map((gw) => gw.stop()));

@@ -15,12 +15,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, release, totalmem, type as osType } from 'node:os';
 import { parseArgs } from 'node:util';
 import { bodies, f, median, percentile, run, startGateway, startSim, xmlString } from './workload.ts';
+import { writeBenchSection } from './bench-section.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,7 +33,6 @@ const { values } = parseArgs({
   },
 });
 const plan = values.quick ? { rounds: 2, calls1: 150, calls16: 400 } : { rounds: 5, calls1: 600, calls16: 2000 };
-const benchmarksFile = new URL('../BENCHMARKS.md', import.meta.url);
 const command = `npm run bench:tracing${process.argv.length > 2 ? ` -- ${process.argv.slice(2).map((a) => (a === values.password ? '***' : a)).join(' ')}` : ''}`;
 
 /** An OTLP/HTTP receiver that drops what it gets, counting exports and bytes. */
@@ -128,9 +127,7 @@ async function main(): Promise<void> {
     ].join('\n');
     console.log(section);
     if (!values['no-write']) {
-      const doc = readFileSync(benchmarksFile, 'utf8');
-      const re = new RegExp(`<!-- bench:${name}:start -->[\\s\\S]*?<!-- bench:${name}:end -->`);
-      writeFileSync(benchmarksFile, re.test(doc) ? doc.replace(re, () => section) : `${doc.trimEnd()}\n\n${section}\n`);
+      writeBenchSection(name, section);
     }
   } finally {
     await Promise.all(gateways.map((gw) => gw.stop()));
