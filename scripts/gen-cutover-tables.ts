@@ -10,12 +10,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseShadowRules } from '../src/compare/deviations.ts';
-import type { DeprecationTable } from '../src/equivalents/deprecations.ts';
+import { parseShadowRules } from '../src/cutover/compare/deviations.ts';
+import type { DeprecationTable } from '../src/cutover/equivalents/deprecations.ts';
 
 const rootDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const intendedRulesPath = 'src/shadow/intended-rules.generated.ts';
-export const deprecationsPath = 'src/equivalents/deprecations.generated.ts';
+export const intendedRulesPath = 'src/cutover/shadow/intended-rules.generated.ts';
+export const deprecationsPath = 'src/cutover/equivalents/deprecations.generated.ts';
 
 /** The module holding COMPATIBILITY.md's shadow rules. */
 export function renderIntendedRulesModule(markdown: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WireResponse } from '../wire/response.ts';
+import type { WireResponse } from '../../wire/response.ts';
 import { answerText, copyAnswer } from './answer-copy.ts';
 
 const streamed = (chunks: Array<string | Uint8Array>, fail = false): WireResponse => ({

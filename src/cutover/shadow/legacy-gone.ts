@@ -5,7 +5,7 @@
  * `KeyError` for the service (an Odoo whose `rpc_dispatchers` lacks it). Shadow mode says so once —
  * in the log and in the report — and stops shadowing that service; there is no error per call.
  */
-import type { Logger } from '../log.ts';
+import type { Logger } from '../../log.ts';
 import type { AnswerView } from './answer-view.ts';
 
 /** A service shadow mode stopped for. */

@@ -5,10 +5,10 @@
  * Odoo's message and replacement, and per method the JSON-2 request that replaces it. Derived when
  * the report is read, so the stored report (file, Redis) holds counts only.
  */
-import { deprecationOf, replacementOf } from '../equivalents/index.ts';
-import { notShadowedReason, type GoneService } from '../shadow/index.ts';
+import { deprecationOf, replacementOf } from './equivalents/index.ts';
+import { notShadowedReason, type GoneService } from './shadow/index.ts';
 import { fleetOf, methodName, type FleetMethod } from './fleet.ts';
-import type { ClientReport, MethodReport, ReportSnapshot } from './migration-report.ts';
+import type { ClientReport, MethodReport, ReportSnapshot } from '../report/migration-report.ts';
 
 /** Shadow mode as this replica runs it. */
 export interface ShadowStatus {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LegacyError, accessDenied, pythonError } from '../errors.ts';
-import type { CallOutcome } from '../wire/response.ts';
+import { LegacyError, accessDenied, pythonError } from '../../errors.ts';
+import type { CallOutcome } from '../../wire/response.ts';
 import { defaultShadowMethods, isRefusedLogin, mayShadow, notShadowedReason, parseShadowMethods } from './policy.ts';
 
 const defaults = new Set(defaultShadowMethods);

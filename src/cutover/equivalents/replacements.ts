@@ -4,7 +4,7 @@
  * onto it. The message itself stays Odoo's (`deprecations.ts`); this table is what it means for a
  * request body (Odoo: `odoo/orm/models.py` signatures).
  */
-import type { Struct, Value } from '../value.ts';
+import type { Struct, Value } from '../../value.ts';
 
 /** A deprecated method's replacement. */
 export interface Replacement {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { withCutover, type ShadowStatus } from './cutover.ts';
-import { createMigrationReport, type ReportedCall } from './migration-report.ts';
+import { withCutover, type ShadowStatus } from './cutover-report.ts';
+import { createMigrationReport, type ReportedCall } from '../report/migration-report.ts';
 
 const t0 = Date.parse('2026-05-01T10:00:00.000Z');
 const on: ShadowStatus = { enabled: true, samplePercent: 100, maxInFlight: 4, methods: ['read', 'search_read', 'read_group', 'version'], gone: [] };

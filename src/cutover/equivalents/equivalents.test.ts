@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readDeprecations, renderDeprecationsModule } from '../../scripts/gen-cutover-tables.ts';
-import { parseJson } from '../json/index.ts';
-import { PyBinary, PyDateTime, PyFloat, type Struct, type Value } from '../value.ts';
+import { readDeprecations, renderDeprecationsModule } from '../../../scripts/gen-cutover-tables.ts';
+import { parseJson } from '../../json/index.ts';
+import { PyBinary, PyDateTime, PyFloat, type Struct, type Value } from '../../value.ts';
 import { deprecatedMethodNames, deprecationOf } from './deprecations.ts';
 import { json2EquivalentOf } from './json2-equivalent.ts';
 import { maxPlaceholderBodyLength, placeholderBody } from './placeholders.ts';
@@ -11,7 +11,7 @@ const body = (entries: Record<string, Value>): Struct => new Map(Object.entries(
 
 describe('deprecations.generated.ts', () => {
   it('is up to date with fixtures/odoo-data/_deprecations.json', () => {
-    const fixture = readFileSync(new URL('../../fixtures/odoo-data/_deprecations.json', import.meta.url), 'utf8');
+    const fixture = readFileSync(new URL('../../../fixtures/odoo-data/_deprecations.json', import.meta.url), 'utf8');
     const onDisk = readFileSync(new URL('./deprecations.generated.ts', import.meta.url), 'utf8');
     expect(onDisk, 'run `npm run gen:cutover`').toBe(renderDeprecationsModule(readDeprecations(fixture)));
   });

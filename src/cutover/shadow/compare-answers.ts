@@ -5,7 +5,7 @@
  * faults by code and exception line. Values are compared exactly — both answers come from the same
  * database moments apart, so `write_date` too — and XML bytes are not compared (a client reads values).
  */
-import type { Dialect } from '../call.ts';
+import type { Dialect } from '../../call.ts';
 import { compareHttp, compareJsonrpcBodies, compareXmlrpcBodies, type Difference, type ValueCompareOptions } from '../compare/compare.ts';
 
 /** One HTTP answer, whole. */

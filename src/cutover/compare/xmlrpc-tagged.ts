@@ -7,7 +7,7 @@
  * Deliberately not the product's decoder (docs/architecture.md §9: the yardstick must not share code with what it
  * measures). It accepts well-formed XML-RPC only and throws {@link XmlrpcShapeError} otherwise.
  */
-import { intFromBigInt, PyFloat, type Value } from '../value.ts';
+import { intFromBigInt, PyFloat, type Value } from '../../value.ts';
 
 /** A scalar as written: the element's local name (`int`, `double`, `string`, …) and its decoded text. */
 export interface TaggedScalar {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PyFloat } from '../value.ts';
+import { PyFloat } from '../../value.ts';
 import { decodeXmlText, parseTaggedCall, parseTaggedResponse, renderTagged, taggedToValue, XmlrpcShapeError, type Tagged } from './xmlrpc-tagged.ts';
 
 const response = (value: string) => `<?xml version="1.0"?>\n<methodResponse>\n<params>\n<param>\n${value}\n</param>\n</params>\n\n</methodResponse>\n`;

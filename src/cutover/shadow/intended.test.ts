@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderIntendedRulesModule } from '../../scripts/gen-cutover-tables.ts';
-import type { Value } from '../value.ts';
+import { renderIntendedRulesModule } from '../../../scripts/gen-cutover-tables.ts';
+import type { Value } from '../../value.ts';
 import type { AnswerView } from './answer-view.ts';
 import { explainDifference, intendedDeviations, parseRule } from './intended.ts';
 
-const compatibility = readFileSync(new URL('../../COMPATIBILITY.md', import.meta.url), 'utf8');
+const compatibility = readFileSync(new URL('../../../COMPATIBILITY.md', import.meta.url), 'utf8');
 const fault = (text: string, accessDenied = false): AnswerView => ({ kind: 'fault', code: text.split('\n')[0] ?? '', text, accessDenied });
 const result = (value: Value): AnswerView => ({ kind: 'result', value });
 const deviations = intendedDeviations();

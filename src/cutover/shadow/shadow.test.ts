@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CallOrigin } from '../call.ts';
-import { accessDenied } from '../errors.ts';
-import { createLogger } from '../log.ts';
-import type { LegacyEndpointAnswer, LegacyEndpointClient } from '../upstream/index.ts';
-import type { CallOutcome, WireResponse } from '../wire/response.ts';
+import type { CallOrigin } from '../../call.ts';
+import { accessDenied } from '../../errors.ts';
+import { createLogger } from '../../log.ts';
+import type { LegacyEndpointAnswer, LegacyEndpointClient } from '../../upstream/index.ts';
+import type { CallOutcome, WireResponse } from '../../wire/response.ts';
 import { defaultShadowMethods } from './policy.ts';
 import { createShadow, type ShadowExchange, type ShadowResult, type ShadowSettings } from './shadow.ts';
 

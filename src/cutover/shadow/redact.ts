@@ -4,11 +4,11 @@
  * under secret-looking member names hidden, and everything truncated. The client's body itself is
  * never kept: it is read here only to learn what to cut.
  */
-import type { Dialect } from '../call.ts';
+import type { Dialect } from '../../call.ts';
 import { renderJson, type Difference } from '../compare/compare.ts';
 import { parseTaggedCall, parseTaggedResponse, renderTagged, taggedToValue, type Tagged } from '../compare/xmlrpc-tagged.ts';
-import { parseJson } from '../json/index.ts';
-import { isStruct, type Value } from '../value.ts';
+import { parseJson } from '../../json/index.ts';
+import { isStruct, type Value } from '../../value.ts';
 
 /** Longest rendered answer kept. */
 export const maxAnswerChars = 1500;

@@ -8,12 +8,12 @@
  * latency never depend on any of it: nothing here runs before the answer is sent, and when the
  * bound on shadow calls in flight is full the shadow is dropped and counted.
  */
-import type { CallOrigin, Dialect } from '../call.ts';
+import type { CallOrigin, Dialect } from '../../call.ts';
 import type { Difference } from '../compare/compare.ts';
-import type { Logger } from '../log.ts';
-import type { ShadowDifference, ShadowOutcome } from '../report/migration-report.ts';
-import type { LegacyEndpointClient } from '../upstream/index.ts';
-import type { CallOutcome, WireResponse } from '../wire/response.ts';
+import type { Logger } from '../../log.ts';
+import type { ShadowDifference, ShadowOutcome } from '../../report/migration-report.ts';
+import type { LegacyEndpointClient } from '../../upstream/index.ts';
+import type { CallOutcome, WireResponse } from '../../wire/response.ts';
 import { answerText, copyAnswer } from './answer-copy.ts';
 import { viewAnswer, type AnswerView } from './answer-view.ts';
 import { compareAnswers, type HttpAnswer } from './compare-answers.ts';

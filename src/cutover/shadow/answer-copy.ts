@@ -3,7 +3,7 @@
  * is sent: a whole body is taken as it is; a streamed one is passed through unchanged while its
  * chunks are kept (up to a limit), so the client's answer never waits for the copy.
  */
-import type { WireResponse } from '../wire/response.ts';
+import type { WireResponse } from '../../wire/response.ts';
 
 /** The copy: the text once the answer is complete; undefined when it was cut short or too large. */
 export interface AnswerCopy {

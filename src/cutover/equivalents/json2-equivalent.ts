@@ -6,8 +6,8 @@
  * replacement; `common` and `db` calls map to the routes that replace them. Nothing secret: the URL,
  * key and database come from environment variables the integrator sets.
  */
-import { parseJson, stringifyJson } from '../json/index.ts';
-import { isStruct, type Struct, type Value } from '../value.ts';
+import { parseJson, stringifyJson } from '../../json/index.ts';
+import { isStruct, type Struct, type Value } from '../../value.ts';
 import { deprecationOf } from './deprecations.ts';
 import { replacementOf } from './replacements.ts';
 

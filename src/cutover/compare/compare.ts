@@ -4,8 +4,8 @@
  * member order); volatile values by shape; fault 1 / internal v1 faults / JSON-RPC `data.debug` from
  * the exception line to the end; every other fault text whole.
  */
-import { parseJson } from '../json/index.ts';
-import { PyFloat, type Value } from '../value.ts';
+import { parseJson } from '../../json/index.ts';
+import { PyFloat, type Value } from '../../value.ts';
 import { parseTaggedResponse, renderTagged, type Tagged, type TaggedScalar } from './xmlrpc-tagged.ts';
 
 /** One mismatch: where (a path from the answer's root) and what. */

@@ -6,7 +6,7 @@
  * False (a wrong password). The allowlist is narrowed or extended only with methods the operator
  * names (`--shadow-methods +name,-name`); a method that can change state cannot be added.
  */
-import type { CallOutcome } from '../wire/response.ts';
+import type { CallOutcome } from '../../wire/response.ts';
 import type { AnswerView } from './answer-view.ts';
 
 /** The methods shadowed by default: model methods that only read, `common.version`, and the db functions below. */

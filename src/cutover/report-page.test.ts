@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMigrationReport } from './migration-report.ts';
+import { createMigrationReport } from '../report/migration-report.ts';
 import { escapeHtml, renderReportPage } from './report-page.ts';
 
 describe('escapeHtml()', () => {
@@ -30,7 +30,7 @@ describe('renderReportPage() with the cutover parts', () => {
   const shadow = { enabled: true, samplePercent: 25, maxInFlight: 4, methods: ['read'], gone: [{ service: 'db', since: '2026-01-01T00:00:00.000Z', reason: 'the upstream answers HTTP 404' }] };
 
   it('shows shadow mode, readiness, deprecated calls, differences and JSON-2 equivalents, all escaped', async () => {
-    const { withCutover } = await import('./cutover.ts');
+    const { withCutover } = await import('./cutover-report.ts');
     const report = createMigrationReport({ maxClients: 1, now: () => 0 });
     const base = { dialect: 'xmlrpc2' as const, userAgent: 'sync', ip: '10.0.0.1', service: 'object', method: 'execute_kw', model: 'res.partner', failed: false };
     report.record({ ...base, modelMethod: 'read', json2Body: () => '{"ids": ["<int>"]}' });

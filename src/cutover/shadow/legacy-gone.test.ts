@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { captureLog } from '../../test/support/captured-log.ts';
+import { captureLog } from '../../../test/support/captured-log.ts';
 import { viewAnswer } from './answer-view.ts';
 import { createGoneServices, goneReason } from './legacy-gone.ts';
 

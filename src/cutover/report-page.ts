@@ -4,10 +4,10 @@
  * most. No script, no external resource; every client-supplied
  * string is escaped.
  */
-import type { Json2Equivalent } from '../equivalents/index.ts';
-import type { CutoverClientReport, CutoverMethodReport, CutoverSnapshot, ShadowStatus } from './cutover.ts';
+import type { Json2Equivalent } from './equivalents/index.ts';
+import type { CutoverClientReport, CutoverMethodReport, CutoverSnapshot, ShadowStatus } from './cutover-report.ts';
 import { methodName, type FleetMethod } from './fleet.ts';
-import type { ClientReport, DroppedCounts, MethodReport, ReportSnapshot } from './migration-report.ts';
+import type { ClientReport, DroppedCounts, MethodReport, ReportSnapshot } from '../report/migration-report.ts';
 
 /** Escapes text for HTML content and quoted attribute values. */
 export function escapeHtml(text: string): string {

@@ -4,8 +4,8 @@
  * a key or a customer's data. Member names stay (parameter, field and context names); long lists
  * keep their first items; the text is bounded.
  */
-import { stringifyJson } from '../json/index.ts';
-import { isStruct, PyBinary, PyDateTime, PyDecimal, PyFloat, type Struct, type Value } from '../value.ts';
+import { stringifyJson } from '../../json/index.ts';
+import { isStruct, PyBinary, PyDateTime, PyDecimal, PyFloat, type Struct, type Value } from '../../value.ts';
 
 /** Items of a list shown before `"…"`. */
 const maxItems = 3;

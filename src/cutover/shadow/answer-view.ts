@@ -4,11 +4,11 @@
  * JSON-RPC error's name and message). Decoded with the independent reader of `src/compare/`, never
  * with the gateway's own wire codec.
  */
-import type { Dialect } from '../call.ts';
+import type { Dialect } from '../../call.ts';
 import { exceptionTail, faultStringRule } from '../compare/compare.ts';
 import { parseTaggedResponse, structMembers, taggedToValue } from '../compare/xmlrpc-tagged.ts';
-import { parseJson } from '../json/index.ts';
-import { isStruct, type Value } from '../value.ts';
+import { parseJson } from '../../json/index.ts';
+import { isStruct, type Value } from '../../value.ts';
 
 /** What an answer says, for the policy, the intended deviations and the "legacy gone" check. */
 export type AnswerView =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../json/index.ts';
+import { parseJson } from '../../json/index.ts';
 import {
   compareHttp,
   compareJsonrpcBodies,

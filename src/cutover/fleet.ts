@@ -3,8 +3,8 @@
  * clients that call it, how often, when last, whether it ever succeeded, and — only then — the
  * JSON-2 request that replaces it. Derived from the stored report when it is served.
  */
-import { json2EquivalentOf, type Json2Equivalent } from '../equivalents/index.ts';
-import type { ClientReport, MethodReport } from './migration-report.ts';
+import { json2EquivalentOf, type Json2Equivalent } from './equivalents/index.ts';
+import type { ClientReport, MethodReport } from '../report/migration-report.ts';
 
 /** Clients named per method; the others are counted. */
 export const clientsNamedPerMethod = 3;
