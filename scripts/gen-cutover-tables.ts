@@ -1,9 +1,9 @@
 /**
  * Generates the two tables the cutover kit reads at run time, so the product never reads a
  * document or a fixture file:
- * - `src/shadow/intended-rules.generated.ts`: the `- Shadow:` rules of COMPATIBILITY.md (parsed by
- *   `src/compare/deviations.ts`, the conformance runner's reader);
- * - `src/equivalents/deprecations.generated.ts`: `fixtures/odoo-data/_deprecations.json` (the
+ * - `src/cutover/shadow/intended-rules.generated.ts`: the `- Shadow:` rules of COMPATIBILITY.md (parsed by
+ *   `src/cutover/compare/deviations.ts`, the conformance runner's reader);
+ * - `src/cutover/equivalents/deprecations.generated.ts`: `fixtures/odoo-data/_deprecations.json` (the
  *   methods Odoo 19.0 marks `@api.deprecated`, with Odoo's own messages).
  * Run: `npm run gen:cutover`. Tests fail while either file is out of date.
  */

@@ -23,7 +23,7 @@ export interface AdminDeps {
   token: string | undefined;
   /**
    * Shadow mode's state: with it, the report is served with readiness, deprecated calls
-   * and JSON-2 equivalents (`report/cutover.ts`).
+   * and JSON-2 equivalents (`src/cutover/cutover-report.ts`).
    */
   shadow?: () => ShadowStatus;
 }

@@ -1,7 +1,7 @@
 /**
  * One legacy answer as shadow mode looks at it: a result value, or a fault reduced to its code and
  * the text a client reads (`faultString` of faults 2–4, the exception line of a traceback, the
- * JSON-RPC error's name and message). Decoded with the independent reader of `src/compare/`, never
+ * JSON-RPC error's name and message). Decoded with the independent reader of `src/cutover/compare/`, never
  * with the gateway's own wire codec.
  */
 import type { Dialect } from '../../call.ts';

@@ -1,5 +1,5 @@
 /**
- * Shadow mode's equality: the project's own typed comparison (`src/compare/compare.ts`, the
+ * Shadow mode's equality: the project's own typed comparison (`src/cutover/compare/compare.ts`, the
  * conformance runner's): HTTP status and content type, then XML-RPC values with their tags (an
  * `<int>` is not a `<double>`, member order counts) or JSON-RPC values losslessly (int vs float),
  * faults by code and exception line. Values are compared exactly — both answers come from the same

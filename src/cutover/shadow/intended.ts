@@ -2,7 +2,7 @@
  * The intended deviations of COMPATIBILITY.md on live traffic: a difference between the gateway's
  * answer and the legacy endpoint's is "intended", not "differs", when a `- Shadow:` rule of a
  * deviation's section describes it. The rules are read from COMPATIBILITY.md by the parser the
- * conformance runner uses (`src/compare/deviations.ts`) and kept in `intended-rules.generated.ts`
+ * conformance runner uses (`src/cutover/compare/deviations.ts`) and kept in `intended-rules.generated.ts`
  * (`npm run gen:cutover`; a test keeps the two in step), so the product never reads the file.
  *
  * Grammar, one rule per code span on the `- Shadow:` line:
