@@ -5,11 +5,11 @@
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { isStruct, struct, type Value } from '../value.ts';
-import { errorFromAnswer, jsonFromAnswer } from './answer.ts';
-import { errorFromJson2 } from './error-json.ts';
+import { errorFromAnswer, jsonFromAnswer } from './errors/answer.ts';
+import { errorFromJson2 } from './errors/error-json.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
 import type { UpstreamHttp } from './pool.ts';
-import { upstreamError } from './transport-error.ts';
+import { upstreamError } from './errors/transport-error.ts';
 
 /** `common.version()`'s dict as the upstream reports it. */
 export async function fetchVersionInfo(http: UpstreamHttp, config: Config, origin: CallOrigin): Promise<Value> {

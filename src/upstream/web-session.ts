@@ -9,11 +9,11 @@ import type { Config } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import { stringifyJson } from '../json/index.ts';
 import { isInt, isStruct, struct, type Struct, type Value } from '../value.ts';
-import { errorFromAnswer, jsonFromAnswer, unknownDatabase } from './answer.ts';
-import { errorFromJson2 } from './error-json.ts';
+import { errorFromAnswer, jsonFromAnswer, unknownDatabase } from './errors/answer.ts';
+import { errorFromJson2 } from './errors/error-json.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
 import type { UpstreamHttp, UpstreamResponse } from './pool.ts';
-import { upstreamError } from './transport-error.ts';
+import { upstreamError } from './errors/transport-error.ts';
 
 /** An open web session. Its cookie follows Odoo's rotations (a new `session_id` on any answer). */
 export interface WebSession {

@@ -4,7 +4,7 @@
  * versions) carries the error text after `Database <op> error: ` or `Could not <op> database. `;
  * anything else is not an answer the gateway understands.
  */
-import { unescapeHtml } from './html-text.ts';
+import { unescapeHtml } from '../html-text.ts';
 
 /** A form post's answer, classified. */
 export type DatabaseAnswer =

@@ -2,11 +2,11 @@
  * Reads an upstream answer into a value or a LegacyError: JSON bodies parsed losslessly, Odoo error
  * objects mapped by name, HTML pages recognised (unknown database) or refused as non-Odoo answers.
  */
-import { LegacyError } from '../errors.ts';
-import { parseJson } from '../json/index.ts';
-import { JsonText, type Value } from '../value.ts';
+import { LegacyError } from '../../errors.ts';
+import { parseJson } from '../../json/index.ts';
+import { JsonText, type Value } from '../../value.ts';
 import { errorFromJson2 } from './error-json.ts';
-import type { UpstreamResponse } from './pool.ts';
+import type { UpstreamResponse } from '../pool.ts';
 import { upstreamError } from './transport-error.ts';
 
 /** The name JSON-2 gives a bearer refusal; the credentials layer evicts and re-checks on it. */

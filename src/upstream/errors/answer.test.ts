@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { LegacyError } from '../errors.ts';
+import { LegacyError } from '../../errors.ts';
 import { errorFromAnswer, unknownDatabase } from './answer.ts';
 import { kindFromName } from './error-json.ts';
-import type { UpstreamResponse } from './pool.ts';
+import type { UpstreamResponse } from '../pool.ts';
 import { errorFromTransport } from './transport-error.ts';
 
 const res = (status: number, contentType: string, text: string): UpstreamResponse => ({ status, contentType, text, headers: {}, elapsedMs: 12.4 });

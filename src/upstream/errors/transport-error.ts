@@ -2,7 +2,7 @@
  * Maps a failure to reach the upstream (undici or Node socket errors) to a LegacyError, by error
  * code, never by message (docs/architecture.md §2).
  */
-import { LegacyError, upstreamErrorName, type LegacyErrorKind } from '../errors.ts';
+import { LegacyError, upstreamErrorName, type LegacyErrorKind } from '../../errors.ts';
 
 /** Codes that mean "no answer in time". */
 const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);

@@ -9,7 +9,7 @@
  * refusals differently and lets PostgreSQL's errors through bare; those are turned into what 19.0's
  * legacy `db` says in the same case (see `docs/odoo-versions.md`).
  */
-import { accessDenied, LegacyError, pythonError } from '../errors.ts';
+import { accessDenied, LegacyError, pythonError } from '../../errors.ts';
 import { unknownDatabase } from './answer.ts';
 
 /** The operation a page answered, for the texts that only make sense with it. */
