@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { LegacyError } from '../../errors.ts';
-import { errorFromAnswer, unknownDatabase } from './answer.ts';
-import { kindFromName } from './error-json.ts';
+import { parseJson } from '../../json/index.ts';
+import type { Value } from '../../value.ts';
 import type { UpstreamResponse } from '../pool.ts';
-import { errorFromTransport } from './transport-error.ts';
+import { errorFromAnswer, errorFromJsonRpc, errorFromTransport, kindFromName, unknownDatabase } from './index.ts';
 
 const res = (status: number, contentType: string, text: string): UpstreamResponse => ({ status, contentType, text, headers: {}, elapsedMs: 12.4 });
 
@@ -50,6 +50,27 @@ describe('errorFromAnswer()', () => {
 
   it('builds the unknown-database fault for any name', () => {
     expect(unknownDatabase('')).toBeInstanceOf(LegacyError);
+  });
+});
+
+describe('errorFromJsonRpc()', () => {
+  const fallback = new LegacyError('upstream_invalid', { name: 'legacy_rpc_gateway.UpstreamError', message: 'no data' });
+  const envelopeError = (text: string) => (parseJson(text, { maxDepth: 64 }) as Map<string, Value>).get('error');
+
+  it('reads Odoo\'s error object from the error\'s data', () => {
+    const error = envelopeError('{"error": {"code": 200, "message": "Odoo Server Error", "data": {"name": "odoo.exceptions.AccessDenied", "message": "Access Denied", "arguments": ["Access Denied"], "context": {}, "debug": ""}}}');
+    expect(errorFromJsonRpc(error, fallback)).toMatchObject({ kind: 'access_denied', name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' });
+  });
+
+  it('reads code 100 as an expired session, whatever its data says', () => {
+    const error = envelopeError('{"error": {"code": 100, "message": "Odoo Session Expired", "data": {"name": "builtins.Exception", "message": "x"}}}');
+    expect(errorFromJsonRpc(error, fallback)).toMatchObject({ kind: 'internal', name: 'odoo.http.SessionExpiredException', message: 'Session expired' });
+  });
+
+  it('falls back when there is no error, or no readable data', () => {
+    expect(errorFromJsonRpc(undefined, fallback)).toBe(fallback);
+    expect(errorFromJsonRpc(envelopeError('{"error": "busy"}'), fallback)).toBe(fallback);
+    expect(errorFromJsonRpc(envelopeError('{"error": {"code": 200, "message": "Odoo Server Error"}}'), fallback)).toBe(fallback);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { LegacyError } from '../../errors.ts';
 import { parseJson } from '../../json/index.ts';
-import { JsonText, type Value } from '../../value.ts';
+import { isStruct, JsonText, type Value } from '../../value.ts';
 import { errorFromJson2 } from './error-json.ts';
 import type { UpstreamResponse } from '../pool.ts';
 import { upstreamError } from './transport-error.ts';
@@ -62,6 +62,22 @@ export function errorFromAnswer(res: UpstreamResponse, url: string, db: string, 
     return new LegacyError(fallback.kind, { name: fallback.name, message: fallback.message, failedEncoding: true });
   }
   return fallback;
+}
+
+/** The JSON-RPC code Odoo gives an `auth='user'` route without a logged-in session. */
+const sessionExpiredCode = 100;
+
+/**
+ * The error a JSON-RPC envelope's `error` member (`{code, message, data}`, Odoo: `odoo/http.py`
+ * `JsonRPCDispatcher.handle_error`) stands for: an expired session by its code, otherwise Odoo's
+ * error object in `data`; `fallback` when there is none (no error member, or no readable `data`).
+ */
+export function errorFromJsonRpc(error: Value | undefined, fallback: LegacyError): LegacyError {
+  if (error === undefined || !isStruct(error)) return fallback;
+  if (error.get('code') === sessionExpiredCode) {
+    return new LegacyError('internal', { name: 'odoo.http.SessionExpiredException', message: 'Session expired' });
+  }
+  return errorFromJson2(error.get('data') ?? null, fallback);
 }
 
 /**
