@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { LegacyError } from '../../errors.ts';
 import { parseJson } from '../../json/index.ts';
 import type { Value } from '../../value.ts';
-import type { UpstreamResponse } from '../pool.ts';
-import { errorFromAnswer, errorFromJsonRpc, errorFromTransport, kindFromName, unknownDatabase } from './index.ts';
+import { errorFromAnswer, errorFromJsonRpc, errorFromTransport, kindFromName, unknownDatabase, type UpstreamAnswer } from './index.ts';
 
-const res = (status: number, contentType: string, text: string): UpstreamResponse => ({ status, contentType, text, headers: {}, elapsedMs: 12.4 });
+const res = (status: number, contentType: string, text: string): UpstreamAnswer => ({ status, contentType, text, elapsedMs: 12.4 });
 
 describe('kindFromName()', () => {
   it.each([

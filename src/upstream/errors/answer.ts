@@ -6,8 +6,18 @@ import { LegacyError } from '../../errors.ts';
 import { parseJson } from '../../json/index.ts';
 import { isStruct, JsonText, type Value } from '../../value.ts';
 import { errorFromJson2 } from './error-json.ts';
-import type { UpstreamResponse } from '../pool.ts';
 import { upstreamError } from './transport-error.ts';
+
+/**
+ * What these readers use of an upstream answer (`UpstreamResponse` of `pool.ts` is one): declared
+ * here so that the error readers import nothing of the HTTP client that uses them.
+ */
+export interface UpstreamAnswer {
+  status: number;
+  contentType: string;
+  text: string;
+  elapsedMs: number;
+}
 
 /** The name JSON-2 gives a bearer refusal; the credentials layer evicts and re-checks on it. */
 export const unauthorizedName = 'werkzeug.exceptions.Unauthorized';
@@ -22,7 +32,7 @@ const noDatabaseMarker = 'No database is selected';
 const serverErrorMarker = '<p>The server encountered an internal error and was unable to complete your request.';
 
 /** Parses a JSON answer; a body that is not JSON is an invalid upstream answer. */
-export function jsonFromAnswer(res: UpstreamResponse, url: string, maxDepth: number): Value {
+export function jsonFromAnswer(res: UpstreamAnswer, url: string, maxDepth: number): Value {
   try {
     return parseJson(res.text, { maxDepth });
   } catch (cause) {
@@ -31,7 +41,7 @@ export function jsonFromAnswer(res: UpstreamResponse, url: string, maxDepth: num
 }
 
 /** A JSON answer kept as text: parsed (or refused as malformed, as above) only if asked to. */
-export function jsonTextFromAnswer(res: UpstreamResponse, url: string, maxDepth: number): JsonText {
+export function jsonTextFromAnswer(res: UpstreamAnswer, url: string, maxDepth: number): JsonText {
   return new JsonText(res.text, maxDepth, () => jsonFromAnswer(res, url, maxDepth));
 }
 
@@ -39,7 +49,7 @@ export function jsonTextFromAnswer(res: UpstreamResponse, url: string, maxDepth:
  * The error an answer of status >= 400 (or a non-JSON 200) stands for. `db` names the database the
  * call asked for, so an Odoo "no database" page becomes the fault legacy RPC gives for it.
  */
-export function errorFromAnswer(res: UpstreamResponse, url: string, db: string, maxDepth: number): LegacyError {
+export function errorFromAnswer(res: UpstreamAnswer, url: string, db: string, maxDepth: number): LegacyError {
   const fallback = upstreamError(
     'upstream_invalid',
     `upstream answered HTTP ${res.status} ${res.contentType || 'without a content type'}`,
