@@ -7,9 +7,8 @@
 import { Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import type { GatewayMetrics } from '../metrics/metrics.ts';
-import { withCutover, type ShadowStatus } from '../cutover/cutover-report.ts';
+import { reportPageChunks, withCutover, type ShadowStatus } from '../cutover/index.ts';
 import type { ReportSnapshot } from '../report/migration-report.ts';
-import { reportPageChunks } from '../cutover/report-page.ts';
 import { jsonChunks, streamOf } from '../report/report-stream.ts';
 import type { Readiness } from './readiness.ts';
 
