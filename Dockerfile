@@ -8,11 +8,12 @@ FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json tsconfig.build.json tsconfig.sim.json ./
 COPY src ./src
 COPY sim ./sim
 COPY fixtures/odoo-data ./fixtures/odoo-data
-# tsc -p tsconfig.build.json, then fixtures/odoo-data → dist/fixtures/odoo-data (the --demo simulator's seed)
+# tsc -p tsconfig.build.json (the gateway, dist/src), tsc -p tsconfig.sim.json (the --demo simulator, dist/sim),
+# then fixtures/odoo-data → dist/fixtures/odoo-data (the simulator's seed)
 RUN npm run build
 
 # --- deps: production dependencies only: no build tool (tsx, esbuild, TypeScript) reaches the image ---

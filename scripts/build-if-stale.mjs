@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** Written by `npm run build` when it succeeds (package.json). */
 const stamp = join(root, 'dist', '.build-stamp');
-/** What dist/ is made from: tsconfig.build.json's inputs and the copied seed. */
-const sources = ['src', 'sim', 'fixtures/odoo-data', 'tsconfig.json', 'tsconfig.build.json'];
+/** What dist/ is made from: the inputs of tsconfig.build.json (the gateway) and tsconfig.sim.json (--demo's simulator), and the copied seed. */
+const sources = ['src', 'sim', 'fixtures/odoo-data', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.sim.json'];
 
 /** The newest modification time under `path` (test files excluded: they are not compiled). */
 function newest(path) {

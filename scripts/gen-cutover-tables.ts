@@ -1,21 +1,21 @@
 /**
  * Generates the two tables the cutover kit reads at run time, so the product never reads a
  * document or a fixture file:
- * - `src/shadow/intended-rules.generated.ts`: the `- Shadow:` rules of COMPATIBILITY.md (parsed by
- *   `src/compare/deviations.ts`, the conformance runner's reader);
- * - `src/equivalents/deprecations.generated.ts`: `fixtures/odoo-data/_deprecations.json` (the
+ * - `src/cutover/shadow/intended-rules.generated.ts`: the `- Shadow:` rules of COMPATIBILITY.md (parsed by
+ *   `src/cutover/compare/deviations.ts`, the conformance runner's reader);
+ * - `src/cutover/equivalents/deprecations.generated.ts`: `fixtures/odoo-data/_deprecations.json` (the
  *   methods Odoo 19.0 marks `@api.deprecated`, with Odoo's own messages).
  * Run: `npm run gen:cutover`. Tests fail while either file is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseShadowRules } from '../src/compare/deviations.ts';
-import type { DeprecationTable } from '../src/equivalents/deprecations.ts';
+import { parseShadowRules } from '../src/cutover/compare/deviations.ts';
+import type { DeprecationTable } from '../src/cutover/equivalents/deprecations.ts';
 
 const rootDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const intendedRulesPath = 'src/shadow/intended-rules.generated.ts';
-export const deprecationsPath = 'src/equivalents/deprecations.generated.ts';
+export const intendedRulesPath = 'src/cutover/shadow/intended-rules.generated.ts';
+export const deprecationsPath = 'src/cutover/equivalents/deprecations.generated.ts';
 
 /** The module holding COMPATIBILITY.md's shadow rules. */
 export function renderIntendedRulesModule(markdown: string): string {

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { stringifyJson } from '../src/json/index.ts';
 import { createLogger } from '../src/log.ts';
-import type { CutoverSnapshot } from '../src/report/cutover.ts';
+import type { CutoverSnapshot } from '../src/cutover/cutover-report.ts';
 import { startGateway } from '../src/server/gateway.ts';
 import { struct, type Value } from '../src/value.ts';
 import { encodeRequest } from '../test/fixtures-xml/xmlrpc-request.ts';

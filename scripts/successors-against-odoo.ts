@@ -13,7 +13,7 @@
  *   npx tsx scripts/successors-against-odoo.ts --db gw_copy [--calls 600] [--seed 1] [--verbose]
  */
 import { parseArgs } from 'node:util';
-import { compareJsonrpcBodies, compareXmlrpcBodies, type Difference } from '../src/compare/compare.ts';
+import { compareJsonrpcBodies, compareXmlrpcBodies, type Difference } from '../src/cutover/compare/compare.ts';
 import { loadConfig } from '../src/config.ts';
 import { stringifyJson } from '../src/json/index.ts';
 import { createLogger } from '../src/log.ts';

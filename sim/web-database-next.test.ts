@@ -5,7 +5,7 @@
  * zip-only restore that leaves an empty database behind, rename, and the legacy `db` service gone.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { errorTextOf } from '../src/upstream/database-answer.ts';
+import { errorTextOf } from '../src/upstream/errors/index.ts';
 import { type Simulator, startSimulator } from './index.ts';
 
 let sim: Simulator;

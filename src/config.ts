@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { parseServiceKeys, type ServiceKeys } from './service-keys.ts';
-import { parseShadowMethods } from './shadow/policy.ts';
+import { parseShadowMethods } from './cutover/shadow/policy.ts';
 
 /** One setting: its flag (kebab-case), its variable, its default and why it has that default. */
 interface Setting {

@@ -7,6 +7,7 @@
  */
 import { ConfigError, helpText, loadConfig, type Config } from './config.ts';
 import { runHashPasswordCommand } from './credentials/hash-password-command.ts';
+import { loadDemoSimulator } from './demo.ts';
 import { createProcessLogger } from './log.ts';
 import { startGateway } from './server/gateway.ts';
 
@@ -29,7 +30,7 @@ async function main(argv: string[]): Promise<void> {
   const log = createProcessLogger(config.logLevel, config.logFormat);
   const stops: Array<() => Promise<void>> = [];
   if (config.demo) {
-    const { startSimulator } = await import('../sim/index.ts');
+    const startSimulator = await loadDemoSimulator();
     const sim = await startSimulator({ databases: ['demo'], series: config.demoSeries });
     stops.push(() => sim.close());
     config = Object.freeze({ ...config, upstream: sim.url });

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CallOrigin } from '../call.ts';
 import { accessDenied, LegacyError, pythonError } from '../errors.ts';
-import { unknownDatabase } from '../upstream/answer.ts';
+import { unknownDatabase } from '../upstream/index.ts';
 import type { ManagerPage, WebDatabaseClient } from '../upstream/index.ts';
 import type { Value } from '../value.ts';
 import { createMasterPassword } from './master-password.ts';

@@ -8,7 +8,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Dialect } from '../call.ts';
 import type { CredentialEvents } from '../credentials/index.ts';
-import { deprecatedMethodNames, deprecationOf } from '../equivalents/deprecations.ts';
+import { deprecatedMethodNames, deprecationOf } from '../cutover/equivalents/deprecations.ts';
 import type { ShadowOutcome } from '../report/migration-report.ts';
 import type { RedisLinkEvents } from '../state/index.ts';
 import { successorMethodNames } from '../successors/index.ts';

@@ -7,9 +7,8 @@
 import { Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import type { GatewayMetrics } from '../metrics/metrics.ts';
-import { withCutover, type ShadowStatus } from '../report/cutover.ts';
+import { reportPageChunks, withCutover, type ShadowStatus } from '../cutover/index.ts';
 import type { ReportSnapshot } from '../report/migration-report.ts';
-import { reportPageChunks } from '../report/report-page.ts';
 import { jsonChunks, streamOf } from '../report/report-stream.ts';
 import type { Readiness } from './readiness.ts';
 
@@ -23,7 +22,7 @@ export interface AdminDeps {
   token: string | undefined;
   /**
    * Shadow mode's state: with it, the report is served with readiness, deprecated calls
-   * and JSON-2 equivalents (`report/cutover.ts`).
+   * and JSON-2 equivalents (`src/cutover/cutover-report.ts`).
    */
   shadow?: () => ShadowStatus;
 }

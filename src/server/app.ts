@@ -10,7 +10,7 @@ import type { Config } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import type { Dispatch } from '../legacy/dispatch.ts';
 import type { Logger } from '../log.ts';
-import type { Shadow } from '../shadow/index.ts';
+import type { Shadow } from '../cutover/index.ts';
 import { clientTraceContext, type CallTracer } from '../tracing/call-tracer.ts';
 import { createJsonRpcHandler, encodeError } from '../wire/jsonrpc/index.ts';
 import type { CallOutcome, WireResponse } from '../wire/response.ts';

@@ -9,7 +9,6 @@ import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { LegacyError, upstreamErrorName } from '../errors.ts';
 import { checkUpstreamPrerequisites, createCredentials, type CredentialEvents, type Credentials } from '../credentials/index.ts';
-import { placeholderBody } from '../equivalents/index.ts';
 import { createCommonService } from '../legacy/common.ts';
 import { createDbService } from '../legacy/db.ts';
 import { createDispatch } from '../legacy/dispatch.ts';
@@ -21,7 +20,7 @@ import { downReasonOf, type UpstreamState } from '../metrics/operator-metrics.ts
 import { createIdentityTap } from '../report/call-identity.ts';
 import { createReportPersistence } from '../report/report-persistence.ts';
 import { createSharedReport, type SharedReport } from '../report/shared-report.ts';
-import { createShadow, maxCompareBytes, type Shadow } from '../shadow/index.ts';
+import { createShadow, maxCompareBytes, placeholderBody, type Shadow } from '../cutover/index.ts';
 import { createSignatureResolverFromConfig, type SignatureResolver } from '../signatures/index.ts';
 import { createSuccessors } from '../successors/index.ts';
 import { createSharedState } from '../state/index.ts';

@@ -7,7 +7,7 @@ import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import type { LegacyError } from '../errors.ts';
 import type { Value } from '../value.ts';
-import { errorFromAnswer, jsonFromAnswer } from './answer.ts';
+import { errorFromAnswer, jsonFromAnswer } from './errors/index.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
 import type { UpstreamHttp } from './pool.ts';
 

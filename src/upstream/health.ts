@@ -6,7 +6,7 @@
 import type { Config } from '../config.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
 import { createUpstreamPool } from './pool.ts';
-import { errorFromTransport, upstreamError } from './transport-error.ts';
+import { errorFromTransport, upstreamError } from './errors/index.ts';
 
 /** The probe and its own connections. */
 export interface HealthCheck {

@@ -9,8 +9,7 @@ import { fetchVersionInfo } from './version.ts';
 import { createWebDatabaseClient, type WebDatabaseClient } from './web-database.ts';
 import { createWebSessionClient, type WebSessionClient } from './web-session.ts';
 
-export { unauthorizedName, unknownDatabase } from './answer.ts';
-export { kindFromName } from './error-json.ts';
+export { kindFromName, unauthorizedName, unknownDatabase } from './errors/index.ts';
 export type { Json2Call } from './json2.ts';
 export type { DocBearerAnswer, DocBearerRequest } from './doc-bearer.ts';
 export type { CallKw, WebLogin, WebSession, WebSessionClient } from './web-session.ts';

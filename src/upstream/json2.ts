@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import type { LegacyError } from '../errors.ts';
 import { stringifyJson } from '../json/index.ts';
 import type { JsonText, Struct, Value } from '../value.ts';
-import { errorFromAnswer, jsonTextFromAnswer } from './answer.ts';
+import { errorFromAnswer, jsonTextFromAnswer } from './errors/index.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
 import type { UpstreamHttp } from './pool.ts';
 

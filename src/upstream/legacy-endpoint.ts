@@ -8,7 +8,7 @@ import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
 import { contentTypeOf, createUpstreamPool } from './pool.ts';
-import { errorFromTransport } from './transport-error.ts';
+import { errorFromTransport } from './errors/index.ts';
 
 /** One legacy answer. */
 export interface LegacyEndpointAnswer {

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import type { Config } from '../config.ts';
 import type { LegacyError } from '../errors.ts';
 import { createUpstreamPool } from './pool.ts';
-import { errorFromTransport } from './transport-error.ts';
+import { errorFromTransport } from './errors/index.ts';
 
 /** One request to forward. Headers are final: the caller removed hop-by-hop headers and added forwarded ones. */
 export interface PassthroughRequest {

@@ -10,7 +10,7 @@ import type { Config } from '../config.ts';
 import { connectAhead } from './connect-ahead.ts';
 import { closesAfterAnswer, stacklessUntilNextTick } from './stackless-reset.ts';
 import { tlsOptionsFrom } from './tls.ts';
-import { errorFromTransport, upstreamError } from './transport-error.ts';
+import { errorFromTransport, upstreamError } from './errors/index.ts';
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST';

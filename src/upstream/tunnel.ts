@@ -7,7 +7,7 @@ import { connect as connectTls } from 'node:tls';
 import type { Config } from '../config.ts';
 import type { LegacyError } from '../errors.ts';
 import { tlsOptionsFrom } from './tls.ts';
-import { errorFromTransport } from './transport-error.ts';
+import { errorFromTransport } from './errors/index.ts';
 
 /** Opens one connection to the upstream. */
 export type TunnelOpener = () => Promise<Socket>;

@@ -1,6 +1,6 @@
 /** The work shares of the legacy services' upstream connections, from the settings. */
 import type { Config } from '../config.ts';
-import { upstreamError } from './transport-error.ts';
+import { upstreamError } from './errors/index.ts';
 import { createWorkShares, type WorkKind, type WorkShareEvents, type WorkShares } from './work-shares.ts';
 
 const shareSetting: Record<WorkKind, string> = { call: '--upstream-connections', keys: '--key-connections', db: '--db-connections' };

@@ -5,11 +5,9 @@
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { isStruct, struct, type Value } from '../value.ts';
-import { errorFromAnswer, jsonFromAnswer } from './answer.ts';
-import { errorFromJson2 } from './error-json.ts';
+import { errorFromAnswer, errorFromJsonRpc, jsonFromAnswer, upstreamError } from './errors/index.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
 import type { UpstreamHttp } from './pool.ts';
-import { upstreamError } from './transport-error.ts';
 
 /** `common.version()`'s dict as the upstream reports it. */
 export async function fetchVersionInfo(http: UpstreamHttp, config: Config, origin: CallOrigin): Promise<Value> {
@@ -20,9 +18,9 @@ export async function fetchVersionInfo(http: UpstreamHttp, config: Config, origi
   if (res.status === 200 && res.contentType.startsWith('application/json')) {
     const envelope = jsonFromAnswer(res, http.url, config.maxDepth);
     if (isStruct(envelope) && envelope.has('result')) return envelope.get('result') as Value;
-    if (isStruct(envelope) && isStruct(envelope.get('error') as Value)) {
-      const data = (envelope.get('error') as Map<string, Value>).get('data') as Value;
-      throw errorFromJson2(data, upstreamError('upstream_invalid', 'upstream version_info failed', http.url, res.elapsedMs));
+    const error = isStruct(envelope) ? envelope.get('error') : undefined;
+    if (error !== undefined && isStruct(error)) {
+      throw errorFromJsonRpc(error, upstreamError('upstream_invalid', 'upstream version_info failed', http.url, res.elapsedMs));
     }
   }
   if (res.status !== 404) throw errorFromAnswer(res, http.url, '', config.maxDepth);

@@ -8,16 +8,12 @@
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { accessDenied, type LegacyError } from '../errors.ts';
-import { isStruct, type Value } from '../value.ts';
-import { errorFromAnswer, jsonFromAnswer } from './answer.ts';
-import { classifyDatabaseAnswer } from './database-answer.ts';
-import { errorFromDatabaseText, type DatabaseOperation } from './database-error.ts';
-import { errorFromJson2 } from './error-json.ts';
+import { isStruct } from '../value.ts';
+import { classifyDatabaseAnswer, type DatabaseOperation, errorFromAnswer, errorFromDatabaseText, errorFromJsonRpc, jsonFromAnswer, upstreamError } from './errors/index.ts';
 import { multipartForm, urlencodedForm, type FormFields, type FormFile } from './form-post.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
 import { parseManagerPage, type ManagerPage } from './manager-page.ts';
 import { openStream, type UpstreamHttp, type UpstreamRequest } from './pool.ts';
-import { upstreamError } from './transport-error.ts';
 
 export type { FormFields, FormFile } from './form-post.ts';
 export type { ManagerPage } from './manager-page.ts';
@@ -93,7 +89,7 @@ export function createWebDatabaseClient(http: UpstreamHttp, config: Config): Web
       if (Array.isArray(result) && result.every((n): n is string => typeof n === 'string')) return result;
       const error = isStruct(envelope) ? envelope.get('error') : undefined;
       const fallback = upstreamError('upstream_invalid', 'upstream /web/database/list answered no list', http.url, res.elapsedMs);
-      const failure = isStruct(error ?? null) ? errorFromJson2((error as Map<string, Value>).get('data') ?? null, fallback) : fallback;
+      const failure = errorFromJsonRpc(error, fallback);
       // the rewritten manager's AccessDenied names why ("… admin disabled database listing."); 19.0's exp_list says "Access Denied"
       throw failure.kind === 'access_denied' ? accessDenied() : failure;
     },

@@ -9,11 +9,9 @@ import type { Config } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import { stringifyJson } from '../json/index.ts';
 import { isInt, isStruct, struct, type Struct, type Value } from '../value.ts';
-import { errorFromAnswer, jsonFromAnswer, unknownDatabase } from './answer.ts';
-import { errorFromJson2 } from './error-json.ts';
+import { errorFromAnswer, errorFromJsonRpc, jsonFromAnswer, unknownDatabase, upstreamError } from './errors/index.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
 import type { UpstreamHttp, UpstreamResponse } from './pool.ts';
-import { upstreamError } from './transport-error.ts';
 
 /** An open web session. Its cookie follows Odoo's rotations (a new `session_id` on any answer). */
 export interface WebSession {
@@ -79,9 +77,6 @@ export interface WebSessionClient {
   check(session: WebSession, origin: CallOrigin): Promise<void>;
 }
 
-/** The JSON-RPC code Odoo gives an `auth='user'` route without a logged-in session. */
-const sessionExpiredCode = 100;
-
 /** The `session_id` value a Set-Cookie header (or several) carries. */
 function sessionIdFrom(setCookie: string | string[] | undefined): string | undefined {
   for (const header of Array.isArray(setCookie) ? setCookie : setCookie === undefined ? [] : [setCookie]) {
@@ -103,13 +98,9 @@ export function createWebSessionClient(http: UpstreamHttp, config: Config): WebS
     if (res.status !== 200 || !res.contentType.startsWith('application/json')) throw errorFromAnswer(res, http.url, db, config.maxDepth);
     const envelope = jsonFromAnswer(res, http.url, config.maxDepth);
     if (!isStruct(envelope)) throw upstreamError('upstream_invalid', `upstream ${path} answered a non-JSON-RPC body`, http.url, res.elapsedMs);
-    const error = envelope.get('error') ?? null;
-    if (isStruct(error)) {
-      if (error.get('code') === sessionExpiredCode) {
-        throw new LegacyError('internal', { name: 'odoo.http.SessionExpiredException', message: 'Session expired' });
-      }
-      const fallback = upstreamError('upstream_invalid', `upstream ${path} answered an error without data`, http.url, res.elapsedMs);
-      throw errorFromJson2(error.get('data') ?? null, fallback);
+    const error = envelope.get('error');
+    if (error !== undefined && isStruct(error)) {
+      throw errorFromJsonRpc(error, upstreamError('upstream_invalid', `upstream ${path} answered an error without data`, http.url, res.elapsedMs));
     }
     return { res, value: envelope.has('result') ? (envelope.get('result') as Value) : null };
   }

@@ -4,12 +4,12 @@
  * scope — from its differences, `COMPATIBILITY.md`'s `- Corpus:` lines and `not-modelled-cases.ts`.
  */
 import { readFileSync } from 'node:fs';
-import type { Difference } from '../../src/compare/compare.ts';
-import { parseDeviations, type Deviation } from '../../src/compare/deviations.ts';
+import type { Difference } from '../../src/cutover/compare/compare.ts';
+import { parseDeviations, type Deviation } from '../../src/cutover/compare/deviations.ts';
 import type { ConformanceCase, Scope } from './load-cases.ts';
 import type { NotModelledEntry } from './not-modelled-cases.ts';
 
-export { parseDeviations, type Deviation } from '../../src/compare/deviations.ts';
+export { parseDeviations, type Deviation } from '../../src/cutover/compare/deviations.ts';
 
 /** `COMPATIBILITY.md` at the repository root. */
 export const compatibilityUrl = new URL('../../COMPATIBILITY.md', import.meta.url);

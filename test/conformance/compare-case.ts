@@ -3,7 +3,7 @@
  * then the body by the case's dialect (`compare.ts`), with the case's volatile markers and the run's
  * id table. Shared by the replay and the runner's self-test.
  */
-import { compareHttp, compareJsonrpcBodies, compareXmlrpcBodies, type Difference, type IdLookup, type ValueCompareOptions } from '../../src/compare/compare.ts';
+import { compareHttp, compareJsonrpcBodies, compareXmlrpcBodies, type Difference, type IdLookup, type ValueCompareOptions } from '../../src/cutover/compare/compare.ts';
 import type { ConformanceCase } from './load-cases.ts';
 
 /** An answer as received. */

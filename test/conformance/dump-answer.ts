@@ -4,7 +4,7 @@
  * kind of file — a zip (`PK\x03\x04`) or a pg_dump custom-format file (`PGDMP`) — and be complete.
  */
 import { readFileSync } from 'node:fs';
-import type { Difference } from '../../src/compare/compare.ts';
+import type { Difference } from '../../src/cutover/compare/compare.ts';
 import { casesUrl, type ConformanceCase } from './load-cases.ts';
 
 /** The recorded summary of a dump's decoded value. */

@@ -5,7 +5,7 @@
  */
 import { parseJson } from '../../src/json/index.ts';
 import type { Value } from '../../src/value.ts';
-import { parseTaggedCall, taggedToValue } from '../../src/compare/xmlrpc-tagged.ts';
+import { parseTaggedCall, taggedToValue } from '../../src/cutover/compare/xmlrpc-tagged.ts';
 
 /** A decoded legacy request. */
 export interface LegacyCallInfo {

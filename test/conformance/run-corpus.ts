@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Value } from '../../src/value.ts';
 import type { CaseOutcome } from './classify.ts';
-import { compareHttp, compareJsonValues, parseJsonText, type Difference } from '../../src/compare/compare.ts';
+import { compareHttp, compareJsonValues, parseJsonText, type Difference } from '../../src/cutover/compare/compare.ts';
 import { compareLegacyAnswer } from './compare-case.ts';
 import { runDatabaseSteps } from './db-scenario.ts';
 import { compareDumpAnswer } from './dump-answer.ts';
@@ -28,7 +28,7 @@ import {
   withSessionId,
 } from './substitute.ts';
 import { runWebDatabaseCase } from './web-database-case.ts';
-import { parseTaggedResponse, taggedToValue } from '../../src/compare/xmlrpc-tagged.ts';
+import { parseTaggedResponse, taggedToValue } from '../../src/cutover/compare/xmlrpc-tagged.ts';
 
 /** One upstream request the simulator saw (its `log`). */
 export interface SimLogEntry {

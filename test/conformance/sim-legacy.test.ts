@@ -7,9 +7,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Perturbation, type Simulator } from '../../sim/index.ts';
-import { defaultShadowMethods } from '../../src/shadow/index.ts';
-import { viewAnswer } from '../../src/shadow/answer-view.ts';
-import { isRefusedLogin, mayShadow } from '../../src/shadow/policy.ts';
+import { defaultShadowMethods } from '../../src/cutover/shadow/index.ts';
+import { viewAnswer } from '../../src/cutover/shadow/answer-view.ts';
+import { isRefusedLogin, mayShadow } from '../../src/cutover/shadow/policy.ts';
 import type { Dialect } from '../../src/call.ts';
 import { classify } from './classify.ts';
 import { decodeLegacyCall } from './legacy-call.ts';

@@ -10,7 +10,7 @@
 import { parseJson, stringifyJson } from '../../src/json/index.ts';
 import type { Value } from '../../src/value.ts';
 import type { LegacyCallInfo } from './legacy-call.ts';
-import { parseTaggedCall, type Tagged } from '../../src/compare/xmlrpc-tagged.ts';
+import { parseTaggedCall, type Tagged } from '../../src/cutover/compare/xmlrpc-tagged.ts';
 
 /** The placeholder pattern of the corpus: `<ADMIN_KEY>`, `<NEW_KEY_1>`, `<GENERATED_KEY>`. */
 export const placeholderPattern = /<([A-Z][A-Z0-9_]*_KEY(?:_\d+)?)>/g;

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Value } from '../../src/value.ts';
 import type { CaseOutcome } from './classify.ts';
-import { compareHttp, compareJsonValues, parseJsonText, type Difference } from '../../src/compare/compare.ts';
+import { compareHttp, compareJsonValues, parseJsonText, type Difference } from '../../src/cutover/compare/compare.ts';
 import { simDatabaseOps } from './db-scenario.ts';
 import { casesUrl, type ConformanceCase } from './load-cases.ts';
 import { headersToSend, sendRequest, type HttpAnswer } from './replay.ts';

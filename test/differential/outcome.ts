@@ -3,10 +3,10 @@
  * an intended deviation (a `- Shadow:` rule of COMPATIBILITY.md), or a difference with a cause key
  * that groups alike differences (numbers, ids and quoted names masked).
  */
-import type { Difference } from '../../src/compare/compare.ts';
-import { viewAnswer, type AnswerView } from '../../src/shadow/answer-view.ts';
-import { compareAnswers, type HttpAnswer } from '../../src/shadow/compare-answers.ts';
-import { explainDifference, intendedDeviations } from '../../src/shadow/intended.ts';
+import type { Difference } from '../../src/cutover/compare/compare.ts';
+import { viewAnswer, type AnswerView } from '../../src/cutover/shadow/answer-view.ts';
+import { compareAnswers, type HttpAnswer } from '../../src/cutover/shadow/compare-answers.ts';
+import { explainDifference, intendedDeviations } from '../../src/cutover/shadow/intended.ts';
 import { PyBinary, PyDateTime, type Value } from '../../src/value.ts';
 import type { Dialect } from './generate.ts';
 

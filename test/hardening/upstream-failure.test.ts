@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.ts';
-import { parseTaggedResponse, taggedToValue } from '../../src/compare/xmlrpc-tagged.ts';
+import { parseTaggedResponse, taggedToValue } from '../../src/cutover/compare/xmlrpc-tagged.ts';
 import { encodeRequest } from '../fixtures-xml/xmlrpc-request.ts';
 import { toValue } from '../support/stack.ts';
 import type { Value } from '../../src/value.ts';

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../sim/index.ts';
-import type { CutoverSnapshot } from '../../src/report/cutover.ts';
+import type { CutoverSnapshot } from '../../src/cutover/cutover-report.ts';
 import { captureLog, type CapturedLog } from '../support/captured-log.ts';
 import { holdingProxy } from '../support/holding-proxy.ts';
 import { startStack, toValue, type Stack } from '../support/stack.ts';

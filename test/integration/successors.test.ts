@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.ts';
-import { compareJsonValues } from '../../src/compare/compare.ts';
+import { compareJsonValues } from '../../src/cutover/compare/compare.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { startGateway, type RunningGateway } from '../../src/server/gateway.ts';

@@ -4,7 +4,7 @@
  * service '2' (KeyError: '2', faultCode '2'); GET stays 405.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseTaggedResponse, taggedToValue } from '../../src/compare/xmlrpc-tagged.ts';
+import { parseTaggedResponse, taggedToValue } from '../../src/cutover/compare/xmlrpc-tagged.ts';
 import type { Value } from '../../src/value.ts';
 import { encodeRequest } from '../fixtures-xml/xmlrpc-request.ts';
 import { startStack, type Stack } from '../support/stack.ts';

@@ -4,7 +4,7 @@
  * on `/xmlrpc`).
  */
 import type { Value } from '../../src/value.ts';
-import { parseTaggedResponse, taggedToValue } from '../../src/compare/xmlrpc-tagged.ts';
+import { parseTaggedResponse, taggedToValue } from '../../src/cutover/compare/xmlrpc-tagged.ts';
 import { encodeRequest } from '../fixtures-xml/xmlrpc-request.ts';
 import type { Stack } from './stack.ts';
 

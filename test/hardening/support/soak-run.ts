@@ -7,7 +7,7 @@
 import { startSimulator } from '../../../sim/index.ts';
 import { parseJson, stringifyJson } from '../../../src/json/index.ts';
 import type { Value } from '../../../src/value.ts';
-import { parseTaggedResponse, taggedToValue } from '../../../src/compare/xmlrpc-tagged.ts';
+import { parseTaggedResponse, taggedToValue } from '../../../src/cutover/compare/xmlrpc-tagged.ts';
 import { encodeRequest } from '../../fixtures-xml/xmlrpc-request.ts';
 import { toValue } from '../../support/stack.ts';
 import { fdsOf, rssOf, settle, startChildGateway } from './child-gateway.ts';

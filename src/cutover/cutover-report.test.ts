@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { withCutover, type ShadowStatus } from './cutover-report.ts';
+import { createMigrationReport, type ReportedCall } from '../report/migration-report.ts';
+
+const t0 = Date.parse('2026-05-01T10:00:00.000Z');
+const on: ShadowStatus = { enabled: true, samplePercent: 100, maxInFlight: 4, methods: ['read', 'search_read', 'read_group', 'version'], gone: [] };
+const call = (modelMethod: string, over: Partial<ReportedCall> = {}): ReportedCall => ({ dialect: 'xmlrpc2', userAgent: 'erp-sync', ip: '10.0.0.5', service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod, failed: false, ...over });
+const shadowed = (modelMethod: string, outcome: 'equal' | 'intended' | 'differs' | 'error' | 'dropped') =>
+  ({ userAgent: 'erp-sync', ip: '10.0.0.5', service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod, outcome }) as const;
+
+function sample() {
+  const report = createMigrationReport({ maxClients: 10, now: () => t0 });
+  report.record({ ...call('search_read'), json2Body: () => '{"domain": []}' });
+  report.record({ ...call('read_group'), json2Body: () => '{"domain": [], "fields": ["<string>"], "groupby": ["<string>"]}' });
+  report.record(call('read_group'));
+  report.record(call('write'));
+  report.record(call('read'));
+  for (let i = 0; i < 18; i++) report.recordShadow(shadowed('search_read', 'equal'));
+  report.recordShadow(shadowed('search_read', 'differs'));
+  report.recordShadow(shadowed('read_group', 'intended'));
+  report.recordShadow(shadowed('read_group', 'error'));
+  report.recordShadow(shadowed('read_group', 'dropped'));
+  return report.snapshot();
+}
+
+function createMigrationReportWith(...calls: ReportedCall[]) {
+  const report = createMigrationReport({ maxClients: 10, now: () => t0 });
+  for (const c of calls) report.record(c);
+  return report.snapshot();
+}
+
+describe('withCutover()', () => {
+  it("gives each client a readiness line: the share of compared calls that were equal, and what was never sampled", () => {
+    const [client] = withCutover(sample(), on).clients;
+    expect(client?.readiness).toMatchObject({ sampled: 20, equal: 18, intended: 1, differs: 1, errors: 1, dropped: 1, equalPercent: 90 });
+    expect(client?.readiness.neverSampled).toEqual([
+      { method: 'res.partner.write', reason: 'never shadowed: it can change state' },
+      { method: 'res.partner.read', reason: 'not sampled yet' },
+    ]);
+    expect(client?.readiness.line).toBe(
+      '90 % of 20 compared calls equal (18 equal, 1 intended deviations, 1 differ). 1 shadow calls got no comparable answer. 1 sampled calls were dropped (the shadow bound was full). ' +
+        'Never sampled: res.partner.write (never shadowed: it can change state); res.partner.read (not sampled yet).',
+    );
+  });
+
+  it('says when shadow mode is off or the upstream dropped the service', () => {
+    const off = withCutover(createMigrationReportWith(call('read')), { ...on, enabled: false }).clients[0]?.readiness;
+    expect(off?.line).toBe('Shadow mode is off (--shadow-sample): no call compared.');
+    expect(off?.neverSampled).toEqual([{ method: 'res.partner.read', reason: 'shadow mode is off' }]);
+    const gone = { ...on, gone: [{ service: 'object', since: '2026-05-01T10:00:00.000Z', reason: '404' }] };
+    expect(withCutover(sample(), gone).clients[0]?.readiness.neverSampled[1]?.reason).toBe('the upstream no longer serves this legacy service');
+  });
+
+  it("names each deprecated method a client calls, with Odoo's message and its replacement", () => {
+    const [client] = withCutover(sample(), on).clients;
+    expect(client?.deprecated).toEqual([
+      { model: 'res.partner', method: 'read_group', calls: 2, since: '19.0', message: expect.stringContaining('read_group is deprecated'), replacement: 'formatted_read_group' },
+    ]);
+  });
+
+  it("gives each method its JSON-2 equivalent, a deprecated one's built on its replacement", () => {
+    const methods = withCutover(sample(), on).clients[0]?.methods ?? [];
+    const { fleet } = withCutover(sample(), on);
+    expect(fleet.find((m) => m.modelMethod === 'search_read')?.json2?.request).toBe('POST /json/2/res.partner/search_read');
+    expect(fleet.find((m) => m.modelMethod === 'read_group')?.json2).toMatchObject({ request: 'POST /json/2/res.partner/formatted_read_group', replaces: 'read_group' });
+    expect(methods.some((m) => 'json2' in m)).toBe(false);
+  });
+});
+
+describe('the fleet table', () => {
+  it('lists each method once with the clients that call it, and a JSON-2 equivalent only for a method that ever succeeded', () => {
+    const report = createMigrationReport({ maxClients: 10, now: () => t0 });
+    const who = { database: 'demo', user: 'login:0123456789ab' };
+    report.record({ ...call('search_read', who), json2Body: () => '{"domain": []}' });
+    report.record(call('search_read', { ...who, userAgent: 'odoorpc' }));
+    report.record(call('search_read', { ...who, userAgent: 'odoorpc' }));
+    report.record(call('x_broken', { ...who, failed: true }));
+    const { fleet } = withCutover(report.snapshot(), on);
+    expect(fleet.map((m) => [m.name, m.clients, m.calls, m.faults, m.succeeded])).toEqual([
+      ['res.partner.search_read', 2, 3, 0, true],
+      ['res.partner.x_broken', 1, 1, 1, false],
+    ]);
+    expect(fleet[0]?.topClients).toEqual([
+      { client: 'demo / login:0123456789ab / odoorpc @ 10.0.0.5', calls: 2 },
+      { client: 'demo / login:0123456789ab / erp-sync @ 10.0.0.5', calls: 1 },
+    ]);
+    expect(fleet[0]?.json2?.body).toBe('{"domain": []}');
+    expect(fleet[1]?.json2).toBeUndefined();
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * The fleet-wide migration list: one row per method (`model.method` or `service.method`) with the
+ * clients that call it, how often, when last, whether it ever succeeded, and — only then — the
+ * JSON-2 request that replaces it. Derived from the stored report when it is served.
+ */
+import { json2EquivalentOf, type Json2Equivalent } from './equivalents/index.ts';
+import type { ClientReport, MethodReport } from '../report/migration-report.ts';
+
+/** Clients named per method; the others are counted. */
+export const clientsNamedPerMethod = 3;
+
+/** One method across the fleet. */
+export interface FleetMethod {
+  /** `res.partner.read`, `common.version`. */
+  name: string;
+  service: string;
+  method: string;
+  model?: string;
+  modelMethod?: string;
+  /** Clients that call it. */
+  clients: number;
+  /** The clients that call it most (at most {@link clientsNamedPerMethod}), as {@link clientLabel} names them. */
+  topClients: { client: string; calls: number }[];
+  calls: number;
+  faults: number;
+  lastSeen: string;
+  /** At least one call of it succeeded. */
+  succeeded: boolean;
+  /** The JSON-2 request that replaces it: only for a method that succeeded. */
+  json2?: Json2Equivalent;
+}
+
+/** How the report names a method in lists: `res.partner.read`, `common.version`. */
+export function methodName(m: Pick<MethodReport, 'service' | 'method' | 'model' | 'modelMethod'>): string {
+  return m.service === 'object' && m.model !== undefined && m.modelMethod !== undefined ? `${m.model}.${m.modelMethod}` : `${m.service}.${m.method}`;
+}
+
+/** A client as one line: `demo / login:1a2b… / Python-xmlrpc/3.11 @ 10.0.0.5`. */
+export function clientLabel(c: Pick<ClientReport, 'database' | 'user' | 'userAgent' | 'ip'>): string {
+  return `${c.database ?? '(no database)'} / ${c.user ?? 'anonymous'} / ${c.userAgent === '' ? '(no User-Agent)' : c.userAgent} @ ${c.ip}`;
+}
+
+/** The fleet table of `clients`: the methods called by the most clients first, then by calls. */
+export function fleetOf(clients: readonly ClientReport[]): FleetMethod[] {
+  const rows = new Map<string, FleetMethod & { callers: { client: string; calls: number }[]; json2Body?: string }>();
+  for (const c of clients) {
+    const label = clientLabel(c);
+    for (const m of c.methods) {
+      const name = methodName(m);
+      let row = rows.get(name);
+      if (row === undefined) {
+        row = {
+          name, service: m.service, method: m.method, ...(m.model === undefined ? {} : { model: m.model }), ...(m.modelMethod === undefined ? {} : { modelMethod: m.modelMethod }),
+          clients: 0, topClients: [], calls: 0, faults: 0, lastSeen: m.lastSeen, succeeded: false, callers: [],
+        };
+        rows.set(name, row);
+      }
+      row.clients++;
+      row.calls += m.calls;
+      row.faults += m.faults;
+      if (m.lastSeen > row.lastSeen) row.lastSeen = m.lastSeen;
+      if (m.calls > m.faults) row.succeeded = true;
+      // the body of the first client that has one stands for the method
+      if (m.json2Body !== undefined && row.json2Body === undefined) row.json2Body = m.json2Body;
+      row.callers.push({ client: label, calls: m.calls });
+    }
+  }
+  return [...rows.values()]
+    .sort((a, b) => b.clients - a.clients || b.calls - a.calls || a.name.localeCompare(b.name))
+        .map(({ callers, json2Body, ...row }) => {
+      const topClients = callers.sort((a, b) => b.calls - a.calls).slice(0, clientsNamedPerMethod);
+      const json2 = row.succeeded ? json2EquivalentOf({ ...row, json2Body }) : undefined;
+      return { ...row, topClients, ...(json2 === undefined ? {} : { json2 }) };
+    });
+}

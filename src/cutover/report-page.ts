@@ -1,0 +1,181 @@
+/**
+ * The migration report as a small self-contained HTML page (`/gateway/report`): the fleet table of
+ * what to migrate first, then the clients grouped by database and login with the methods they call
+ * most. No script, no external resource; every client-supplied
+ * string is escaped.
+ */
+import type { Json2Equivalent } from './equivalents/index.ts';
+import type { CutoverClientReport, CutoverMethodReport, CutoverSnapshot, ShadowStatus } from './cutover-report.ts';
+import { methodName, type FleetMethod } from './fleet.ts';
+import type { ClientReport, DroppedCounts, MethodReport, ReportSnapshot } from '../report/migration-report.ts';
+
+/** Escapes text for HTML content and quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+const style = `
+body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#222}
+h1{font-size:1.4rem}h2{font-size:1.2rem;margin:1.2rem 0 .4rem}h3.group-title{font-size:1.05rem;margin:1.2rem 0 .3rem}h4{font-size:1rem;margin:0 0 .3rem;word-break:break-all}h5{font-size:.95rem;margin:.8rem 0 .3rem}
+ul.who{margin:0;padding-left:1rem;font-size:.9em}#fleet table{width:100%}#dropped{color:#8a4b00}details summary{cursor:pointer;color:#555}
+section.client{border:1px solid #ccc;border-radius:6px;padding:.8rem 1rem;margin:1rem 0}
+table{border-collapse:collapse;margin-top:.5rem}th,td{border-bottom:1px solid #eee;padding:.2rem .6rem;text-align:left}
+td.n{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#666}code{font-size:.95em}
+pre{background:#f6f6f6;padding:.4rem .6rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
+.readiness{font-weight:600}.deprecated li,.difference{margin:.3rem 0}.json2{border-top:1px dashed #ddd;padding-top:.3rem;margin-top:.5rem}`;
+
+/** Methods listed per client on the page (the JSON lists all the report keeps). */
+export const methodsShownPerClient = 10;
+
+/** Renders the page for `snapshot` at once (tests, small reports). */
+export function renderReportPage(snapshot: ReportSnapshot | CutoverSnapshot): string {
+  return [...reportPageChunks(snapshot)].join('');
+}
+
+/**
+ * The page for `snapshot` in pieces (one per fleet row and per client), so that a server can send
+ * it while yielding to other work between pieces. The fleet table comes first: what to migrate;
+ * then the clients, grouped by database and login.
+ */
+export function* reportPageChunks(snapshot: ReportSnapshot | CutoverSnapshot): Generator<string> {
+  const calls = snapshot.clients.reduce((sum, c) => sum + c.calls, 0);
+  yield `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Legacy RPC migration report</title>
+<style>${style}</style>
+</head>
+<body>
+<h1>Legacy RPC migration report</h1>
+<p id="summary"><span id="client-count">${snapshot.clients.length}</span> legacy clients, <span id="call-count">${calls}</span> calls; generated <time datetime="${snapshot.generatedAt}">${snapshot.generatedAt}</time>. <a href="report.json">JSON</a> (every method of every client).</p>
+${droppedLine(snapshot.dropped)}`;
+  if ('shadow' in snapshot) yield shadowSection(snapshot.shadow);
+  if (snapshot.clients.length === 0) {
+    yield '<p id="empty">No legacy call since the report started.</p>\n</body>\n</html>\n';
+    return;
+  }
+  if ('fleet' in snapshot) yield* fleetSection(snapshot.fleet);
+  yield '<h2 id="clients-title">Clients by database and login</h2>\n';
+  // grouped by database, then login; within a group the most recently seen first
+  const groups = new Map<string, (ClientReport | CutoverClientReport)[]>();
+  for (const c of snapshot.clients) {
+    const key = JSON.stringify([c.database ?? '', c.user ?? '']);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [c]);
+    else group.push(c);
+  }
+  const ordered = [...groups.values()].sort((a, b) => ((a[0] as ClientReport).database ?? '\uffff').localeCompare((b[0] as ClientReport).database ?? '\uffff') || ((a[0] as ClientReport).user ?? '\uffff').localeCompare((b[0] as ClientReport).user ?? '\uffff'));
+  for (const group of ordered) {
+    const first = group[0] as ClientReport;
+    const db = first.database === undefined ? '<span class="muted">no database (calls without credentials)</span>' : `database <code>${escapeHtml(first.database)}</code>`;
+    const user = first.user === undefined ? '' : `, <code class="user">${escapeHtml(first.user)}</code>`;
+    yield `<div class="group" data-database="${escapeHtml(first.database ?? '')}" data-user="${escapeHtml(first.user ?? '')}"><h3 class="group-title">${db}${user}: ${group.length} client${group.length === 1 ? '' : 's'}</h3>\n`;
+    for (const c of group) yield `${clientSection(c)}\n`;
+    yield '</div>\n';
+  }
+  yield '</body>\n</html>\n';
+}
+
+/** What the bounds dropped, when they dropped anything. */
+function droppedLine(dropped: DroppedCounts | undefined): string {
+  if (dropped === undefined) return '';
+  const parts = [
+    dropped.anonymousClients > 0 ? `${dropped.anonymousClients} anonymous clients left to make room` : '',
+    dropped.authenticatedClients > 0 ? `${dropped.authenticatedClients} authenticated clients left to make room (no anonymous one was left)` : '',
+    dropped.unlistedCalls > 0 ? `${dropped.unlistedCalls} calls were counted but not listed under their method (a client's method bound or the report's size bound)` : '',
+    dropped.foldedCalls > 0 ? `${dropped.foldedCalls} calls are listed as <code>other</code> (past the bound of distinct method names)` : '',
+  ].filter(Boolean);
+  return parts.length === 0 ? '' : `<p id="dropped">To stay within its bounds (<code>--report-size</code>, <code>--report-max-bytes</code>): ${parts.join('; ')}.</p>\n`;
+}
+
+/** The fleet table: one row per method, the methods called by the most clients first. */
+function* fleetSection(fleet: FleetMethod[]): Generator<string> {
+  const headers = fleet.find((m) => m.json2?.headers !== undefined)?.json2?.headers;
+  const headerBlock = headers === undefined ? '' : `<p>Every JSON-2 request below sends these headers:</p><pre class="headers">${Object.entries(headers).map(([k, v]) => `${escapeHtml(k)}: ${escapeHtml(v)}`).join('\n')}</pre>\n`;
+  yield `<section id="fleet">
+<h2>What to migrate: ${fleet.length} methods</h2>
+${headerBlock}<table>
+<thead><tr><th>Method</th><th>Clients</th><th>Calls</th><th>Faults</th><th>Last seen</th><th>Succeeded</th><th>JSON-2 equivalent</th></tr></thead>
+<tbody>
+`;
+  for (const m of fleet) {
+    const named = m.topClients.map((t) => `<li>${escapeHtml(t.client)} <span class="muted">(${t.calls})</span></li>`).join('');
+    const more = m.clients > m.topClients.length ? `<li class="muted">and ${m.clients - m.topClients.length} more</li>` : '';
+    yield `<tr data-method="${escapeHtml(m.name)}"><td><code>${escapeHtml(m.name)}</code></td><td><span class="clients">${m.clients}</span><ul class="who">${named}${more}</ul></td><td class="n">${m.calls}</td><td class="n">${m.faults}</td><td>${m.lastSeen}</td><td class="succeeded">${m.succeeded ? 'yes' : 'never'}</td><td>${m.json2 === undefined ? `<span class="muted">${m.succeeded ? 'none' : 'only for a method that succeeded'}</span>` : equivalentOf(m.name, m.json2)}</td></tr>\n`;
+  }
+  yield '</tbody>\n</table>\n</section>\n';
+}
+
+function clientSection(c: ClientReport | CutoverClientReport): string {
+  const agent = c.userAgent === '' ? '<span class="muted">(no User-Agent)</span>' : `<code>${escapeHtml(c.userAgent)}</code>`;
+  const perService = Object.entries(c.services).map(([s, n]) => `${escapeHtml(s)} ${n}`).join(', ');
+  const perDialect = Object.entries(c.dialects).map(([d, n]) => `${escapeHtml(d)} ${n}`).join(', ');
+  const shown = c.methods.slice(0, methodsShownPerClient);
+  const notShown = c.methods.length > shown.length ? `<p class="muted">${c.methods.length - shown.length} more methods in <a href="report.json">the JSON</a>.</p>` : '';
+  const unlisted = c.unlistedCalls > 0 ? `<p class="muted">${c.unlistedCalls} calls to further methods are counted but not listed.</p>` : '';
+  return `<section class="client" data-user-agent="${escapeHtml(c.userAgent)}" data-ip="${escapeHtml(c.ip)}">
+<h4>${agent} from <code>${escapeHtml(c.ip)}</code></h4>
+<p><span class="calls">${c.calls}</span> calls, <span class="faults">${c.faults}</span> faults; first seen ${c.firstSeen}, last seen ${c.lastSeen}.<br>Services: ${perService}. Dialects: ${perDialect}.</p>
+<table>
+<thead><tr><th>Service</th><th>Method</th><th>Model</th><th>Model method</th><th>Calls</th><th>Faults</th><th>First seen</th><th>Last seen</th><th>Shadow</th></tr></thead>
+<tbody>
+${shown.map(methodRow).join('\n')}
+</tbody>
+</table>
+${notShown}${unlisted}${'readiness' in c ? cutoverParts(c) : ''}</section>`;
+}
+
+function methodRow(m: MethodReport): string {
+  const cell = (v: string | undefined) => (v === undefined ? '<td class="muted">–</td>' : `<td>${escapeHtml(v)}</td>`);
+  const s = m.shadow;
+  const shadow = s === undefined ? '<td class="shadow muted">–</td>' : `<td class="shadow">${s.equal} equal, ${s.intended} intended, ${s.differs} differ${s.errors > 0 ? `, ${s.errors} failed` : ''}${s.dropped > 0 ? `, ${s.dropped} dropped` : ''}</td>`;
+  return `<tr>${cell(m.service)}${cell(m.method)}${cell(m.model)}${cell(m.modelMethod)}<td class="n">${m.calls}</td><td class="n">${m.faults}</td><td>${m.firstSeen}</td><td>${m.lastSeen}</td>${shadow}</tr>`;
+}
+
+/** Shadow mode's state, above the clients. */
+function shadowSection(shadow: ShadowStatus): string {
+  const state = shadow.enabled
+    ? `on: ${shadow.samplePercent} % of the calls to ${shadow.methods.map((m) => `<code>${escapeHtml(m)}</code>`).join(', ')}, at most ${shadow.maxInFlight} in flight`
+    : 'off (<code>--shadow-sample</code>)';
+  const gone = shadow.gone.map((g) => `<li class="gone" data-service="${escapeHtml(g.service)}">${escapeHtml(g.service)}: ${escapeHtml(g.reason)} (since ${escapeHtml(g.since)})</li>`).join('');
+  return `<section id="shadow"><p>Shadow mode is <span id="shadow-state">${state}</span>.</p>${gone === '' ? '' : `<p>Shadow mode stopped for:</p><ul>${gone}</ul>`}</section>\n`;
+}
+
+/** Readiness, deprecated calls, differences and JSON-2 equivalents of one client. */
+function cutoverParts(c: CutoverClientReport): string {
+  const readiness = `<h5>Readiness</h5>\n<p class="readiness">${escapeHtml(c.readiness.line)}</p>\n`;
+  const deprecated =
+    c.deprecated.length === 0
+      ? ''
+      : `<h5>Deprecated methods (the first to go in a later Odoo)</h5>\n<ul class="deprecated">${c.deprecated
+          .map(
+            (d) =>
+              `<li data-method="${escapeHtml(d.method)}"><code>${escapeHtml(d.model === undefined ? d.method : `${d.model}.${d.method}`)}</code>, ${d.calls} calls: “${escapeHtml(d.message)}”${d.since === null ? '' : ` (deprecated since ${escapeHtml(d.since)})`}${d.replacement === undefined ? '' : `; replace with <code class="replacement">${escapeHtml(d.replacement)}</code>`}</li>`,
+          )
+          .join('\n')}</ul>\n`;
+  const differences = c.methods.filter((m) => (m.differences ?? []).length > 0).map(differencesOf).join('\n');
+  return `${readiness}${deprecated}${differences === '' ? '' : `<h5>Differences that persisted</h5>\n${differences}\n`}`;
+}
+
+function differencesOf(m: CutoverMethodReport): string {
+  return (m.differences ?? [])
+    .map(
+      (d) => `<div class="difference" data-method="${escapeHtml(methodName(m))}"><p><code>${escapeHtml(methodName(m))}</code> (${escapeHtml(d.dialect)}, ${escapeHtml(d.at)}):</p>
+<ul>${d.differences.map((x) => `<li>${escapeHtml(x)}</li>`).join('')}</ul>
+<p>Gateway:</p><pre class="gateway-answer">${escapeHtml(d.gateway)}</pre><p>Legacy endpoint:</p><pre class="legacy-answer">${escapeHtml(d.legacy)}</pre></div>`,
+    )
+    .join('\n');
+}
+
+/** A method's JSON-2 request; the body and the curl and Python snippets fold away. */
+function equivalentOf(name: string, e: Json2Equivalent): string {
+  const head = `${e.replaces === undefined ? '' : `<span class="muted">replaced by</span> `}${e.request === undefined ? '<span class="muted">no request replaces it</span>' : `<code class="request">${escapeHtml(e.request)}</code>`}`;
+  const details = [
+    e.note === undefined ? '' : `<p class="note">${escapeHtml(e.note)}</p>`,
+    e.body === undefined ? '' : `<pre class="body">${escapeHtml(e.body)}</pre>`,
+    e.curl === undefined ? '' : `<p>curl:</p><pre class="curl">${escapeHtml(e.curl)}</pre>`,
+    e.python === undefined ? '' : `<p>Python (requests):</p><pre class="python">${escapeHtml(e.python)}</pre>`,
+  ].filter(Boolean).join('\n');
+  return `<div class="json2" data-method="${escapeHtml(name)}">${head}${details === '' ? '' : `<details><summary>request</summary>${details}</details>`}</div>`;
+}
