@@ -338,7 +338,10 @@ async function shares(db: string): Promise<Record<string, unknown>> {
   const pick = (name: string) => metrics.split('\n').filter((l) => l.startsWith(name) && !l.startsWith('#'));
   return {
     alone, slowCalls: { n: slowMs.length, p50Ms: pct(slowMs, 50) }, readyz: worst(readyz), lightThroughGateway: worst(lightMs), lightDirect: worst(directMs),
-    metrics: [...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_count'), ...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_sum'), ...pick('legacy_rpc_gateway_upstream_queue_timeouts_total')],
+    metrics: [
+      ...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_count'), ...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_sum'), ...pick('legacy_rpc_gateway_upstream_queue_timeouts_total'),
+      ...pick('legacy_rpc_gateway_upstream_waiting_calls'), ...pick('legacy_rpc_gateway_upstream_busy_connections'),
+    ],
   };
 }
 
