@@ -162,6 +162,9 @@ export interface ReportSnapshot {
   clients: ClientReport[];
 }
 
+/** A snapshot whose clients are made as they are read ({@link MigrationReport.snapshotLazily}); a snapshot is one too. */
+export type LazyReportSnapshot = Omit<ReportSnapshot, 'clients'> & { clients: Iterable<ClientReport> };
+
 /** No entry dropped yet. */
 export const noneDropped = (): DroppedCounts => ({ anonymousClients: 0, authenticatedClients: 0, unlistedCalls: 0, foldedCalls: 0 });
 
@@ -173,6 +176,12 @@ export interface MigrationReport {
   recordShadow(result: ReportedShadow): void;
   /** The report now. */
   snapshot(): ReportSnapshot;
+  /**
+   * The report as {@link snapshot} gives it, each client's entry made only when it is read: a save
+   * reading it in pieces holds the event loop for one piece, not the whole report. The clients and
+   * their order are those at the call; each one's counts are those when it is read.
+   */
+  snapshotLazily(): LazyReportSnapshot;
   /** Replaces the content with a saved snapshot (at start), keeping the most recently seen clients. */
   restore(snapshot: ReportSnapshot): void;
   /** Changes since start: a persister saves only when it moved. */
@@ -446,22 +455,30 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
     },
 
     snapshot() {
+      const { clients, ...head } = this.snapshotLazily();
+      return { ...head, clients: [...clients] };
+    },
+
+    snapshotLazily() {
       const iso = (ms: number) => new Date(ms).toISOString();
       // most recently touched first within a pool; the (stable) sort then merges the pools by last seen
       const all = [...[...authenticated.values()].reverse(), ...[...anonymous.values()].reverse()].sort((a, b) => b.lastSeen - a.lastSeen);
-      const clients = all.map(
-        (c): ClientReport => ({
-          userAgent: c.userAgent, ip: c.ip,
-          ...(c.database === undefined ? {} : { database: c.database }),
-          ...(c.user === undefined ? {} : { user: c.user }),
-          ...(c.authenticated ? { authenticated: true } : {}),
-          firstSeen: iso(c.firstSeen), lastSeen: iso(c.lastSeen), calls: c.calls, faults: c.faults,
-          dialects: Object.fromEntries(c.dialects), services: Object.fromEntries(c.services),
-          methods: methodReports(c.methods.values()),
-          unlistedCalls: c.unlistedCalls,
-        }),
-      );
-      return { version: 1, generatedAt: iso(now()), dropped: { ...dropped }, clients };
+      const clientReport = (c: ClientEntry): ClientReport => ({
+        userAgent: c.userAgent, ip: c.ip,
+        ...(c.database === undefined ? {} : { database: c.database }),
+        ...(c.user === undefined ? {} : { user: c.user }),
+        ...(c.authenticated ? { authenticated: true } : {}),
+        firstSeen: iso(c.firstSeen), lastSeen: iso(c.lastSeen), calls: c.calls, faults: c.faults,
+        dialects: Object.fromEntries(c.dialects), services: Object.fromEntries(c.services),
+        methods: methodReports(c.methods.values()),
+        unlistedCalls: c.unlistedCalls,
+      });
+      return {
+        version: 1, generatedAt: iso(now()), dropped: { ...dropped },
+        clients: (function* clientReports() {
+          for (const c of all) yield clientReport(c);
+        })(),
+      };
     },
 
     restore(snapshot) {
