@@ -23,7 +23,8 @@
  *    `context_get` calls through the gateway, their latencies (prefork Odoo with 2 workers: the
  *    review's case).
  * 6. shares: 32 slow calls (`ir.model.fields` `search_read`, all rows) in a loop through the gateway;
- *    meanwhile `/readyz`, a light call through the gateway and the same call direct, timed.
+ *    meanwhile `/readyz`, a light call through the gateway and the same call direct, timed
+ *    (`--warmup 3` seconds of slow calls first, then at most `--samples 8`, `--pause 0` ms apart, within `--seconds`).
  * 7. skew: a gateway whose clock is a day ahead; `demo`/`demo` logs in and makes 6 calls; the mints.
  * It works in a copy of `--db` of its own (`scratch21`, dropped at the end), where it mints one API key.
  *
@@ -50,6 +51,10 @@ const { values } = parseArgs({
     password: { type: 'string', default: 'admin' },
     seconds: { type: 'string', default: '8' },
     parts: { type: 'string', default: 'trickle,redis,burst,readers' },
+    // shares: seconds the slow calls run before the first sample, samples at most, pause between them
+    warmup: { type: 'string', default: '3' },
+    samples: { type: 'string', default: '8' },
+    pause: { type: 'string', default: '0' },
   },
 });
 const parts = new Set(values.parts.split(','));
@@ -316,12 +321,13 @@ async function shares(db: string): Promise<Record<string, unknown>> {
       if (ok) slowMs.push(performance.now() - t);
     }
   });
-  await sleep(3000);
+  await sleep(Number(values.warmup) * 1000);
   const readyz: (number | string)[] = [];
   const lightMs: (number | string)[] = [];
   const directMs: (number | string)[] = [];
   const end = Date.now() + seconds * 1000;
-  while (Date.now() < end && readyz.length < 8) {
+  while (Date.now() < end && readyz.length < Number(values.samples)) {
+    if (readyz.length > 0) await sleep(Number(values.pause));
     readyz.push(await timed(async () => {
       const res = await fetch(`${gateway.adminUrl}/readyz`);
       const body = (await res.json()) as { status: string; reason?: string };
@@ -338,7 +344,10 @@ async function shares(db: string): Promise<Record<string, unknown>> {
   const pick = (name: string) => metrics.split('\n').filter((l) => l.startsWith(name) && !l.startsWith('#'));
   return {
     alone, slowCalls: { n: slowMs.length, p50Ms: pct(slowMs, 50) }, readyz: worst(readyz), lightThroughGateway: worst(lightMs), lightDirect: worst(directMs),
-    metrics: [...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_count'), ...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_sum'), ...pick('legacy_rpc_gateway_upstream_queue_timeouts_total')],
+    metrics: [
+      ...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_count'), ...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_sum'), ...pick('legacy_rpc_gateway_upstream_queue_timeouts_total'),
+      ...pick('legacy_rpc_gateway_upstream_waiting_calls'), ...pick('legacy_rpc_gateway_upstream_busy_connections'),
+    ],
   };
 }
 

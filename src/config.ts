@@ -185,13 +185,13 @@ export const settings = {
     flag: 'slow-call',
     env: 'SLOW_CALL',
     schema: durationMs(0).default(2000),
-    help: 'Milliseconds after which a legacy call still running moves to the slow lane (while it has room) and gives its --upstream-connections share to the next call, so long calls cannot make light ones wait behind them. 0: never. Default 2000.',
+    help: 'Milliseconds after which a legacy call still running marks its model and method slow and moves to the slow lane (while it has room), giving its --upstream-connections share to the next call; later calls of a method marked slow wait for the slow lane and never take an ordinary connection, until one ends sooner. So long calls cannot make light ones wait behind them. 0: never (no slow lane). Default 2000.',
   },
   slowConnections: {
     flag: 'slow-connections',
     env: 'SLOW_CONNECTIONS',
     schema: z.coerce.number().int().min(0).max(10_000).default(8),
-    help: 'Legacy calls the slow lane holds at most (each one a connection to the upstream on top of --upstream-connections); with the lane full, long calls keep their share. 0: no slow lane. Default 8.',
+    help: 'Legacy calls the slow lane holds at most (each one a connection to the upstream on top of --upstream-connections): calls of methods known slow, which wait for it (at most --queue-timeout), and calls that ran past --slow-call; with the lane full, a call running long keeps its ordinary share. Against a prefork Odoo keep it below its workers. 0: no slow lane. Default 8.',
   },
   queueTimeoutMs: {
     flag: 'queue-timeout',

@@ -12,7 +12,7 @@ import { deprecatedMethodNames, deprecationOf } from '../cutover/equivalents/dep
 import type { ShadowOutcome } from '../report/migration-report.ts';
 import type { RedisLinkEvents } from '../state/index.ts';
 import { successorMethodNames } from '../successors/index.ts';
-import type { Lane, WorkKind, WorkShareEvents } from '../upstream/work-shares.ts';
+import type { Lane, WorkShareEvents } from '../upstream/work-shares.ts';
 import { outcomeName, type CallOutcome } from '../wire/response.ts';
 import { methodLabel, serviceLabel, statusClassLabel, upstreamRouteLabel } from './labels.ts';
 import { createOperatorMetrics, type OperatorMetrics } from './operator-metrics.ts';
@@ -87,14 +87,14 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
       this.set(shadowInFlight());
     },
   });
-  const waitingCalls = new Gauge({ name: `${prefix}upstream_waiting_calls`, help: 'Legacy calls (call), key exchanges (keys) and db transfers (db) waiting for a free upstream connection of their share.', labelNames: ['work'] as const, registers });
-  for (const work of ['call', 'keys', 'db'] as const) waitingCalls.set({ work }, 0);
-  const queueSeconds = new Histogram({ name: `${prefix}upstream_queue_wait_seconds`, help: 'Time legacy calls, key exchanges and db transfers waited for an upstream connection of their share (0 when one was free).', labelNames: ['work'] as const, buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers });
+  const waitingCalls = new Gauge({ name: `${prefix}upstream_waiting_calls`, help: 'Legacy calls (call), key exchanges (keys) and db transfers (db) waiting for a free upstream connection of their share, and legacy calls known slow waiting for the slow lane (slow).', labelNames: ['work'] as const, registers });
+  for (const work of ['call', 'keys', 'db', 'slow'] as const) waitingCalls.set({ work }, 0);
+  const queueSeconds = new Histogram({ name: `${prefix}upstream_queue_wait_seconds`, help: 'Time legacy calls, key exchanges and db transfers waited for an upstream connection of their share, and calls known slow for the slow lane (slow) (0 when one was free).', labelNames: ['work'] as const, buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers });
   const queueTimeouts = new Counter({ name: `${prefix}upstream_queue_timeouts_total`, help: 'Calls that waited --queue-timeout for an upstream connection and failed.', labelNames: ['work'] as const, registers });
   let busyLanes: () => Record<Lane, number> = () => ({ call: 0, keys: 0, db: 0, slow: 0 });
   new Gauge({
     name: `${prefix}upstream_busy_connections`,
-    help: 'Upstream exchanges running per share: call, keys, db, and slow (calls that ran past --slow-call and gave their share back).',
+    help: 'Upstream exchanges running per share: call, keys, db, and slow (calls known slow, and calls that ran past --slow-call and gave their share back).',
     labelNames: ['lane'] as const,
     registers,
     collect() {
@@ -126,9 +126,9 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
 
   return {
     workShares: {
-      waiting: (work: WorkKind, delta: 1 | -1) => waitingCalls.inc({ work }, delta),
-      waited: (work: WorkKind, seconds: number) => queueSeconds.observe({ work }, seconds),
-      timedOut: (work: WorkKind) => queueTimeouts.inc({ work }),
+      waiting: (work: Lane, delta: 1 | -1) => waitingCalls.inc({ work }, delta),
+      waited: (work: Lane, seconds: number) => queueSeconds.observe({ work }, seconds),
+      timedOut: (work: Lane) => queueTimeouts.inc({ work }),
     },
     trackWorkShares(busy) {
       busyLanes = busy;

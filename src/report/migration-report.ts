@@ -40,14 +40,14 @@ export interface ReportedCall {
   user?: string | undefined;
   /**
    * For `object` calls: the placeholder body of the JSON-2 request the call bound to
-   * (`equivalents/placeholders.ts`), computed only when the report has none yet for the method.
+   * (`cutover/equivalents/placeholders.ts`), computed only when the report has none yet for the method.
    */
   json2Body?: (() => string) | undefined;
   /** Answered through the successor of a method the upstream no longer has (`src/successors/`). */
   successor?: boolean | undefined;
 }
 
-/** What shadow mode found for one sampled call (`src/shadow/`). */
+/** What shadow mode found for one sampled call (`src/cutover/shadow/`). */
 export type ShadowOutcome = 'equal' | 'intended' | 'differs' | 'error' | 'dropped';
 
 /** Shadow results of one method. */
@@ -66,7 +66,7 @@ export interface ShadowCounts {
   deviations?: Record<string, number>;
 }
 
-/** One difference that persisted, as stored: redacted and truncated (`src/shadow/redact.ts`). */
+/** One difference that persisted, as stored: redacted and truncated (`src/cutover/shadow/redact.ts`). */
 export interface ShadowDifference {
   /** ISO 8601. */
   at: string;
@@ -162,6 +162,9 @@ export interface ReportSnapshot {
   clients: ClientReport[];
 }
 
+/** A snapshot whose clients are made as they are read ({@link MigrationReport.snapshotLazily}); a snapshot is one too. */
+export type LazyReportSnapshot = Omit<ReportSnapshot, 'clients'> & { clients: Iterable<ClientReport> };
+
 /** No entry dropped yet. */
 export const noneDropped = (): DroppedCounts => ({ anonymousClients: 0, authenticatedClients: 0, unlistedCalls: 0, foldedCalls: 0 });
 
@@ -173,6 +176,12 @@ export interface MigrationReport {
   recordShadow(result: ReportedShadow): void;
   /** The report now. */
   snapshot(): ReportSnapshot;
+  /**
+   * The report as {@link snapshot} gives it, each client's entry made only when it is read: a save
+   * reading it in pieces holds the event loop for one piece, not the whole report. The clients and
+   * their order are those at the call; each one's counts are those when it is read.
+   */
+  snapshotLazily(): LazyReportSnapshot;
   /** Replaces the content with a saved snapshot (at start), keeping the most recently seen clients. */
   restore(snapshot: ReportSnapshot): void;
   /** Changes since start: a persister saves only when it moved. */
@@ -254,7 +263,9 @@ export const maxJson2BodyLength = 4096;
 export const defaultReportMaxBytes = 8 * 1024 * 1024;
 
 const cut = (s: string): string => (s.length > maxLabelLength ? s.slice(0, maxLabelLength) : s);
-const keyOf = (...parts: Array<string | undefined>): string => JSON.stringify(parts);
+/** One key of up to four names: each part is `-` (absent) or its length, `:` and itself, so no two lists of names share a key. */
+const keyOf = (a?: string, b?: string, c?: string, d?: string): string => `${keyPart(a)}${keyPart(b)}${keyPart(c)}${keyPart(d)}`;
+const keyPart = (s: string | undefined): string => (s === undefined ? '-' : `${s.length}:${s}`);
 const bump = (map: Map<string, number>, key: string, by = 1) => map.set(key, (map.get(key) ?? 0) + by);
 const len = (s: string | undefined): number => (s === undefined ? 0 : s.length);
 /** A method entry's serialized size: its strings plus the fixed fields (counts, two ISO times, names). */
@@ -317,10 +328,16 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
     while (anonymous.size + authenticated.size > maxClients && evictOne(key));
   }
 
+  /** The least recently seen key of `pool` other than `keep`. */
+  function oldestBut(pool: Map<string, ClientEntry>, keep: string): string | undefined {
+    for (const key of pool.keys()) if (key !== keep) return key;
+    return undefined;
+  }
+
   /** Room for `more` bytes: anonymous clients other than `keep` leave first. */
   function roomFor(more: number, keep: string, mayEvictAuthenticated: boolean): boolean {
     while (bytes + more > maxBytes) {
-      const victim = [...anonymous.keys()].find((k) => k !== keep) ?? (mayEvictAuthenticated ? [...authenticated.keys()].find((k) => k !== keep) : undefined);
+      const victim = oldestBut(anonymous, keep) ?? (mayEvictAuthenticated ? oldestBut(authenticated, keep) : undefined);
       if (victim === undefined) return false;
       const entry = find(victim) as ClientEntry;
       remove(victim, entry);
@@ -362,7 +379,11 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
       if (method !== undefined) return method;
     }
     if (client.methods.size >= maxMethodsPerClient) return undefined;
-    const entry: MethodEntry = { ...name, calls: 0, faults: 0, firstSeen: at, lastSeen: at };
+    // every field written out, those set later too: one object shape for every entry, no spread
+    const entry: MethodEntry = {
+      service: name.service, method: name.method, model: name.model, modelMethod: name.modelMethod,
+      calls: 0, faults: 0, firstSeen: at, lastSeen: at, json2Body: undefined, shadow: undefined, differences: undefined,
+    };
     const size = methodBytes(entry);
     if (!roomFor(size, clientKey, false)) return undefined;
     client.methods.set(key, entry);
@@ -370,6 +391,29 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
     bytes += size;
     names.set(key, (names.get(key) ?? 0) + 1);
     return entry;
+  }
+
+  /** The report, each client's entry made when it is read. */
+  function lazySnapshot(): LazyReportSnapshot {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    // most recently touched first within a pool; the (stable) sort then merges the pools by last seen
+    const all = [...[...authenticated.values()].reverse(), ...[...anonymous.values()].reverse()].sort((a, b) => b.lastSeen - a.lastSeen);
+    const clientReport = (c: ClientEntry): ClientReport => ({
+      userAgent: c.userAgent, ip: c.ip,
+      ...(c.database === undefined ? {} : { database: c.database }),
+      ...(c.user === undefined ? {} : { user: c.user }),
+      ...(c.authenticated ? { authenticated: true } : {}),
+      firstSeen: iso(c.firstSeen), lastSeen: iso(c.lastSeen), calls: c.calls, faults: c.faults,
+      dialects: Object.fromEntries(c.dialects), services: Object.fromEntries(c.services),
+      methods: methodReports(c.methods.values()),
+      unlistedCalls: c.unlistedCalls,
+    });
+    return {
+      version: 1, generatedAt: iso(now()), dropped: { ...dropped },
+      clients: (function* clientReports() {
+        for (const c of all) yield clientReport(c);
+      })(),
+    };
   }
 
   return {
@@ -446,23 +490,11 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
     },
 
     snapshot() {
-      const iso = (ms: number) => new Date(ms).toISOString();
-      // most recently touched first within a pool; the (stable) sort then merges the pools by last seen
-      const all = [...[...authenticated.values()].reverse(), ...[...anonymous.values()].reverse()].sort((a, b) => b.lastSeen - a.lastSeen);
-      const clients = all.map(
-        (c): ClientReport => ({
-          userAgent: c.userAgent, ip: c.ip,
-          ...(c.database === undefined ? {} : { database: c.database }),
-          ...(c.user === undefined ? {} : { user: c.user }),
-          ...(c.authenticated ? { authenticated: true } : {}),
-          firstSeen: iso(c.firstSeen), lastSeen: iso(c.lastSeen), calls: c.calls, faults: c.faults,
-          dialects: Object.fromEntries(c.dialects), services: Object.fromEntries(c.services),
-          methods: methodReports(c.methods.values()),
-          unlistedCalls: c.unlistedCalls,
-        }),
-      );
-      return { version: 1, generatedAt: iso(now()), dropped: { ...dropped }, clients };
+      const { clients, ...head } = lazySnapshot();
+      return { ...head, clients: [...clients] };
     },
+
+    snapshotLazily: lazySnapshot,
 
     restore(snapshot) {
       for (const [key, entry] of [...anonymous, ...authenticated]) remove(key, entry);

@@ -6,7 +6,7 @@
  */
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { z } from 'zod';
-import type { ReportSnapshot } from './migration-report.ts';
+import type { LazyReportSnapshot, ReportSnapshot } from './migration-report.ts';
 import { jsonChunks, paced } from './report-stream.ts';
 
 const isoTime = z.iso.datetime();
@@ -78,8 +78,12 @@ export async function readReportFile(path: string): Promise<ReportSnapshot | und
   return parsed.data;
 }
 
-/** Saves `snapshot` at `path` atomically (temporary file, then rename); on failure no temporary file stays. */
-export async function writeReportFile(path: string, snapshot: ReportSnapshot): Promise<void> {
+/**
+ * Saves `snapshot` at `path` atomically (temporary file, then rename); on failure no temporary file
+ * stays. A lazy snapshot's clients are made batch by batch as the text is written, the event loop
+ * free between batches.
+ */
+export async function writeReportFile(path: string, snapshot: LazyReportSnapshot): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
     const file = await open(temporary, 'w', 0o640);

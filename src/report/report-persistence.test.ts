@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { captureLog } from '../../test/support/captured-log.ts';
 import { createMigrationReport, type ReportedCall, type ReportSnapshot } from './migration-report.ts';
@@ -18,7 +19,7 @@ function memoryStorage(initial?: ReportSnapshot | Error) {
       if (initial instanceof Error) throw initial;
       return initial;
     },
-    write: async (_path, snapshot) => void writes.push(snapshot),
+    write: async (_path, snapshot) => void writes.push({ ...snapshot, clients: [...snapshot.clients] }),
     moveAside: async (_path, to) => void moved.push(to),
   };
   return { storage, writes, moved };
@@ -93,7 +94,7 @@ describe('createReportPersistence()', () => {
       read: async () => undefined,
       write: async (_p, s) => {
         if (fail) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
-        writes.push(s);
+        writes.push({ ...s, clients: [...s.clients] });
       },
       moveAside: async () => undefined,
     };
@@ -143,5 +144,62 @@ describe('report file', () => {
     writeFileSync(path, text);
     await expect(readReportFile(path)).rejects.toThrow(`${path}: ${problem}`);
     expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+
+  it('a save of a large report leaves the event loop free: each client is read as it is written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'report-'));
+    const file = join(dir, 'report.json');
+    const report = createMigrationReport({ maxClients: 2000 });
+    const persistence = createReportPersistence({ report, file, log: captureLog().log });
+    for (let c = 0; c < 1500; c++) {
+      for (let m = 0; m < 5; m++) report.record({ ...call, userAgent: `client-${c}`, service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: `method_${m}` });
+    }
+    let saving = true;
+    let turns = 0;
+    const saved = persistence.stop().finally(() => (saving = false));
+    // the first client recorded is the last one written; a call of it recorded during the save is in the file
+    const ticks = (async () => {
+      while (saving) {
+        await nextTurn();
+        if (saving && turns++ === 0) report.record({ ...call, userAgent: 'client-0', service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'method_0' });
+      }
+    })();
+    await saved;
+    await ticks;
+    expect(turns).toBeGreaterThan(10);
+    const written = (await readReportFile(file))?.clients;
+    expect(written).toHaveLength(1500);
+    expect(written?.at(-1)).toMatchObject({ userAgent: 'client-0', calls: 6 });
+    expect(readdirSync(dir)).toEqual(['report.json']);
+  });
+
+  it('an unchanged report is not written again; a failed save leaves the saved file and no partial one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'report-'));
+    const file = join(dir, 'report.json');
+    const report = createMigrationReport({ maxClients: 10 });
+    const persistence = createReportPersistence({ report, file, log: captureLog().log });
+    report.record(call);
+    await persistence.stop();
+    const first = statSync(file);
+    await persistence.stop();
+    // a save replaces the file by a rename: the same inode means it was not written again
+    expect(statSync(file).ino).toBe(first.ino);
+    const before = readFileSync(file, 'utf8');
+    const failing = createReportPersistence({
+      report, file, log: captureLog().log,
+      storage: {
+        read: async () => undefined,
+        moveAside: async () => undefined,
+        // the real writer, given clients that fail part way (as a full disk would)
+        write: (path, snapshot) => writeReportFile(path, { ...snapshot, clients: (function* clients() {
+          yield* snapshot.clients;
+          throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+        })() }),
+      },
+    });
+    report.record(call);
+    await failing.stop();
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(readdirSync(dir)).toEqual(['report.json']);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { rename } from 'node:fs/promises';
 import type { Logger } from '../log.ts';
-import type { MigrationReport, ReportSnapshot } from './migration-report.ts';
+import type { LazyReportSnapshot, MigrationReport, ReportSnapshot } from './migration-report.ts';
 import { readReportFile, writeReportFile } from './report-file.ts';
 
 /** How often a changed report is saved. */
@@ -13,7 +13,8 @@ export const reportSaveIntervalMs = 60_000;
 /** The file's readers and writers (tests replace them). */
 export interface ReportStorage {
   read(path: string): Promise<ReportSnapshot | undefined>;
-  write(path: string, snapshot: ReportSnapshot): Promise<void>;
+  /** Writes a snapshot whose clients are made as they are read (a whole snapshot is one too). */
+  write(path: string, snapshot: LazyReportSnapshot): Promise<void>;
   /** Moves an unreadable file aside so the next save does not silently replace it. */
   moveAside(path: string, to: string): Promise<void>;
 }
@@ -48,7 +49,9 @@ export function createReportPersistence(options: {
       if (file === undefined || report.revision === saved) return;
       const revision = report.revision;
       try {
-        await storage.write(file, report.snapshot());
+        // each client is read as it is written: the event loop runs between batches, and a call
+        // recorded meanwhile moves the revision, so the next save writes it
+        await storage.write(file, report.snapshotLazily());
         saved = revision;
       } catch (err) {
         log.warn({ file, error: (err as NodeJS.ErrnoException).code ?? (err as Error).message }, 'could not save the migration report');

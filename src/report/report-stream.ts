@@ -10,12 +10,15 @@ export const batchChars = 64 * 1024;
 
 /**
  * `value` as JSON text in pieces: its other members first, then each of the `arrays` members one
- * element per piece. Parsing the pieces joined gives what `JSON.stringify(value)` gives.
+ * element per piece. Parsing the pieces joined gives what `JSON.stringify(value)` gives. An `arrays`
+ * member may be any iterable (written as an array): its elements are read one piece at a time, so a
+ * generator's are made only as the text is.
  */
 export function* jsonChunks(value: object, arrays: readonly string[]): Generator<string> {
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  const iterable = (v: unknown): v is Iterable<unknown> => typeof v === 'object' && v !== null && Symbol.iterator in v;
   const head = Object.fromEntries(entries.filter(([k]) => !arrays.includes(k)));
-  const tail = entries.filter(([k, v]) => arrays.includes(k) && Array.isArray(v)) as [string, unknown[]][];
+  const tail = entries.filter(([k, v]) => arrays.includes(k) && iterable(v)) as [string, Iterable<unknown>][];
   const headText = JSON.stringify(head);
   if (tail.length === 0) {
     yield headText;

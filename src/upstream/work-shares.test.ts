@@ -26,7 +26,7 @@ describe('createWorkShares()', () => {
     const queued = s.acquire('call', never);
     await expect(s.acquire('keys', never)).resolves.toBeDefined();
     await expect(s.acquire('db', never)).resolves.toBeDefined();
-    expect(s.waiting()).toEqual({ call: 1, keys: 0, db: 0 });
+    expect(s.waiting()).toEqual({ call: 1, keys: 0, db: 0, slow: 0 });
     void queued;
   });
 
@@ -67,5 +67,83 @@ describe('createWorkShares()', () => {
     await expect(waiting).rejects.toThrow('client left');
     expect(s.waiting().db).toBe(0);
     expect(events).toEqual(['db1', 'db-1', 'timeout db', 'db1', 'db-1']);
+  });
+
+  it('calls of a cost key known slow wait for the slow lane and never take an ordinary share', async () => {
+    const s = shares({ slowAfterMs: 20, slowLane: 1 });
+    const first = await s.acquire('call', never, '/json/2/ir.model.fields/search_read');
+    await sleep(60); // ran past slowAfterMs: its key is slow, it moved to the slow lane
+    expect(s.busy()).toMatchObject({ call: 0, slow: 1 });
+    const order: string[] = [];
+    const slow = [1, 2, 3].map((n) => s.acquire('call', never, '/json/2/ir.model.fields/search_read').then((t) => (order.push(`slow ${n}`), t)));
+    const light = await s.acquire('call', never, '/json/2/res.users/context_get');
+    order.push('light');
+    expect(s.waiting()).toEqual({ call: 0, keys: 0, db: 0, slow: 3 });
+    expect(s.busy()).toMatchObject({ call: 1, slow: 1 });
+    light.release();
+    first.release();
+    (await slow[0])?.release();
+    (await slow[1])?.release();
+    (await slow[2])?.release();
+    expect(order).toEqual(['light', 'slow 1', 'slow 2', 'slow 3']);
+    expect(s.busy()).toEqual({ call: 0, keys: 0, db: 0, slow: 0 });
+  });
+
+  it('a call queued before its key was found slow waits for the slow lane instead', async () => {
+    const events: string[] = [];
+    const s = shares({ slowAfterMs: 20, slowLane: 1, events: { waiting: (q, d) => events.push(`${q}${d}`), waited: () => undefined, timedOut: () => undefined } });
+    const first = await s.acquire('call', never, '/json/2/a/slow');
+    const second = s.acquire('call', never, '/json/2/a/slow'); // unknown yet: queued for an ordinary share
+    expect(s.waiting()).toMatchObject({ call: 1, slow: 0 });
+    await sleep(60); // the first ran past slowAfterMs and took the slow lane; the second is known slow now
+    expect(s.waiting()).toMatchObject({ call: 0, slow: 1 });
+    const light = await s.acquire('call', never, '/json/2/b/light');
+    expect(s.busy()).toMatchObject({ call: 1, slow: 1 });
+    first.release();
+    (await second).release();
+    light.release();
+    expect(events).toEqual(['call1', 'call-1', 'slow1', 'slow-1']);
+  });
+
+  it('a room in the slow lane goes first to a call running over time, whose ordinary share the next call gets', async () => {
+    const s = shares({ slowAfterMs: 20, slowLane: 1 });
+    const inLane = await s.acquire('call', never, '/json/2/a/slow');
+    await sleep(60);
+    const overtime = await s.acquire('call', never, '/json/2/b/slow');
+    await sleep(60); // past slowAfterMs too, but the slow lane is full: it keeps its ordinary share
+    expect(s.busy()).toMatchObject({ call: 1, slow: 1 });
+    const order: string[] = [];
+    const knownSlow = s.acquire('call', never, '/json/2/a/slow').then((t) => (order.push('known slow'), t));
+    const light = s.acquire('call', never, '/json/2/c/light').then((t) => (order.push('light'), t));
+    expect(s.waiting()).toMatchObject({ call: 1, slow: 1 });
+    inLane.release(); // the over-time call moves into the lane, the light call gets its share
+    (await light).release();
+    expect(order).toEqual(['light']);
+    overtime.release();
+    (await knownSlow).release();
+    expect(order).toEqual(['light', 'known slow']);
+  });
+
+  it('a call of a slow key that ends sooner clears the mark; marks are bounded', async () => {
+    const s = shares({ shares: { call: 2, keys: 1, db: 1 }, slowAfterMs: 40, slowLane: 1, slowKeys: 1 });
+    (await s.acquire('call', never, '/a')).release(); // fast: not marked
+    const a = await s.acquire('call', never, '/a');
+    await sleep(100);
+    a.release(); // marked slow
+    const again = await s.acquire('call', never, '/a');
+    expect(s.busy()).toMatchObject({ call: 0, slow: 1 });
+    again.release(); // ended sooner than slowAfterMs: the mark is gone
+    const light = await s.acquire('call', never, '/a');
+    expect(s.busy()).toMatchObject({ call: 1, slow: 0 });
+    light.release();
+    // one mark at most: marking /b forgets /a
+    const b = await s.acquire('call', never, '/b');
+    const c = await s.acquire('call', never, '/a');
+    await sleep(100);
+    c.release(); // marks /a
+    b.release(); // marks /b, forgetting /a
+    const afterB = await s.acquire('call', never, '/a');
+    expect(s.busy()).toMatchObject({ call: 1 });
+    afterB.release();
   });
 });

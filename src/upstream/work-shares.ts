@@ -1,10 +1,16 @@
 /**
  * Shares of the upstream connections by kind of work, so one kind cannot make another wait behind
  * it: ordinary legacy calls, key work (minting, renewal, password checks, retirement) and `db`
- * transfers each have their own number of connections. An ordinary call that has run longer than
- * `slowAfterMs` moves to the slow lane (while the lane has room) and gives its share back, so calls
- * that take long cannot hold every connection light ones need. A call waits for a share at most
- * `maxWaitMs`, then fails naming `--queue-timeout`. Sizing against Odoo's workers: docs/sizing.md.
+ * transfers each have their own number of connections, and slow calls a lane of their own.
+ *
+ * Which ordinary calls are slow is learnt per cost key (the upstream path: `/json/2/<model>/<method>`):
+ * a call that runs longer than `slowAfterMs` marks its key slow, a call of that key that ends
+ * sooner clears the mark. A call whose key is marked slow waits for the slow lane and never takes an
+ * ordinary connection, so slow calls, however many, cannot hold the connections light ones need. A
+ * call of unknown cost starts on an ordinary connection; past `slowAfterMs` it moves to the slow
+ * lane (while the lane has room) and gives its ordinary connection to the next call. A call waits
+ * for a share at most `maxWaitMs`, then fails naming `--queue-timeout`. Sizing against Odoo's
+ * workers: docs/operations.md.
  */
 import type { LegacyError } from '../errors.ts';
 
@@ -14,27 +20,29 @@ export type WorkKind = 'call' | 'keys' | 'db';
 /** Where a running exchange counts: its kind's share, or (ordinary calls running long) the slow lane. */
 export type Lane = WorkKind | 'slow';
 
-/** What the shares report, for metrics. */
+/** What the shares report, for metrics, by the queue a call waits in (`slow`: calls known slow). */
 export interface WorkShareEvents {
   /** A call began (+1) or stopped (-1) waiting for a share. */
-  waiting(kind: WorkKind, delta: 1 | -1): void;
+  waiting(queue: Lane, delta: 1 | -1): void;
   /** A call got its share after `seconds` of waiting (0 when one was free). */
-  waited(kind: WorkKind, seconds: number): void;
+  waited(queue: Lane, seconds: number): void;
   /** A call waited `--queue-timeout` and gave up. */
-  timedOut(kind: WorkKind): void;
+  timedOut(queue: Lane): void;
 }
 
 export interface WorkShareOptions {
   /** Connections each kind of work uses at most. */
   shares: Record<WorkKind, number>;
-  /** Ordinary calls that ran longer than this move to the slow lane (0: never). */
+  /** Ordinary calls that ran longer than this move to the slow lane, and mark their cost key slow (0: never). */
   slowAfterMs: number;
-  /** Ordinary calls the slow lane holds at most. */
+  /** Ordinary calls the slow lane holds at most (0: no slow lane, no call known slow). */
   slowLane: number;
+  /** Cost keys remembered as slow at most (the oldest mark is forgotten first). Default 1024. */
+  slowKeys?: number;
   /** Longest wait for a share. */
   maxWaitMs: number;
-  /** The error a call that waited too long fails with. */
-  waitedTooLong(kind: WorkKind, waitedMs: number): LegacyError;
+  /** The error a call that waited too long in `queue` fails with. */
+  waitedTooLong(queue: Lane, waitedMs: number): LegacyError;
   events?: WorkShareEvents;
 }
 
@@ -44,80 +52,130 @@ export interface Ticket {
 }
 
 export interface WorkShares {
-  /** Waits for a share of `kind`; rejects with `waitedTooLong` past the bound, with the signal's reason when it aborts. */
-  acquire(kind: WorkKind, signal: AbortSignal): Promise<Ticket>;
+  /**
+   * Waits for a share of `kind`; rejects with `waitedTooLong` past the bound, with the signal's
+   * reason when it aborts. `costKey` (ordinary calls) names what the call does, to learn which are slow.
+   */
+  acquire(kind: WorkKind, signal: AbortSignal, costKey?: string): Promise<Ticket>;
   /** Exchanges running per lane. */
   busy(): Record<Lane, number>;
-  /** Calls waiting per kind. */
-  waiting(): Record<WorkKind, number>;
+  /** Calls waiting per queue (`slow`: ordinary calls known slow, waiting for the slow lane). */
+  waiting(): Record<Lane, number>;
 }
 
 interface Waiter {
-  grant(): void;
+  readonly key: string | undefined;
+  /** Gives the waiter its place in `lane`. */
+  grant(lane: Lane): void;
+  /** Moves the waiter's accounting to another queue (an ordinary call found to be known slow). */
+  requeue(to: Lane): void;
 }
 
 export function createWorkShares(options: WorkShareOptions): WorkShares {
   const { shares, slowAfterMs, slowLane, maxWaitMs, events } = options;
+  const capacity: Record<Lane, number> = { ...shares, slow: slowLane };
   const busy: Record<Lane, number> = { call: 0, keys: 0, db: 0, slow: 0 };
-  const queues: Record<WorkKind, Waiter[]> = { call: [], keys: [], db: [] };
+  const queues: Record<Lane, Waiter[]> = { call: [], keys: [], db: [], slow: [] };
+  const learning = slowAfterMs > 0 && slowLane > 0;
+  // cost keys whose last call ran past slowAfterMs; insertion order is age (client-chosen names: bounded)
+  const slowKeys = new Set<string>();
+  const maxSlowKeys = options.slowKeys ?? 1024;
+  const knownSlow = (key: string | undefined) => learning && key !== undefined && slowKeys.has(key);
+  // ordinary calls past slowAfterMs that found the slow lane full: the first to move when it has room
+  const overtime = new Set<() => void>();
+  const markSlow = (key: string) => {
+    slowKeys.delete(key);
+    slowKeys.add(key);
+    if (slowKeys.size > maxSlowKeys) slowKeys.delete(slowKeys.values().next().value as string);
+  };
 
-  const pump = (kind: WorkKind) => {
-    while (busy[kind] < shares[kind]) {
-      const next = queues[kind].shift();
+  const pump = (lane: Lane) => {
+    while (busy[lane] < capacity[lane]) {
+      const next = queues[lane].shift();
       if (next === undefined) return;
-      next.grant();
+      // a call queued before its key was found slow waits for the slow lane instead
+      if (lane === 'call' && knownSlow(next.key)) {
+        next.requeue('slow');
+        queues.slow.push(next);
+        pump('slow');
+        continue;
+      }
+      next.grant(lane);
     }
   };
 
-  function ticket(kind: WorkKind): Ticket {
-    let lane: Lane = kind;
-    busy[kind]++;
+  function ticket(lane: Lane, key: string | undefined): Ticket {
+    busy[lane]++;
+    const started = performance.now();
     let released = false;
-    // a long call gives its share to the next one and counts in the slow lane instead
-    const slow =
-      kind === 'call' && slowAfterMs > 0 && slowLane > 0
+    const moveToSlowLane = () => {
+      overtime.delete(moveToSlowLane);
+      busy.call--;
+      busy.slow++;
+      lane = 'slow';
+      pump('call');
+    };
+    // a long ordinary call marks its key slow, and gives its share to the next call once the slow lane has room
+    const timer =
+      lane === 'call' && learning
         ? setTimeout(() => {
-            if (released || busy.slow >= slowLane) return;
-            busy.call--;
-            busy.slow++;
-            lane = 'slow';
-            pump('call');
+            if (released) return;
+            if (key !== undefined) markSlow(key);
+            if (busy.slow < slowLane) moveToSlowLane();
+            else overtime.add(moveToSlowLane);
           }, slowAfterMs).unref()
         : undefined;
     return {
       release() {
         if (released) return;
         released = true;
-        clearTimeout(slow);
+        clearTimeout(timer);
+        overtime.delete(moveToSlowLane);
+        if (key !== undefined && learning) {
+          if (performance.now() - started > slowAfterMs) markSlow(key);
+          else slowKeys.delete(key);
+        }
         busy[lane]--;
-        pump(kind);
+        // a room in the slow lane goes first to a call running over time on an ordinary connection:
+        // that frees the ordinary connection for the next call, with no new connection upstream
+        const first = lane === 'slow' ? overtime.values().next().value : undefined;
+        if (first !== undefined) first();
+        else pump(lane);
       },
     };
   }
 
   return {
-    acquire(kind, signal) {
+    acquire(kind, signal, costKey) {
       if (signal.aborted) return Promise.reject(signal.reason as Error);
-      if (busy[kind] < shares[kind] && queues[kind].length === 0) {
-        events?.waited(kind, 0);
-        return Promise.resolve(ticket(kind));
+      const key = kind === 'call' ? costKey : undefined;
+      let queue: Lane = kind === 'call' && knownSlow(key) ? 'slow' : kind;
+      if (busy[queue] < capacity[queue] && queues[queue].length === 0) {
+        events?.waited(queue, 0);
+        return Promise.resolve(ticket(queue, key));
       }
       const started = performance.now();
-      events?.waiting(kind, 1);
+      events?.waiting(queue, 1);
       return new Promise<Ticket>((resolve, reject) => {
         const leave = () => {
           clearTimeout(timer);
           signal.removeEventListener('abort', onAbort);
-          const queue = queues[kind];
-          const at = queue.indexOf(waiter);
-          if (at >= 0) queue.splice(at, 1);
-          events?.waiting(kind, -1);
+          const waiters = queues[queue];
+          const at = waiters.indexOf(waiter);
+          if (at >= 0) waiters.splice(at, 1);
+          events?.waiting(queue, -1);
         };
         const waiter: Waiter = {
-          grant() {
+          key,
+          grant(lane) {
             leave();
-            events?.waited(kind, (performance.now() - started) / 1000);
-            resolve(ticket(kind));
+            events?.waited(queue, (performance.now() - started) / 1000);
+            resolve(ticket(lane, key));
+          },
+          requeue(to) {
+            events?.waiting(queue, -1);
+            queue = to;
+            events?.waiting(queue, 1);
           },
         };
         const onAbort = () => {
@@ -126,14 +184,14 @@ export function createWorkShares(options: WorkShareOptions): WorkShares {
         };
         const timer = setTimeout(() => {
           leave();
-          events?.timedOut(kind);
-          reject(options.waitedTooLong(kind, performance.now() - started));
+          events?.timedOut(queue);
+          reject(options.waitedTooLong(queue, performance.now() - started));
         }, maxWaitMs);
         signal.addEventListener('abort', onAbort, { once: true });
-        queues[kind].push(waiter);
+        queues[queue].push(waiter);
       });
     },
     busy: () => ({ ...busy }),
-    waiting: () => ({ call: queues.call.length, keys: queues.keys.length, db: queues.db.length }),
+    waiting: () => ({ call: queues.call.length, keys: queues.keys.length, db: queues.db.length, slow: queues.slow.length }),
   };
 }

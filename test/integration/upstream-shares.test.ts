@@ -74,6 +74,28 @@ describe('slow calls and the upstream connections', () => {
     expect((await Promise.all(slow)).map((a) => a.result)).toEqual([[], [], []]);
   });
 
+  it('the review\'s mix: more slow calls than every share and the slow lane together, and a light call is still answered at once', async () => {
+    const g = await start(['--upstream-connections', '2', '--slow-call', '200', '--slow-connections', '1']);
+    expect((await searchRead(g, 'res.country')).result).toEqual([]);
+    const metrics = () => fetch(`${g.adminUrl}/metrics`).then((r) => r.text());
+    // the first slow call runs past --slow-call: res.partner.search_read is known slow from now on
+    const slow = [searchRead(g, 'res.partner')];
+    await until(async () => (await metrics()).includes('legacy_rpc_gateway_upstream_busy_connections{lane="slow"} 1'));
+    // more of them than --upstream-connections and --slow-connections together: they wait for the slow lane
+    for (let i = 0; i < 4; i++) slow.push(searchRead(g, 'res.partner'));
+    await until(async () => (await metrics()).includes('legacy_rpc_gateway_upstream_waiting_calls{work="slow"} 4'));
+    expect(await metrics()).toContain('legacy_rpc_gateway_upstream_waiting_calls{work="slow"} 4');
+    expect(await within(searchRead(g, 'res.country'), 10_000)).toEqual(expect.objectContaining({ result: [] }));
+    expect(held.length).toBe(1);
+    // each slow call, answered, hands the slow lane to the next one, in order
+    for (let i = 0; i < 5; i++) {
+      await until(() => held.length > 0);
+      expect(held.length).toBe(1);
+      held.shift()?.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    }
+    expect((await Promise.all(slow)).map((a) => a.result)).toEqual([[], [], [], [], []]);
+  });
+
   it('a call that finds no free share waits at most --queue-timeout, and the wait is in the metrics', async () => {
     const g = await start(['--upstream-connections', '1', '--slow-connections', '0', '--queue-timeout', '400']);
     expect((await searchRead(g, 'res.country')).result).toEqual([]);
