@@ -19,7 +19,7 @@ import { createMintPacer, expiryOnGatewayClock } from './key-clock.ts';
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
 import { createBaseUrls } from './base-urls.ts';
 import { openLoginsFile } from './login-file.ts';
-import { checkPassword, endSession, keyName, mintKey } from './minting.ts';
+import { checkPassword, endSession, keyName, mintKey, sweepKeys } from './minting.ts';
 import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
 import { createPasswordKeys, type PasswordKey, type PasswordRequest, type SharedPasswordKeys } from './password-keys.ts';
 import { probeDatabase } from './probe-database.ts';
@@ -180,7 +180,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       log.warn({ db: req.db, login: req.login, retryAfterMs: wait, requestId: req.origin.requestId }, 'keys were minted for these credentials within --mint-interval: not minting another yet');
       throw mintHeldOff(wait);
     }
-    const name = keyName(req.origin, randomBytes(4).toString('hex'));
+    const name = keyName(req.origin, randomBytes(4).toString('hex'), config.keyTag);
     const mintedAt = now();
     const exchange = retire === undefined ? 'mint' : 'renew';
     const minted = await mintKey(upstream, { db: req.db, login: req.login, password: req.password, durationDays: config.keyDurationDays, name, ...(retire?.keyId === undefined ? {} : { retireKeyId: retire.keyId }) }, req.origin, mintedAt, baseUrls).then(
@@ -246,6 +246,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
         entry.session = session;
         entry.loggedInAt = loggedInAt;
         if (BigInt(uid) !== BigInt(entry.uid)) throw badCredentials();
+        return 'logged-in';
       },
       renew: (entry, req) => mint(req, entry),
       async retire(entry, why) {
@@ -256,6 +257,18 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
         const line = { db: entry.db, uid: entry.uid, keyId: entry.keyId, why };
         if (outcome === 'unavailable') log.info(line, 'minted API key left to expire (the upstream cannot revoke it)');
         else log.info(line, outcome === 'revoked' ? 'revoked a minted API key' : 'minted API key already gone');
+      },
+      // Odoo 19.0 removes a key only in its owner's session behind the identity check: done while the
+      // password is in hand, so the keys a previous run (or an eviction) left behind go at the next login
+      async tidy(entry, req) {
+        if (entry.keyId === undefined || entry.session === undefined) return;
+        const line = { db: entry.db, uid: entry.uid, keptKeyId: entry.keyId };
+        try {
+          const removed = await sweepKeys(upstream, entry.session, { uid: entry.uid, keepKeyId: entry.keyId, password: req.password, tag: config.keyTag }, ownOrigin());
+          if (removed.length > 0) log.info({ ...line, removedKeyIds: removed }, "removed this gateway's earlier API keys of the user");
+        } catch (err) {
+          log.warn({ ...line, error: err instanceof Error ? err.name : 'unknown' }, "could not remove this gateway's earlier API keys of the user; they expire on their own");
+        }
       },
       renewalFailed(entry, err) {
         log.warn({ db: entry.db, uid: entry.uid, keyId: entry.keyId, error: err instanceof Error ? err.name : 'unknown' }, 'could not renew a minted API key; the old one is used until it expires');

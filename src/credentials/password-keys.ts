@@ -66,14 +66,20 @@ export interface PasswordKeyResolvers {
   /**
    * Confirms the password still opens `entry.uid` (cheaply where it can; may replace
    * `entry.session`); rejects with a refusal when it does not, with another error when it cannot tell.
+   * `logged-in`: it took a fresh password login (so `entry.session` may pass the identity check).
    */
-  revalidate(entry: PasswordKey, req: PasswordRequest): Promise<void>;
+  revalidate(entry: PasswordKey, req: PasswordRequest): Promise<void | 'logged-in'>;
   /** A new key for the same credentials (the old one removed in the same session). */
   renew(entry: PasswordKey, req: PasswordRequest): Promise<PasswordKey>;
   /** Retires a key still alive that leaves the table (eviction, password changed, shutdown). Never rejects. */
   retire(entry: PasswordKey, why: string): Promise<void>;
   /** A renewal failed for another reason than a refusal (logged by the caller). */
   renewalFailed(entry: PasswordKey, err: unknown): void;
+  /**
+   * With the password in hand after a login (mint, renewal, fresh login check): removes upstream the
+   * keys the gateway minted earlier for the same user, keeping `entry`'s. Never rejects.
+   */
+  tidy?(entry: PasswordKey, req: PasswordRequest): Promise<void>;
 }
 
 /** What the shared store holds for a slot. */
@@ -151,6 +157,17 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
   const checks = new Map<string, Promise<PasswordKey>>();
   const renewals = new Map<string, Promise<void>>();
 
+  /**
+   * After a login with the password, the user's earlier gateway keys are removed, keeping `entry`'s.
+   * Only for a key every replica uses: without a store, or one the store holds (a key minted while
+   * it is away may be replaced by another replica's at its return; removing that one would make the
+   * replicas replace each other's keys).
+   */
+  async function tidy(entry: PasswordKey, req: PasswordRequest): Promise<void> {
+    if (resolvers.tidy === undefined || entry.source !== 'minted' || (shared !== undefined && localOnly.has(entry))) return;
+    await resolvers.tidy(entry, req);
+  }
+
   const current = (slot: string, entry: PasswordKey) => entries.get(slot)?.entry === entry;
   const hold = (slot: string, entry: PasswordKey, inStore: boolean): PasswordKey => {
     if (shared !== undefined && !inStore && entry.source === 'minted') localOnly.add(entry);
@@ -207,7 +224,11 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
   /** Resolves in this process (no store, or the store is away). */
   const resolveHere = (slot: string, req: PasswordRequest) =>
     resolvers.resolve(req).then(
-      (entry) => hold(slot, entry, false),
+      async (entry) => {
+        hold(slot, entry, false);
+        await tidy(entry, req);
+        return entry;
+      },
       (err: unknown) => refused(slot, err),
     );
 
@@ -224,7 +245,9 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     } catch (err) {
       return refused(slot, err);
     }
-    return hold(slot, entry, await share(slot, entry));
+    hold(slot, entry, await share(slot, entry));
+    await tidy(entry, req);
+    return entry;
   }
 
   /**
@@ -254,8 +277,9 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     // the bound runs from when the check was asked, not from when its answer arrived
     const askedAt = now();
     try {
-      await resolvers.revalidate(entry, req);
+      const how = await resolvers.revalidate(entry, req);
       entry.validatedAt = askedAt;
+      if (how === 'logged-in' && current(slot, entry)) await tidy(entry, req);
       return entry;
     } catch (err) {
       if (!isRefusal(err) || isThrottled(err)) throw err;
@@ -276,8 +300,10 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     try {
       const fresh = await resolvers.renew(entry, req);
       const inStore = !answersFor(entry) && (await share(slot, fresh));
-      if (current(slot, entry)) hold(slot, fresh, inStore);
-      else if (!inStore) void resolvers.retire(fresh, 'renewed for credentials no longer cached');
+      if (current(slot, entry)) {
+        hold(slot, fresh, inStore);
+        await tidy(fresh, req);
+      } else if (!inStore) void resolvers.retire(fresh, 'renewed for credentials no longer cached');
     } catch (err) {
       if (isRefusal(err) && !isThrottled(err)) {
         if (current(slot, entry)) entries.delete(slot);
