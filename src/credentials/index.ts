@@ -23,7 +23,7 @@ import { checkPassword, endSession, keyName, mintKey, sweepKeys } from './mintin
 import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
 import { createPasswordKeys, type PasswordKey, type PasswordRequest, type SharedPasswordKeys } from './password-keys.ts';
 import { probeDatabase } from './probe-database.ts';
-import { badCredentials, isAnsweredFalse, isBadCredentials, isRefusal, mapKeyRefused, mintHeldOff } from './refusals.ts';
+import { badCredentials, isAnsweredFalse, isBadCredentials, isRefusal, isUnknownLogin, mapKeyRefused, mintHeldOff } from './refusals.ts';
 import { createRetirer } from './retire.ts';
 import { createThrottle, type SharedFailures } from './throttle.ts';
 import { throttleAddress } from './throttle-address.ts';
@@ -210,6 +210,33 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     return { db: req.db, uid, login: req.login, key: entry.key, source: 'map', keyId: undefined, expiresAt: now() + config.keyCacheTtlMs, renewAt: infinite, validatedAt: infinite };
   }
 
+  /**
+   * A uid-only call where the uid's login in `db` is unknown: the logins the uid has in other
+   * databases of the upstream are tried, each with one login in `db` (through the throttle, like any
+   * login attempt), and one is used only when that login answers the same uid. The first that does
+   * is remembered for `db`. Undefined when none does.
+   */
+  async function loginFromElsewhere(db: string, uid: number | bigint, password: string, origin: CallOrigin): Promise<string | undefined> {
+    for (const login of await logins.elsewhere(db, uid)) {
+      let opened;
+      try {
+        opened = await counted({ db, login, password, origin }, () => checkPassword(upstream, { db, login, password }, origin, baseUrls));
+      } catch (err) {
+        if (isBadCredentials(err)) continue; // not this login's password here
+        throw err;
+      }
+      void endSession(upstream, opened.session, ownOrigin());
+      if (BigInt(opened.uid) !== BigInt(uid)) {
+        log.info({ db, uid, requestId: origin.requestId }, 'a login the uid has in another database belongs to another user here; not used');
+        continue;
+      }
+      logins.remember(db, uid, login);
+      log.info({ db, uid, requestId: origin.requestId }, 'confirmed the login a uid has in another database for this one');
+      return login;
+    }
+    return undefined;
+  }
+
   const keys = createPasswordKeys(
     {
       max: config.keyCacheSize,
@@ -291,6 +318,8 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       }
       const login = await logins.resolve(db, uid, origin).catch(async (err: unknown) => {
         if (isRefusal(err)) await probeDatabase(upstream, db, origin); // Registry(db) opens first: an unknown database wins
+        const confirmed = isUnknownLogin(err) ? await loginFromElsewhere(db, uid, password, origin) : undefined;
+        if (confirmed !== undefined) return confirmed;
         throw err;
       });
       const slot = cacheKey(db, 'password', login, password);
