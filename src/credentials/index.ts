@@ -210,6 +210,9 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     return { db: req.db, uid, login: req.login, key: entry.key, source: 'map', keyId: undefined, expiresAt: now() + config.keyCacheTtlMs, renewAt: infinite, validatedAt: infinite };
   }
 
+  /** Users (db, uid) one of whose live minted keys Odoo refused: this process removes none of their keys. */
+  const keysTakenAway = new Set<string>();
+
   /**
    * A uid-only call where the uid's login in `db` is unknown: the logins the uid has in other
    * databases of the upstream are tried, each with one login in `db` (through the throttle, like any
@@ -288,7 +291,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       // Odoo 19.0 removes a key only in its owner's session behind the identity check: done while the
       // password is in hand, so the keys a previous run (or an eviction) left behind go at the next login
       async tidy(entry, req) {
-        if (entry.keyId === undefined || entry.session === undefined) return;
+        if (entry.keyId === undefined || entry.session === undefined || keysTakenAway.has(`${entry.db}\u0000${entry.uid}`)) return;
         const line = { db: entry.db, uid: entry.uid, keptKeyId: entry.keyId };
         try {
           const removed = await sweepKeys(upstream, entry.session, { uid: entry.uid, keepKeyId: entry.keyId, password: req.password, tag: config.keyTag }, ownOrigin());
@@ -333,6 +336,13 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
         if (!isUnauthorized(err)) throw err;
         // revoked or expired upstream: resolve once more (a minted key is minted anew) and retry once
         await keys.evict(slot, entry);
+        // a live minted key removed by someone else: maybe another gateway without its own --key-tag
+        // (or a previous version during a rolling restart) removing older keys; this process then
+        // removes none of the user's, so the two do not take each other's keys away in turn
+        if (entry.source === 'minted' && entry.expiresAt > now()) {
+          if (keysTakenAway.size >= config.keyCacheSize) keysTakenAway.clear(); // bounded: at worst, removal resumes
+          keysTakenAway.add(`${db}\u0000${entry.uid}`);
+        }
         log.info({ db, uid, keyId: entry.keyId, requestId: origin.requestId }, 'the upstream refused a cached key; resolving it again');
         const again = await keys.get(slot, req).catch(unauthorizedAsDenied);
         return await call(again.key).catch(unauthorizedAsDenied);

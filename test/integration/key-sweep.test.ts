@@ -96,4 +96,30 @@ describe('keys minted by earlier runs', () => {
     const text = capture.lines.map((l) => JSON.stringify(l)).join('\n');
     for (const secret of [...seen, 'Adm1n-Secret-Passphrase']) expect(text).not.toContain(secret);
   });
+
+  it('stops removing a user\'s keys in a process whose own key was taken away, so two gateways without their own tag do not remove each other\'s keys in turn', async () => {
+    sim = await startSimulator({ databases: ['gw'] });
+    const start = () => startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim!.url], {}), captureLog('silent').log);
+    const a = await start();
+    const b = await start();
+    try {
+      const read = (url: string) => jsonrpcAt(url, 'object', 'execute_kw', ['gw', 2, 'admin', 'res.users', 'read', [[2], ['login']]]);
+      expect((await jsonrpcAt(a.url, 'common', 'login', ['gw', 'admin', 'admin'])).result).toBe(2);
+      // b's first login removes a's key (older, named as its own): a meets a 401 and mints again, transparently
+      expect((await jsonrpcAt(b.url, 'common', 'login', ['gw', 'admin', 'admin'])).result).toBe(2);
+      expect(gatewayKeys(sim, 2)).toHaveLength(1);
+      expect((await read(a.url)).error).toBeUndefined();
+      await a.credentials.settled();
+      // a's new key removed nothing: b is served with its own key, without a 401
+      const [bKey] = gatewayKeys(sim, 2);
+      sim.clearLog();
+      expect((await read(b.url)).error).toBeUndefined();
+      expect(sim.log.filter((r) => r.path === '/web/session/authenticate')).toEqual([]);
+      expect(gatewayKeys(sim, 2)).toHaveLength(2);
+      expect(sim.keys.find(bKey!.key)).toBeDefined();
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
 });
