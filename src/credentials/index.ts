@@ -23,6 +23,7 @@ import { checkPassword, endSession, keyName, mintKey, sweepKeys } from './mintin
 import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
 import { createPasswordKeys, type PasswordKey, type PasswordRequest, type SharedPasswordKeys } from './password-keys.ts';
 import { probeDatabase } from './probe-database.ts';
+import { loginStands } from './recheck-policy.ts';
 import { badCredentials, isAnsweredFalse, isBadCredentials, isRefusal, isUnknownLogin, mapKeyRefused, mintHeldOff } from './refusals.ts';
 import { createRetirer } from './retire.ts';
 import { createThrottle, type SharedFailures } from './throttle.ts';
@@ -258,8 +259,8 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       // Never through the client's throttle: what a client does with its own attempts
       // must not decide whether a changed password is noticed.
       async revalidate(entry, req) {
-        const loginStands = entry.loggedInAt !== undefined && now() - entry.loggedInAt < config.loginRecheckIntervalMs;
-        if (entry.session !== undefined && loginStands) {
+        const stands = loginStands(entry, now(), config.loginRecheckIntervalMs);
+        if (entry.session !== undefined && stands) {
           try {
             // Odoo ends a session whose user's password changed; checking it hashes nothing
             await upstream.webSession.check(entry.session, req.origin);
@@ -270,7 +271,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
         }
         // no session, it ended (password changed, or Odoo dropped it), or the last login is too old: one fresh login
         const loggedInAt = now();
-        const superseded = loginStands ? undefined : entry.session; // still open: logged out once replaced
+        const superseded = stands ? undefined : entry.session; // still open: logged out once replaced
         const { uid, session } = await checkPassword(upstream, req, req.origin, baseUrls);
         if (superseded !== undefined) void endSession(upstream, superseded, ownOrigin());
         entry.session = session;
