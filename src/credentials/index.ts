@@ -11,7 +11,7 @@ import { accessDenied, LegacyError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { createApiKeyPasswords } from './api-key-passwords.ts';
-import { createCredentialCache } from './cache.ts';
+import { createCredentialCache, createLru } from './cache.ts';
 import { refuseLoneSurrogates } from './lone-surrogates.ts';
 import { createCacheKeyer } from './cache-key.ts';
 import { createCredentialMap, loadCredentialMap, type CredentialMap, type CredentialMapEntry } from './credential-map.ts';
@@ -214,6 +214,9 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   /** Users (db, uid) one of whose live minted keys Odoo refused: this process removes none of their keys. */
   const keysTakenAway = new Set<string>();
 
+  /** (db, uid, login) whose login turned out to be another user's in db: not tried again for a while (no login per call). */
+  const notTheirs = createLru<{ until: number }>({ max: config.keyCacheSize });
+
   /**
    * A uid-only call where the uid's login in `db` is unknown: the logins the uid has in other
    * databases of the upstream are tried, each with one login in `db` (through the throttle, like any
@@ -222,6 +225,8 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
    */
   async function loginFromElsewhere(db: string, uid: number | bigint, password: string, origin: CallOrigin): Promise<string | undefined> {
     for (const login of await logins.elsewhere(db, uid)) {
+      const tried = cacheKey('elsewhere', db, String(uid), login);
+      if ((notTheirs.get(tried)?.until ?? 0) > now()) continue;
       let opened;
       try {
         opened = await counted({ db, login, password, origin }, () => checkPassword(upstream, { db, login, password }, origin, baseUrls));
@@ -231,6 +236,9 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       }
       void endSession(upstream, opened.session, ownOrigin());
       if (BigInt(opened.uid) !== BigInt(uid)) {
+        // a fact whatever the password: the login is another user's here (logins are unique per database)
+        logins.remember(db, opened.uid, login);
+        notTheirs.set(tried, { until: now() + Math.max(config.negativeCacheTtlMs, 60_000) });
         log.info({ db, uid, requestId: origin.requestId }, 'a login the uid has in another database belongs to another user here; not used');
         continue;
       }

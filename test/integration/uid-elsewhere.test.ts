@@ -86,6 +86,9 @@ describe('a uid-only call on a database where the uid has not logged in', () => 
           const { error } = await readLogin(url, 'gw2', 5, 'portal');
           expect(errorData(error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: expect.stringContaining('does not know the login of uid 5') });
           expect(logins(sim, 'gw2')).toBe(1); // the one login that told whose "demo" is in gw2
+          // known now: the next call makes no login to learn it again
+          expect(errorData((await readLogin(url, 'gw2', 5, 'portal')).error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied' });
+          expect(logins(sim, 'gw2')).toBe(1);
           expect(sim.keys.list().filter((k) => k.uid === 6 && k.name.startsWith('legacy-rpc-gateway'))).toEqual([]);
         },
       );
