@@ -5,6 +5,15 @@
  * Use a database copy of your own: the admin's password login is real.
  *
  *   npx tsx scripts/first-run-against-odoo.ts --upstream http://127.0.0.1:8069 --db gw_copy --admin-password admin [--service-key KEY]
+ *
+ * `--restarts N`: instead, N gateway runs, each started, used for one admin password call
+ * (`common.authenticate`) and stopped cleanly; then the admin's live keys named by the gateway,
+ * counted natively (the key removal at each login keeps them bounded; docs/security.md).
+ *
+ * `--uid-only-db DB2` (a second copy): instead, admin logs in through one gateway run on `--db`; a
+ * second run (a restart) is asked `execute_kw(DB2, 2, password, res.users.read)` without a login
+ * there. With `--logins-file FILE` or `--redis-url URL` (keys written under a prefix of its own,
+ * deleted at the end).
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
@@ -18,6 +27,10 @@ const { values } = parseArgs({
     'admin-password': { type: 'string' },
     'service-key': { type: 'string' },
     'warm-login': { type: 'string' },
+    restarts: { type: 'string' },
+    'uid-only-db': { type: 'string' },
+    'logins-file': { type: 'string' },
+    'redis-url': { type: 'string' },
   },
 });
 if (values.db === undefined || values['admin-password'] === undefined) throw new Error('--db and --admin-password are required');
@@ -36,6 +49,56 @@ async function baseUrl(): Promise<unknown> {
 }
 
 const flags = ['--port', '0', '--admin-port', '0', '--upstream', values.upstream, ...(values['service-key'] === undefined ? [] : ['--service-key', `${db}=${values['service-key']}`])];
+
+/** One gateway run: started, `use`d, stopped cleanly. */
+async function run<T>(extra: string[], use: (url: string) => Promise<T>): Promise<T> {
+  const g = await startGateway(loadConfig([...flags, ...extra], {}), createLogger('silent'));
+  try {
+    return await use(g.url);
+  } finally {
+    await g.close();
+  }
+}
+
+/** The admin's keys named by the gateway, read natively. */
+async function gatewayKeys(): Promise<unknown[]> {
+  const out = await jsonrpc(values.upstream, 'object', 'execute_kw', [db, 2, adminPassword, 'res.users.apikeys', 'search_read', [[['user_id', '=', 2], ['name', '=like', 'legacy-rpc-gateway %']]], { fields: ['id', 'name', 'create_date'] }]);
+  return (out.result ?? []) as unknown[];
+}
+
+if (values.restarts !== undefined) {
+  const before = (await gatewayKeys()).length;
+  const answers: unknown[] = [];
+  for (let i = 0; i < Number(values.restarts); i++) {
+    answers.push(await run([], async (url) => (await jsonrpc(url, 'common', 'authenticate', [db, 'admin', adminPassword, {}])).result));
+  }
+  const left = await gatewayKeys();
+  console.log(JSON.stringify({ restarts: Number(values.restarts), answers, gatewayKeysBefore: before, gatewayKeysAfter: left.length, keys: left }));
+  process.exit(0);
+}
+
+const second = values['uid-only-db'];
+if (second !== undefined) {
+  const redisPrefix = `lrg-first-run:${process.pid}:`;
+  const store = values['redis-url'] !== undefined
+    ? ['--redis-url', values['redis-url'], '--redis-prefix', redisPrefix, '--state-secret', 'first-run-against-odoo-state-secret-32+chars']
+    : values['logins-file'] !== undefined ? ['--logins-file', values['logins-file']] : [];
+  const login = await run(store, async (url) => (await jsonrpc(url, 'common', 'login', [db, 'admin', adminPassword])).result);
+  const read = await run(store, (url) => jsonrpc(url, 'object', 'execute_kw', [second, 2, adminPassword, 'res.users', 'read', [[2], ['login']]]));
+  const wrongUid = await run(store, (url) => jsonrpc(url, 'object', 'execute_kw', [second, 5, adminPassword, 'res.users', 'read', [[5], ['login']]]));
+  if (values['redis-url'] !== undefined) {
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(values['redis-url']);
+    const keys = await redis.keys(`${redisPrefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+    console.log(`removed ${keys.length} Redis keys under ${redisPrefix}`);
+  }
+  const fault = (a: { error?: unknown }) => (a.error as { data?: { message?: string } } | undefined)?.data?.message;
+  console.log(JSON.stringify({ store: store[0] ?? 'none', loginOnFirstDb: login, uidOnlyOnSecondDb: read.result ?? fault(read), otherUidSamePassword: wrongUid.result ?? fault(wrongUid) }));
+  process.exit(0);
+}
+
 const gateway = await startGateway(loadConfig(flags, {}), createLogger('silent'));
 try {
   const before = await baseUrl();

@@ -109,6 +109,27 @@ describe('the identity check in a web session', () => {
   });
 });
 
+describe('listing keys in a web session', () => {
+  it("shows a user their own keys only (the record rule), a system user everyone's, and removes several at once after one identity check", async () => {
+    const s = await start();
+    const expiration = '2099-01-01 00:00:00';
+    for (const uid of [2, 5, 5]) s.keys.add({ uid, name: `k${uid}`, expiration });
+    const owners = async (login: string) => {
+      const web = await webSession(s, login, login);
+      const rows = (await web.kw('res.users.apikeys', 'search_read', [], { domain: [['name', '=like', 'k%']], fields: ['name', 'user_id'] })).get('result') as Struct[];
+      return { web, rows, uids: rows.map((r) => ((r.get('user_id') as Value[])[0] as number)).sort() };
+    };
+    expect((await owners('admin')).uids).toEqual([2, 5, 5]);
+    const demo = await owners('demo');
+    expect(demo.uids).toEqual([5, 5]);
+    const ids = demo.rows.map((r) => r.get('id') as number);
+    const check = (await demo.web.kw('res.users.apikeys', 'remove', [ids])).get('result') as Struct;
+    expect(check.get('res_model')).toBe('res.users.identitycheck');
+    await demo.web.kw('res.users.identitycheck', 'run_check', [[check.get('res_id')]], { context: { password: 'demo' } });
+    expect(s.keys.list().filter((k) => k.name.startsWith('k')).map((k) => k.uid)).toEqual([2]);
+  });
+});
+
 describe('generate and revoke', () => {
   const generate = (s: Simulator, login: string, key: string, extra: Record<string, Value> = {}) =>
     json2(s, 'res.users.apikeys', 'generate', new Map<string, Value>(Object.entries({ key, scope: 'rpc', name: 'g', expiration_date: '2026-11-23', ...extra })), as(s, login));

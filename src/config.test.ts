@@ -60,6 +60,14 @@ describe('loadConfig()', () => {
     expect(() => loadConfig([], { KEY_DURATION: days })).toThrow(`--key-duration / KEY_DURATION: invalid value "${days}": one of Odoo's key durations: 1, 7, 30, 90, 180 or 365 (days)`);
   });
 
+  it('takes a key tag of letters, digits, ".", "_" or "-" (none by default), and refuses what a key name could not carry', () => {
+    expect(loadConfig([], {}).keyTag).toBe('');
+    expect(loadConfig(['--key-tag', 'eu-prod_2.b'], {}).keyTag).toBe('eu-prod_2.b');
+    for (const tag of ['eu prod', '(x)', 'a%b', 'x'.repeat(41)]) {
+      expect(() => loadConfig([], { KEY_TAG: tag })).toThrow(`--key-tag / KEY_TAG: invalid value "${tag}": letters, digits, ".", "_" or "-", at most 40, e.g. eu-prod`);
+    }
+  });
+
   it('defaults the credential settings', () => {
     expect(loadConfig([], {})).toMatchObject({
       keyDurationDays: 1,

@@ -345,6 +345,17 @@ export const settings = {
       .transform(Number),
     help: 'Days a minted API key lives (Odoo expires it at 00:00 UTC that many days ahead). Default 1: a leaked key dies soon; it is renewed while in use.',
   },
+  keyTag: {
+    flag: 'key-tag',
+    env: 'KEY_TAG',
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,40}$/, { error: 'letters, digits, ".", "_" or "-", at most 40, e.g. eu-prod' })
+      .optional()
+      .transform((v) => v ?? ''),
+    accepts: 'letters, digits, ".", "_" or "-", at most 40, e.g. eu-prod',
+    help: 'Names the keys this gateway mints ("legacy-rpc-gateway (<tag>) for ..." instead of "legacy-rpc-gateway for ..."). At each password login the gateway removes the user\'s older keys named as its own, so give each separate gateway in front of the same Odoo its own tag (replicas sharing one Redis share one). Default none.',
+  },
   keyRenewMarginMs: {
     flag: 'key-renew-margin',
     env: 'KEY_RENEW_MARGIN',

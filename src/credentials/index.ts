@@ -11,7 +11,7 @@ import { accessDenied, LegacyError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { createApiKeyPasswords } from './api-key-passwords.ts';
-import { createCredentialCache } from './cache.ts';
+import { createCredentialCache, createLru } from './cache.ts';
 import { refuseLoneSurrogates } from './lone-surrogates.ts';
 import { createCacheKeyer } from './cache-key.ts';
 import { createCredentialMap, loadCredentialMap, type CredentialMap, type CredentialMapEntry } from './credential-map.ts';
@@ -19,11 +19,12 @@ import { createMintPacer, expiryOnGatewayClock } from './key-clock.ts';
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
 import { createBaseUrls } from './base-urls.ts';
 import { openLoginsFile } from './login-file.ts';
-import { checkPassword, endSession, keyName, mintKey } from './minting.ts';
+import { checkPassword, endSession, keyName, mintKey, sweepKeys } from './minting.ts';
 import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
 import { createPasswordKeys, type PasswordKey, type PasswordRequest, type SharedPasswordKeys } from './password-keys.ts';
 import { probeDatabase } from './probe-database.ts';
-import { badCredentials, isAnsweredFalse, isBadCredentials, isRefusal, mapKeyRefused, mintHeldOff } from './refusals.ts';
+import { loginStands } from './recheck-policy.ts';
+import { badCredentials, isAnsweredFalse, isBadCredentials, isRefusal, isUnknownLogin, mapKeyRefused, mintHeldOff } from './refusals.ts';
 import { createRetirer } from './retire.ts';
 import { createThrottle, type SharedFailures } from './throttle.ts';
 import { throttleAddress } from './throttle-address.ts';
@@ -180,7 +181,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       log.warn({ db: req.db, login: req.login, retryAfterMs: wait, requestId: req.origin.requestId }, 'keys were minted for these credentials within --mint-interval: not minting another yet');
       throw mintHeldOff(wait);
     }
-    const name = keyName(req.origin, randomBytes(4).toString('hex'));
+    const name = keyName(req.origin, randomBytes(4).toString('hex'), config.keyTag);
     const mintedAt = now();
     const exchange = retire === undefined ? 'mint' : 'renew';
     const minted = await mintKey(upstream, { db: req.db, login: req.login, password: req.password, durationDays: config.keyDurationDays, name, ...(retire?.keyId === undefined ? {} : { retireKeyId: retire.keyId }) }, req.origin, mintedAt, baseUrls).then(
@@ -210,6 +211,44 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     return { db: req.db, uid, login: req.login, key: entry.key, source: 'map', keyId: undefined, expiresAt: now() + config.keyCacheTtlMs, renewAt: infinite, validatedAt: infinite };
   }
 
+  /** Users (db, uid) one of whose live minted keys Odoo refused: this process removes none of their keys. */
+  const keysTakenAway = new Set<string>();
+
+  /** (db, uid, login) whose login turned out to be another user's in db: not tried again for a while (no login per call). */
+  const notTheirs = createLru<{ until: number }>({ max: config.keyCacheSize });
+
+  /**
+   * A uid-only call where the uid's login in `db` is unknown: the logins the uid has in other
+   * databases of the upstream are tried, each with one login in `db` (through the throttle, like any
+   * login attempt), and one is used only when that login answers the same uid. The first that does
+   * is remembered for `db`. Undefined when none does.
+   */
+  async function loginFromElsewhere(db: string, uid: number | bigint, password: string, origin: CallOrigin): Promise<string | undefined> {
+    for (const login of await logins.elsewhere(db, uid)) {
+      const tried = cacheKey('elsewhere', db, String(uid), login);
+      if ((notTheirs.get(tried)?.until ?? 0) > now()) continue;
+      let opened;
+      try {
+        opened = await counted({ db, login, password, origin }, () => checkPassword(upstream, { db, login, password }, origin, baseUrls));
+      } catch (err) {
+        if (isBadCredentials(err)) continue; // not this login's password here
+        throw err;
+      }
+      void endSession(upstream, opened.session, ownOrigin());
+      if (BigInt(opened.uid) !== BigInt(uid)) {
+        // a fact whatever the password: the login is another user's here (logins are unique per database)
+        logins.remember(db, opened.uid, login);
+        notTheirs.set(tried, { until: now() + Math.max(config.negativeCacheTtlMs, 60_000) });
+        log.info({ db, uid, requestId: origin.requestId }, 'a login the uid has in another database belongs to another user here; not used');
+        continue;
+      }
+      logins.remember(db, uid, login);
+      log.info({ db, uid, requestId: origin.requestId }, 'confirmed the login a uid has in another database for this one');
+      return login;
+    }
+    return undefined;
+  }
+
   const keys = createPasswordKeys(
     {
       max: config.keyCacheSize,
@@ -228,8 +267,8 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       // Never through the client's throttle: what a client does with its own attempts
       // must not decide whether a changed password is noticed.
       async revalidate(entry, req) {
-        const loginStands = entry.loggedInAt !== undefined && now() - entry.loggedInAt < config.loginRecheckIntervalMs;
-        if (entry.session !== undefined && loginStands) {
+        const stands = loginStands(entry, now(), config.loginRecheckIntervalMs);
+        if (entry.session !== undefined && stands) {
           try {
             // Odoo ends a session whose user's password changed; checking it hashes nothing
             await upstream.webSession.check(entry.session, req.origin);
@@ -240,12 +279,13 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
         }
         // no session, it ended (password changed, or Odoo dropped it), or the last login is too old: one fresh login
         const loggedInAt = now();
-        const superseded = loginStands ? undefined : entry.session; // still open: logged out once replaced
+        const superseded = stands ? undefined : entry.session; // still open: logged out once replaced
         const { uid, session } = await checkPassword(upstream, req, req.origin, baseUrls);
         if (superseded !== undefined) void endSession(upstream, superseded, ownOrigin());
         entry.session = session;
         entry.loggedInAt = loggedInAt;
         if (BigInt(uid) !== BigInt(entry.uid)) throw badCredentials();
+        return 'logged-in';
       },
       renew: (entry, req) => mint(req, entry),
       async retire(entry, why) {
@@ -256,6 +296,18 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
         const line = { db: entry.db, uid: entry.uid, keyId: entry.keyId, why };
         if (outcome === 'unavailable') log.info(line, 'minted API key left to expire (the upstream cannot revoke it)');
         else log.info(line, outcome === 'revoked' ? 'revoked a minted API key' : 'minted API key already gone');
+      },
+      // Odoo 19.0 removes a key only in its owner's session behind the identity check: done while the
+      // password is in hand, so the keys a previous run (or an eviction) left behind go at the next login
+      async tidy(entry, req) {
+        if (entry.keyId === undefined || entry.session === undefined || keysTakenAway.has(`${entry.db}\u0000${entry.uid}`)) return;
+        const line = { db: entry.db, uid: entry.uid, keptKeyId: entry.keyId };
+        try {
+          const removed = await sweepKeys(upstream, entry.session, { uid: entry.uid, keepKeyId: entry.keyId, password: req.password, tag: config.keyTag }, ownOrigin());
+          if (removed.length > 0) log.info({ ...line, removedKeyIds: removed }, "removed this gateway's earlier API keys of the user");
+        } catch (err) {
+          log.warn({ ...line, error: err instanceof Error ? err.name : 'unknown' }, "could not remove this gateway's earlier API keys of the user; they expire on their own");
+        }
       },
       renewalFailed(entry, err) {
         log.warn({ db: entry.db, uid: entry.uid, keyId: entry.keyId, error: err instanceof Error ? err.name : 'unknown' }, 'could not renew a minted API key; the old one is used until it expires');
@@ -278,6 +330,8 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       }
       const login = await logins.resolve(db, uid, origin).catch(async (err: unknown) => {
         if (isRefusal(err)) await probeDatabase(upstream, db, origin); // Registry(db) opens first: an unknown database wins
+        const confirmed = isUnknownLogin(err) ? await loginFromElsewhere(db, uid, password, origin) : undefined;
+        if (confirmed !== undefined) return confirmed;
         throw err;
       });
       const slot = cacheKey(db, 'password', login, password);
@@ -291,6 +345,13 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
         if (!isUnauthorized(err)) throw err;
         // revoked or expired upstream: resolve once more (a minted key is minted anew) and retry once
         await keys.evict(slot, entry);
+        // a live minted key removed by someone else: maybe another gateway without its own --key-tag
+        // (or a previous version during a rolling restart) removing older keys; this process then
+        // removes none of the user's, so the two do not take each other's keys away in turn
+        if (entry.source === 'minted' && entry.expiresAt > now()) {
+          if (keysTakenAway.size >= config.keyCacheSize) keysTakenAway.clear(); // bounded: at worst, removal resumes
+          keysTakenAway.add(`${db}\u0000${entry.uid}`);
+        }
         log.info({ db, uid, keyId: entry.keyId, requestId: origin.requestId }, 'the upstream refused a cached key; resolving it again');
         const again = await keys.get(slot, req).catch(unauthorizedAsDenied);
         return await call(again.key).catch(unauthorizedAsDenied);

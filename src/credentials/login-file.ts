@@ -45,6 +45,14 @@ export function openLoginsFile(path: string, log: Logger, delayMs = 1000): FileL
 
   return {
     get: (db, uid) => Promise.resolve(logins.get(slot(db, uid))),
+    elsewhere(db, uid) {
+      const found = new Set<string>();
+      for (const [key, login] of logins) {
+        const [at, id] = key.split('\u0000');
+        if (at !== db && id === String(uid)) found.add(login);
+      }
+      return Promise.resolve([...found]);
+    },
     set(db, uid, login) {
       if (logins.get(slot(db, uid)) === login) return;
       logins.set(slot(db, uid), login);

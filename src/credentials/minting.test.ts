@@ -3,7 +3,7 @@ import type { CallOrigin } from '../call.ts';
 import { LegacyError } from '../errors.ts';
 import type { CallKw, Upstream } from '../upstream/index.ts';
 import { struct, type Value } from '../value.ts';
-import { checkPassword, mintKey, removeKeyInSession, type MintRequest } from './minting.ts';
+import { checkPassword, isOwnKeyName, keyName, mintKey, removeKeyInSession, sweepKeys, type MintRequest } from './minting.ts';
 import { isAnsweredFalse, isBadCredentials, isThrottled } from './refusals.ts';
 
 const origin = { ip: '10.0.0.7', userAgent: 'Python-xmlrpc/3.11' } as CallOrigin;
@@ -25,7 +25,8 @@ function fakeUpstream(answers: Partial<Record<string, Value | LegacyError>>, uid
         return { uid, session: { db: 'gw', cookie: 'c' } };
       },
       async callKw(_s: unknown, call: CallKw) {
-        seen.push(call.method === 'run_check' ? `run_check ${JSON.stringify((call.kwargs.get('context') as Map<string, Value>).get('password'))}` : call.method);
+        if (call.method === 'search_read' || call.method === 'remove') seen.push(`${call.method} ${JSON.stringify(call.method === 'remove' ? call.args[0] : (call.kwargs.get('domain') as Value[]).at(1))}`);
+        else seen.push(call.method === 'run_check' ? `run_check ${JSON.stringify((call.kwargs.get('context') as Map<string, Value>).get('password'))}` : call.method);
         const a = answers[call.method];
         if (a instanceof LegacyError) throw a;
         return a ?? null;
@@ -86,7 +87,7 @@ describe('mintKey()', () => {
   it('removes a key inside a session, passing the identity check when remove asks for it (corpus sess-retire-1, sess-retire-2)', async () => {
     const { upstream, seen } = fakeUpstream({ remove: identityAction, run_check: struct({ type: 'ir.actions.act_window_close' }) });
     await removeKeyInSession(upstream, { db: 'gw', cookie: 'c' }, 24, 'demo', origin);
-    expect(seen).toEqual(['remove', 'run_check "demo"']);
+    expect(seen).toEqual(['remove [24]', 'run_check "demo"']);
   });
 
   it("passes Odoo's own login cooldown on, answered False by authenticate", async () => {
@@ -110,5 +111,36 @@ describe('mintKey()', () => {
     const err = await checkPassword(upstream, request, origin).catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'access_denied', message: 'Too many login failures, please wait a bit before trying again.' });
     expect(isBadCredentials(err)).toBe(false);
+  });
+});
+
+describe('sweepKeys()', () => {
+  const session = { db: 'gw', cookie: 'c' };
+  const row = (id: number, name: string, uid = 5) => struct({ id, name, user_id: [uid, 'Marc Demo'] });
+  const ours = (nonce: string, tag = '') => keyName(origin, nonce, tag);
+
+  it('lists the user\'s keys named by this gateway and removes those older than the kept one, passing the identity check', async () => {
+    const { upstream, seen } = fakeUpstream({
+      // what a system user's search might answer: the gateway filters again, by owner, name and id
+      search_read: [row(3, ours('0a1b2c3d')), row(4, 'legacy-rpc-gateway for my notes'), row(5, ours('11223344'), 2), row(8, ours('55667788')), row(12, ours('99aabbcc'))],
+      remove: identityAction,
+      run_check: struct({ type: 'ir.actions.act_window_close' }),
+    });
+    expect(await sweepKeys(upstream, session, { uid: 5, keepKeyId: 10, password: 'demo', tag: '' }, origin)).toEqual([3, 8]);
+    expect(seen).toEqual(['search_read ["name","=like","legacy-rpc-gateway for %"]', 'remove [3,8]', 'run_check "demo"']);
+  });
+
+  it('asks for nothing more when there is nothing to remove, and escapes the tag in the pattern', async () => {
+    const { upstream, seen } = fakeUpstream({ search_read: [row(3, ours('0a1b2c3d'))] });
+    expect(await sweepKeys(upstream, session, { uid: 5, keepKeyId: 10, password: 'demo', tag: 'eu_prod' }, origin)).toEqual([]);
+    expect(seen).toEqual(['search_read ["name","=like","legacy-rpc-gateway (eu\\\\_prod) for %"]']);
+  });
+
+  it('recognises its own names only, per tag', () => {
+    expect(isOwnKeyName(ours('0a1b2c3d'))).toBe(true);
+    expect(isOwnKeyName(ours('0a1b2c3d', 'eu-prod'))).toBe(false);
+    expect(isOwnKeyName(ours('0a1b2c3d', 'eu-prod'), 'eu-prod')).toBe(true);
+    expect(isOwnKeyName(ours('0a1b2c3d'), 'eu-prod')).toBe(false);
+    expect(isOwnKeyName('legacy-rpc-gateway for a script I wrote')).toBe(false);
   });
 });

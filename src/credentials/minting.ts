@@ -41,10 +41,28 @@ export interface MintedKey {
 const apiKeyShape = /^[0-9a-f]{40}$/;
 const wizardModel = 'res.users.apikeys.description';
 
+/**
+ * How every key this gateway mints is named: `legacy-rpc-gateway for `, or with `--key-tag`
+ * `legacy-rpc-gateway (<tag>) for ` (two gateways in front of one Odoo each recognise their own).
+ */
+export function keyNamePrefix(tag = ''): string {
+  return tag === '' ? 'legacy-rpc-gateway for ' : `legacy-rpc-gateway (${tag}) for `;
+}
+
 /** The description of a minted key: the gateway, the client it serves, and a nonce to find it by. */
-export function keyName(origin: CallOrigin, nonce: string): string {
+export function keyName(origin: CallOrigin, nonce: string, tag = ''): string {
   const client = origin.userAgent === '' ? 'a legacy client' : origin.userAgent.slice(0, 80);
-  return `legacy-rpc-gateway for ${client} at ${origin.ip} [${nonce}]`;
+  return `${keyNamePrefix(tag)}${client} at ${origin.ip} [${nonce}]`;
+}
+
+/** A key description this gateway (with `tag`) gave: its prefix, and the nonce at its end. */
+export function isOwnKeyName(name: string, tag = ''): boolean {
+  return name.startsWith(keyNamePrefix(tag)) && /\[[0-9a-f]{8}\]$/.test(name);
+}
+
+/** `text` as a literal SQL LIKE pattern (`=like` in a domain): `\`, `%` and `_` escaped. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** `fields.Datetime` text (UTC) → epoch ms. */
@@ -168,6 +186,43 @@ export async function mintKey(upstream: Upstream, req: MintRequest, origin: Call
 /** `res.users.apikeys.remove` of one key inside an open session (identity check passed with `password`). */
 export async function removeKeyInSession(upstream: Upstream, session: WebSession, keyId: number, password: string, origin: CallOrigin): Promise<void> {
   await withIdentityCheck(upstream, session, 'res.users.apikeys', 'remove', [keyId], password, origin);
+}
+
+/** What {@link sweepKeys} needs: whose keys, the one kept, and the password for the identity check. */
+export interface SweepRequest {
+  uid: number | bigint;
+  /** The record id of the key in use: it and every newer key are kept. */
+  keepKeyId: number;
+  password: string;
+  /** `--key-tag`: only keys named by this gateway are removed. */
+  tag: string;
+}
+
+/**
+ * Removes, inside an open session of the key's owner, the keys this gateway minted for that user
+ * before the one in use (Odoo 19.0 lets a user remove only their own keys, in a web session, behind
+ * the identity check; docs/security.md "Minted keys"). The user's keys are listed with
+ * `res.users.apikeys.search_read` (own keys for a user; every user's for a system user, hence the
+ * `user_id` term); only those named by this gateway (`isOwnKeyName`) and older than the kept one (a
+ * smaller id: a newer key may be another replica's renewal) go. Answers the removed record ids.
+ */
+export async function sweepKeys(upstream: Upstream, session: WebSession, req: SweepRequest, origin: CallOrigin): Promise<number[]> {
+  const domain = [['user_id', '=', req.uid], ['name', '=like', `${likeLiteral(keyNamePrefix(req.tag))}%`], ['id', '<', req.keepKeyId]];
+  const rows = await upstream.webSession.callKw(session, { model: 'res.users.apikeys', method: 'search_read', args: [], kwargs: struct({ domain, fields: ['name', 'user_id'] }) }, origin);
+  const ids: number[] = [];
+  for (const row of Array.isArray(rows) ? rows : []) {
+    if (!isStruct(row)) continue;
+    const id = row.get('id');
+    const name = row.get('name');
+    const owner = row.get('user_id');
+    const ownerId = Array.isArray(owner) ? owner[0] : owner;
+    if (typeof id !== 'number' || id >= req.keepKeyId || typeof name !== 'string' || !isOwnKeyName(name, req.tag)) continue;
+    if (!isInt(ownerId ?? null) || BigInt(ownerId as number) !== BigInt(req.uid)) continue;
+    ids.push(id);
+  }
+  if (ids.length === 0) return ids;
+  await withIdentityCheck(upstream, session, 'res.users.apikeys', 'remove', ids, req.password, origin);
+  return ids;
 }
 
 /** A fresh web login with the password (docs/architecture.md §5 step 6): the uid it still opens, and its session, kept for later checks. */

@@ -152,4 +152,23 @@ describe('createPasswordKeys()', () => {
     expect((await keys.get('s', req)).key).toBe('key-1');
     expect(resolve).toHaveBeenCalledTimes(2);
   });
+
+  it('removes earlier keys (tidy) after each login with the password: the first resolution, a renewal and a fresh login check, not a session check', async () => {
+    const revalidate = vi.fn<PasswordKeyResolvers['revalidate']>().mockResolvedValueOnce(undefined).mockResolvedValueOnce('logged-in');
+    const tidy = vi.fn(async () => {});
+    const { keys, at } = setup({ revalidate, tidy });
+    await keys.get('s', req);
+    expect(tidy).toHaveBeenLastCalledWith(expect.objectContaining({ key: 'key-1' }), req);
+    at(300); // a session check
+    await keys.get('s', req);
+    expect(tidy).toHaveBeenCalledTimes(1);
+    at(600); // a fresh login
+    await keys.get('s', req);
+    expect(tidy).toHaveBeenCalledTimes(2);
+    at(901); // inside the renewal margin
+    await keys.get('s', req);
+    await keys.settled();
+    expect(tidy).toHaveBeenLastCalledWith(expect.objectContaining({ key: 'key-2' }), req);
+  });
 });
+

@@ -17,158 +17,51 @@
  * exchange for N replicas), share refusals, and retire a key only when it leaves the store (the one
  * replica that removed it retires it) or when the last replica stops. While the store is away the
  * table works alone, as without one, and pushes what it minted meanwhile when the store returns.
+ *
+ * Parts: the shapes (`password-key-types.ts`), the first level and its refusals (`key-table.ts`),
+ * when a password is checked again (`recheck-policy.ts`); here, the flow between them and the store.
  */
-import type { CallOrigin } from '../call.ts';
 import type { LegacyError } from '../errors.ts';
-import type { WebSession } from '../upstream/index.ts';
-import type { Exclusive } from '../state/lock.ts';
-import { createLru } from './cache.ts';
+import { createKeyTable } from './key-table.ts';
+import type { PasswordKey, PasswordKeyOptions, PasswordKeyResolvers, PasswordKeys, PasswordRequest } from './password-key-types.ts';
+import { checkDue, renewalDue } from './recheck-policy.ts';
 import { isRefusal, isThrottled } from './refusals.ts';
 
-/** A resolved credential: the API key the gateway uses for it upstream. */
-export interface PasswordKey {
-  db: string;
-  uid: number | bigint;
-  login: string;
-  key: string;
-  /** `minted`: the gateway's own key (retired by it); `map`: the credential map's. */
-  source: 'minted' | 'map';
-  keyId: number | undefined;
-  /** Epoch ms after which the key is dead (`Infinity`: never). */
-  expiresAt: number;
-  /** Epoch ms from which the next call renews the key. */
-  renewAt: number;
-  /** Epoch ms of the last password check (`Infinity`: never re-checked). */
-  validatedAt: number;
-  /** The web session the password was last confirmed in (minted keys), checked to confirm it again. */
-  session?: WebSession | undefined;
-  /**
-   * Epoch ms of the last real password login behind this key (absent: unknown, as for an entry read
-   * from the shared store). A session check stands for a login only within `--login-recheck-interval`:
-   * what Odoo decides at login besides the password (a 2FA policy, `_rpc_api_keys_only`) changes no
-   * field the session token covers.
-   */
-  loggedInAt?: number | undefined;
-}
-
-/** One call's credentials, as the resolvers need them. */
-export interface PasswordRequest {
-  db: string;
-  login: string;
-  password: string;
-  origin: CallOrigin;
-}
-
-/** What the table does upstream, injected by `index.ts`. */
-export interface PasswordKeyResolvers {
-  /** First resolution (credential map, else minting). Rejects with a refusal or an upstream error. */
-  resolve(req: PasswordRequest): Promise<PasswordKey>;
-  /**
-   * Confirms the password still opens `entry.uid` (cheaply where it can; may replace
-   * `entry.session`); rejects with a refusal when it does not, with another error when it cannot tell.
-   */
-  revalidate(entry: PasswordKey, req: PasswordRequest): Promise<void>;
-  /** A new key for the same credentials (the old one removed in the same session). */
-  renew(entry: PasswordKey, req: PasswordRequest): Promise<PasswordKey>;
-  /** Retires a key still alive that leaves the table (eviction, password changed, shutdown). Never rejects. */
-  retire(entry: PasswordKey, why: string): Promise<void>;
-  /** A renewal failed for another reason than a refusal (logged by the caller). */
-  renewalFailed(entry: PasswordKey, err: unknown): void;
-}
-
-/** What the shared store holds for a slot. */
-export interface SharedSlot {
-  entry?: PasswordKey;
-  refusal?: LegacyError;
-}
-
-/** The store replicas share; every member answers `unavailable` rather than fail while it is away. */
-export interface SharedPasswordKeys {
-  read(slot: string): Promise<SharedSlot | 'unavailable'>;
-  /** Stores a minted entry; answers the entries the store's bound pushed out (the caller retires them). */
-  write(slot: string, entry: PasswordKey): Promise<PasswordKey[] | 'unavailable'>;
-  /** Stores `entry` only where the slot is empty (catch-up after an outage). */
-  add(slot: string, entry: PasswordKey): Promise<'added' | 'taken' | 'unavailable'>;
-  /** Removes the slot's entry if it still holds `key`; `removed`: this caller alone retires it. */
-  remove(slot: string, key: string): Promise<'removed' | 'kept' | 'unavailable'>;
-  /** Shares a refusal for `ttlMs`. */
-  refuse(slot: string, err: LegacyError, ttlMs: number): Promise<void>;
-  /** Runs `run` under the lock `name` across replicas (see SharedLocks). */
-  exclusive<T>(name: string, wait: boolean, run: () => Promise<T>): Promise<Exclusive<T>>;
-  /** This replica stops: the last one out takes every stored entry (removed) to retire. */
-  leave(): Promise<{ last: true; entries: PasswordKey[] } | { last: false } | 'unavailable'>;
-  /** Calls `listener` each time the store (re)connects. */
-  onUp(listener: () => void): void;
-}
-
-/** The table's settings. */
-export interface PasswordKeyOptions {
-  max: number;
-  now: () => number;
-  negativeTtlMs: number;
-  revalidateIntervalMs: number;
-  /** Hears each `get`: a hit when it was answered from the table (a cached refusal included). */
-  onLookup?: (hit: boolean) => void;
-  /** The store replicas share; absent: the table is the process's alone. */
-  shared?: SharedPasswordKeys;
-  /** Milliseconds a shared entry is used before the store is read again. */
-  localTtlMs?: number;
-}
-
-/** The table. */
-export interface PasswordKeys {
-  /** The entry for `slot`, resolving, re-validating or renewing as its age requires. */
-  get(slot: string, req: PasswordRequest): Promise<PasswordKey>;
-  /** Forgets `entry` after the upstream refused its key (401): it is dead, nothing to retire. */
-  evict(slot: string, entry: PasswordKey): Promise<void>;
-  /** Resolves once no renewal and no password check is running. */
-  settled(): Promise<void>;
-  /** Retires every live key this replica answers for and empties the table (graceful shutdown). */
-  close(): Promise<void>;
-  readonly size: number;
-}
-
-/** An entry in the first level, with when it was last read from (or written to) the shared store. */
-interface Held {
-  entry: PasswordKey;
-  readAt: number;
-}
+export type { PasswordKey, PasswordKeyOptions, PasswordKeyResolvers, PasswordKeys, PasswordRequest, SharedPasswordKeys, SharedSlot } from './password-key-types.ts';
 
 /** Creates the table. */
 export function createPasswordKeys(options: PasswordKeyOptions, resolvers: PasswordKeyResolvers): PasswordKeys {
   const { now, negativeTtlMs, revalidateIntervalMs, shared } = options;
   const localTtlMs = options.localTtlMs ?? 0;
-  /** Minted entries the shared store does not hold (minted while it was away): this replica alone answers for them. */
-  const localOnly = new WeakSet<PasswordKey>();
-  const answersFor = (entry: PasswordKey) => shared === undefined || localOnly.has(entry);
-  const entries = createLru<Held>({
+  const table = createKeyTable({
     max: options.max,
+    now,
+    negativeTtlMs,
+    withStore: shared !== undefined,
     // a key the shared store holds stays alive for the other replicas
-    onEvict: (held) => void (answersFor(held.entry) && resolvers.retire(held.entry, 'evicted (cache full)')),
+    onEvict: (entry, alone) => void (alone && resolvers.retire(entry, 'evicted (cache full)')),
   });
-  const negatives = createLru<{ until: number; error: LegacyError }>({ max: options.max });
+  const { answersFor, current, hold } = table;
   const firsts = new Map<string, Promise<PasswordKey>>();
   const checks = new Map<string, Promise<PasswordKey>>();
   const renewals = new Map<string, Promise<void>>();
 
-  const current = (slot: string, entry: PasswordKey) => entries.get(slot)?.entry === entry;
-  const hold = (slot: string, entry: PasswordKey, inStore: boolean): PasswordKey => {
-    if (shared !== undefined && !inStore && entry.source === 'minted') localOnly.add(entry);
-    // the same key read again from the store: this replica's own confirmation (and session) stand
-    const before = entries.get(slot)?.entry;
-    if (before !== undefined && before !== entry && before.key === entry.key && before.validatedAt > entry.validatedAt) {
-      entry.validatedAt = before.validatedAt;
-      entry.session = before.session;
-      entry.loggedInAt = before.loggedInAt;
-    }
-    entries.set(slot, { entry, readAt: now() });
-    return entry;
-  };
+  /**
+   * After a login with the password, the user's earlier gateway keys are removed, keeping `entry`'s.
+   * Only for a key every replica uses: without a store, or one the store holds (a key minted while
+   * it is away may be replaced by another replica's at its return; removing that one would make the
+   * replicas replace each other's keys).
+   */
+  async function tidy(entry: PasswordKey, req: PasswordRequest): Promise<void> {
+    if (resolvers.tidy === undefined || entry.source !== 'minted' || (shared !== undefined && answersFor(entry))) return;
+    await resolvers.tidy(entry, req);
+  }
+
   const cacheable = (err: unknown): err is LegacyError => isRefusal(err) && !isThrottled(err) && negativeTtlMs > 0;
   /** Remembers a refusal here and in the shared store. */
   async function noteRefusal(slot: string, err: unknown): Promise<void> {
     if (!cacheable(err)) return;
-    negatives.set(slot, { until: now() + negativeTtlMs, error: err });
+    table.refuse(slot, err);
     if (shared !== undefined) await shared.refuse(slot, err, negativeTtlMs);
   }
   async function refused(slot: string, err: unknown): Promise<never> {
@@ -177,8 +70,8 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
   }
   /** A refusal another replica shared: cached here, not written back (its time in the store runs on). */
   function sharedRefusal(slot: string, err: LegacyError): never {
-    entries.delete(slot);
-    if (negativeTtlMs > 0) negatives.set(slot, { until: now() + negativeTtlMs, error: err });
+    table.forget(slot);
+    table.refuse(slot, err);
     throw err;
   }
   /** Retires `entry` once it left the table for good: where the store holds it, only if this replica removed it. */
@@ -207,7 +100,11 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
   /** Resolves in this process (no store, or the store is away). */
   const resolveHere = (slot: string, req: PasswordRequest) =>
     resolvers.resolve(req).then(
-      (entry) => hold(slot, entry, false),
+      async (entry) => {
+        hold(slot, entry, false);
+        await tidy(entry, req);
+        return entry;
+      },
       (err: unknown) => refused(slot, err),
     );
 
@@ -224,7 +121,9 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     } catch (err) {
       return refused(slot, err);
     }
-    return hold(slot, entry, await share(slot, entry));
+    hold(slot, entry, await share(slot, entry));
+    await tidy(entry, req);
+    return entry;
   }
 
   /**
@@ -254,12 +153,13 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     // the bound runs from when the check was asked, not from when its answer arrived
     const askedAt = now();
     try {
-      await resolvers.revalidate(entry, req);
+      const how = await resolvers.revalidate(entry, req);
       entry.validatedAt = askedAt;
+      if (how === 'logged-in' && current(slot, entry)) await tidy(entry, req);
       return entry;
     } catch (err) {
       if (!isRefusal(err) || isThrottled(err)) throw err;
-      if (current(slot, entry)) entries.delete(slot);
+      if (current(slot, entry)) table.forget(slot);
       // the refusal is cached before the key is revoked: a call that meets the revoked key (401)
       // and resolves again gets this refusal, not a fresh login
       await noteRefusal(slot, err);
@@ -276,11 +176,13 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     try {
       const fresh = await resolvers.renew(entry, req);
       const inStore = !answersFor(entry) && (await share(slot, fresh));
-      if (current(slot, entry)) hold(slot, fresh, inStore);
-      else if (!inStore) void resolvers.retire(fresh, 'renewed for credentials no longer cached');
+      if (current(slot, entry)) {
+        hold(slot, fresh, inStore);
+        await tidy(fresh, req);
+      } else if (!inStore) void resolvers.retire(fresh, 'renewed for credentials no longer cached');
     } catch (err) {
       if (isRefusal(err) && !isThrottled(err)) {
-        if (current(slot, entry)) entries.delete(slot);
+        if (current(slot, entry)) table.forget(slot);
         await drop(slot, entry, 'its renewal was refused');
         await noteRefusal(slot, err);
         return;
@@ -317,15 +219,15 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
    * only this replica knew it; a key the store held before is left alone (the store's is newer).
    */
   async function catchUp(): Promise<void> {
-    for (const [slot, held] of entries.entries()) {
+    for (const [slot, held] of table.entries()) {
       const { entry } = held;
       if (shared === undefined || entry.source !== 'minted' || entry.expiresAt <= now()) continue;
       const out = await shared.add(slot, entry);
       if (out === 'unavailable') return;
-      const wasLocal = localOnly.delete(entry);
+      const wasLocal = table.shared(entry);
       held.readAt = now();
       if (out === 'taken' && wasLocal) {
-        if (current(slot, entry)) entries.delete(slot);
+        if (current(slot, entry)) table.forget(slot);
         await resolvers.retire(entry, 'another replica minted a key for the same credentials');
       }
     }
@@ -334,19 +236,12 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
 
   return {
     async get(slot, req) {
-      const negative = negatives.get(slot);
-      if (negative !== undefined) {
-        if (negative.until > now()) {
-          options.onLookup?.(true);
-          throw negative.error;
-        }
-        negatives.delete(slot);
+      const refusal = table.refusal(slot);
+      if (refusal !== undefined) {
+        options.onLookup?.(true);
+        throw refusal;
       }
-      let held = entries.get(slot);
-      if (held !== undefined && now() >= held.entry.expiresAt) {
-        entries.delete(slot); // expired unused: dead upstream, resolved again
-        held = undefined;
-      }
+      const held = table.held(slot); // one that expired unused is dead upstream: resolved again
       options.onLookup?.(held !== undefined);
       let entry: PasswordKey;
       if (held === undefined) {
@@ -358,18 +253,18 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
       } else {
         entry = held.entry;
       }
-      const age = now() - entry.validatedAt;
-      if (age >= revalidateIntervalMs) entry = await revalidate(slot, entry, req);
-      else if (age >= revalidateIntervalMs / 2) {
+      const due = checkDue(entry, now(), revalidateIntervalMs);
+      if (due === 'wait') entry = await revalidate(slot, entry, req);
+      else if (due === 'background') {
         // ahead of the bound, in the background: a credential in steady use never waits for its check
         const background = { ...req, origin: { ...req.origin, signal: AbortSignal.timeout(Math.max(revalidateIntervalMs, 10_000)) } };
         void revalidate(slot, entry, background).catch(() => undefined);
       }
-      if (now() >= entry.renewAt) renew(slot, entry, req);
+      if (renewalDue(entry, now())) renew(slot, entry, req);
       return entry;
     },
     async evict(slot, entry) {
-      if (current(slot, entry)) entries.delete(slot);
+      if (current(slot, entry)) table.forget(slot);
       if (answersFor(entry)) return;
       // Dead upstream: nothing to retire, but the other replicas must not be handed it again. The 401
       // may come from another replica's renewal, which removes the old key upstream before it stores
@@ -385,10 +280,9 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     },
     async close() {
       await this.settled();
-      const live = entries.values().map((held) => held.entry).filter((e) => e.expiresAt > now());
+      const live = table.entries().map(([, held]) => held.entry).filter((e) => e.expiresAt > now());
       const mine = live.filter(answersFor);
-      entries.clear();
-      negatives.clear();
+      table.clear();
       if (shared !== undefined) {
         const left = await shared.leave();
         if (left !== 'unavailable' && left.last) mine.push(...left.entries.filter((e) => e.expiresAt > now() && !mine.some((m) => m.key === e.key)));
@@ -396,7 +290,7 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
       await Promise.all(mine.map((e) => resolvers.retire(e, 'the gateway is shutting down')));
     },
     get size() {
-      return entries.size;
+      return table.size;
     },
   };
 }

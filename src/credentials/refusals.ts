@@ -105,12 +105,21 @@ export function mintRefusal(reason: string, kind: 'wizard' | 'access'): LegacyEr
   return accessDenied(`legacy-rpc-gateway could not mint an API key for this login: ${sentence} ${hint}`);
 }
 
+const unknownLogins = new WeakSet<LegacyError>();
+
 /** An object call names a uid whose login the gateway cannot tell (docs/architecture.md §5 step 5). */
 export function unknownLogin(uid: number | bigint, why: string, fix = 'configure --service-key'): LegacyError {
-  return accessDenied(
+  const err = accessDenied(
     `legacy-rpc-gateway does not know the login of uid ${uid}, which it needs to trade the password for an API key: ${why}. ` +
       `Call common.login or common.authenticate with this password first, or ${fix} so the gateway can look the login up.`,
   );
+  unknownLogins.add(err);
+  return err;
+}
+
+/** The refusal {@link unknownLogin} made: the gateway could not find the uid's login. */
+export function isUnknownLogin(err: unknown): boolean {
+  return err instanceof Error && unknownLogins.has(err as LegacyError);
 }
 
 /** The credential map's key for this login is refused upstream (expired or revoked). */

@@ -23,6 +23,11 @@ export interface UidLogins {
   resolve(db: string, uid: number | bigint, origin: CallOrigin): Promise<string>;
   /** The login already known for `uid`, without asking anyone. */
   known(db: string, uid: number | bigint): string | undefined;
+  /**
+   * Logins `uid` is known to have in other databases of the upstream (at most a few): candidates
+   * only, to be used in `db` once a login there confirms they belong to `uid`.
+   */
+  elsewhere(db: string, uid: number | bigint): Promise<string[]>;
 }
 
 /** uid → login as the replicas share it; `get` answers `undefined` for none and while the store is away. */
@@ -30,7 +35,12 @@ export interface SharedLogins {
   get(db: string, uid: number | bigint): Promise<string | undefined>;
   /** Shares a login (later, once the store is back, if it is away now). */
   set(db: string, uid: number | bigint, login: string): void;
+  /** The logins stored for `uid` in databases other than `db` (none while the store is away). */
+  elsewhere?(db: string, uid: number | bigint): Promise<string[]>;
 }
+
+/** Candidate logins tried for a uid-only call at most. */
+export const maxCandidates = 3;
 
 /** Creates the table. */
 export function createUidLogins(options: { max: number; upstream: Upstream; serviceKeys: ServiceKeys | undefined; map: CredentialMap; shared?: SharedLogins }): UidLogins {
@@ -93,6 +103,15 @@ export function createUidLogins(options: { max: number; upstream: Upstream; serv
   return {
     remember,
     known: (db, uid) => table.get(slot(db, uid))?.login,
+    async elsewhere(db, uid) {
+      const found = new Set<string>();
+      for (const [key, { login }] of table.entries()) {
+        const cut = key.lastIndexOf('\u0000');
+        if (key.slice(0, cut) !== db && key.slice(cut + 1) === String(uid)) found.add(login);
+      }
+      for (const login of (await shared?.elsewhere?.(db, uid)) ?? []) found.add(login);
+      return [...found].slice(0, maxCandidates);
+    },
     resolve(db, uid, origin) {
       const key = slot(db, uid);
       const hit = table.get(key);

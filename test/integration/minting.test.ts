@@ -16,8 +16,10 @@ const runCheckPath = '/web/dataset/call_kw/res.users.identitycheck/run_check';
 const destroyPath = '/web/session/destroy';
 const readKeyPath = '/json/2/res.users.apikeys/search_read';
 const removePath = '/web/dataset/call_kw/res.users.apikeys/remove';
+// the user's earlier keys of this gateway, listed in the session after each login (removed if any)
+const sweepPath = '/web/dataset/call_kw/res.users.apikeys/search_read';
 // the mint's web session stays open: checking it later confirms the password without a hash
-const mintSequence = [authPath, createPath, makeKeyPath, runCheckPath, readKeyPath];
+const mintSequence = [authPath, createPath, makeKeyPath, runCheckPath, readKeyPath, sweepPath];
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -55,7 +57,9 @@ describe('minting', () => {
     const recorded = ['sess-mint-1-authenticate', 'sess-mint-2-description-create', 'sess-mint-3-make_key', 'sess-mint-4-run_check', 'sess-mint-6-read-expiration'].map(
       (id) => (JSON.parse(readFileSync(new URL(`../../fixtures/conformance/cases/${id}.json`, import.meta.url), 'utf8')) as { legacy: { path: string; request_body: string } }).legacy,
     );
-    const sent = s.sim.log;
+    // then the user's earlier keys of this gateway are listed in the same session (none here)
+    expect(s.sim.log.map((r) => r.path).slice(recorded.length)).toEqual([sweepPath]);
+    const sent = s.sim.log.slice(0, recorded.length);
     expect(sent.map((r) => r.path)).toEqual(recorded.map((r) => r.path));
     sent.forEach((r, i) => expect(normalized(r.body), r.path).toEqual(normalized((recorded[i] as { request_body: string }).request_body)));
     // the session cookie, never a database header, on the session routes; the new key on JSON-2
@@ -121,8 +125,9 @@ describe('key lifetime', () => {
     clock.set('2026-11-22T00:00:01Z');
     s.sim.clearLog();
     expect((await contextGet(s, 5, 'demo')).error).toBeUndefined();
-    expect(paths(s)).toEqual([...mintSequence, '/json/2/res.users/context_get']);
-    expect(mintedKeys(s).map((k) => k.expiration)).toEqual(['2026-11-22 00:00:00', '2026-11-23 00:00:00']);
+    // the dead key is removed in the new key's session (Odoo's autovacuum would drop it later)
+    expect(paths(s)).toEqual([...mintSequence, removePath, '/json/2/res.users/context_get']);
+    expect(mintedKeys(s).map((k) => k.expiration)).toEqual(['2026-11-23 00:00:00']);
   });
 
   it('serves the first call inside the renewal margin with the old key while it mints the new one, removing the old key in that session', async () => {
@@ -137,7 +142,7 @@ describe('key lifetime', () => {
     expect(bearers(s, '/json/2/res.users/context_get')).toEqual([old?.key]);
     await s.gateway.credentials.settled();
     // the identity check of the new key covers the removal: no second run_check
-    expect(paths(s).filter((p) => p !== '/json/2/res.users/context_get')).toEqual([authPath, createPath, makeKeyPath, runCheckPath, removePath, readKeyPath]);
+    expect(paths(s).filter((p) => p !== '/json/2/res.users/context_get')).toEqual([authPath, createPath, makeKeyPath, runCheckPath, removePath, readKeyPath, sweepPath]);
     const [fresh] = mintedKeys(s);
     expect(s.sim.keys.find(old?.key ?? '')).toBeUndefined();
     expect(fresh?.expiration).toBe('2026-12-04 00:00:00');
@@ -181,7 +186,7 @@ describe('key lifetime', () => {
     clock.advance(5000);
     s.sim.clearLog();
     expect((await contextGet(s, 5, 'demo')).error).toBeUndefined();
-    expect(paths(s)).toEqual(['/web/session/check', authPath, '/json/2/res.users/context_get']);
+    expect(paths(s)).toEqual(['/web/session/check', authPath, sweepPath, '/json/2/res.users/context_get']);
     clock.advance(5000);
     s.sim.clearLog();
     await contextGet(s, 5, 'demo');
@@ -232,7 +237,8 @@ describe('key lifetime', () => {
     s.sim.keys.removeKey(old?.key ?? '');
     s.sim.clearLog();
     expect((await contextGet(s, 5, 'demo')).result).toBeInstanceOf(Map);
-    expect(paths(s)).toEqual(['/json/2/res.users/context_get', ...mintSequence, '/json/2/res.users/context_get']);
+    // a live key taken away: this process no longer removes the user's older keys (no listing)
+    expect(paths(s)).toEqual(['/json/2/res.users/context_get', ...mintSequence.filter((p) => p !== sweepPath), '/json/2/res.users/context_get']);
     expect(bearers(s, '/json/2/res.users/context_get')).toEqual([old?.key, mintedKeys(s)[0]?.key]);
   });
 });

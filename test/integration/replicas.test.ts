@@ -14,7 +14,7 @@ import { startReplicas, type Replicas } from '../support/replicas.ts';
 import { errorData } from '../support/stack.ts';
 
 const authPath = '/web/session/authenticate';
-const mintSequence = [authPath, '/web/dataset/call_kw/res.users.apikeys.description/create', '/web/dataset/call_kw/res.users.apikeys.description/make_key', '/web/dataset/call_kw/res.users.identitycheck/run_check', '/json/2/res.users.apikeys/search_read'];
+const mintSequence = [authPath, '/web/dataset/call_kw/res.users.apikeys.description/create', '/web/dataset/call_kw/res.users.apikeys.description/make_key', '/web/dataset/call_kw/res.users.identitycheck/run_check', '/json/2/res.users.apikeys/search_read', '/web/dataset/call_kw/res.users.apikeys/search_read'];
 const contextGet = (r: Replicas, i: number, uid: number, password: string) => r.call(i, 'object', 'execute_kw', ['gw', uid, password, 'res.users', 'context_get', []]);
 const paths = (r: Replicas) => r.sim.log.map((q) => q.path).filter((p) => !p.startsWith('/doc-bearer/'));
 const exchanges = (r: Replicas) => paths(r).filter((p) => p !== '/json/2/res.users/context_get');

@@ -1,0 +1,145 @@
+/**
+ * Keys a previous run left behind are removed (docs/security.md "Minted keys"): on Odoo 19.0 a user
+ * removes their own keys only in a web session behind the identity check, so the gateway does it
+ * while it holds the password (at each mint, renewal and fresh login), keeping the key in use and
+ * touching no key it did not name.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../sim/index.ts';
+import { loadConfig } from '../../src/config.ts';
+import { startGateway } from '../../src/server/gateway.ts';
+import { captureLog } from '../support/captured-log.ts';
+import { startReplicas } from '../support/replicas.ts';
+import { jsonrpcAt } from '../support/stack.ts';
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+const gatewayKeys = (s: Simulator, uid: number) => s.keys.list().filter((k) => k.uid === uid && k.name.startsWith('legacy-rpc-gateway for ') && / \[[0-9a-f]{8}\]$/.test(k.name));
+
+/** Starts the gateway, makes one password call as admin, and stops it (a clean shutdown). */
+async function oneRun(s: Simulator, flags: string[] = [], log = captureLog('silent').log): Promise<void> {
+  const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', s.url, ...flags], {});
+  const gateway = await startGateway(config, log);
+  try {
+    expect((await jsonrpcAt(gateway.url, 'common', 'login', ['gw', 'admin', 'admin'])).result).toBe(2);
+    const { result, error } = await jsonrpcAt(gateway.url, 'object', 'execute_kw', ['gw', 2, 'admin', 'res.users', 'read', [[2], ['login']]]);
+    expect(error).toBeUndefined();
+    expect(result).toEqual([new Map<string, unknown>([['id', 2], ['login', 'admin']])]);
+    await gateway.credentials.settled();
+  } finally {
+    await gateway.close();
+  }
+}
+
+describe('keys minted by earlier runs', () => {
+  it('stay bounded after 10 restarts each followed by one password call (Odoo 19.0: no revoke)', async () => {
+    sim = await startSimulator({ databases: ['gw'] });
+    // the uid is known from a login file or a service key; here the first call of each run logs in
+    for (let run = 0; run < 10; run++) {
+      const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url], {});
+      const gateway = await startGateway(config, captureLog('silent').log);
+      try {
+        expect((await jsonrpcAt(gateway.url, 'common', 'login', ['gw', 'admin', 'admin'])).result).toBe(2);
+        await gateway.credentials.settled();
+      } finally {
+        await gateway.close();
+      }
+    }
+    expect(gatewayKeys(sim, 2)).toHaveLength(1);
+  });
+
+  it('stay bounded with Redis too: a key the store holds removes the older ones (the test leaves no key in Redis)', async () => {
+    const r = await startReplicas(1, { name: 'key-sweep' });
+    try {
+      await r.stop(0);
+      for (let run = 0; run < 5; run++) {
+        const gateway = await startGateway(r.configs[0]!, captureLog('silent').log);
+        try {
+          expect((await jsonrpcAt(gateway.url, 'common', 'login', ['gw', 'admin', 'admin'])).result).toBe(2);
+          await gateway.credentials.settled();
+        } finally {
+          await gateway.close();
+        }
+      }
+      expect(gatewayKeys(r.sim, 2)).toHaveLength(1);
+    } finally {
+      await r.close(); // deletes every key under the test's prefix
+    }
+  });
+
+  it('removes only keys this gateway named, of the user who logs in, and never those of another --key-tag', async () => {
+    sim = await startSimulator({ databases: ['gw'] });
+    const expiration = '2099-01-01 00:00:00';
+    const mine = sim.keys.add({ uid: 2, name: 'legacy-rpc-gateway for Python-xmlrpc/3.11 at 10.0.0.7 [0a1b2c3d]', expiration });
+    const others = [
+      sim.keys.add({ uid: 2, name: 'my nightly script', expiration }),
+      sim.keys.add({ uid: 2, name: 'legacy-rpc-gateway for my notes', expiration }), // no nonce: not one of ours
+      sim.keys.add({ uid: 2, name: 'legacy-rpc-gateway (eu-prod) for Python-xmlrpc/3.11 at 10.0.0.8 [0a1b2c3d]', expiration }),
+      // admin is a system user and could remove it: another user's key, named as ours
+      sim.keys.add({ uid: 5, name: 'legacy-rpc-gateway for Python-xmlrpc/3.11 at 10.0.0.7 [99887766]', expiration }),
+    ];
+    await oneRun(sim);
+    expect(sim.keys.find(mine.key)).toBeUndefined();
+    for (const k of others) expect(sim.keys.find(k.key)).toBeDefined();
+    // and one of the tagged gateway's runs removes the tagged key, never the untagged ones
+    const untagged = gatewayKeys(sim, 2);
+    expect(untagged).toHaveLength(1);
+    await oneRun(sim, ['--key-tag', 'eu-prod']);
+    expect(sim.keys.find(others[2]!.key)).toBeUndefined();
+    expect(gatewayKeys(sim, 2).map((k) => k.key)).toEqual(untagged.map((k) => k.key));
+    expect(sim.keys.list().filter((k) => k.name.startsWith('legacy-rpc-gateway (eu-prod) for ') && k.uid === 2)).toHaveLength(1);
+  });
+
+  it('never writes a key or the password to the log while it removes them', async () => {
+    sim = await startSimulator({ databases: ['gw'] });
+    sim.control.setPassword('gw', 'admin', 'Adm1n-Secret-Passphrase');
+    const capture = captureLog('trace');
+    const seen = new Set<string>();
+    for (let run = 0; run < 3; run++) {
+      const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url], {});
+      const gateway = await startGateway(config, capture.log);
+      try {
+        expect((await jsonrpcAt(gateway.url, 'common', 'login', ['gw', 'admin', 'Adm1n-Secret-Passphrase'])).result).toBe(2);
+        await gateway.credentials.settled();
+        for (const k of gatewayKeys(sim, 2)) seen.add(k.key);
+      } finally {
+        await gateway.close();
+      }
+    }
+    const removals = capture.matching("removed this gateway's earlier API keys");
+    expect(removals).toHaveLength(2);
+    expect(seen.size).toBe(3);
+    const text = capture.lines.map((l) => JSON.stringify(l)).join('\n');
+    for (const secret of [...seen, 'Adm1n-Secret-Passphrase']) expect(text).not.toContain(secret);
+  });
+
+  it('stops removing a user\'s keys in a process whose own key was taken away, so two gateways without their own tag do not remove each other\'s keys in turn', async () => {
+    sim = await startSimulator({ databases: ['gw'] });
+    const start = () => startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim!.url], {}), captureLog('silent').log);
+    const a = await start();
+    const b = await start();
+    try {
+      const read = (url: string) => jsonrpcAt(url, 'object', 'execute_kw', ['gw', 2, 'admin', 'res.users', 'read', [[2], ['login']]]);
+      expect((await jsonrpcAt(a.url, 'common', 'login', ['gw', 'admin', 'admin'])).result).toBe(2);
+      // b's first login removes a's key (older, named as its own): a meets a 401 and mints again, transparently
+      expect((await jsonrpcAt(b.url, 'common', 'login', ['gw', 'admin', 'admin'])).result).toBe(2);
+      expect(gatewayKeys(sim, 2)).toHaveLength(1);
+      expect((await read(a.url)).error).toBeUndefined();
+      await a.credentials.settled();
+      // a's new key removed nothing: b is served with its own key, without a 401
+      const [bKey] = gatewayKeys(sim, 2);
+      sim.clearLog();
+      expect((await read(b.url)).error).toBeUndefined();
+      expect(sim.log.filter((r) => r.path === '/web/session/authenticate')).toEqual([]);
+      expect(gatewayKeys(sim, 2)).toHaveLength(2);
+      expect(sim.keys.find(bKey!.key)).toBeDefined();
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
