@@ -16,6 +16,10 @@ import { holdingProxy as holdingProxyOf } from '../support/holding-proxy.ts';
 import { stallingProxy } from '../support/stalling-proxy.ts';
 import type { ReportSnapshot } from '../../src/report/migration-report.ts';
 
+// Each test starts the gateway as a child process through tsx, which compiles the sources first:
+// beside a CPU-bound load that alone takes longer than the default 30 s, so these get a longer bound.
+const childTimeout = 120_000;
+
 const heldPath = '/json/2/res.partner/search_count';
 
 /** A proxy to the simulator that holds requests to `heldPath` until `release()`. */
@@ -45,7 +49,7 @@ afterEach(async () => {
   await sim.close();
 });
 
-describe('SIGTERM with calls in flight', () => {
+describe('SIGTERM with calls in flight', { timeout: childTimeout }, () => {
   it('finishes them, refuses new work, retires minted keys, saves the report and exits 0', async () => {
     const reportFile = join(mkdtempSync(join(tmpdir(), 'shutdown-')), 'report.json');
     gateway = spawnGateway(['--upstream', proxy.url, '--port', '0', '--admin-port', '0', '--report-file', reportFile, '--log-format', 'json', '--shutdown-grace', '20000']);
@@ -103,7 +107,7 @@ describe('SIGTERM with calls in flight', () => {
   });
 });
 
-describe('SIGTERM with a db.dump streaming', () => {
+describe('SIGTERM with a db.dump streaming', { timeout: childTimeout }, () => {
   it('waits for the last byte of the dump before exiting, in both dialects', async () => {
     sim.databaseManager.backupPadding = 3_000_000;
     const backups = await stallingProxy(sim.url, (url) => url.startsWith('/web/database/backup'), 1_000_000);
