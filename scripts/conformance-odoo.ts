@@ -97,7 +97,7 @@ function record(tally: Tally, call: { dialect: Dialect; family: string; service:
   const o = outcome ?? judge(call.dialect, call.family, call.service, call.method, odoo, gateway, call.params);
   tally.calls++;
   if (o.kind === 'equal') tally.equal++;
-  else if (o.kind === 'differs' && odooAgain !== undefined && compareAnswers(call.dialect, odooAgain, odoo).length > 0) {
+  else if (o.kind === 'odoo-varies' || (o.kind === 'differs' && odooAgain !== undefined && compareAnswers(call.dialect, odooAgain, odoo).length > 0)) {
     tally.odooDiffers.set(call.family, (tally.odooDiffers.get(call.family) ?? 0) + 1);
   } else if (o.kind === 'intended') tally.intended.set(o.title, (tally.intended.get(o.title) ?? 0) + 1);
   else {

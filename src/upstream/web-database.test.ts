@@ -55,6 +55,24 @@ describe('createWebDatabaseClient()', () => {
     await expect(client.list(origin)).rejects.toMatchObject({ kind: 'access_denied' });
   });
 
+  it('asks the manager page again when its render failed on a database dropped meanwhile (HTTP 500)', async () => {
+    // Odoo's page opens every listed database (list_db_incompatible): one dropped in between is an OperationalError, a 500
+    const failed = answer(500, 'text/html; charset=utf-8', '<h1>Internal Server Error</h1>');
+    const page = renderManagerPage({ databases: ['gw'], insecure: false });
+    const { client, sent } = clientAnswering(failed, answer(200, 'text/html; charset=utf-8', page));
+    const seen = await client.manager(origin);
+    expect(seen?.insecure).toBe(false);
+    expect(seen?.langs?.length).toBeGreaterThan(0);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('gives up on a manager page that keeps failing to render', async () => {
+    const failed = answer(500, 'text/html; charset=utf-8', '<h1>Internal Server Error</h1>');
+    const { client, sent } = clientAnswering(failed, failed, failed);
+    expect(await client.manager(origin)).toBeUndefined();
+    expect(sent).toHaveLength(3);
+  });
+
   it('has no manager page when the upstream does not serve one', async () => {
     const { client } = clientAnswering(answer(404, 'text/html', 'Not Found'));
     expect(await client.manager(origin)).toBeUndefined();

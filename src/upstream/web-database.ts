@@ -54,6 +54,8 @@ function fieldValue(fields: FormFields, name: string): string | undefined {
 }
 
 const managerPath = '/web/database/manager';
+/** How many times a manager page that failed to render (HTTP 5xx) is asked again. */
+const managerRetries = 2;
 
 /** Creates the client on top of the upstream pool. */
 export function createWebDatabaseClient(http: UpstreamHttp, config: Config): WebDatabaseClient {
@@ -95,7 +97,11 @@ export function createWebDatabaseClient(http: UpstreamHttp, config: Config): Web
     },
 
     async manager(origin) {
-      const res = await http.send(request('GET', managerPath, undefined, origin), origin);
+      // The page opens every database to check its version (`list_db_incompatible`): one dropped
+      // between the list and the check fails the render with HTTP 500 (OperationalError `database
+      // "x" does not exist`), which says nothing of the manager itself, so the page is asked again.
+      let res = await http.send(request('GET', managerPath, undefined, origin), origin);
+      for (let again = 0; res.status >= 500 && again < managerRetries; again++) res = await http.send(request('GET', managerPath, undefined, origin), origin);
       if (res.status !== 200 || !res.contentType.startsWith('text/html')) return undefined;
       return parseManagerPage(res.text);
     },

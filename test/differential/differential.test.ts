@@ -60,6 +60,17 @@ describe('judge()', () => {
     expect(maskText("Record res.partner(12,) 'abc' 3.5")).toBe('Record res.partner(N,) ‹q› N');
   });
 
+  it('tells answers that differ only in the address of an object Odoo wrote as its repr() as Odoo varying, whether Odoo reused the address or not', () => {
+    const json = (address: string) => ({
+      status: 200,
+      contentType: 'application/json',
+      body: `{"jsonrpc": "2.0", "id": 1, "result": [{"properties": "<odoo.orm.fields_properties.Property object at 0x${address}>", "name": "A"}]}`,
+    });
+    expect(judge('jsonrpc', 'f', 'object', 'execute_kw', json('7f8beaf09a50'), json('7f8bb8e0ffd0'))).toEqual({ kind: 'odoo-varies' });
+    const otherName = { ...json('7f8bb8e0ffd0'), body: json('7f8bb8e0ffd0').body.replace('"A"', '"B"') };
+    expect(judge('jsonrpc', 'f', 'object', 'execute_kw', json('7f8beaf09a50'), otherName)).toMatchObject({ kind: 'differs' });
+  });
+
   it('counts a difference in a call carrying a <base64> as that intended deviation', () => {
     const outcome = judge('xmlrpc2', 'f', 'object', 'execute_kw', fault(1, 'Traceback\nTypeError: x'), result('<int>0</int>'), [[['a', '=', new PyBinary('aGk=')]]]);
     expect(outcome).toEqual({ kind: 'intended', title: '<base64> values are accepted' });

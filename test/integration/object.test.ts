@@ -203,6 +203,15 @@ describe('arguments Odoo reads in its own way', () => {
     await call('execute_kw', 'demo', 2, key, 'res.partner', 'read', [[1, true], ['name']]);
     expect(sentTo('/json/2/res.partner/read')).toHaveLength(1);
   });
+
+  it.each([
+    ['child_of', true],
+    ['parent_of', [true, 2]],
+  ])('sends a %s domain whose value holds True to JSON-2 as it is: which records the hierarchy reads is not known before', async (operator, value) => {
+    await call('execute_kw', 'demo', 2, key, 'res.partner', 'search_count', [[['id', operator, value]]]);
+    expect(sentTo('/json/2/res.partner/search_count')).toHaveLength(1);
+    expect(lastBody()).toEqual(new Map([['domain', [['id', operator, value]]]]));
+  });
 });
 
 describe('binding and bodies', () => {

@@ -95,6 +95,12 @@ export const compatibilityShadowRules: readonly ShadowRules[] = [
     ]
   },
   {
+    "title": "True in a child_of or parent_of value may be answered from JSON-2's cache",
+    "rules": [
+      "legacy fault \"operator does not exist: integer = boolean\""
+    ]
+  },
+  {
     "title": "Methods answered through their successors: what cannot be answered exactly is refused",
     "rules": [
       "gateway fault \"exactly through its successor\""
