@@ -2,7 +2,7 @@
  * Opt-in differential tester (needs a real Odoo 19, `../shared/tools/odoo19-up.sh`; never part of
  * `npm test` or CI): generated legacy calls (test/differential/generate.ts) sent to Odoo's own
  * `/xmlrpc/2`, `/xmlrpc` and `/jsonrpc` and, the same moment, through a gateway started in-process
- * against the same Odoo; the two answers compared strictly (src/shadow/compare-answers.ts: HTTP
+ * against the same Odoo; the two answers compared strictly (src/cutover/shadow/compare-answers.ts: HTTP
  * status and type, XML-RPC tags, JSON ints vs floats, fault codes and exception lines), the
  * differences grouped by cause. Everything runs on a scratch copy of a database (created with
  * /web/database/duplicate, dropped at the end); records a call creates are read back from both

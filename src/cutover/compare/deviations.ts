@@ -2,7 +2,7 @@
  * Reads `COMPATIBILITY.md`, the list of the gateway's intended deviations from Odoo 19: one `## `
  * section per deviation, whose `- Corpus:` line names the conformance cases that show it (the
  * conformance runner reports those as intended) and whose `- Shadow:` line says how the deviation
- * shows on a live call (shadow mode counts those differences as intended, `src/shadow/intended.ts`).
+ * shows on a live call (shadow mode counts those differences as intended, `src/cutover/shadow/intended.ts`).
  */
 
 /** One intended deviation: the `## ` section title that names the case on its `- Corpus:` line. */
@@ -29,7 +29,7 @@ export function parseDeviations(markdown: string): Map<string, Deviation> {
   return out;
 }
 
-/** A deviation's `- Shadow:` rules: how a live answer pair shows it (grammar in `src/shadow/intended.ts`). */
+/** A deviation's `- Shadow:` rules: how a live answer pair shows it (grammar in `src/cutover/shadow/intended.ts`). */
 export interface ShadowRules {
   title: string;
   /** The rules, in the order written (`; ` separates them on the line). */
