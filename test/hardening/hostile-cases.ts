@@ -62,6 +62,8 @@ export interface TableSettings {
   maxDepth: number;
   /** (db, uid, password) accepted by the object service. */
   adminPassword: string;
+  /** The gateway's --request-timeout: the slow cases trickle so that they outlast it. */
+  requestTimeoutMs: number;
 }
 
 export const pathOf = (endpoint: Endpoint, service: string) => (endpoint === 'jsonrpc' ? '/jsonrpc' : endpoint === 'xmlrpc2' ? `/xmlrpc/2/${service}` : `/xmlrpc/${service}`);
@@ -337,7 +339,7 @@ function truncated(): HostileCase[] {
   return out;
 }
 
-function slowBodies(): HostileCase[] {
+function slowBodies(s: TableSettings): HostileCase[] {
   const out: HostileCase[] = [];
   const timeout: Expected = { http: 408 };
   const call = Buffer.from(xmlCall('version'));
@@ -346,9 +348,10 @@ function slowBodies(): HostileCase[] {
     for (const endpoint of ['xmlrpc2', 'xmlrpc1'] as const) out.push({ ...xmlCase('slow bodies', `stalls after ${sent} bytes`, endpoint, call.subarray(0, sent), timeout), contentLength: call.length });
     out.push({ ...jsonCase('slow bodies', `stalls after ${sent} bytes`, json.subarray(0, sent), timeout), contentLength: json.length });
   }
-  // a byte at a time, slower than --request-timeout allows in total
+  // a byte at a time, slower than --request-timeout allows in total (the calls are 101 and 111 bytes:
+  // 1.6 and 3.2 times the timeout, as 40 and 80 ms were against 2 s)
   const bytes = (buf: Buffer) => [...buf].map((x) => Buffer.from([x]));
-  for (const delay of [40, 80]) {
+  for (const delay of [Math.ceil((s.requestTimeoutMs * 1.6) / call.length), Math.ceil((s.requestTimeoutMs * 3.2) / call.length)]) {
     out.push({ ...xmlCase('slow bodies', `a byte every ${delay} ms`, 'xmlrpc2', '', timeout), chunks: bytes(call), chunkDelayMs: delay });
     out.push({ ...xmlCase('slow bodies', `a byte every ${delay} ms`, 'xmlrpc1', '', timeout), chunks: bytes(call), chunkDelayMs: delay });
     out.push({ ...jsonCase('slow bodies', `a byte every ${delay} ms`, '', timeout), chunks: bytes(json), chunkDelayMs: delay });
@@ -358,7 +361,8 @@ function slowBodies(): HostileCase[] {
   // slow headers: the request head trickles in and never ends
   for (const [i, head] of ['POST /xmlrpc/2/common HTTP/1.1\r\nHost: x\r\nX-Slow: ', 'POST /xmlrpc/common HTTP/1.1\r\n', 'POST /jsonrpc HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 10\r\n', 'P'].entries()) {
     const endpoint = head.includes('jsonrpc') ? 'jsonrpc' : head.includes('/2/') ? 'xmlrpc2' : 'xmlrpc1';
-    for (const delay of [50, 200]) {
+    // each head is at least 201 bytes: 1.2 and 4.8 times the timeout
+    for (const delay of [Math.ceil((s.requestTimeoutMs * 1.2) / 201), Math.ceil((s.requestTimeoutMs * 4.8) / 201)]) {
       // "Paaa…" is no HTTP method: Node's parser refuses it with 400 at once
       const expect: Expected = head === 'P' ? { http: 400 } : timeout;
       out.push({ id: `slow bodies: ${endpoint} slow headers ${i} every ${delay} ms`, category: 'slow bodies', endpoint, service: 'common', headers: [], raw: true, chunks: bytes(Buffer.from(`${head}${'a'.repeat(200)}`)), chunkDelayMs: delay, expect });
@@ -503,7 +507,7 @@ export function hostileCases(s: TableSettings): HostileCase[] {
     ...controlBytes(),
     ...contentTypes(),
     ...truncated(),
-    ...slowBodies(),
+    ...slowBodies(s),
     ...compressed(),
     ...malformedJson(),
     ...arityAndTypes(s),
