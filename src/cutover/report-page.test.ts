@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMigrationReport } from '../report/migration-report.ts';
-import { escapeHtml, renderReportPage } from './report-page.ts';
-
-describe('escapeHtml()', () => {
-  it('escapes the five HTML metacharacters', () => {
-    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;');
-  });
-});
+import { renderReportPage } from './report-page.ts';
 
 describe('renderReportPage()', () => {
   it('says so when no call was seen', () => {
@@ -21,8 +15,17 @@ describe('renderReportPage()', () => {
     const html = renderReportPage(report.snapshot());
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('<img');
-    expect(html).toContain('<code>&#60;script&#62;alert(1)&#60;/script&#62;</code>');
-    expect(html).toContain('<td>&#34;&#62;&#60;img src=x&#62;</td>');
+    expect(html).toContain('<code>&lt;script&gt;alert(1)&lt;/script&gt;</code>');
+    expect(html).toContain('<td>&quot;&gt;&lt;img src=x&gt;</td>');
+  });
+
+  it("escapes all five HTML metacharacters in attribute values and text, and only once", () => {
+    const report = createMigrationReport({ maxClients: 1, now: () => 0 });
+    report.record({ dialect: 'jsonrpc', userAgent: `<a href="x">'&amp;'</a>`, ip: '10.0.0.2', service: 'common', method: 'version', failed: false });
+    const html = renderReportPage(report.snapshot());
+    const escaped = '&lt;a href=&quot;x&quot;&gt;&#39;&amp;amp;&#39;&lt;/a&gt;';
+    expect(html).toContain(`<section class="client" data-user-agent="${escaped}" data-ip="10.0.0.2">`);
+    expect(html).toContain(`<h4><code>${escaped}</code> from <code>10.0.0.2</code></h4>`);
   });
 });
 
@@ -41,8 +44,8 @@ describe('renderReportPage() with the cutover parts', () => {
     expect(html).toContain('<li class="gone" data-service="db">db: the upstream answers HTTP 404 (since 2026-01-01T00:00:00.000Z)</li>');
     expect(html).toContain('<p class="readiness">0 % of 1 compared calls equal (0 equal, 0 intended deviations, 1 differ). Never sampled: res.partner.toggle_active (never shadowed: it can change state).</p>');
     expect(html).toContain('“Deprecated since 19.0, use action_archive or action_unarchive” (deprecated since 19.0); replace with <code class="replacement">action_archive</code>');
-    expect(html).toContain('<li>result[0].name: expected &#60;string&#62;&#34;&#60;b&#62;&#34;</li>');
-    expect(html).toContain('<pre class="gateway-answer">&#60;i&#62;g&#60;/i&#62;</pre>');
+    expect(html).toContain('<li>result[0].name: expected &lt;string&gt;&quot;&lt;b&gt;&quot;</li>');
+    expect(html).toContain('<pre class="gateway-answer">&lt;i&gt;g&lt;/i&gt;</pre>');
     expect(html).toContain('<code class="request">POST /json/2/res.partner/read</code>');
     expect(html).not.toContain('<b>');
     expect(html).not.toContain('<i>');

@@ -1,17 +1,24 @@
 /**
  * The migration report as a small self-contained HTML page (`/gateway/report`): the fleet table of
  * what to migrate first, then the clients grouped by database and login with the methods they call
- * most. No script, no external resource; every client-supplied
- * string is escaped.
+ * most. No script, no external resource; every client-supplied string is escaped by hono/html.
  */
 import type { Json2Equivalent } from './equivalents/index.ts';
 import type { CutoverClientReport, CutoverMethodReport, CutoverSnapshot, ShadowStatus } from './cutover-report.ts';
 import { methodName, type FleetMethod } from './fleet.ts';
 import type { ClientReport, DroppedCounts, MethodReport, ReportSnapshot } from '../report/migration-report.ts';
+import { html, raw } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
 
-/** Escapes text for HTML content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+/**
+ * hono/html's `html` escapes every interpolated string (and joins arrays, escaping each element that
+ * is not itself `html`); it returns a promise only when a promise is interpolated, which this page
+ * never does, so `page` hands back the synchronous result.
+ */
+function page(strings: TemplateStringsArray, ...values: unknown[]): HtmlEscapedString {
+  const out = html(strings, ...values);
+  if (out instanceof Promise) throw new TypeError('report page: a promise was interpolated');
+  return out;
 }
 
 const style = `
@@ -39,18 +46,18 @@ export function renderReportPage(snapshot: ReportSnapshot | CutoverSnapshot): st
  */
 export function* reportPageChunks(snapshot: ReportSnapshot | CutoverSnapshot): Generator<string> {
   const calls = snapshot.clients.reduce((sum, c) => sum + c.calls, 0);
-  yield `<!doctype html>
+  yield String(page`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <title>Legacy RPC migration report</title>
-<style>${style}</style>
+<style>${raw(style)}</style>
 </head>
 <body>
 <h1>Legacy RPC migration report</h1>
 <p id="summary"><span id="client-count">${snapshot.clients.length}</span> legacy clients, <span id="call-count">${calls}</span> calls; generated <time datetime="${snapshot.generatedAt}">${snapshot.generatedAt}</time>. <a href="report.json">JSON</a> (every method of every client).</p>
-${droppedLine(snapshot.dropped)}`;
-  if ('shadow' in snapshot) yield shadowSection(snapshot.shadow);
+${droppedLine(snapshot.dropped)}`);
+  if ('shadow' in snapshot) yield String(shadowSection(snapshot.shadow));
   if (snapshot.clients.length === 0) {
     yield '<p id="empty">No legacy call since the report started.</p>\n</body>\n</html>\n';
     return;
@@ -68,114 +75,119 @@ ${droppedLine(snapshot.dropped)}`;
   const ordered = [...groups.values()].sort((a, b) => ((a[0] as ClientReport).database ?? '\uffff').localeCompare((b[0] as ClientReport).database ?? '\uffff') || ((a[0] as ClientReport).user ?? '\uffff').localeCompare((b[0] as ClientReport).user ?? '\uffff'));
   for (const group of ordered) {
     const first = group[0] as ClientReport;
-    const db = first.database === undefined ? '<span class="muted">no database (calls without credentials)</span>' : `database <code>${escapeHtml(first.database)}</code>`;
-    const user = first.user === undefined ? '' : `, <code class="user">${escapeHtml(first.user)}</code>`;
-    yield `<div class="group" data-database="${escapeHtml(first.database ?? '')}" data-user="${escapeHtml(first.user ?? '')}"><h3 class="group-title">${db}${user}: ${group.length} client${group.length === 1 ? '' : 's'}</h3>\n`;
-    for (const c of group) yield `${clientSection(c)}\n`;
+    const db = first.database === undefined ? page`<span class="muted">no database (calls without credentials)</span>` : page`database <code>${first.database}</code>`;
+    const user = first.user === undefined ? '' : page`, <code class="user">${first.user}</code>`;
+    yield String(page`<div class="group" data-database="${first.database ?? ''}" data-user="${first.user ?? ''}"><h3 class="group-title">${db}${user}: ${group.length} client${group.length === 1 ? '' : 's'}</h3>\n`);
+    for (const c of group) yield `${String(clientSection(c))}\n`;
     yield '</div>\n';
   }
   yield '</body>\n</html>\n';
 }
 
 /** What the bounds dropped, when they dropped anything. */
-function droppedLine(dropped: DroppedCounts | undefined): string {
+function droppedLine(dropped: DroppedCounts | undefined): HtmlEscapedString | '' {
   if (dropped === undefined) return '';
   const parts = [
-    dropped.anonymousClients > 0 ? `${dropped.anonymousClients} anonymous clients left to make room` : '',
-    dropped.authenticatedClients > 0 ? `${dropped.authenticatedClients} authenticated clients left to make room (no anonymous one was left)` : '',
-    dropped.unlistedCalls > 0 ? `${dropped.unlistedCalls} calls were counted but not listed under their method (a client's method bound or the report's size bound)` : '',
-    dropped.foldedCalls > 0 ? `${dropped.foldedCalls} calls are listed as <code>other</code> (past the bound of distinct method names)` : '',
-  ].filter(Boolean);
-  return parts.length === 0 ? '' : `<p id="dropped">To stay within its bounds (<code>--report-size</code>, <code>--report-max-bytes</code>): ${parts.join('; ')}.</p>\n`;
+    dropped.anonymousClients > 0 ? page`${dropped.anonymousClients} anonymous clients left to make room` : '',
+    dropped.authenticatedClients > 0 ? page`${dropped.authenticatedClients} authenticated clients left to make room (no anonymous one was left)` : '',
+    dropped.unlistedCalls > 0 ? page`${dropped.unlistedCalls} calls were counted but not listed under their method (a client's method bound or the report's size bound)` : '',
+    dropped.foldedCalls > 0 ? page`${dropped.foldedCalls} calls are listed as <code>other</code> (past the bound of distinct method names)` : '',
+  ].filter((part): part is HtmlEscapedString => part !== '');
+  return parts.length === 0 ? '' : page`<p id="dropped">To stay within its bounds (<code>--report-size</code>, <code>--report-max-bytes</code>): ${joined(parts, '; ')}.</p>\n`;
+}
+
+/** `parts` with `separator` between them, as one piece of HTML. */
+function joined(parts: HtmlEscapedString[], separator: string): HtmlEscapedString {
+  return page`${parts.flatMap((part, i) => (i === 0 ? [part] : [separator, part]))}`;
 }
 
 /** The fleet table: one row per method, the methods called by the most clients first. */
 function* fleetSection(fleet: FleetMethod[]): Generator<string> {
   const headers = fleet.find((m) => m.json2?.headers !== undefined)?.json2?.headers;
-  const headerBlock = headers === undefined ? '' : `<p>Every JSON-2 request below sends these headers:</p><pre class="headers">${Object.entries(headers).map(([k, v]) => `${escapeHtml(k)}: ${escapeHtml(v)}`).join('\n')}</pre>\n`;
-  yield `<section id="fleet">
+  const headerBlock = headers === undefined ? '' : page`<p>Every JSON-2 request below sends these headers:</p><pre class="headers">${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>\n`;
+  yield String(page`<section id="fleet">
 <h2>What to migrate: ${fleet.length} methods</h2>
 ${headerBlock}<table>
 <thead><tr><th>Method</th><th>Clients</th><th>Calls</th><th>Faults</th><th>Last seen</th><th>Succeeded</th><th>JSON-2 equivalent</th></tr></thead>
 <tbody>
-`;
+`);
   for (const m of fleet) {
-    const named = m.topClients.map((t) => `<li>${escapeHtml(t.client)} <span class="muted">(${t.calls})</span></li>`).join('');
-    const more = m.clients > m.topClients.length ? `<li class="muted">and ${m.clients - m.topClients.length} more</li>` : '';
-    yield `<tr data-method="${escapeHtml(m.name)}"><td><code>${escapeHtml(m.name)}</code></td><td><span class="clients">${m.clients}</span><ul class="who">${named}${more}</ul></td><td class="n">${m.calls}</td><td class="n">${m.faults}</td><td>${m.lastSeen}</td><td class="succeeded">${m.succeeded ? 'yes' : 'never'}</td><td>${m.json2 === undefined ? `<span class="muted">${m.succeeded ? 'none' : 'only for a method that succeeded'}</span>` : equivalentOf(m.name, m.json2)}</td></tr>\n`;
+    const named = m.topClients.map((t) => page`<li>${t.client} <span class="muted">(${t.calls})</span></li>`);
+    const more = m.clients > m.topClients.length ? page`<li class="muted">and ${m.clients - m.topClients.length} more</li>` : '';
+    const equivalent = m.json2 === undefined ? page`<span class="muted">${m.succeeded ? 'none' : 'only for a method that succeeded'}</span>` : equivalentOf(m.name, m.json2);
+    yield String(page`<tr data-method="${m.name}"><td><code>${m.name}</code></td><td><span class="clients">${m.clients}</span><ul class="who">${named}${more}</ul></td><td class="n">${m.calls}</td><td class="n">${m.faults}</td><td>${m.lastSeen}</td><td class="succeeded">${m.succeeded ? 'yes' : 'never'}</td><td>${equivalent}</td></tr>\n`);
   }
   yield '</tbody>\n</table>\n</section>\n';
 }
 
-function clientSection(c: ClientReport | CutoverClientReport): string {
-  const agent = c.userAgent === '' ? '<span class="muted">(no User-Agent)</span>' : `<code>${escapeHtml(c.userAgent)}</code>`;
-  const perService = Object.entries(c.services).map(([s, n]) => `${escapeHtml(s)} ${n}`).join(', ');
-  const perDialect = Object.entries(c.dialects).map(([d, n]) => `${escapeHtml(d)} ${n}`).join(', ');
+function clientSection(c: ClientReport | CutoverClientReport): HtmlEscapedString {
+  const agent = c.userAgent === '' ? page`<span class="muted">(no User-Agent)</span>` : page`<code>${c.userAgent}</code>`;
+  const perService = Object.entries(c.services).map(([s, n]) => `${s} ${n}`).join(', ');
+  const perDialect = Object.entries(c.dialects).map(([d, n]) => `${d} ${n}`).join(', ');
   const shown = c.methods.slice(0, methodsShownPerClient);
-  const notShown = c.methods.length > shown.length ? `<p class="muted">${c.methods.length - shown.length} more methods in <a href="report.json">the JSON</a>.</p>` : '';
-  const unlisted = c.unlistedCalls > 0 ? `<p class="muted">${c.unlistedCalls} calls to further methods are counted but not listed.</p>` : '';
-  return `<section class="client" data-user-agent="${escapeHtml(c.userAgent)}" data-ip="${escapeHtml(c.ip)}">
-<h4>${agent} from <code>${escapeHtml(c.ip)}</code></h4>
+  const notShown = c.methods.length > shown.length ? page`<p class="muted">${c.methods.length - shown.length} more methods in <a href="report.json">the JSON</a>.</p>` : '';
+  const unlisted = c.unlistedCalls > 0 ? page`<p class="muted">${c.unlistedCalls} calls to further methods are counted but not listed.</p>` : '';
+  return page`<section class="client" data-user-agent="${c.userAgent}" data-ip="${c.ip}">
+<h4>${agent} from <code>${c.ip}</code></h4>
 <p><span class="calls">${c.calls}</span> calls, <span class="faults">${c.faults}</span> faults; first seen ${c.firstSeen}, last seen ${c.lastSeen}.<br>Services: ${perService}. Dialects: ${perDialect}.</p>
 <table>
 <thead><tr><th>Service</th><th>Method</th><th>Model</th><th>Model method</th><th>Calls</th><th>Faults</th><th>First seen</th><th>Last seen</th><th>Shadow</th></tr></thead>
 <tbody>
-${shown.map(methodRow).join('\n')}
+${joined(shown.map(methodRow), '\n')}
 </tbody>
 </table>
 ${notShown}${unlisted}${'readiness' in c ? cutoverParts(c) : ''}</section>`;
 }
 
-function methodRow(m: MethodReport): string {
-  const cell = (v: string | undefined) => (v === undefined ? '<td class="muted">–</td>' : `<td>${escapeHtml(v)}</td>`);
+function methodRow(m: MethodReport): HtmlEscapedString {
+  const cell = (v: string | undefined) => (v === undefined ? page`<td class="muted">–</td>` : page`<td>${v}</td>`);
   const s = m.shadow;
-  const shadow = s === undefined ? '<td class="shadow muted">–</td>' : `<td class="shadow">${s.equal} equal, ${s.intended} intended, ${s.differs} differ${s.errors > 0 ? `, ${s.errors} failed` : ''}${s.dropped > 0 ? `, ${s.dropped} dropped` : ''}</td>`;
-  return `<tr>${cell(m.service)}${cell(m.method)}${cell(m.model)}${cell(m.modelMethod)}<td class="n">${m.calls}</td><td class="n">${m.faults}</td><td>${m.firstSeen}</td><td>${m.lastSeen}</td>${shadow}</tr>`;
+  const shadow = s === undefined ? page`<td class="shadow muted">–</td>` : page`<td class="shadow">${s.equal} equal, ${s.intended} intended, ${s.differs} differ${s.errors > 0 ? `, ${s.errors} failed` : ''}${s.dropped > 0 ? `, ${s.dropped} dropped` : ''}</td>`;
+  return page`<tr>${cell(m.service)}${cell(m.method)}${cell(m.model)}${cell(m.modelMethod)}<td class="n">${m.calls}</td><td class="n">${m.faults}</td><td>${m.firstSeen}</td><td>${m.lastSeen}</td>${shadow}</tr>`;
 }
 
 /** Shadow mode's state, above the clients. */
-function shadowSection(shadow: ShadowStatus): string {
+function shadowSection(shadow: ShadowStatus): HtmlEscapedString {
   const state = shadow.enabled
-    ? `on: ${shadow.samplePercent} % of the calls to ${shadow.methods.map((m) => `<code>${escapeHtml(m)}</code>`).join(', ')}, at most ${shadow.maxInFlight} in flight`
-    : 'off (<code>--shadow-sample</code>)';
-  const gone = shadow.gone.map((g) => `<li class="gone" data-service="${escapeHtml(g.service)}">${escapeHtml(g.service)}: ${escapeHtml(g.reason)} (since ${escapeHtml(g.since)})</li>`).join('');
-  return `<section id="shadow"><p>Shadow mode is <span id="shadow-state">${state}</span>.</p>${gone === '' ? '' : `<p>Shadow mode stopped for:</p><ul>${gone}</ul>`}</section>\n`;
+    ? page`on: ${shadow.samplePercent} % of the calls to ${joined(shadow.methods.map((m) => page`<code>${m}</code>`), ', ')}, at most ${shadow.maxInFlight} in flight`
+    : page`off (<code>--shadow-sample</code>)`;
+  const gone = shadow.gone.map((g) => page`<li class="gone" data-service="${g.service}">${g.service}: ${g.reason} (since ${g.since})</li>`);
+  return page`<section id="shadow"><p>Shadow mode is <span id="shadow-state">${state}</span>.</p>${gone.length === 0 ? '' : page`<p>Shadow mode stopped for:</p><ul>${gone}</ul>`}</section>\n`;
 }
 
 /** Readiness, deprecated calls, differences and JSON-2 equivalents of one client. */
-function cutoverParts(c: CutoverClientReport): string {
-  const readiness = `<h5>Readiness</h5>\n<p class="readiness">${escapeHtml(c.readiness.line)}</p>\n`;
+function cutoverParts(c: CutoverClientReport): HtmlEscapedString {
+  const readiness = page`<h5>Readiness</h5>\n<p class="readiness">${c.readiness.line}</p>\n`;
   const deprecated =
     c.deprecated.length === 0
       ? ''
-      : `<h5>Deprecated methods (the first to go in a later Odoo)</h5>\n<ul class="deprecated">${c.deprecated
-          .map(
+      : page`<h5>Deprecated methods (the first to go in a later Odoo)</h5>\n<ul class="deprecated">${joined(
+          c.deprecated.map(
             (d) =>
-              `<li data-method="${escapeHtml(d.method)}"><code>${escapeHtml(d.model === undefined ? d.method : `${d.model}.${d.method}`)}</code>, ${d.calls} calls: “${escapeHtml(d.message)}”${d.since === null ? '' : ` (deprecated since ${escapeHtml(d.since)})`}${d.replacement === undefined ? '' : `; replace with <code class="replacement">${escapeHtml(d.replacement)}</code>`}</li>`,
-          )
-          .join('\n')}</ul>\n`;
-  const differences = c.methods.filter((m) => (m.differences ?? []).length > 0).map(differencesOf).join('\n');
-  return `${readiness}${deprecated}${differences === '' ? '' : `<h5>Differences that persisted</h5>\n${differences}\n`}`;
+              page`<li data-method="${d.method}"><code>${d.model === undefined ? d.method : `${d.model}.${d.method}`}</code>, ${d.calls} calls: “${d.message}”${d.since === null ? '' : page` (deprecated since ${d.since})`}${d.replacement === undefined ? '' : page`; replace with <code class="replacement">${d.replacement}</code>`}</li>`,
+          ),
+          '\n',
+        )}</ul>\n`;
+  const differences = c.methods.filter((m) => (m.differences ?? []).length > 0).flatMap(differencesOf);
+  return page`${readiness}${deprecated}${differences.length === 0 ? '' : page`<h5>Differences that persisted</h5>\n${joined(differences, '\n')}\n`}`;
 }
 
-function differencesOf(m: CutoverMethodReport): string {
-  return (m.differences ?? [])
-    .map(
-      (d) => `<div class="difference" data-method="${escapeHtml(methodName(m))}"><p><code>${escapeHtml(methodName(m))}</code> (${escapeHtml(d.dialect)}, ${escapeHtml(d.at)}):</p>
-<ul>${d.differences.map((x) => `<li>${escapeHtml(x)}</li>`).join('')}</ul>
-<p>Gateway:</p><pre class="gateway-answer">${escapeHtml(d.gateway)}</pre><p>Legacy endpoint:</p><pre class="legacy-answer">${escapeHtml(d.legacy)}</pre></div>`,
-    )
-    .join('\n');
+function differencesOf(m: CutoverMethodReport): HtmlEscapedString[] {
+  return (m.differences ?? []).map(
+    (d) => page`<div class="difference" data-method="${methodName(m)}"><p><code>${methodName(m)}</code> (${d.dialect}, ${d.at}):</p>
+<ul>${d.differences.map((x) => page`<li>${x}</li>`)}</ul>
+<p>Gateway:</p><pre class="gateway-answer">${d.gateway}</pre><p>Legacy endpoint:</p><pre class="legacy-answer">${d.legacy}</pre></div>`,
+  );
 }
 
 /** A method's JSON-2 request; the body and the curl and Python snippets fold away. */
-function equivalentOf(name: string, e: Json2Equivalent): string {
-  const head = `${e.replaces === undefined ? '' : `<span class="muted">replaced by</span> `}${e.request === undefined ? '<span class="muted">no request replaces it</span>' : `<code class="request">${escapeHtml(e.request)}</code>`}`;
+function equivalentOf(name: string, e: Json2Equivalent): HtmlEscapedString {
+  const head = page`${e.replaces === undefined ? '' : page`<span class="muted">replaced by</span> `}${e.request === undefined ? page`<span class="muted">no request replaces it</span>` : page`<code class="request">${e.request}</code>`}`;
   const details = [
-    e.note === undefined ? '' : `<p class="note">${escapeHtml(e.note)}</p>`,
-    e.body === undefined ? '' : `<pre class="body">${escapeHtml(e.body)}</pre>`,
-    e.curl === undefined ? '' : `<p>curl:</p><pre class="curl">${escapeHtml(e.curl)}</pre>`,
-    e.python === undefined ? '' : `<p>Python (requests):</p><pre class="python">${escapeHtml(e.python)}</pre>`,
-  ].filter(Boolean).join('\n');
-  return `<div class="json2" data-method="${escapeHtml(name)}">${head}${details === '' ? '' : `<details><summary>request</summary>${details}</details>`}</div>`;
+    e.note === undefined ? undefined : page`<p class="note">${e.note}</p>`,
+    e.body === undefined ? undefined : page`<pre class="body">${e.body}</pre>`,
+    e.curl === undefined ? undefined : page`<p>curl:</p><pre class="curl">${e.curl}</pre>`,
+    e.python === undefined ? undefined : page`<p>Python (requests):</p><pre class="python">${e.python}</pre>`,
+  ].filter((part) => part !== undefined);
+  return page`<div class="json2" data-method="${name}">${head}${details.length === 0 ? '' : page`<details><summary>request</summary>${joined(details, '\n')}</details>`}</div>`;
 }
