@@ -24,7 +24,8 @@
  *    review's case).
  * 6. shares: 32 slow calls (`ir.model.fields` `search_read`, all rows) in a loop through the gateway;
  *    meanwhile `/readyz`, a light call through the gateway and the same call direct, timed
- *    (`--warmup 3` seconds of slow calls first, then at most `--samples 8`, `--pause 0` ms apart, within `--seconds`).
+ *    (`--warmup 3` seconds of slow calls first, then at most `--samples 8`, `--pause 0` ms apart, within `--seconds`;
+ *    `--flags='--light-reserve 24'` passes more settings to the gateway).
  * 7. skew: a gateway whose clock is a day ahead; `demo`/`demo` logs in and makes 6 calls; the mints.
  * It works in a copy of `--db` of its own (`scratch21`, dropped at the end), where it mints one API key.
  *
@@ -55,6 +56,8 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '3' },
     samples: { type: 'string', default: '8' },
     pause: { type: 'string', default: '0' },
+    // shares: more gateway flags, space-separated (e.g. '--light-reserve 24')
+    flags: { type: 'string', default: '' },
   },
 });
 const parts = new Set(values.parts.split(','));
@@ -304,7 +307,7 @@ async function spool(db: string): Promise<Record<string, unknown>> {
 
 /** 32 slow calls in a loop; /readyz and a light call meanwhile. */
 async function shares(db: string): Promise<Record<string, unknown>> {
-  const gateway = await gatewayWith([]);
+  const gateway = await gatewayWith(values.flags.split(' ').filter((f) => f !== ''));
   await jsonrpc(gateway.url, 'common', 'login', [db, values.login, values.password]);
   const light = () => jsonrpc(gateway.url, 'object', 'execute_kw', [db, 2, values.password, 'res.users', 'context_get', []]);
   const directLight = () => jsonrpc(upstreamUrl, 'object', 'execute_kw', [db, 2, values.password, 'res.users', 'context_get', []]);
