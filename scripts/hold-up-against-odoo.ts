@@ -24,7 +24,8 @@
  *    review's case).
  * 6. shares: 32 slow calls (`ir.model.fields` `search_read`, all rows) in a loop through the gateway;
  *    meanwhile `/readyz`, a light call through the gateway and the same call direct, timed
- *    (`--warmup 3` seconds of slow calls first, then at most `--samples 8`, `--pause 0` ms apart, within `--seconds`).
+ *    (`--warmup 3` seconds of slow calls first, then at most `--samples 8`, `--pause 0` ms apart, within `--seconds`;
+ *    `--flags='--light-reserve 24'` passes more settings to the gateway).
  * 7. skew: a gateway whose clock is a day ahead; `demo`/`demo` logs in and makes 6 calls; the mints.
  * It works in a copy of `--db` of its own (`scratch21`, dropped at the end), where it mints one API key.
  *
@@ -55,6 +56,8 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '3' },
     samples: { type: 'string', default: '8' },
     pause: { type: 'string', default: '0' },
+    // shares: more gateway flags, space-separated (e.g. '--light-reserve 24')
+    flags: { type: 'string', default: '' },
   },
 });
 const parts = new Set(values.parts.split(','));
@@ -304,21 +307,32 @@ async function spool(db: string): Promise<Record<string, unknown>> {
 
 /** 32 slow calls in a loop; /readyz and a light call meanwhile. */
 async function shares(db: string): Promise<Record<string, unknown>> {
-  const gateway = await gatewayWith([]);
+  const gateway = await gatewayWith(values.flags.split(' ').filter((f) => f !== ''));
   await jsonrpc(gateway.url, 'common', 'login', [db, values.login, values.password]);
   const light = () => jsonrpc(gateway.url, 'object', 'execute_kw', [db, 2, values.password, 'res.users', 'context_get', []]);
   const directLight = () => jsonrpc(upstreamUrl, 'object', 'execute_kw', [db, 2, values.password, 'res.users', 'context_get', []]);
   const alone = { gateway: await timed(light), direct: await timed(directLight) };
   let running = true;
   const slowMs: number[] = [];
+  // slow calls answered with a fault (the message, with its count), e.g. a queue bound in the gateway
+  const slowFaults = new Map<string, number>();
   const stop = new AbortController();
   const slowBody = JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'object', method: 'execute_kw', args: [db, 2, values.password, 'ir.model.fields', 'search_read', [[]], {}] } });
   const slow = Array.from({ length: 32 }, async () => {
     while (running) {
       const t = performance.now();
       // abandoned when the measure ends: the gateway aborts them upstream
-      const ok = await fetch(`${gateway.url}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: slowBody, signal: stop.signal }).then((r) => r.text()).then(() => true, () => false);
-      if (ok) slowMs.push(performance.now() - t);
+      const text = await fetch(`${gateway.url}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: slowBody, signal: stop.signal }).then((r) => r.text()).catch(() => undefined);
+      if (text === undefined) continue;
+      let fault: string | undefined;
+      try {
+        const error = (JSON.parse(text) as { error?: { data?: { message?: string } } }).error;
+        if (error !== undefined) fault = error.data?.message?.slice(0, 120) ?? '?';
+      } catch {
+        fault = text.slice(0, 120);
+      }
+      if (fault === undefined) slowMs.push(performance.now() - t);
+      else slowFaults.set(fault, (slowFaults.get(fault) ?? 0) + 1);
     }
   });
   await sleep(Number(values.warmup) * 1000);
@@ -343,7 +357,7 @@ async function shares(db: string): Promise<Record<string, unknown>> {
   await gateway.close();
   const pick = (name: string) => metrics.split('\n').filter((l) => l.startsWith(name) && !l.startsWith('#'));
   return {
-    alone, slowCalls: { n: slowMs.length, p50Ms: pct(slowMs, 50) }, readyz: worst(readyz), lightThroughGateway: worst(lightMs), lightDirect: worst(directMs),
+    alone, slowCalls: { answered: slowMs.length, p50Ms: pct(slowMs, 50), faults: Object.fromEntries(slowFaults) }, readyz: worst(readyz), lightThroughGateway: worst(lightMs), lightDirect: worst(directMs),
     metrics: [
       ...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_count'), ...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_sum'), ...pick('legacy_rpc_gateway_upstream_queue_timeouts_total'),
       ...pick('legacy_rpc_gateway_upstream_waiting_calls'), ...pick('legacy_rpc_gateway_upstream_busy_connections'),

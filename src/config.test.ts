@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, helpText, loadConfig, secretFileForms, settings } from './config.ts';
+import { lightReserveOf } from './upstream/upstream-shares.ts';
 
 describe('loadConfig()', () => {
   it('picks the series the demo simulator plays: 19.0 unless told saas-19.1', () => {
@@ -90,6 +91,14 @@ describe('loadConfig()', () => {
     expect(total).toBeLessThanOrEqual(odooDefaultDbMaxconn - 8);
     const readme = readFileSync(new URL('../docs/configuration.md', import.meta.url), 'utf8');
     expect(readme).toContain('| `--upstream-connections` | `UPSTREAM_CONNECTIONS` | `24` |');
+  });
+
+  it('keeps a quarter of --upstream-connections, at least 2, from calls known slow unless --light-reserve says otherwise', () => {
+    expect(lightReserveOf(loadConfig([], {}))).toBe(6);
+    expect(lightReserveOf(loadConfig(['--upstream-connections', '4'], {}))).toBe(2);
+    expect(lightReserveOf(loadConfig(['--upstream-connections', '10'], {}))).toBe(3);
+    expect(lightReserveOf(loadConfig(['--upstream-connections', '4', '--light-reserve', '4'], {}))).toBe(4);
+    expect(lightReserveOf(loadConfig([], { LIGHT_RESERVE: '0' }))).toBe(0);
   });
 
   it('refuses a flag with no value', () => {

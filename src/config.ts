@@ -191,13 +191,21 @@ export const settings = {
     flag: 'slow-connections',
     env: 'SLOW_CONNECTIONS',
     schema: z.coerce.number().int().min(0).max(10_000).default(8),
-    help: 'Legacy calls the slow lane holds at most (each one a connection to the upstream on top of --upstream-connections): calls of methods known slow, which wait for it (at most --queue-timeout), and calls that ran past --slow-call; with the lane full, a call running long keeps its ordinary share. Against a prefork Odoo keep it below its workers. 0: no slow lane. Default 8.',
+    help: 'Legacy calls the slow lane holds at most (each one a connection to the upstream on top of --upstream-connections): calls of methods known slow, which wait for it (at most their --call-timeout) or borrow an ordinary connection beyond --light-reserve, and calls that ran past --slow-call; with the lane full, a call running long keeps its ordinary share. Against a prefork Odoo keep it below its workers. 0: no slow lane. Default 8.',
+  },
+  lightReserve: {
+    flag: 'light-reserve',
+    env: 'LIGHT_RESERVE',
+    schema: z.coerce.number().int().min(0).max(10_000).optional(),
+    help:
+      'Connections of --upstream-connections that calls of methods known slow leave free for the others: with the slow lane full, a call known slow borrows an ordinary connection only while more than this many are free and no ordinary call waits, so slow calls use the connections light ones leave idle without taking the last ones. ' +
+      'Default: a quarter of --upstream-connections, at least 2 (6 of 24). Against a prefork Odoo, set it to --upstream-connections (no borrowing) unless --slow-connections plus the borrowable connections stay below its workers.',
   },
   queueTimeoutMs: {
     flag: 'queue-timeout',
     env: 'QUEUE_TIMEOUT',
     schema: durationMs(1).default(30_000),
-    help: 'Longest wait of a legacy call, key exchange or db transfer for a free connection of its share; past it the call fails with a fault naming this setting. Default 30000.',
+    help: 'Longest wait of a legacy call, key exchange or db transfer for a free connection of its share; past it the call fails with a fault naming this setting. Calls of methods known slow are not bound by it: they wait at most their --call-timeout (Odoo would take that long to answer them anyway), then fail with a fault naming that. Default 30000.',
   },
   passthroughBufferBytes: {
     flag: 'passthrough-buffer',

@@ -124,6 +124,75 @@ describe('createWorkShares()', () => {
     expect(order).toEqual(['light', 'known slow']);
   });
 
+  it('with the slow lane full, calls known slow borrow ordinary shares beyond lightReserve, never the reserve; ordinary calls waiting go first', async () => {
+    const s = shares({ shares: { call: 4, keys: 1, db: 1 }, slowAfterMs: 20, slowLane: 1, lightReserve: 2 });
+    const inLane = await s.acquire('call', never, '/json/2/a/slow');
+    await sleep(60); // ran past slowAfterMs: /json/2/a/slow is known slow, and the call is in the slow lane
+    expect(s.busy()).toMatchObject({ call: 0, slow: 1 });
+    const order: string[] = [];
+    const slow = [1, 2, 3, 4].map((n) => s.acquire('call', never, '/json/2/a/slow').then((t) => (order.push(`slow ${n}`), t)));
+    await Promise.resolve();
+    // two of them on ordinary shares (4 less the reserve of 2), two waiting
+    expect(s.busy()).toMatchObject({ call: 2, slow: 1 });
+    expect(s.waiting()).toMatchObject({ call: 0, slow: 2 });
+    const lights = [await s.acquire('call', never, '/json/2/b/light'), await s.acquire('call', never, '/json/2/b/light')];
+    expect(s.busy()).toMatchObject({ call: 4, slow: 1 });
+    const thirdLight = s.acquire('call', never, '/json/2/b/light').then((t) => (order.push('light'), t));
+    expect(s.waiting()).toMatchObject({ call: 1, slow: 2 });
+    const borrowed = [await slow[0], await slow[1]];
+    borrowed[0]?.release(); // the ordinary call waiting gets it, not a call known slow
+    (await thirdLight).release();
+    lights[0]?.release(); // 2 of 4 ordinary shares busy: none beyond the reserve
+    expect(s.busy()).toMatchObject({ call: 2, slow: 1 });
+    expect(order).toEqual(['slow 1', 'slow 2', 'light']);
+    lights[1]?.release(); // one beyond the reserve free again: the next call known slow takes it
+    expect(s.busy()).toMatchObject({ call: 2, slow: 1 });
+    expect(s.waiting()).toMatchObject({ call: 0, slow: 1 });
+    inLane.release(); // the slow lane: the last one
+    expect(s.busy()).toMatchObject({ call: 2, slow: 1 });
+    borrowed[1]?.release();
+    (await slow[2])?.release();
+    (await slow[3])?.release();
+    expect(order).toEqual(['slow 1', 'slow 2', 'light', 'slow 3', 'slow 4']);
+    expect(s.busy()).toEqual({ call: 0, keys: 0, db: 0, slow: 0 });
+  });
+
+  it('a call known slow waits up to slowMaxWaitMs, not the ordinary calls\' maxWaitMs', async () => {
+    const events: string[] = [];
+    const bounds: string[] = [];
+    const s = shares({
+      slowAfterMs: 20, slowLane: 1, maxWaitMs: 30, slowMaxWaitMs: 60_000,
+      waitedTooLong: (queue, _ms, bound) => (bounds.push(`${queue} ${bound}`), tooLong()),
+      events: { waiting: () => undefined, waited: () => undefined, timedOut: (q) => events.push(`timeout ${q}`) },
+    });
+    const inLane = await s.acquire('call', never, '/json/2/a/slow');
+    await sleep(60);
+    const slow = s.acquire('call', never, '/json/2/a/slow');
+    const keys = await s.acquire('keys', never);
+    await expect(s.acquire('keys', never)).rejects.toThrow('waited too long');
+    await sleep(60); // past maxWaitMs twice over: the call known slow still waits
+    expect(s.waiting()).toMatchObject({ keys: 0, slow: 1 });
+    inLane.release();
+    (await slow).release();
+    keys.release();
+    expect(events).toEqual(['timeout keys']);
+    expect(bounds).toEqual(['keys queue']);
+  });
+
+  it('a waiter whose deadline passes (its signal aborts with a TimeoutError) fails with waitedTooLong, saying so', async () => {
+    const bounds: string[] = [];
+    const events: string[] = [];
+    const s = shares({ waitedTooLong: (queue, _ms, bound) => (bounds.push(`${queue} ${bound}`), tooLong()), events: { waiting: () => undefined, waited: () => undefined, timedOut: (q) => events.push(`timeout ${q}`) } });
+    await s.acquire('db', never);
+    const deadline = new AbortController();
+    const waiting = s.acquire('db', deadline.signal);
+    deadline.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+    await expect(waiting).rejects.toThrow('waited too long');
+    expect(bounds).toEqual(['db deadline']);
+    expect(events).toEqual(['timeout db']);
+    expect(s.waiting().db).toBe(0);
+  });
+
   it('a call of a slow key that ends sooner clears the mark; marks are bounded', async () => {
     const s = shares({ shares: { call: 2, keys: 1, db: 1 }, slowAfterMs: 40, slowLane: 1, slowKeys: 1 });
     (await s.acquire('call', never, '/a')).release(); // fast: not marked

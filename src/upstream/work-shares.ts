@@ -5,12 +5,14 @@
  *
  * Which ordinary calls are slow is learnt per cost key (the upstream path: `/json/2/<model>/<method>`):
  * a call that runs longer than `slowAfterMs` marks its key slow, a call of that key that ends
- * sooner clears the mark. A call whose key is marked slow waits for the slow lane and never takes an
- * ordinary connection, so slow calls, however many, cannot hold the connections light ones need. A
- * call of unknown cost starts on an ordinary connection; past `slowAfterMs` it moves to the slow
- * lane (while the lane has room) and gives its ordinary connection to the next call. A call waits
- * for a share at most `maxWaitMs`, then fails naming `--queue-timeout`. Sizing against Odoo's
- * workers: docs/operations.md.
+ * sooner clears the mark. A call whose key is marked slow takes the slow lane, or, with the lane full,
+ * an ordinary connection while more than `lightReserve` of them stay free and no ordinary call waits:
+ * so slow calls, however many, cannot hold the connections light ones need, and still use the
+ * connections light ones leave idle. A call of unknown cost starts on an ordinary connection; past
+ * `slowAfterMs` it moves to the slow lane (while the lane has room) and gives its ordinary connection
+ * to the next call. A call waits for a share at most `maxWaitMs` (a call known slow `slowMaxWaitMs`),
+ * or until its deadline, then fails with `waitedTooLong`. Sizing against Odoo's workers:
+ * docs/operations.md.
  */
 import type { LegacyError } from '../errors.ts';
 
@@ -39,10 +41,21 @@ export interface WorkShareOptions {
   slowLane: number;
   /** Cost keys remembered as slow at most (the oldest mark is forgotten first). Default 1024. */
   slowKeys?: number;
+  /**
+   * Ordinary connections calls known slow leave free, for the others: with the slow lane full, a call
+   * known slow borrows an ordinary connection only while more than this many are free (and no ordinary
+   * call waits). At least `shares.call` (or no slow lane): they never do. Default `shares.call`.
+   */
+  lightReserve?: number;
   /** Longest wait for a share. */
   maxWaitMs: number;
-  /** The error a call that waited too long in `queue` fails with. */
-  waitedTooLong(queue: Lane, waitedMs: number): LegacyError;
+  /** Longest wait of a call known slow (for the slow lane or a borrowed connection). Default `maxWaitMs`. */
+  slowMaxWaitMs?: number;
+  /**
+   * The error a call that waited too long in `queue` fails with: `bound` is the queue's own bound
+   * (`maxWaitMs`, `slowMaxWaitMs`), `deadline` the call's deadline (its signal aborted with a TimeoutError).
+   */
+  waitedTooLong(queue: Lane, waitedMs: number, bound: 'queue' | 'deadline'): LegacyError;
   events?: WorkShareEvents;
 }
 
@@ -73,6 +86,8 @@ interface Waiter {
 
 export function createWorkShares(options: WorkShareOptions): WorkShares {
   const { shares, slowAfterMs, slowLane, maxWaitMs, events } = options;
+  const slowMaxWaitMs = options.slowMaxWaitMs ?? maxWaitMs;
+  const lightReserve = options.lightReserve ?? shares.call;
   const capacity: Record<Lane, number> = { ...shares, slow: slowLane };
   const busy: Record<Lane, number> = { call: 0, keys: 0, db: 0, slow: 0 };
   const queues: Record<Lane, Waiter[]> = { call: [], keys: [], db: [], slow: [] };
@@ -89,19 +104,29 @@ export function createWorkShares(options: WorkShareOptions): WorkShares {
     if (slowKeys.size > maxSlowKeys) slowKeys.delete(slowKeys.values().next().value as string);
   };
 
+  // a call known slow may take an ordinary connection while more than the reserve stay free for the others
+  const mayBorrow = () => busy.call < capacity.call - lightReserve && queues.call.length === 0;
+  // where a call known slow can run now: the slow lane first, else a borrowed ordinary connection
+  const slowRoom = (): Lane | undefined => (busy.slow < capacity.slow ? 'slow' : mayBorrow() ? 'call' : undefined);
+
   const pump = (lane: Lane) => {
+    if (lane === 'slow') return pumpSlow();
     while (busy[lane] < capacity[lane]) {
       const next = queues[lane].shift();
-      if (next === undefined) return;
+      if (next === undefined) break;
       // a call queued before its key was found slow waits for the slow lane instead
       if (lane === 'call' && knownSlow(next.key)) {
         next.requeue('slow');
         queues.slow.push(next);
-        pump('slow');
         continue;
       }
       next.grant(lane);
     }
+    // ordinary connections left free beyond the reserve go to calls known slow
+    if (lane === 'call') pumpSlow();
+  };
+  const pumpSlow = () => {
+    for (let room = slowRoom(); room !== undefined && queues.slow.length > 0; room = slowRoom()) queues.slow.shift()?.grant(room);
   };
 
   function ticket(lane: Lane, key: string | undefined): Ticket {
@@ -150,13 +175,24 @@ export function createWorkShares(options: WorkShareOptions): WorkShares {
       if (signal.aborted) return Promise.reject(signal.reason as Error);
       const key = kind === 'call' ? costKey : undefined;
       let queue: Lane = kind === 'call' && knownSlow(key) ? 'slow' : kind;
-      if (busy[queue] < capacity[queue] && queues[queue].length === 0) {
+      const room = queues[queue].length > 0 ? undefined : queue === 'slow' ? slowRoom() : busy[queue] < capacity[queue] ? queue : undefined;
+      if (room !== undefined) {
         events?.waited(queue, 0);
-        return Promise.resolve(ticket(queue, key));
+        return Promise.resolve(ticket(room, key));
       }
       const started = performance.now();
       events?.waiting(queue, 1);
       return new Promise<Ticket>((resolve, reject) => {
+        // the queue's bound, counted from the start of the wait (a call requeued as slow gets the slow bound)
+        let timer: NodeJS.Timeout | undefined;
+        const arm = () => {
+          clearTimeout(timer);
+          timer = setTimeout(() => {
+            leave();
+            events?.timedOut(queue);
+            reject(options.waitedTooLong(queue, performance.now() - started, 'queue'));
+          }, Math.max(0, (queue === 'slow' ? slowMaxWaitMs : maxWaitMs) - (performance.now() - started)));
+        };
         const leave = () => {
           clearTimeout(timer);
           signal.removeEventListener('abort', onAbort);
@@ -176,17 +212,18 @@ export function createWorkShares(options: WorkShareOptions): WorkShares {
             events?.waiting(queue, -1);
             queue = to;
             events?.waiting(queue, 1);
+            arm();
           },
         };
         const onAbort = () => {
           leave();
-          reject(signal.reason as Error);
+          // the call's deadline passed while it waited: the fault says which bound it met
+          if (signal.reason instanceof Error && signal.reason.name === 'TimeoutError') {
+            events?.timedOut(queue);
+            reject(options.waitedTooLong(queue, performance.now() - started, 'deadline'));
+          } else reject(signal.reason as Error);
         };
-        const timer = setTimeout(() => {
-          leave();
-          events?.timedOut(queue);
-          reject(options.waitedTooLong(queue, performance.now() - started));
-        }, maxWaitMs);
+        arm();
         signal.addEventListener('abort', onAbort, { once: true });
         queues[queue].push(waiter);
       });

@@ -96,6 +96,36 @@ describe('slow calls and the upstream connections', () => {
     expect((await Promise.all(slow)).map((a) => a.result)).toEqual([[], [], [], [], []]);
   });
 
+  it('the review\'s mix past --queue-timeout: calls known slow borrow ordinary connections beyond --light-reserve, the light call takes the reserve, and no slow call is lost', async () => {
+    // --light-reserve by default: a quarter of --upstream-connections, at least 2 (2 of 4 here)
+    const g = await start(['--upstream-connections', '4', '--slow-call', '200', '--slow-connections', '1', '--queue-timeout', '300']);
+    expect((await searchRead(g, 'res.country')).result).toEqual([]);
+    const metrics = () => fetch(`${g.adminUrl}/metrics`).then((r) => r.text());
+    const slow = [searchRead(g, 'res.partner')];
+    await until(async () => (await metrics()).includes('legacy_rpc_gateway_upstream_busy_connections{lane="slow"} 1'));
+    // five more: two borrow ordinary connections (4 less the reserve of 2), three wait for a connection
+    for (let i = 0; i < 5; i++) slow.push(searchRead(g, 'res.partner'));
+    await until(async () => held.length === 3 && (await metrics()).includes('legacy_rpc_gateway_upstream_waiting_calls{work="slow"} 3'));
+    let text = await metrics();
+    expect(text).toContain('legacy_rpc_gateway_upstream_waiting_calls{work="slow"} 3');
+    expect(text).toContain('legacy_rpc_gateway_upstream_busy_connections{lane="call"} 2');
+    expect(text).toContain('legacy_rpc_gateway_upstream_busy_connections{lane="slow"} 1');
+    expect(held.length).toBe(3);
+    // the light call on the reserve
+    expect(await within(searchRead(g, 'res.country'), 10_000)).toEqual(expect.objectContaining({ result: [] }));
+    // twice --queue-timeout later the calls known slow still wait: their bound is --call-timeout
+    await sleep(600);
+    text = await metrics();
+    expect(text).toContain('legacy_rpc_gateway_upstream_waiting_calls{work="slow"} 3');
+    expect(text).not.toMatch(/legacy_rpc_gateway_upstream_queue_timeouts_total\{work="slow"\} [1-9]/);
+    // each slow call answered hands its connection to the next one
+    for (let answered = 0; answered < 6; answered++) {
+      await until(() => held.length > 0);
+      held.shift()?.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    }
+    expect((await Promise.all(slow)).map((a) => a.result)).toEqual([[], [], [], [], [], []]);
+  });
+
   it('a call that finds no free share waits at most --queue-timeout, and the wait is in the metrics', async () => {
     const g = await start(['--upstream-connections', '1', '--slow-connections', '0', '--queue-timeout', '400']);
     expect((await searchRead(g, 'res.country')).result).toEqual([]);
