@@ -25,7 +25,6 @@ const runs = Number(values.runs);
 const targetMiB = 150;
 const benchmarksFile = new URL('../BENCHMARKS.md', import.meta.url);
 
-
 async function startProcess(args: string[], ready: RegExp): Promise<{ child: ChildProcess; line: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let buffer = '';
@@ -49,21 +48,30 @@ const tail = '</string></value>\n</param>\n</params>\n\n</methodResponse>\n';
 
 /** Sends the dump call and reads the answer through; resolves with its size and checks. */
 function dump(gatewayUrl: string): Promise<{ bytes: number; ms: number; framed: boolean; complete: boolean }> {
-  const body = "<?xml version='1.0'?>\n<methodCall>\n<methodName>dump</methodName>\n<params>\n" + ['admin', 'demo', 'zip'].map((v) => `<param>\n<value><string>${v}</string></value>\n</param>\n`).join('') + '</params>\n</methodCall>\n';
+  const body =
+    "<?xml version='1.0'?>\n<methodCall>\n<methodName>dump</methodName>\n<params>\n" +
+    ['admin', 'demo', 'zip'].map((v) => `<param>\n<value><string>${v}</string></value>\n</param>\n`).join('') +
+    '</params>\n</methodCall>\n';
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request(new URL('/xmlrpc/2/db', gatewayUrl), { method: 'POST', headers: { 'content-type': 'text/xml' }, agent: false }, (res) => {
-      let bytes = 0;
-      let first = '';
-      let last = '';
-      res.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        if (first.length < head.length) first += chunk.toString('latin1', 0, Math.min(chunk.length, head.length));
-        last = (last + chunk.toString('latin1', Math.max(0, chunk.length - tail.length))).slice(-tail.length);
-      });
-      res.on('close', () => resolve({ bytes, ms: performance.now() - started, framed: first.startsWith(head) && last === tail, complete: res.complete }));
-      res.on('error', () => undefined);
-    });
+    const req = request(
+      new URL('/xmlrpc/2/db', gatewayUrl),
+      { method: 'POST', headers: { 'content-type': 'text/xml' }, agent: false },
+      (res) => {
+        let bytes = 0;
+        let first = '';
+        let last = '';
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (first.length < head.length) first += chunk.toString('latin1', 0, Math.min(chunk.length, head.length));
+          last = (last + chunk.toString('latin1', Math.max(0, chunk.length - tail.length))).slice(-tail.length);
+        });
+        res.on('close', () =>
+          resolve({ bytes, ms: performance.now() - started, framed: first.startsWith(head) && last === tail, complete: res.complete }),
+        );
+        res.on('error', () => undefined);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -88,22 +96,41 @@ const configurations: { name: string; nodeFlags: string[] }[] = [
 ];
 
 /** Starts a gateway in front of `upstream`, measures `runs` dumps, stops it. */
-async function measureGateway(upstream: string, config: (typeof configurations)[number]): Promise<{ baseline: { rss: number; hwm: number }; samples: Sample[] }> {
+async function measureGateway(
+  upstream: string,
+  config: (typeof configurations)[number],
+): Promise<{ baseline: { rss: number; hwm: number }; samples: Sample[] }> {
   const port = await freePort();
-  const gw = spawn(process.execPath, [...config.nodeFlags, 'dist/src/main.js', '--upstream', upstream, '--port', String(port), '--admin-port', '0', '--log-level', 'warn'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const gw = spawn(
+    process.execPath,
+    [...config.nodeFlags, 'dist/src/main.js', '--upstream', upstream, '--port', String(port), '--admin-port', '0', '--log-level', 'warn'],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const gatewayUrl = `http://127.0.0.1:${port}`;
   try {
     for (let i = 0; i < 100; i++) {
-      if (await fetch(`${gatewayUrl}/livez`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${gatewayUrl}/livez`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
     const pid = gw.pid as number;
     // Warm up: the first db call loads the service's code paths.
-    await fetch(`${gatewayUrl}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"call","params":{"service":"db","method":"list","args":[]},"id":1}' }).then((r) => r.text());
+    await fetch(`${gatewayUrl}/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","method":"call","params":{"service":"db","method":"list","args":[]},"id":1}',
+    }).then((r) => r.text());
     const baseline = memoryOf(pid);
-    console.log(`[${config.name}] gateway pid ${pid}: VmRSS ${mib(baseline.rss)} MiB, VmHWM ${mib(baseline.hwm)} MiB before the first dump`);
+    console.log(
+      `[${config.name}] gateway pid ${pid}: VmRSS ${mib(baseline.rss)} MiB, VmHWM ${mib(baseline.hwm)} MiB before the first dump`,
+    );
     const samples: Sample[] = [];
     for (let run = 1; run <= runs; run++) {
       let maxRss = 0;
@@ -113,7 +140,8 @@ async function measureGateway(upstream: string, config: (typeof configurations)[
       const result = await dump(gatewayUrl);
       clearInterval(timer);
       maxRss = Math.max(maxRss, memoryOf(pid).rss);
-      if (!result.framed || !result.complete) throw new Error(`run ${run}: the answer is not a complete methodResponse (${result.bytes} bytes)`);
+      if (!result.framed || !result.complete)
+        throw new Error(`run ${run}: the answer is not a complete methodResponse (${result.bytes} bytes)`);
       const sample: Sample = {
         config: config.name,
         run,
@@ -136,7 +164,10 @@ async function measureGateway(upstream: string, config: (typeof configurations)[
 async function main(): Promise<void> {
   // The gateway as deployed (Dockerfile): compiled JavaScript, no TypeScript loader in the process.
   execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
-  const sim = await startProcess(['sim/main.ts', '--port', '0', '--databases', 'demo', '--log-limit', '0', '--backup-padding', String(size)], /^\{"url"/);
+  const sim = await startProcess(
+    ['sim/main.ts', '--port', '0', '--databases', 'demo', '--log-limit', '0', '--backup-padding', String(size)],
+    /^\{"url"/,
+  );
   const info = JSON.parse(sim.line) as { url: string };
   try {
     const results = [];
@@ -147,7 +178,9 @@ async function main(): Promise<void> {
   }
 }
 
-function writeReport(results: { config: (typeof configurations)[number]; baseline: { rss: number; hwm: number }; samples: Sample[] }[]): void {
+function writeReport(
+  results: { config: (typeof configurations)[number]; baseline: { rss: number; hwm: number }; samples: Sample[] }[],
+): void {
   const peakOf = (samples: Sample[]) => Math.max(...samples.map((s) => s.hwmMiB));
   const primary = results[0] as (typeof results)[number];
   const peak = peakOf(primary.samples);
@@ -167,7 +200,7 @@ function writeReport(results: { config: (typeof configurations)[number]; baselin
     'turns it into base64 inside the XML-RPC answer as it reads it; the client (the benchmark process) reads the answer',
     "through and checks its framing. Memory is the gateway process's, read from outside in `/proc/<pid>/status`: VmRSS",
     "sampled every 20 ms during the dump, and VmHWM (the kernel's peak resident set since the process started).",
-    'Memory does not grow with the backup: above the idle process it is garbage not yet collected — V8\'s young',
+    "Memory does not grow with the backup: above the idle process it is garbage not yet collected — V8's young",
     'generation (16 MiB semi-spaces by default) and read buffers freed after the next scavenge — so the peak moves',
     'with GC timing, hence with the load of the (shared) machine.',
     '',
@@ -175,19 +208,30 @@ function writeReport(results: { config: (typeof configurations)[number]; baselin
     `- Node: ${process.version}`,
     `- Date: ${new Date().toISOString()}`,
     `- Command: \`npm run bench:dump${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\``,
-    ...results.map((r) => `- Gateway [${r.config.name}] before the first dump (after one \`db.list\`): VmRSS ${mib(r.baseline.rss)} MiB, VmHWM ${mib(r.baseline.hwm)} MiB`),
+    ...results.map(
+      (r) =>
+        `- Gateway [${r.config.name}] before the first dump (after one \`db.list\`): VmRSS ${mib(r.baseline.rss)} MiB, VmHWM ${mib(r.baseline.hwm)} MiB`,
+    ),
     `- **Peak RSS (VmHWM) over ${primary.samples.length} dumps of ${size} bytes, Node defaults: ${peak} MiB** — target ≤ ${targetMiB} MiB: ${peak <= targetMiB ? 'met' : 'NOT met'}`,
-    ...results.slice(1).map((r) => `- Peak RSS with \`${r.config.nodeFlags.join(' ')}\` (a smaller V8 young generation, e.g. \`NODE_OPTIONS=${r.config.nodeFlags.join(' ')}\`): ${peakOf(r.samples)} MiB`),
+    ...results
+      .slice(1)
+      .map(
+        (r) =>
+          `- Peak RSS with \`${r.config.nodeFlags.join(' ')}\` (a smaller V8 young generation, e.g. \`NODE_OPTIONS=${r.config.nodeFlags.join(' ')}\`): ${peakOf(r.samples)} MiB`,
+      ),
     '',
     'Raw samples (throughput = backup bytes per second of the whole call; the answer is base64, 4/3 larger):',
     '',
     '| configuration | run | answer bytes | duration ms | backup MiB/s | max sampled VmRSS MiB | VmHWM after the run MiB |',
     '|---|---|---|---|---|---|---|',
-    ...results.flatMap((r) => r.samples.map((s) => `| ${s.config} | ${s.run} | ${s.answerBytes} | ${s.ms} | ${s.mibPerSecond} | ${s.maxRssMiB} | ${s.hwmMiB} |`)),
+    ...results.flatMap((r) =>
+      r.samples.map((s) => `| ${s.config} | ${s.run} | ${s.answerBytes} | ${s.ms} | ${s.mibPerSecond} | ${s.maxRssMiB} | ${s.hwmMiB} |`),
+    ),
     '<!-- bench:dump:end -->',
   ];
   const section = lines.join('\n');
-  const header = '# Benchmarks\n\nMeasured figures, one section per benchmark (docs/architecture.md §9: command, raw samples, fields). Each `npm run bench:*` rewrites its own section.\n';
+  const header =
+    '# Benchmarks\n\nMeasured figures, one section per benchmark (docs/architecture.md §9: command, raw samples, fields). Each `npm run bench:*` rewrites its own section.\n';
   const current = existsSync(benchmarksFile) ? readFileSync(benchmarksFile, 'utf8') : header;
   const marked = /<!-- bench:dump:start -->[\s\S]*?<!-- bench:dump:end -->/;
   const next = marked.test(current) ? current.replace(marked, section) : `${current.trimEnd()}\n\n${section}\n`;

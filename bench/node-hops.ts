@@ -25,7 +25,11 @@ if (mode !== 'http-socket' && mode !== 'http-undici') throw new Error(`unknown m
 
 const upstreamSockets = spareSockets(Number(upstreamPort));
 
-const pool = new Pool(`http://127.0.0.1:${upstreamPort}`, { connections: 32, pipelining: 1, connect: connectAhead({ build: {}, spareMs: 1000 }) });
+const pool = new Pool(`http://127.0.0.1:${upstreamPort}`, {
+  connections: 32,
+  pipelining: 1,
+  connect: connectAhead({ build: {}, spareMs: 1000 }),
+});
 
 const forwarded = ['authorization', 'content-type', 'x-odoo-database'];
 
@@ -35,7 +39,9 @@ async function overSocket(path: string, headers: Record<string, string>, body: B
   const chunks: Buffer[] = [];
   s.on('data', (c: Buffer) => chunks.push(c));
   const closed = new Promise<void>((resolve) => s.once('close', () => resolve()));
-  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   s.write(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1:${upstreamPort}\r\n${head}content-length: ${body.length}\r\n\r\n`);
   s.write(body);
   await closed;
@@ -71,21 +77,24 @@ function overUndici(path: string, headers: Record<string, string>, body: Buffer)
 }
 
 // the handler's promise is dropped on purpose: a failed call ends in its own 502
-createServer((req, res) => void (async () => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers: Record<string, string> = {};
-  for (const name of forwarded) {
-    const value = req.headers[name];
-    if (typeof value === 'string') headers[name] = value;
-  }
-  try {
-    const [status, body] = await (mode === 'http-socket' ? overSocket : overUndici)(req.url ?? '/', headers, Buffer.concat(chunks));
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }).end(body);
-  } catch {
-    res.writeHead(502).end();
-  }
-})()).listen(Number(port), '127.0.0.1', () => {
+createServer(
+  (req, res) =>
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers: Record<string, string> = {};
+      for (const name of forwarded) {
+        const value = req.headers[name];
+        if (typeof value === 'string') headers[name] = value;
+      }
+      try {
+        const [status, body] = await (mode === 'http-socket' ? overSocket : overUndici)(req.url ?? '/', headers, Buffer.concat(chunks));
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }).end(body);
+      } catch {
+        res.writeHead(502).end();
+      }
+    })(),
+).listen(Number(port), '127.0.0.1', () => {
   if (mode === 'http-socket') upstreamSockets.warm();
   console.log('listening');
 });

@@ -71,10 +71,16 @@ async function odooUp(): Promise<string | undefined> {
 
 /** Creates the benchmark's database as a copy of gw when it is missing. */
 async function ensureDatabase(): Promise<void> {
-  const list = (await (await fetch(`${odoo}/web/database/list`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { result?: string[] };
+  const list = (await (
+    await fetch(`${odoo}/web/database/list`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+  ).json()) as { result?: string[] };
   if (list.result?.includes(db)) return;
   console.error(`bench:odoo: creating database ${db} (a copy of gw)`);
-  const res = await fetch(`${odoo}/web/database/duplicate`, { method: 'POST', body: new URLSearchParams({ master_pwd: masterPassword, name: 'gw', new_name: db }), redirect: 'manual' });
+  const res = await fetch(`${odoo}/web/database/duplicate`, {
+    method: 'POST',
+    body: new URLSearchParams({ master_pwd: masterPassword, name: 'gw', new_name: db }),
+    redirect: 'manual',
+  });
   if (res.status !== 303) throw new Error(`could not duplicate gw into ${db}: HTTP ${res.status}`);
 }
 
@@ -82,7 +88,11 @@ async function ensureDatabase(): Promise<void> {
 async function mintKey(): Promise<string> {
   let cookie = '';
   const rpc = async (path: string, params: unknown) => {
-    const res = await fetch(odoo + path, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params }) });
+    const res = await fetch(odoo + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params }),
+    });
     const set = res.headers.get('set-cookie');
     if (set) cookie = set.split(';')[0]!;
     const body = (await res.json()) as { result?: unknown; error?: unknown };
@@ -94,7 +104,8 @@ async function mintKey(): Promise<string> {
   let desc = (await kw('res.users.apikeys.description', 'create', [{ name: 'bench:odoo', duration: '1' }])) as unknown;
   if (Array.isArray(desc)) desc = desc[0];
   let act = await kw('res.users.apikeys.description', 'make_key', [[desc]]);
-  if (act.res_model === 'res.users.identitycheck') act = await kw('res.users.identitycheck', 'run_check', [[act.res_id]], { context: { password: 'admin' } });
+  if (act.res_model === 'res.users.identitycheck')
+    act = await kw('res.users.identitycheck', 'run_check', [[act.res_id]], { context: { password: 'admin' } });
   return (act.context as { default_key: string }).default_key;
 }
 
@@ -140,7 +151,13 @@ async function startGateway(name: string, extra: string[] = [], dir = root): Pro
   execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: dir, stdio: 'inherit' });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  return startProcess(name, [process.execPath, 'dist/src/main.js', '--upstream', odoo, '--port', String(port), '--admin-port', '0', ...extra], `${url}/livez`, url, dir);
+  return startProcess(
+    name,
+    [process.execPath, 'dist/src/main.js', '--upstream', odoo, '--port', String(port), '--admin-port', '0', ...extra],
+    `${url}/livez`,
+    url,
+    dir,
+  );
 }
 
 async function startRelay(): Promise<Hop> {
@@ -166,7 +183,10 @@ async function startNginx(): Promise<Hop> {
   if (!existsSync('/usr/sbin/nginx')) {
     console.error('bench:odoo: installing nginx-light (Debian) for the non-Node reference row');
     execFileSync('apt-get', ['update', '-q'], { stdio: 'inherit' }); // a fresh machine's package lists may be empty
-    execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'nginx-light'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'nginx-light'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   }
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'bench-nginx-'));
@@ -191,7 +211,8 @@ interface Call {
   fields: string[];
   limit?: number;
 }
-type PathSpec = { kind: 'xmlrpc'; url: string; db: string; uid: number; password: string } | { kind: 'json2'; url: string; db: string; key: string };
+type PathSpec =
+  { kind: 'xmlrpc'; url: string; db: string; uid: number; password: string } | { kind: 'json2'; url: string; db: string; key: string };
 
 function client(plan: unknown): unknown {
   const out = execFileSync('python3', [join(root, 'bench/odoo_client.py')], { input: JSON.stringify(plan), maxBuffer: 64 * 2 ** 20 });
@@ -216,7 +237,8 @@ function odooTimes(lines: string[]): { path: string; ms: number }[] {
   for (const line of lines) {
     if (!line.includes(ours)) continue;
     const m = / werkzeug: .*"POST (\S+) HTTP\/1\.[01]" \d+ - \d+ ([\d.]+) ([\d.]+)\s*$/.exec(line);
-    if (m && (m[1]!.startsWith('/json/2/') || m[1]!.startsWith('/xmlrpc/'))) out.push({ path: m[1]!, ms: (Number(m[2]) + Number(m[3])) * 1000 });
+    if (m && (m[1]!.startsWith('/json/2/') || m[1]!.startsWith('/xmlrpc/')))
+      out.push({ path: m[1]!, ms: (Number(m[2]) + Number(m[3])) * 1000 });
   }
   return out;
 }
@@ -239,10 +261,13 @@ const signed = (x: number) => `${x >= 0 ? '+' : '−'}${f(Math.abs(x))}`;
 async function main(): Promise<void> {
   const version = await odooUp();
   if (version === undefined) {
-    console.error(`bench:odoo needs a real Odoo 19 on ${odoo}: run \`sudo ODOO_MIRROR=<bare git dir> bash ../shared/tools/odoo19-up.sh\` first (about 5 minutes the first time).`);
+    console.error(
+      `bench:odoo needs a real Odoo 19 on ${odoo}: run \`sudo ODOO_MIRROR=<bare git dir> bash ../shared/tools/odoo19-up.sh\` first (about 5 minutes the first time).`,
+    );
     process.exit(2);
   }
-  if (!existsSync(odooLog)) throw new Error(`${odooLog} (Odoo's log, written by odoo19-up.sh) is missing: Odoo's own time per request comes from it`);
+  if (!existsSync(odooLog))
+    throw new Error(`${odooLog} (Odoo's log, written by odoo19-up.sh) is missing: Odoo's own time per request comes from it`);
   await ensureDatabase();
   const key = await mintKey();
   const hops: Hop[] = [];
@@ -268,25 +293,67 @@ async function main(): Promise<void> {
     const xml = (url: string): PathSpec => ({ kind: 'xmlrpc', url: `${url}/xmlrpc/2/object`, db, uid: 2, password: key });
     const json2 = (url: string): PathSpec => ({ kind: 'json2', url, db, key });
     const names: string[] = ['native', 'gateway', 'direct', 'relay', 'nginx', 'null', 'http-socket', 'http-undici'];
-    const paths: PathSpec[] = [xml(odoo), xml(gateway.url), json2(odoo), json2(relay.url), json2(nginx.url), json2(nul.url), json2(httpSocket.url), json2(httpUndici.url)];
+    const paths: PathSpec[] = [
+      xml(odoo),
+      xml(gateway.url),
+      json2(odoo),
+      json2(relay.url),
+      json2(nginx.url),
+      json2(nul.url),
+      json2(httpSocket.url),
+      json2(httpUndici.url),
+    ];
     if (vs !== undefined) {
       names.push('gateway-vs');
       paths.push(xml(vs.url));
     }
     // `direct` over `native`: no hop at all, only Odoo's two APIs (and the client's JSON vs XML decoding): what
     // of the gateway's extra is Odoo's own JSON-2 time outside its log line rather than the gateway's
-    const baseline: Record<string, string> = { gateway: 'native', ...(vs ? { 'gateway-vs': 'native' } : {}), direct: 'native', relay: 'direct', nginx: 'direct', null: 'direct', 'http-socket': 'direct', 'http-undici': 'direct' };
+    const baseline: Record<string, string> = {
+      gateway: 'native',
+      ...(vs ? { 'gateway-vs': 'native' } : {}),
+      direct: 'native',
+      relay: 'direct',
+      nginx: 'direct',
+      null: 'direct',
+      'http-socket': 'direct',
+      'http-undici': 'direct',
+    };
 
     const partnerFields = ['id', 'name', 'email', 'phone', 'country_id', 'is_company', 'parent_id', 'company_id'];
     const shapes: { label: string; call: Call; rounds: number }[] = [
-      { label: '1 row', call: { model: 'res.partner', method: 'search_read', domain: [], fields: partnerFields, limit: 1 }, rounds: quick ? 40 : 300 },
-      { label: '39 rows', call: { model: 'res.partner', method: 'search_read', domain: [], fields: partnerFields, limit: 39 }, rounds: quick ? 30 : 200 },
-      { label: '2,000 rows', call: { model: 'ir.model.fields', method: 'search_read', domain: [], fields: ['id', 'name', 'model', 'ttype', 'relation', 'required', 'readonly', 'store'], limit: 2000 }, rounds: quick ? 5 : 30 },
+      {
+        label: '1 row',
+        call: { model: 'res.partner', method: 'search_read', domain: [], fields: partnerFields, limit: 1 },
+        rounds: quick ? 40 : 300,
+      },
+      {
+        label: '39 rows',
+        call: { model: 'res.partner', method: 'search_read', domain: [], fields: partnerFields, limit: 39 },
+        rounds: quick ? 30 : 200,
+      },
+      {
+        label: '2,000 rows',
+        call: {
+          model: 'ir.model.fields',
+          method: 'search_read',
+          domain: [],
+          fields: ['id', 'name', 'model', 'ttype', 'relation', 'required', 'readonly', 'store'],
+          limit: 2000,
+        },
+        rounds: quick ? 5 : 30,
+      },
     ];
     const lines: string[] = [];
     const summary: string[] = [];
-    lines.push('### Concurrency 1: extra time outside Odoo over the like-for-like baseline (ms; client time − Odoo\'s logged time)', '');
-    lines.push('| path | baseline | ' + shapes.map((s) => `${s.label} p50`).join(' | ') + ' | ' + shapes.map((s) => `${s.label} p90`).join(' | ') + ' |');
+    lines.push("### Concurrency 1: extra time outside Odoo over the like-for-like baseline (ms; client time − Odoo's logged time)", '');
+    lines.push(
+      '| path | baseline | ' +
+        shapes.map((s) => `${s.label} p50`).join(' | ') +
+        ' | ' +
+        shapes.map((s) => `${s.label} p90`).join(' | ') +
+        ' |',
+    );
     lines.push('|---|---|' + shapes.map(() => '---:').join('|') + '|' + shapes.map(() => '---:').join('|') + '|');
     const extra: Record<string, { p50: number[]; p90: number[] }> = {};
     const endToEnd: string[] = [];
@@ -294,18 +361,29 @@ async function main(): Promise<void> {
     for (const shape of shapes) {
       client({ mode: 'sequence', rounds: quick ? 3 : 10, paths, call: shape.call }); // warm-up: keys, signatures, connections
       const offset = logSize();
-      const cpuOf = () => ({ gateway: cpuTicks(gateway.pid), relay: cpuTicks(relay.pid), null: cpuTicks(nul.pid), socket: cpuTicks(httpSocket.pid), undici: cpuTicks(httpUndici.pid), vs: vs ? cpuTicks(vs.pid) : 0 });
+      const cpuOf = () => ({
+        gateway: cpuTicks(gateway.pid),
+        relay: cpuTicks(relay.pid),
+        null: cpuTicks(nul.pid),
+        socket: cpuTicks(httpSocket.pid),
+        undici: cpuTicks(httpUndici.pid),
+        vs: vs ? cpuTicks(vs.pid) : 0,
+      });
       const cpuBefore = cpuOf();
       const result = client({ mode: 'sequence', rounds: shape.rounds, paths, call: shape.call }) as { calls: [number, number][] };
       const cpuAfter = cpuOf();
       await new Promise((r) => setTimeout(r, 300)); // the last werkzeug line
       const times = odooTimes(logSince(offset));
-      if (times.length !== result.calls.length) throw new Error(`${shape.label}: ${result.calls.length} calls but ${times.length} Odoo log lines (is something else calling this Odoo?)`);
+      if (times.length !== result.calls.length)
+        throw new Error(
+          `${shape.label}: ${result.calls.length} calls but ${times.length} Odoo log lines (is something else calling this Odoo?)`,
+        );
       const outside: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
       const whole: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
       result.calls.forEach(([i, ms], n) => {
         const expected = i === 0 ? '/xmlrpc/2/object' : '/json/2/';
-        if (!times[n]!.path.startsWith(expected)) throw new Error(`${shape.label}: call ${n} (${names[i]}) matched Odoo's line for ${times[n]!.path}`);
+        if (!times[n]!.path.startsWith(expected))
+          throw new Error(`${shape.label}: call ${n} (${names[i]}) matched Odoo's line for ${times[n]!.path}`);
         outside[names[i]!]!.push(ms - times[n]!.ms);
         whole[names[i]!]!.push(ms);
       });
@@ -315,24 +393,58 @@ async function main(): Promise<void> {
         e.p90.push(quantile(outside[path]!, 0.9) - quantile(outside[base]!, 0.9));
       }
       const ratio = (a: string, b: string) => quantile(whole[a]!, 0.5) / quantile(whole[b]!, 0.5);
-      endToEnd.push(`| ${shape.label} | ${f(quantile(whole.native!, 0.5))} | ${f(quantile(whole.gateway!, 0.5))} | ${f(quantile(whole.direct!, 0.5))} | ${f(ratio('gateway', 'native'))} | ${f(ratio('direct', 'native'))} |`);
+      endToEnd.push(
+        `| ${shape.label} | ${f(quantile(whole.native!, 0.5))} | ${f(quantile(whole.gateway!, 0.5))} | ${f(quantile(whole.direct!, 0.5))} | ${f(ratio('gateway', 'native'))} | ${f(ratio('direct', 'native'))} |`,
+      );
       const perCall = (before: number, after: number) => ((after - before) / clockTicks / shape.rounds) * 1000;
-      cpuLines.push(`| ${shape.label} | ${f(perCall(cpuBefore.gateway, cpuAfter.gateway))} | ${f(perCall(cpuBefore.relay, cpuAfter.relay))} | ${f(perCall(cpuBefore.socket, cpuAfter.socket))} | ${f(perCall(cpuBefore.undici, cpuAfter.undici))} | ${f(perCall(cpuBefore.null, cpuAfter.null))} |${vs ? ` ${f(perCall(cpuBefore.vs, cpuAfter.vs))} |` : ''}`);
+      cpuLines.push(
+        `| ${shape.label} | ${f(perCall(cpuBefore.gateway, cpuAfter.gateway))} | ${f(perCall(cpuBefore.relay, cpuAfter.relay))} | ${f(perCall(cpuBefore.socket, cpuAfter.socket))} | ${f(perCall(cpuBefore.undici, cpuAfter.undici))} | ${f(perCall(cpuBefore.null, cpuAfter.null))} |${vs ? ` ${f(perCall(cpuBefore.vs, cpuAfter.vs))} |` : ''}`,
+      );
       console.error(`bench:odoo: ${shape.label} done`);
     }
-    for (const [path, base] of Object.entries(baseline)) lines.push(`| ${path} | ${base} | ${extra[path]!.p50.map(signed).join(' | ')} | ${extra[path]!.p90.map(signed).join(' | ')} |`);
-    summary.push(`gateway extra over native (p50): ${extra.gateway!.p50.map(signed).join(' / ')} ms at ${shapes.map((s) => s.label).join(' / ')}; bare-socket relay over direct: ${extra.relay!.p50.map(signed).join(' / ')} ms`);
-    lines.push('', '### Concurrency 1: end to end (client time, p50 ms)', '', '| rows | native | gateway | direct JSON-2 | gateway ÷ native | direct ÷ native |', '|---|---:|---:|---:|---:|---:|', ...endToEnd);
-    lines.push('', '### CPU per call at concurrency 1 (ms of user+system CPU per call, main thread; idle time between calls included)', '', `| rows | gateway | bare-socket relay | http-socket | http-undici | undici null proxy |${vs ? ' gateway-vs |' : ''}`, `|---|---:|---:|---:|---:|---:|${vs ? '---:|' : ''}`, ...cpuLines);
+    for (const [path, base] of Object.entries(baseline))
+      lines.push(`| ${path} | ${base} | ${extra[path]!.p50.map(signed).join(' | ')} | ${extra[path]!.p90.map(signed).join(' | ')} |`);
+    summary.push(
+      `gateway extra over native (p50): ${extra.gateway!.p50.map(signed).join(' / ')} ms at ${shapes.map((s) => s.label).join(' / ')}; bare-socket relay over direct: ${extra.relay!.p50.map(signed).join(' / ')} ms`,
+    );
+    lines.push(
+      '',
+      '### Concurrency 1: end to end (client time, p50 ms)',
+      '',
+      '| rows | native | gateway | direct JSON-2 | gateway ÷ native | direct ÷ native |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...endToEnd,
+    );
+    lines.push(
+      '',
+      '### CPU per call at concurrency 1 (ms of user+system CPU per call, main thread; idle time between calls included)',
+      '',
+      `| rows | gateway | bare-socket relay | http-socket | http-undici | undici null proxy |${vs ? ' gateway-vs |' : ''}`,
+      `|---|---:|---:|---:|---:|---:|${vs ? '---:|' : ''}`,
+      ...cpuLines,
+    );
 
     // throughput at concurrency 8, 39 rows: native, gateway, direct JSON-2 take turns
     const tpPaths = [paths[0]!, paths[1]!, paths[2]!];
-    const tp = client({ mode: 'throughput', seconds: quick ? 2 : 5, blocks: quick ? 1 : 3, concurrency: 8, paths: tpPaths, call: shapes[1]!.call }) as { blocks: [number, number, number][] };
+    const tp = client({
+      mode: 'throughput',
+      seconds: quick ? 2 : 5,
+      blocks: quick ? 1 : 3,
+      concurrency: 8,
+      paths: tpPaths,
+      call: shapes[1]!.call,
+    }) as { blocks: [number, number, number][] };
     const rate = [0, 1, 2].map((i) => {
       const bs = tp.blocks.filter((b) => b[0] === i);
       return bs.reduce((a, b) => a + b[1], 0) / bs.reduce((a, b) => a + b[2], 0);
     });
-    lines.push('', '### Throughput at concurrency 8, 39 rows (calls/s; the paths take turns in blocks)', '', '| native | gateway | direct JSON-2 | gateway ÷ direct | gateway ÷ native |', '|---:|---:|---:|---:|---:|');
+    lines.push(
+      '',
+      '### Throughput at concurrency 8, 39 rows (calls/s; the paths take turns in blocks)',
+      '',
+      '| native | gateway | direct JSON-2 | gateway ÷ direct | gateway ÷ native |',
+      '|---:|---:|---:|---:|---:|',
+    );
     lines.push(`| ${f(rate[0]!, 1)} | ${f(rate[1]!, 1)} | ${f(rate[2]!, 1)} | ${f(rate[1]! / rate[2]!)} | ${f(rate[1]! / rate[0]!)} |`);
     summary.push(`throughput c=8, 39 rows: gateway ÷ direct JSON-2 ${f(rate[1]! / rate[2]!)}, gateway ÷ native ${f(rate[1]! / rate[0]!)}`);
 
@@ -341,16 +453,23 @@ async function main(): Promise<void> {
       `## Against a real Odoo ${version}: the gateway beside native XML-RPC, direct JSON-2 and other hops${quick ? ' (quick run: too few calls to trust)' : ''}`,
       '',
       'What: a Python client (`bench/odoo_client.py`, `xmlrpc.client` and `http.client`) calls `search_read` at concurrency 1, round-robin',
-      'over eight paths: Odoo\'s own `/xmlrpc/2/object` (native), the same through the gateway (`node dist/src/main.js`), JSON-2 straight',
+      "over eight paths: Odoo's own `/xmlrpc/2/object` (native), the same through the gateway (`node dist/src/main.js`), JSON-2 straight",
       'to Odoo (direct), and JSON-2 through a bare-socket Node relay (`bench/socket-relay.ts`), nginx (`nginx-light`), the undici',
-      'null proxy (`bench/null-proxy.ts`), and Node\'s http server in front of a bare socket (`http-socket`) or of undici with the',
-      'gateway\'s connect-ahead connector (`http-undici`, both `bench/node-hops.ts`). Every path uses the same API key. Odoo\'s own time per request comes from its werkzeug log',
-      'line (query time + remaining time) and is subtracted from the client\'s, so Odoo\'s noise cancels; each extra is over the',
+      "null proxy (`bench/null-proxy.ts`), and Node's http server in front of a bare socket (`http-socket`) or of undici with the",
+      "gateway's connect-ahead connector (`http-undici`, both `bench/node-hops.ts`). Every path uses the same API key. Odoo's own time per request comes from its werkzeug log",
+      "line (query time + remaining time) and is subtracted from the client's, so Odoo's noise cancels; each extra is over the",
       'like-for-like baseline (the gateway over native: the client decodes XML on both). Odoo: threaded (`workers = 0`), on this machine;',
       `database ${db}, a copy of gw made by the benchmark, so that other callers' log lines are told apart.`,
-      ...(vs ? ['', `gateway-vs: a second gateway, ${vsDir === undefined ? 'the same build' : `the build in \`${vsDir}\``}${vsArgs.length > 0 ? ` started with \`${vsArgs.join(' ')}\`` : ''}, in the same run.`] : []),
+      ...(vs
+        ? [
+            '',
+            `gateway-vs: a second gateway, ${vsDir === undefined ? 'the same build' : `the build in \`${vsDir}\``}${vsArgs.length > 0 ? ` started with \`${vsArgs.join(' ')}\`` : ''}, in the same run.`,
+          ]
+        : []),
       '',
-      `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${f(totalmem() / 2 ** 30, 0)} GiB; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end (shared machine)`,
+      `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${f(totalmem() / 2 ** 30, 0)} GiB; load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')} at the end (shared machine)`,
       `- Node ${process.version}; date ${started.toISOString()}; command \`npm run bench:odoo${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\``,
       `- Summary: ${summary.join('; ')}`,
       '',

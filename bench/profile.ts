@@ -36,7 +36,10 @@ async function main(): Promise<void> {
   if (!values['no-build']) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   rmSync(values.dir, { recursive: true, force: true });
   mkdirSync(values.dir, { recursive: true });
-  const sim = spawn(process.execPath, ['dist/sim/main.js', '--port', '0', '--generated-partners', '20000', '--log-limit', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const sim = spawn(process.execPath, ['dist/sim/main.js', '--port', '0', '--generated-partners', '20000', '--log-limit', '0'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let line = '';
   for await (const chunk of sim.stdout as AsyncIterable<Buffer>) {
     line += chunk.toString();
@@ -48,19 +51,50 @@ async function main(): Promise<void> {
   await once(s, 'listening');
   const port = (s.address() as { port: number }).port;
   s.close();
-  const gw = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', values.dir, 'dist/src/main.js', '--upstream', info.url, '--port', String(port), '--admin-port', '0', '--log-level', 'warn'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const gw = spawn(
+    process.execPath,
+    [
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      values.dir,
+      'dist/src/main.js',
+      '--upstream',
+      info.url,
+      '--port',
+      String(port),
+      '--admin-port',
+      '0',
+      '--log-level',
+      'warn',
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 150; i++) {
-    if (await fetch(`${url}/livez`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/livez`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 100));
   }
   const v = (x: string) => `<value><string>${x}</string></value>\n`;
   const body =
     "<?xml version='1.0'?>\n<methodCall>\n<methodName>execute_kw</methodName>\n<params>\n" +
-    [v('demo'), '<value><int>2</int></value>\n', v(key), v('res.partner'), v('search_read'), '<value><array><data>\n<value><array><data>\n</data></array></value>\n</data></array></value>\n', `<value><struct>\n<member>\n<name>fields</name>\n<value><array><data>\n${fields.map(v).join('')}</data></array></value>\n</member>\n<member>\n<name>limit</name>\n<value><int>${Number(values.rows)}</int></value>\n</member>\n</struct></value>\n`]
+    [
+      v('demo'),
+      '<value><int>2</int></value>\n',
+      v(key),
+      v('res.partner'),
+      v('search_read'),
+      '<value><array><data>\n<value><array><data>\n</data></array></value>\n</data></array></value>\n',
+      `<value><struct>\n<member>\n<name>fields</name>\n<value><array><data>\n${fields.map(v).join('')}</data></array></value>\n</member>\n<member>\n<name>limit</name>\n<value><int>${Number(values.rows)}</int></value>\n</member>\n</struct></value>\n`,
+    ]
       .map((p) => `<param>\n${p}</param>\n`)
       .join('') +
     '</params>\n</methodCall>\n';
@@ -85,12 +119,18 @@ async function main(): Promise<void> {
 
   const file = readdirSync(values.dir).find((n) => n.endsWith('.cpuprofile'));
   if (file === undefined) throw new Error('no profile written');
-  const prof = JSON.parse(readFileSync(`${values.dir}/${file}`, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const prof = JSON.parse(readFileSync(`${values.dir}/${file}`, 'utf8')) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+  };
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
   prof.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0)));
   const total = [...self.values()].reduce((a, b) => a + b, 0);
-  const idle = [...self].filter(([id]) => ['(idle)', '(program)'].includes(byId.get(id)?.callFrame.functionName ?? '')).reduce((a, [, t]) => a + t, 0);
+  const idle = [...self]
+    .filter(([id]) => ['(idle)', '(program)'].includes(byId.get(id)?.callFrame.functionName ?? ''))
+    .reduce((a, [, t]) => a + t, 0);
   const fn = new Map<string, number>();
   const files = new Map<string, number>();
   for (const [id, us] of self) {
@@ -98,7 +138,12 @@ async function main(): Promise<void> {
     const where = src.replace(/^file:\/\/.*?\/(dist|node_modules)\//, '$1/');
     const fkey = `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`;
     fn.set(fkey, (fn.get(fkey) ?? 0) + us);
-    const group = where.startsWith('node_modules/') ? where.split('/').slice(0, where.split('/')[1]?.startsWith('@') ? 3 : 2).join('/') : where || functionName;
+    const group = where.startsWith('node_modules/')
+      ? where
+          .split('/')
+          .slice(0, where.split('/')[1]?.startsWith('@') ? 3 : 2)
+          .join('/')
+      : where || functionName;
     files.set(group, (files.get(group) ?? 0) + us);
   }
   const busy = total - idle;
@@ -108,7 +153,9 @@ async function main(): Promise<void> {
       .slice(0, Number(values.top))
       .map(([k, us]) => `${((us / busy) * 100).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`)
       .join('\n');
-  console.log(`busy ${(busy / 1000).toFixed(0)} ms (of ${(total / 1000).toFixed(0)} ms sampled), ${(busy / calls).toFixed(0)} µs per call; % of busy time\n`);
+  console.log(
+    `busy ${(busy / 1000).toFixed(0)} ms (of ${(total / 1000).toFixed(0)} ms sampled), ${(busy / calls).toFixed(0)} µs per call; % of busy time\n`,
+  );
   console.log(`By file:\n${show(files)}\n\nBy function:\n${show(fn)}`);
 }
 

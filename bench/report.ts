@@ -44,7 +44,11 @@ async function stallDuring<T>(work: () => Promise<T>): Promise<{ result: T; ms: 
   const probe = (async () => {
     while (running) {
       const t = performance.now();
-      await fetch(`${gateway.url}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"call","params":{"service":"common","method":"version","args":[]},"id":1}' })
+      await fetch(`${gateway.url}/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","method":"call","params":{"service":"common","method":"version","args":[]},"id":1}',
+      })
         .then((r) => r.text())
         .catch(() => undefined); // a reset keep-alive socket: the next probe opens another
       maxStallMs = Math.max(maxStallMs, performance.now() - t);
@@ -69,8 +73,16 @@ for (let c = 0; c < clients; c++) {
   for (let m = 0; m < methods; m++) {
     // the identity fields are what the recording hook passes for a logged-in client
     const call = {
-      dialect: 'xmlrpc2' as const, userAgent: `client-${c}/1.0 (bench)`, ip: `10.0.${c >> 8}.${c & 255}`, service: 'object', method: 'execute_kw',
-      model: `x_model_${m % 20}`, modelMethod: `x_method_${m}`, failed: m % 7 === 0, database: 'demo', login: `user${c}@example.com`,
+      dialect: 'xmlrpc2' as const,
+      userAgent: `client-${c}/1.0 (bench)`,
+      ip: `10.0.${c >> 8}.${c & 255}`,
+      service: 'object',
+      method: 'execute_kw',
+      model: `x_model_${m % 20}`,
+      modelMethod: `x_method_${m}`,
+      failed: m % 7 === 0,
+      database: 'demo',
+      login: `user${c}@example.com`,
       json2Body: () => '{"ids": ["<int>"], "context": {"lang": "<string>"}}',
     };
     gateway.report.record(call);
@@ -79,22 +91,33 @@ for (let c = 0; c < clients; c++) {
 const fillMs = performance.now() - t0;
 const rssFilled = rss();
 
-const admin = (path: string) => stallDuring(async () => {
-  const res = await fetch(`${gateway.adminUrl}${path}`);
-  return (await res.arrayBuffer()).byteLength;
-});
+const admin = (path: string) =>
+  stallDuring(async () => {
+    const res = await fetch(`${gateway.adminUrl}${path}`);
+    return (await res.arrayBuffer()).byteLength;
+  });
 const json = await admin('/gateway/report.json');
 const page = await admin('/gateway/report');
 const save = await stallDuring(() => persistence.stop());
 const rssAfter = rss();
 
-console.log(`## Migration report, ${clients} clients × ${methods} methods (simulator upstream, ${new Date().toISOString().slice(0, 10)})\n`);
+console.log(
+  `## Migration report, ${clients} clients × ${methods} methods (simulator upstream, ${new Date().toISOString().slice(0, 10)})\n`,
+);
 console.log('| Measure | Value |\n| --- | --- |');
-console.log(`| recording ${clients * methods} calls | ${fillMs.toFixed(0)} ms (${((fillMs * 1000) / (clients * methods)).toFixed(1)} µs per call) |`);
+console.log(
+  `| recording ${clients * methods} calls | ${fillMs.toFixed(0)} ms (${((fillMs * 1000) / (clients * methods)).toFixed(1)} µs per call) |`,
+);
 console.log(`| RSS empty → filled → after serving | ${mb(rssBefore)} → ${mb(rssFilled)} → ${mb(rssAfter)} |`);
-console.log(`| \`/gateway/report.json\` | ${mb(json.result)} in ${json.ms.toFixed(0)} ms; client port stalled ${json.maxStallMs.toFixed(0)} ms |`);
-console.log(`| \`/gateway/report\` (page) | ${mb(page.result)} in ${page.ms.toFixed(0)} ms; client port stalled ${page.maxStallMs.toFixed(0)} ms |`);
-console.log(`| save (\`--report-file\`) | ${mb(statSync(file).size)} in ${save.ms.toFixed(0)} ms; client port stalled ${save.maxStallMs.toFixed(0)} ms |`);
+console.log(
+  `| \`/gateway/report.json\` | ${mb(json.result)} in ${json.ms.toFixed(0)} ms; client port stalled ${json.maxStallMs.toFixed(0)} ms |`,
+);
+console.log(
+  `| \`/gateway/report\` (page) | ${mb(page.result)} in ${page.ms.toFixed(0)} ms; client port stalled ${page.maxStallMs.toFixed(0)} ms |`,
+);
+console.log(
+  `| save (\`--report-file\`) | ${mb(statSync(file).size)} in ${save.ms.toFixed(0)} ms; client port stalled ${save.maxStallMs.toFixed(0)} ms |`,
+);
 
 await gateway.close();
 await sim.close();

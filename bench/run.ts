@@ -55,12 +55,15 @@ const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.sl
 
 // ---------------------------------------------------------------- processes
 
-
 async function startSimProcess(partners: number): Promise<{ child: ChildProcess; url: string; key: string }> {
-  const child = spawn(process.execPath, ['dist/sim/main.js', '--port', '0', '--databases', 'demo', '--generated-partners', String(partners), '--log-limit', '0'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['dist/sim/main.js', '--port', '0', '--databases', 'demo', '--generated-partners', String(partners), '--log-limit', '0'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let buffer = '';
   for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
     buffer += chunk.toString();
@@ -82,11 +85,30 @@ interface GatewayProcess {
 
 async function startGateway(upstream: string, extra: string[] = [], nodeArgs: string[] = []): Promise<GatewayProcess> {
   const port = await freePort();
-  const args = [...nodeArgs, 'dist/src/main.js', '--upstream', upstream, '--port', String(port), '--admin-port', '0', '--log-level', 'warn', ...values['gateway-arg'], ...extra];
+  const args = [
+    ...nodeArgs,
+    'dist/src/main.js',
+    '--upstream',
+    upstream,
+    '--port',
+    String(port),
+    '--admin-port',
+    '0',
+    '--log-level',
+    'warn',
+    ...values['gateway-arg'],
+    ...extra,
+  ];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    if (await fetch(`${url}/livez`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/livez`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (i > 150 || child.exitCode !== null) throw new Error('the gateway did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -105,7 +127,10 @@ async function startGateway(upstream: string, extra: string[] = [], nodeArgs: st
 /** The do-nothing proxy (bench/null-proxy.ts) in front of `upstream`, its own process. */
 async function startNullProxy(upstream: string): Promise<GatewayProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/null-proxy.ts', upstream, String(port)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/null-proxy.ts', upstream, String(port)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   for await (const chunk of child.stdout as AsyncIterable<Buffer>) if (chunk.toString().includes('listening')) break;
   return {
     child,
@@ -209,12 +234,27 @@ function paths(simUrl: string, gatewayUrl: string, key: string, proxyUrl?: strin
       const pool = which === 'direct' ? direct : viaGateway;
       const r =
         which === 'direct'
-          ? await pool.request({ method: 'POST', path: '/json/2/res.partner/search_read', headers: { authorization: `bearer ${key}`, 'content-type': 'application/json', 'x-odoo-database': 'demo' }, body: JSON.stringify({ domain: [], fields, limit }) })
-          : await pool.request({ method: 'POST', path: '/xmlrpc/2/object', headers: { 'content-type': 'text/xml' }, body: xmlCall(2, key, limit) });
+          ? await pool.request({
+              method: 'POST',
+              path: '/json/2/res.partner/search_read',
+              headers: { authorization: `bearer ${key}`, 'content-type': 'application/json', 'x-odoo-database': 'demo' },
+              body: JSON.stringify({ domain: [], fields, limit }),
+            })
+          : await pool.request({
+              method: 'POST',
+              path: '/xmlrpc/2/object',
+              headers: { 'content-type': 'text/xml' },
+              body: xmlCall(2, key, limit),
+            });
       return r.body.text();
     },
     jsonrpc(limit) {
-      const body = JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'object', method: 'execute_kw', args: ['demo', 2, key, 'res.partner', 'search_read', [[]], { fields, limit }] } });
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'call',
+        id: 1,
+        params: { service: 'object', method: 'execute_kw', args: ['demo', 2, key, 'res.partner', 'search_read', [[]], { fields, limit }] },
+      });
       return async () => {
         const r = await viaGateway.request({ method: 'POST', path: '/jsonrpc', headers: { 'content-type': 'application/json' }, body });
         const text = await r.body.text();
@@ -289,8 +329,14 @@ interface Report {
 
 async function overhead(p: Paths, report: Report): Promise<void> {
   report.lines.push('### 1. Overhead: direct JSON-2 vs XML-RPC through the gateway', '');
-  report.lines.push(`Latency per call (ms), each round ${'`n`'} calls of each path, alternating; the verdict uses the median over rounds of each round's percentile. The gateway is called over XML-RPC (\`/xmlrpc/2/object\`), and once, for 2,000 rows, over \`/jsonrpc\`. The JSON-2 call also goes through a do-nothing Node proxy (\`bench/null-proxy.ts\`: read the request, send it on with undici, write the answer back): what any Node gateway adds at the least on this machine.`, '');
-  report.lines.push('| rows | concurrency | round | calls | direct p50 | gateway p50 | proxy p50 | direct p99 | gateway p99 | proxy p99 |', '|---|---|---|---|---|---|---|---|---|---|');
+  report.lines.push(
+    `Latency per call (ms), each round ${'`n`'} calls of each path, alternating; the verdict uses the median over rounds of each round's percentile. The gateway is called over XML-RPC (\`/xmlrpc/2/object\`), and once, for 2,000 rows, over \`/jsonrpc\`. The JSON-2 call also goes through a do-nothing Node proxy (\`bench/null-proxy.ts\`: read the request, send it on with undici, write the answer back): what any Node gateway adds at the least on this machine.`,
+    '',
+  );
+  report.lines.push(
+    '| rows | concurrency | round | calls | direct p50 | gateway p50 | proxy p50 | direct p99 | gateway p99 | proxy p99 |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  );
   const cases = [
     { rows: 1, c: 1, n: plan.calls1 },
     { rows: 1, c: 16, n: plan.calls1 },
@@ -324,23 +370,33 @@ async function overhead(p: Paths, report: Report): Promise<void> {
         x99.push(percentile(x, 99));
       }
       const px = (q: number) => (x ? f(percentile(x, q)) : '—');
-      report.lines.push(`| ${rows}${jsonrpc ? ' (/jsonrpc)' : ''} | ${c} | ${round} | ${n} | ${f(percentile(d, 50))} | ${f(percentile(g, 50))} | ${px(50)} | ${f(percentile(d, 99))} | ${f(percentile(g, 99))} | ${px(99)} |`);
+      report.lines.push(
+        `| ${rows}${jsonrpc ? ' (/jsonrpc)' : ''} | ${c} | ${round} | ${n} | ${f(percentile(d, 50))} | ${f(percentile(g, 50))} | ${px(50)} | ${f(percentile(d, 99))} | ${f(percentile(g, 99))} | ${px(99)} |`,
+      );
     }
     const added50 = median(g50) - median(d50);
     const added99 = median(g99) - median(d99);
     const floor = withProxy ? `; the do-nothing proxy adds ${f(median(x50) - median(d50))} / ${f(median(x99) - median(d99))} ms` : '';
     if (rows === 1) {
-      verdicts.push(`- 1 row, concurrency ${c}: added p50 ${f(added50)} ms (target ≤ 0.5) ${verdict(added50 <= 0.5)}; added p99 ${f(added99)} ms (target ≤ 2) ${verdict(added99 <= 2)} — medians direct p50 ${f(median(d50))}, gateway p50 ${f(median(g50))}, direct p99 ${f(median(d99))}, gateway p99 ${f(median(g99))} ms${floor}`);
-      report.summary.push(`1 row at concurrency ${c}: +${f(added50, 2)} ms p50 ${added50 <= 0.5 ? 'PASS' : 'MISS'}, +${f(added99, 2)} ms p99 ${added99 <= 2 ? 'PASS' : 'MISS'}`);
+      verdicts.push(
+        `- 1 row, concurrency ${c}: added p50 ${f(added50)} ms (target ≤ 0.5) ${verdict(added50 <= 0.5)}; added p99 ${f(added99)} ms (target ≤ 2) ${verdict(added99 <= 2)} — medians direct p50 ${f(median(d50))}, gateway p50 ${f(median(g50))}, direct p99 ${f(median(d99))}, gateway p99 ${f(median(g99))} ms${floor}`,
+      );
+      report.summary.push(
+        `1 row at concurrency ${c}: +${f(added50, 2)} ms p50 ${added50 <= 0.5 ? 'PASS' : 'MISS'}, +${f(added99, 2)} ms p99 ${added99 <= 2 ? 'PASS' : 'MISS'}`,
+      );
     } else if (jsonrpc) {
       const pct = (added50 / median(d50)) * 100;
-      verdicts.push(`- ${rows} rows as \`execute_kw\` on \`/jsonrpc\` (no target of its own; the JSON result passed on as it is): added p50 ${f(added50)} ms = ${f(pct, 1)} % of the direct ${f(median(d50))} ms`);
+      verdicts.push(
+        `- ${rows} rows as \`execute_kw\` on \`/jsonrpc\` (no target of its own; the JSON result passed on as it is): added p50 ${f(added50)} ms = ${f(pct, 1)} % of the direct ${f(median(d50))} ms`,
+      );
       report.summary.push(`${rows} rows on /jsonrpc: +${f(pct, 1)} %`);
     } else {
       const target = rows === 80 ? 10 : 15;
       const pct = (added50 / median(d50)) * 100;
       const floorPct = ((median(x50) - median(d50)) / median(d50)) * 100;
-      verdicts.push(`- ${rows} rows, concurrency 1: added p50 ${f(added50)} ms = ${f(pct, 1)} % of the direct ${f(median(d50))} ms (target ≤ ${target} %) ${verdict(pct <= target)}${floor} p50/p99 (${f(floorPct, 1)} % at p50)`);
+      verdicts.push(
+        `- ${rows} rows, concurrency 1: added p50 ${f(added50)} ms = ${f(pct, 1)} % of the direct ${f(median(d50))} ms (target ≤ ${target} %) ${verdict(pct <= target)}${floor} p50/p99 (${f(floorPct, 1)} % at p50)`,
+      );
       report.summary.push(`${rows} rows: +${f(pct, 1)} % ${pct <= target ? 'PASS' : 'MISS'}`);
     }
   }
@@ -354,7 +410,10 @@ async function overhead(p: Paths, report: Report): Promise<void> {
  */
 async function answerSizes(p: Paths, report: Report): Promise<void> {
   report.lines.push('### 1b. Moving the XML-RPC answer instead of the JSON one', '');
-  report.lines.push('The same rows as the direct JSON-2 answer and as the gateway\'s XML-RPC answer, both served from memory by the do-nothing proxy (`PUT`/`GET /held/…`) and read whole by the load generator: what the bigger answer costs before any work on it (HTTP framing, loopback, reading it).', '');
+  report.lines.push(
+    "The same rows as the direct JSON-2 answer and as the gateway's XML-RPC answer, both served from memory by the do-nothing proxy (`PUT`/`GET /held/…`) and read whole by the load generator: what the bigger answer costs before any work on it (HTTP framing, loopback, reading it).",
+    '',
+  );
   report.lines.push('| rows | JSON bytes | XML bytes | round | JSON p50 ms | XML p50 ms |', '|---|---|---|---|---|---|');
   const verdicts: string[] = [];
   for (const { rows, n } of [
@@ -376,7 +435,9 @@ async function answerSizes(p: Paths, report: Report): Promise<void> {
       x50.push(x);
       report.lines.push(`| ${rows} | ${Buffer.byteLength(json)} | ${Buffer.byteLength(xml)} | ${round} | ${f(j)} | ${f(x)} |`);
     }
-    verdicts.push(`- ${rows} rows: the XML answer (${f(Buffer.byteLength(xml) / Buffer.byteLength(json), 1)} × the JSON bytes) takes ${f(median(x50) - median(j50))} ms longer to move than the JSON one`);
+    verdicts.push(
+      `- ${rows} rows: the XML answer (${f(Buffer.byteLength(xml) / Buffer.byteLength(json), 1)} × the JSON bytes) takes ${f(median(x50) - median(j50))} ms longer to move than the JSON one`,
+    );
   }
   report.lines.push('', ...verdicts, '');
 }
@@ -398,7 +459,12 @@ async function saturation(p: Paths, simPid: number, gw: GatewayProcess, proxy: G
     for (const which of kinds) {
       const before = { sim: cpuMs(simPid), gw: cpuMs(gw.pid), proxy: cpuMs(proxy.pid), me: ownCpuMs() };
       const { calls, ms } = await forDuration(p[which](1), plan.seconds, 64);
-      const used = { sim: cpuMs(simPid) - before.sim, gw: cpuMs(gw.pid) - before.gw, proxy: cpuMs(proxy.pid) - before.proxy, me: ownCpuMs() - before.me };
+      const used = {
+        sim: cpuMs(simPid) - before.sim,
+        gw: cpuMs(gw.pid) - before.gw,
+        proxy: cpuMs(proxy.pid) - before.proxy,
+        me: ownCpuMs() - before.me,
+      };
       const share = (x: number) => (x / (ms * cores)) * 100;
       const us = (x: number) => (x * 1000) / calls;
       const middle = which === 'gateway' ? used.gw : which === 'proxy' ? used.proxy : 0;
@@ -411,7 +477,9 @@ async function saturation(p: Paths, simPid: number, gw: GatewayProcess, proxy: G
         gwOfBusy.push((used.gw / (used.gw + used.sim + used.me)) * 100);
       }
       const cell = (x: number) => (x > 0 || which !== 'direct' ? f(us(x), 0) : '—');
-      rows.push(`| ${round} | ${which} | ${calls} | ${f(ms, 0)} | ${f((calls * 1000) / ms, 0)} | ${f(share(used.gw), 1)} | ${f(share(used.proxy), 1)} | ${f(share(used.sim), 1)} | ${f(share(used.me), 1)} | ${cell(middle)} | ${f(us(used.sim), 0)} | ${f(us(used.me), 0)} | ${f(us(middle + used.sim + used.me), 0)} |`);
+      rows.push(
+        `| ${round} | ${which} | ${calls} | ${f(ms, 0)} | ${f((calls * 1000) / ms, 0)} | ${f(share(used.gw), 1)} | ${f(share(used.proxy), 1)} | ${f(share(used.sim), 1)} | ${f(share(used.me), 1)} | ${cell(middle)} | ${f(us(used.sim), 0)} | ${f(us(used.me), 0)} | ${f(us(middle + used.sim + used.me), 0)} |`,
+      );
     }
   }
   const ratio = median(rate.gateway) / median(rate.direct);
@@ -421,13 +489,33 @@ async function saturation(p: Paths, simPid: number, gw: GatewayProcess, proxy: G
   // At concurrency c a CPU-bound path answers in about c × (CPU per call) ÷ cores (Little's law).
   const added16 = (16 * (median(total.gateway) - direct)) / cores / 1000;
   report.lines.push('### 1 and 5. Throughput at concurrency 64 (saturation), CPU shares and CPU per call', '');
-  report.lines.push(`${cores} cores; CPU share = the process's utime+stime ÷ (wall time × ${cores} cores), from /proc/<pid>/stat (gateway, proxy, simulator) and process.cpuUsage() (load generator); CPU per call = the same time ÷ calls. "proxy" is the direct JSON-2 call through the do-nothing Node proxy.`, '');
-  report.lines.push('| round | path | calls | ms | calls/s | gateway CPU % | proxy CPU % | simulator CPU % | load generator CPU % | gateway or proxy µs/call | simulator µs/call | load generator µs/call | all three µs/call |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|', ...rows, '');
-  report.lines.push(`- Throughput ratio gateway ÷ direct (medians ${f(median(rate.gateway), 0)} ÷ ${f(median(rate.direct), 0)} calls/s): ${f(ratio, 3)} (target ≥ 0.8) ${verdict(ratio >= 0.8)}; the do-nothing proxy reaches ${f(proxyRatio, 3)}`);
-  report.lines.push(`- Through the gateway at saturation: ${f(median(rate.gateway), 0)} calls/s; the gateway process used ${f(median(gwShare), 1)} % of the machine's CPU (${f(median(gwOfBusy), 1)} % of the CPU the three processes used). The simulator and the load generator share the same ${cores} cores, so this is a ratio, not the gateway's own ceiling.`);
-  report.lines.push(`- The arithmetic: with every process on the same ${cores} cores, throughput is about the cores ÷ the CPU all processes spend per call. A direct call costs ${f(direct, 0)} µs (simulator and load generator); a call through the gateway costs ${f(median(total.gateway), 0)} µs, of which the gateway ${f(median(mid.gateway), 0)} µs and the two others ${f(median(ends.gateway), 0)} µs. A ratio of 0.8 allows ${f(direct / 0.8, 0)} µs per call in all, which leaves the gateway ${f(budget, 0)} µs; the do-nothing Node proxy alone uses ${f(median(mid.proxy), 0)} µs.`);
-  report.lines.push(`- Concurrency 16 the same way: a CPU-bound path answers in about 16 × (CPU per call) ÷ ${cores} cores, so the gateway's extra ${f(median(total.gateway) - direct, 0)} µs per call predicts +${f(added16, 2)} ms at p50 (section 1 measures it); +0.5 ms allows ${f((0.5 * 1000 * cores) / 16, 1)} µs of extra CPU per call in all.`, '');
-  report.summary.push(`concurrency 64 throughput ratio ${f(ratio, 2)} ${ratio >= 0.8 ? 'PASS' : 'MISS'} (do-nothing proxy ${f(proxyRatio, 2)})`, `saturation ${f(median(rate.gateway), 0)} calls/s via the gateway, gateway CPU share ${f(median(gwShare), 0)} %, ${f(median(mid.gateway), 0)} µs/call (do-nothing proxy ${f(median(mid.proxy), 0)} µs/call)`);
+  report.lines.push(
+    `${cores} cores; CPU share = the process's utime+stime ÷ (wall time × ${cores} cores), from /proc/<pid>/stat (gateway, proxy, simulator) and process.cpuUsage() (load generator); CPU per call = the same time ÷ calls. "proxy" is the direct JSON-2 call through the do-nothing Node proxy.`,
+    '',
+  );
+  report.lines.push(
+    '| round | path | calls | ms | calls/s | gateway CPU % | proxy CPU % | simulator CPU % | load generator CPU % | gateway or proxy µs/call | simulator µs/call | load generator µs/call | all three µs/call |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  );
+  report.lines.push(
+    `- Throughput ratio gateway ÷ direct (medians ${f(median(rate.gateway), 0)} ÷ ${f(median(rate.direct), 0)} calls/s): ${f(ratio, 3)} (target ≥ 0.8) ${verdict(ratio >= 0.8)}; the do-nothing proxy reaches ${f(proxyRatio, 3)}`,
+  );
+  report.lines.push(
+    `- Through the gateway at saturation: ${f(median(rate.gateway), 0)} calls/s; the gateway process used ${f(median(gwShare), 1)} % of the machine's CPU (${f(median(gwOfBusy), 1)} % of the CPU the three processes used). The simulator and the load generator share the same ${cores} cores, so this is a ratio, not the gateway's own ceiling.`,
+  );
+  report.lines.push(
+    `- The arithmetic: with every process on the same ${cores} cores, throughput is about the cores ÷ the CPU all processes spend per call. A direct call costs ${f(direct, 0)} µs (simulator and load generator); a call through the gateway costs ${f(median(total.gateway), 0)} µs, of which the gateway ${f(median(mid.gateway), 0)} µs and the two others ${f(median(ends.gateway), 0)} µs. A ratio of 0.8 allows ${f(direct / 0.8, 0)} µs per call in all, which leaves the gateway ${f(budget, 0)} µs; the do-nothing Node proxy alone uses ${f(median(mid.proxy), 0)} µs.`,
+  );
+  report.lines.push(
+    `- Concurrency 16 the same way: a CPU-bound path answers in about 16 × (CPU per call) ÷ ${cores} cores, so the gateway's extra ${f(median(total.gateway) - direct, 0)} µs per call predicts +${f(added16, 2)} ms at p50 (section 1 measures it); +0.5 ms allows ${f((0.5 * 1000 * cores) / 16, 1)} µs of extra CPU per call in all.`,
+    '',
+  );
+  report.summary.push(
+    `concurrency 64 throughput ratio ${f(ratio, 2)} ${ratio >= 0.8 ? 'PASS' : 'MISS'} (do-nothing proxy ${f(proxyRatio, 2)})`,
+    `saturation ${f(median(rate.gateway), 0)} calls/s via the gateway, gateway CPU share ${f(median(gwShare), 0)} %, ${f(median(mid.gateway), 0)} µs/call (do-nothing proxy ${f(median(mid.proxy), 0)} µs/call)`,
+  );
 }
 
 async function cpuPerCall(p: Paths, simPid: number, gw: GatewayProcess, report: Report): Promise<void> {
@@ -446,9 +534,15 @@ async function cpuPerCall(p: Paths, simPid: number, gw: GatewayProcess, report: 
   }
   const m = median(perCall);
   report.lines.push('### 2. Gateway CPU per call (1 row, concurrency 16)', '');
-  report.lines.push(`utime+stime of the gateway process (/proc/<pid>/stat, ${clockTicks} ticks/s) ÷ calls; the simulator's for comparison.`, '');
+  report.lines.push(
+    `utime+stime of the gateway process (/proc/<pid>/stat, ${clockTicks} ticks/s) ÷ calls; the simulator's for comparison.`,
+    '',
+  );
   report.lines.push('| round | calls | wall ms | gateway µs/call | simulator µs/call |', '|---|---|---|---|---|', ...rows, '');
-  report.lines.push(`- Gateway CPU per call: ${f(m, 0)} µs (target ≤ 250 µs ${verdict(m <= 250)}; stretch ≤ 100 µs ${verdict(m <= 100)})`, '');
+  report.lines.push(
+    `- Gateway CPU per call: ${f(m, 0)} µs (target ≤ 250 µs ${verdict(m <= 250)}; stretch ≤ 100 µs ${verdict(m <= 100)})`,
+    '',
+  );
   report.summary.push(`CPU ${f(m, 0)} µs/call ${m <= 250 ? 'PASS' : 'MISS'} (stretch 100 µs ${m <= 100 ? 'PASS' : 'MISS'})`);
 }
 
@@ -482,7 +576,9 @@ async function memory(simUrl: string, key: string, report: Report): Promise<void
       const ratio = (after.hwm - idle.rss) / bytes;
       ratios.push(ratio);
       const mib = (x: number) => f(x / 2 ** 20, 1);
-      rows.push(`| ${config.name} | ${bytes} | ${f(ms, 0)} | ${mib(idle.rss)} | ${mib(idle.hwm)} | ${mib(maxRss)} | ${mib(after.hwm)} | ${f(ratio, 2)} |`);
+      rows.push(
+        `| ${config.name} | ${bytes} | ${f(ms, 0)} | ${mib(idle.rss)} | ${mib(idle.hwm)} | ${mib(maxRss)} | ${mib(after.hwm)} | ${f(ratio, 2)} |`,
+      );
     } finally {
       await p.close();
       await gw.stop();
@@ -491,11 +587,24 @@ async function memory(simUrl: string, key: string, report: Report): Promise<void
   const m = median(byConfig.get('Node defaults') ?? []);
   const docker = median(byConfig.get(configs[1]?.name as string) ?? []);
   report.lines.push('### 3. Memory on a 20,000-row answer', '');
-  report.lines.push('A fresh gateway per run, warmed with a 1-row and an 80-row call; then its VmHWM (the kernel’s high-water mark) is reset to its VmRSS (`5` written to `/proc/<pid>/clear_refs`), so that the peak is the call’s and not start-up’s; idle = VmRSS then; peak = VmHWM after the call; VmRSS also sampled every 10 ms. Bytes = the XML-RPC answer the client read (its characters: the answer is ASCII here).', '');
-  report.lines.push('| gateway | XML bytes | ms | idle VmRSS MiB | idle VmHWM MiB | max sampled VmRSS MiB | VmHWM after MiB | (peak − idle) ÷ bytes |', '|---|---|---|---|---|---|---|---|', ...rows, '');
+  report.lines.push(
+    'A fresh gateway per run, warmed with a 1-row and an 80-row call; then its VmHWM (the kernel’s high-water mark) is reset to its VmRSS (`5` written to `/proc/<pid>/clear_refs`), so that the peak is the call’s and not start-up’s; idle = VmRSS then; peak = VmHWM after the call; VmRSS also sampled every 10 ms. Bytes = the XML-RPC answer the client read (its characters: the answer is ASCII here).',
+    '',
+  );
+  report.lines.push(
+    '| gateway | XML bytes | ms | idle VmRSS MiB | idle VmHWM MiB | max sampled VmRSS MiB | VmHWM after MiB | (peak − idle) ÷ bytes |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  );
   report.lines.push(`- (peak RSS − idle RSS) ÷ XML bytes, Node defaults: ${f(m, 2)} (target ≤ 3) ${verdict(m <= 3)}`);
-  report.lines.push(`- The same with \`--max-semi-space-size=4\` (how the Docker image runs the gateway): ${f(docker, 2)} ${verdict(docker <= 3)}`, '');
-  report.summary.push(`memory ${f(m, 2)} × the XML bytes on 20,000 rows ${m <= 3 ? 'PASS' : 'MISS'} (${f(docker, 2)} with the Docker image's --max-semi-space-size=4 ${docker <= 3 ? 'PASS' : 'MISS'})`);
+  report.lines.push(
+    `- The same with \`--max-semi-space-size=4\` (how the Docker image runs the gateway): ${f(docker, 2)} ${verdict(docker <= 3)}`,
+    '',
+  );
+  report.summary.push(
+    `memory ${f(m, 2)} × the XML bytes on 20,000 rows ${m <= 3 ? 'PASS' : 'MISS'} (${f(docker, 2)} with the Docker image's --max-semi-space-size=4 ${docker <= 3 ? 'PASS' : 'MISS'})`,
+  );
 }
 
 async function credentials(report: Report): Promise<void> {
@@ -507,7 +616,12 @@ async function credentials(report: Report): Promise<void> {
   const gw = await startGateway(sim.url, ['--service-key', admin, '--service-db', 'demo']);
   const pool = new Pool(gw.url, { connections: 100 });
   const send = (password: string) => async () => {
-    const r = await pool.request({ method: 'POST', path: '/xmlrpc/2/object', headers: { 'content-type': 'text/xml' }, body: xmlCall(demo.uid, password, 1) });
+    const r = await pool.request({
+      method: 'POST',
+      path: '/xmlrpc/2/object',
+      headers: { 'content-type': 'text/xml' },
+      body: xmlCall(demo.uid, password, 1),
+    });
     const text = await r.body.text();
     if (r.statusCode !== 200 || text.includes('<fault>')) throw new Error(`gateway call failed: ${text.slice(0, 300)}`);
     return text.length;
@@ -518,7 +632,8 @@ async function credentials(report: Report): Promise<void> {
     sim.clearLog();
     return counts;
   };
-  const authRequests = (c: Map<string, number>) => [...c].filter(([path]) => path !== '/json/2/res.partner/search_read').reduce((a, [, n]) => a + n, 0);
+  const authRequests = (c: Map<string, number>) =>
+    [...c].filter(([path]) => path !== '/json/2/res.partner/search_read').reduce((a, [, n]) => a + n, 0);
   const show = (c: Map<string, number>) => [...c].map(([path, n]) => `${path} × ${n}`).join(', ') || 'none';
   const lines: string[] = [];
   const summary: string[] = [];
@@ -535,8 +650,12 @@ async function credentials(report: Report): Promise<void> {
       const exchanges = first.get(exchangePath) ?? 0;
       const extra = authRequests(warm);
       lines.push(`| ${what} | ${exchanges} | ${show(first)} | ${plan.warmCalls} | ${extra} | ${show(warm)} |`);
-      summary.push(`- ${what}: 100 concurrent first calls → ${exchanges} exchange${exchanges === 1 ? '' : 's'} (\`${exchangePath}\`; target 1) ${verdict(exchanges === 1)}; ${plan.warmCalls} warm calls → ${extra} extra auth requests (target 0) ${verdict(extra === 0)}`);
-      report.summary.push(`${what.split(' (')[0]}: ${exchanges} exchange / 100 first calls, ${extra} on warm calls ${exchanges === 1 && extra === 0 ? 'PASS' : 'MISS'}`);
+      summary.push(
+        `- ${what}: 100 concurrent first calls → ${exchanges} exchange${exchanges === 1 ? '' : 's'} (\`${exchangePath}\`; target 1) ${verdict(exchanges === 1)}; ${plan.warmCalls} warm calls → ${extra} extra auth requests (target 0) ${verdict(extra === 0)}`,
+      );
+      report.summary.push(
+        `${what.split(' (')[0]}: ${exchanges} exchange / 100 first calls, ${extra} on warm calls ${exchanges === 1 && extra === 0 ? 'PASS' : 'MISS'}`,
+      );
     }
   } finally {
     await pool.close();
@@ -544,14 +663,25 @@ async function credentials(report: Report): Promise<void> {
     await sim.close();
   }
   report.lines.push('### 4. Credentials: 100 concurrent first calls with new credentials', '');
-  report.lines.push("Counted in the simulator's request log (simulator in the benchmark process; gateway its own process, started with `--service-key` so a password call can name its uid). Requests other than the `search_read` itself are auth requests.", '');
-  report.lines.push('| credential | exchanges | upstream requests of the 100 first calls | warm calls | extra auth requests | upstream requests of the warm calls |', '|---|---|---|---|---|---|', ...lines, '', ...summary, '');
+  report.lines.push(
+    "Counted in the simulator's request log (simulator in the benchmark process; gateway its own process, started with `--service-key` so a password call can name its uid). Requests other than the `search_read` itself are auth requests.",
+    '',
+  );
+  report.lines.push(
+    '| credential | exchanges | upstream requests of the 100 first calls | warm calls | extra auth requests | upstream requests of the warm calls |',
+    '|---|---|---|---|---|---|',
+    ...lines,
+    '',
+    ...summary,
+    '',
+  );
 }
 
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
-  if (!values['no-build'] || !existsSync(new URL('dist/src/main.js', root))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (!values['no-build'] || !existsSync(new URL('dist/src/main.js', root)))
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   const started = new Date();
   const report: Report = { lines: [], summary: [] };
   const sim = await startSimProcess(20000);
@@ -595,7 +725,9 @@ async function main(): Promise<void> {
     `gateway: \`node dist/src/main.js --log-level warn --admin-port 0${values['gateway-arg'].length ? ` ${values['gateway-arg'].join(' ')}` : ''}\`; load generator: this benchmark (undici pools, loopback); each its own process.`,
     'Ratios inside one run, paths alternating round by round; the machine is shared, so absolute figures move between runs.',
     '',
-    `- Machine: ${cpus().length} × ${cpu}, ${f(totalmem() / 2 ** 30, 0)} GiB RAM, ${osType()} ${release()}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end (shared machine)`,
+    `- Machine: ${cpus().length} × ${cpu}, ${f(totalmem() / 2 ** 30, 0)} GiB RAM, ${osType()} ${release()}; load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} at the end (shared machine)`,
     `- Node: ${process.version}`,
     `- Date: ${started.toISOString()}`,
     `- Command: \`${command}\``,

@@ -29,7 +29,14 @@ const { values } = parseArgs({
   },
 });
 const plan = values.quick ? { rounds: 2, calls1: 150, calls16: 400 } : { rounds: 5, calls1: 600, calls16: 2000 };
-const command = `npm run bench:shadow${process.argv.length > 2 ? ` -- ${process.argv.slice(2).map((a) => (a === values.password ? '***' : a)).join(' ')}` : ''}`;
+const command = `npm run bench:shadow${
+  process.argv.length > 2
+    ? ` -- ${process.argv
+        .slice(2)
+        .map((a) => (a === values.password ? '***' : a))
+        .join(' ')}`
+    : ''
+}`;
 
 /** The gateway's shadow counters, summed by outcome. */
 async function shadowOutcomes(adminUrl: string): Promise<Record<string, number>> {
@@ -45,7 +52,8 @@ async function shadowOutcomes(adminUrl: string): Promise<Record<string, number>>
 async function main(): Promise<void> {
   const started = new Date();
   const real = values.upstream !== undefined;
-  if (real && (values.db === undefined || values.login === undefined || values.password === undefined)) throw new Error('--upstream needs --db, --login and --password');
+  if (real && (values.db === undefined || values.login === undefined || values.password === undefined))
+    throw new Error('--upstream needs --db, --login and --password');
   const sim = real ? undefined : await startSim();
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it types `upstream` as a string (sim is there when values.upstream is not)
   const upstream = values.upstream ?? (sim?.url as string);
@@ -64,14 +72,24 @@ async function main(): Promise<void> {
     if (real) {
       // login first: object calls with a password need their uid's login (COMPATIBILITY.md)
       for (const gw of gateways) {
-        const res = await fetch(`${gw.url}/xmlrpc/2/common`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: `<?xml version='1.0'?>\n<methodCall>\n<methodName>login</methodName>\n<params>\n${[db, values.login as string, password].map((v) => `<param>\n${xmlString(v)}\n</param>\n`).join('')}</params>\n</methodCall>\n` });
+        const res = await fetch(`${gw.url}/xmlrpc/2/common`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/xml' },
+          body: `<?xml version='1.0'?>\n<methodCall>\n<methodName>login</methodName>\n<params>\n${[db, values.login as string, password].map((v) => `<param>\n${xmlString(v)}\n</param>\n`).join('')}</params>\n</methodCall>\n`,
+        });
         uid = Number(/<int>(\d+)<\/int>/.exec(await res.text())?.[1] ?? 0);
         if (uid === 0) throw new Error('login refused on the upstream');
       }
     }
     const body = bodies(db, uid, password);
     for (const gw of gateways) await run(gw.url, body, 60, 4); // warm up: keys, signatures, JIT
-    const rows = variants.map(() => ({ p50_1: [] as number[], p99_1: [] as number[], p50_16: [] as number[], p99_16: [] as number[], rate16: [] as number[] }));
+    const rows = variants.map(() => ({
+      p50_1: [] as number[],
+      p99_1: [] as number[],
+      p50_16: [] as number[],
+      p99_16: [] as number[],
+      rate16: [] as number[],
+    }));
     for (let round = 0; round < plan.rounds; round++) {
       for (let i = 0; i < gateways.length; i++) {
         const gw = gateways[(i + round) % gateways.length] as (typeof gateways)[number];
@@ -90,14 +108,18 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 2000));
     const outcomes = await Promise.all(gateways.map((gw) => shadowOutcomes(gw.adminUrl)));
     const base = rows[0] as (typeof rows)[number];
-    const label = real ? `a real Odoo at ${upstream} (database ${db})` : 'the simulator (`sim/main.ts --legacy-endpoints`, its own process; not Odoo)';
+    const label = real
+      ? `a real Odoo at ${upstream} (database ${db})`
+      : 'the simulator (`sim/main.ts --legacy-endpoints`, its own process; not Odoo)';
     const lines = [
       '| shadow mode | c=1 p50 ms | c=1 p99 ms | c=16 p50 ms | c=16 p99 ms | c=16 calls/s | p50 ratio c=1 / c=16 | throughput ratio | shadows: equal / dropped / other |',
       '|---|---|---|---|---|---|---|---|---|',
       ...variants.map((v, i) => {
         const r = rows[i] as (typeof rows)[number];
         const o = outcomes[i] as Record<string, number>;
-        const other = Object.entries(o).filter(([k]) => k !== 'equal' && k !== 'dropped').reduce((s, [, n]) => s + n, 0);
+        const other = Object.entries(o)
+          .filter(([k]) => k !== 'equal' && k !== 'dropped')
+          .reduce((s, [, n]) => s + n, 0);
         return `| ${v.name} | ${f(median(r.p50_1))} | ${f(median(r.p99_1))} | ${f(median(r.p50_16))} | ${f(median(r.p99_16))} | ${f(median(r.rate16), 0)} | ${f(median(r.p50_1) / median(base.p50_1))} / ${f(median(r.p50_16) / median(base.p50_16))} | ${f(median(r.rate16) / median(base.rate16))} | ${i === 0 ? '–' : `${o.equal ?? 0} / ${o.dropped ?? 0} / ${other}`} |`;
       }),
     ];
@@ -111,9 +133,11 @@ async function main(): Promise<void> {
       'all: XML-RPC `execute_kw` on `/xmlrpc/2/object` cycling `search_read` (20 partners, 4 fields), `read` (5 ids) and `search_count`.',
       `Per round each gateway gets ${plan.calls1} calls at concurrency 1, then ${plan.calls16} at 16; ${plan.rounds} rounds, the gateways' order rotating; medians over rounds.`,
       'With shadow mode on, every call the bound admits is also sent to the legacy endpoint after its answer is out, and compared — on this 2-core',
-      'machine that work shares the CPU with the clients\' calls (the upstream answers twice as many requests), which is what the ratios show.',
+      "machine that work shares the CPU with the clients' calls (the upstream answers twice as many requests), which is what the ratios show.",
       '',
-      `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${f(totalmem() / 2 ** 30, 0)} GiB RAM, ${osType()} ${release()}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end (shared machine)`,
+      `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${f(totalmem() / 2 ** 30, 0)} GiB RAM, ${osType()} ${release()}; load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')} at the end (shared machine)`,
       `- Node: ${process.version}`,
       `- Date: ${started.toISOString()}`,
       `- Command: \`${command}\``,

@@ -45,12 +45,26 @@ function cpuMsOf(pid: number): number {
 }
 
 function vmRssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? NaN) / 1024;
 }
 
 async function startOnce(dir: string, upstreamPort: number): Promise<Run> {
-  const args = [`${dir}/dist/src/main.js`, '--upstream', `http://127.0.0.1:${upstreamPort}`, '--port', '0', '--admin-port', '0', '--log-format', 'json', '--log-level', 'info'];
+  const args = [
+    `${dir}/dist/src/main.js`,
+    '--upstream',
+    `http://127.0.0.1:${upstreamPort}`,
+    '--port',
+    '0',
+    '--admin-port',
+    '0',
+    '--log-format',
+    'json',
+    '--log-level',
+    'info',
+  ];
   const started = process.hrtime.bigint();
   const child = spawn(process.execPath, args, { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = once(child, 'exit');
@@ -83,7 +97,8 @@ const spread = (xs: number[], digits: number) =>
 
 async function main(): Promise<void> {
   const dirs = values.vs === undefined ? [here] : [here, resolve(values.vs)];
-  for (const dir of dirs) if (!existsSync(`${dir}/dist/src/main.js`)) throw new Error(`${dir}/dist/src/main.js is missing: run npm run build there`);
+  for (const dir of dirs)
+    if (!existsSync(`${dir}/dist/src/main.js`)) throw new Error(`${dir}/dist/src/main.js is missing: run npm run build there`);
   const upstreamPort = await freePort();
   const results = dirs.map((): Run[] => []);
   await Promise.all(dirs.map((dir) => startOnce(dir, upstreamPort))); // warm-up (file cache), not counted
@@ -97,7 +112,16 @@ async function main(): Promise<void> {
     '|---|---|---|---|',
     ...dirs.map(
       (dir, n) =>
-        `| ${n === 0 ? 'A' : 'B'}: ${dir} | ${spread(results[n]!.map((r) => r.startMs), 0)} | ${spread(results[n]!.map((r) => r.cpuMs), 0)} | ${spread(results[n]!.map((r) => r.rssMiB), 1)} |`,
+        `| ${n === 0 ? 'A' : 'B'}: ${dir} | ${spread(
+          results[n]!.map((r) => r.startMs),
+          0,
+        )} | ${spread(
+          results[n]!.map((r) => r.cpuMs),
+          0,
+        )} | ${spread(
+          results[n]!.map((r) => r.rssMiB),
+          1,
+        )} |`,
     ),
   ];
   if (dirs.length > 1) {
@@ -105,7 +129,16 @@ async function main(): Promise<void> {
     const ratio = (f: (r: Run) => number) => a.map((r, i) => f(r) / f(b[i]!));
     lines.push(
       '',
-      `A ÷ B, pair by pair: start-up ${spread(ratio((r) => r.startMs), 3)}, CPU ${spread(ratio((r) => r.cpuMs), 3)}, idle RSS ${spread(ratio((r) => r.rssMiB), 3)}; ` +
+      `A ÷ B, pair by pair: start-up ${spread(
+        ratio((r) => r.startMs),
+        3,
+      )}, CPU ${spread(
+        ratio((r) => r.cpuMs),
+        3,
+      )}, idle RSS ${spread(
+        ratio((r) => r.rssMiB),
+        3,
+      )}; ` +
         `A − B medians: ${(median(a.map((r) => r.startMs)) - median(b.map((r) => r.startMs))).toFixed(0)} ms, ` +
         `${(median(a.map((r) => r.cpuMs)) - median(b.map((r) => r.cpuMs))).toFixed(0)} CPU ms, ` +
         `${(median(a.map((r) => r.rssMiB)) - median(b.map((r) => r.rssMiB))).toFixed(1)} MiB`,

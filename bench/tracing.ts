@@ -33,7 +33,14 @@ const { values } = parseArgs({
   },
 });
 const plan = values.quick ? { rounds: 2, calls1: 150, calls16: 400 } : { rounds: 5, calls1: 600, calls16: 2000 };
-const command = `npm run bench:tracing${process.argv.length > 2 ? ` -- ${process.argv.slice(2).map((a) => (a === values.password ? '***' : a)).join(' ')}` : ''}`;
+const command = `npm run bench:tracing${
+  process.argv.length > 2
+    ? ` -- ${process.argv
+        .slice(2)
+        .map((a) => (a === values.password ? '***' : a))
+        .join(' ')}`
+    : ''
+}`;
 
 /** An OTLP/HTTP receiver that drops what it gets, counting exports and bytes. */
 async function startSink(): Promise<{ url: string; exports: number; bytes: number; close(): void }> {
@@ -56,7 +63,8 @@ const traceHeaders = () => ({ traceparent: `00-${randomBytes(16).toString('hex')
 async function main(): Promise<void> {
   const started = new Date();
   const real = values.upstream !== undefined;
-  if (real && (values.db === undefined || values.login === undefined || values.password === undefined)) throw new Error('--upstream needs --db, --login and --password');
+  if (real && (values.db === undefined || values.login === undefined || values.password === undefined))
+    throw new Error('--upstream needs --db, --login and --password');
   const sim = real ? undefined : await startSim();
   const sink = await startSink();
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- sim is there when values.upstream is not
@@ -74,14 +82,24 @@ async function main(): Promise<void> {
   try {
     if (real) {
       for (const gw of gateways) {
-        const res = await fetch(`${gw.url}/xmlrpc/2/common`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: `<?xml version='1.0'?>\n<methodCall>\n<methodName>login</methodName>\n<params>\n${[db, values.login as string, password].map((v) => `<param>\n${xmlString(v)}\n</param>\n`).join('')}</params>\n</methodCall>\n` });
+        const res = await fetch(`${gw.url}/xmlrpc/2/common`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/xml' },
+          body: `<?xml version='1.0'?>\n<methodCall>\n<methodName>login</methodName>\n<params>\n${[db, values.login as string, password].map((v) => `<param>\n${xmlString(v)}\n</param>\n`).join('')}</params>\n</methodCall>\n`,
+        });
         uid = Number(/<int>(\d+)<\/int>/.exec(await res.text())?.[1] ?? 0);
         if (uid === 0) throw new Error('login refused on the upstream');
       }
     }
     const body = bodies(db, uid, password);
     for (const gw of gateways) await run(gw.url, body, 60, 4, traceHeaders); // warm up: keys, signatures, JIT
-    const rows = variants.map(() => ({ p50_1: [] as number[], p99_1: [] as number[], p50_16: [] as number[], p99_16: [] as number[], rate16: [] as number[] }));
+    const rows = variants.map(() => ({
+      p50_1: [] as number[],
+      p99_1: [] as number[],
+      p50_16: [] as number[],
+      p99_16: [] as number[],
+      rate16: [] as number[],
+    }));
     for (let round = 0; round < plan.rounds; round++) {
       for (let i = 0; i < gateways.length; i++) {
         const gw = gateways[(i + round) % gateways.length] as (typeof gateways)[number];
@@ -111,7 +129,9 @@ async function main(): Promise<void> {
       `(20 partners, 4 fields), \`read\` (5 ids) and \`search_count\`. Per round each gateway gets ${plan.calls1} calls at concurrency 1, then ${plan.calls16} at 16;`,
       `${plan.rounds} rounds, the order rotating; medians over rounds. The receiver got ${sink.exports} exports, ${f(sink.bytes / 2 ** 20)} MiB.`,
       '',
-      `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${f(totalmem() / 2 ** 30, 0)} GiB RAM, ${osType()} ${release()}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end (shared machine)`,
+      `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${f(totalmem() / 2 ** 30, 0)} GiB RAM, ${osType()} ${release()}; load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')} at the end (shared machine)`,
       `- Node: ${process.version}`,
       `- Date: ${started.toISOString()}`,
       `- Command: \`${command}\``,

@@ -28,7 +28,24 @@ export function proc(child: ChildProcess): Proc {
 
 /** The simulator with legacy endpoints, in its own process: its URL and the demo admin's credentials. */
 export async function startSim(): Promise<Proc & { url: string; uid: number; key: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sim/main.ts', '--port', '0', '--databases', 'demo', '--generated-partners', '200', '--log-limit', '0', '--legacy-endpoints'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'sim/main.ts',
+      '--port',
+      '0',
+      '--databases',
+      'demo',
+      '--generated-partners',
+      '200',
+      '--log-limit',
+      '0',
+      '--legacy-endpoints',
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let buffer = '';
   for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
     buffer += chunk.toString();
@@ -42,12 +59,39 @@ export async function startSim(): Promise<Proc & { url: string; uid: number; key
   throw new Error('the simulator exited before it was ready');
 }
 
-export async function startGateway(upstream: string, flags: string[], env: NodeJS.ProcessEnv = process.env): Promise<Proc & { url: string; adminUrl: string }> {
+export async function startGateway(
+  upstream: string,
+  flags: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Proc & { url: string; adminUrl: string }> {
   const [port, adminPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--upstream', upstream, '--port', String(port), '--admin-port', String(adminPort), '--log-level', 'warn', ...flags], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/main.ts',
+      '--upstream',
+      upstream,
+      '--port',
+      String(port),
+      '--admin-port',
+      String(adminPort),
+      '--log-level',
+      'warn',
+      ...flags,
+    ],
+    { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    if (await fetch(`${url}/livez`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/livez`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (i > 1200 || child.exitCode !== null) throw new Error('the gateway did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -63,14 +107,32 @@ export function bodies(db: string, uid: number, password: string): string[] {
   const fields = `<value><array><data>${['id', 'name', 'email', 'is_company'].map(xmlString).join('')}</data></array></value>`;
   const member = (name: string, value: string) => `<member><name>${name}</name>${value}</member>`;
   return [
-    call('search_read', '<value><array><data><value><array><data></data></array></value></data></array></value>', `<value><struct>${member('fields', fields)}${member('limit', '<value><int>20</int></value>')}</struct></value>`),
-    call('read', `<value><array><data><value><array><data>${[1, 3, 7, 8, 9].map((id) => `<value><int>${id}</int></value>`).join('')}</data></array></value></data></array></value>`, `<value><struct>${member('fields', fields)}</struct></value>`),
-    call('search_count', '<value><array><data><value><array><data></data></array></value></data></array></value>', '<value><struct></struct></value>'),
+    call(
+      'search_read',
+      '<value><array><data><value><array><data></data></array></value></data></array></value>',
+      `<value><struct>${member('fields', fields)}${member('limit', '<value><int>20</int></value>')}</struct></value>`,
+    ),
+    call(
+      'read',
+      `<value><array><data><value><array><data>${[1, 3, 7, 8, 9].map((id) => `<value><int>${id}</int></value>`).join('')}</data></array></value></data></array></value>`,
+      `<value><struct>${member('fields', fields)}</struct></value>`,
+    ),
+    call(
+      'search_count',
+      '<value><array><data><value><array><data></data></array></value></data></array></value>',
+      '<value><struct></struct></value>',
+    ),
   ];
 }
 
 /** Sends `calls` calls at `concurrency` (each with `extraHeaders()` besides its content type); the latencies in ms and the wall time. */
-export async function run(url: string, body: string[], calls: number, concurrency: number, extraHeaders: () => Record<string, string> = () => ({})): Promise<{ ms: number[]; seconds: number }> {
+export async function run(
+  url: string,
+  body: string[],
+  calls: number,
+  concurrency: number,
+  extraHeaders: () => Record<string, string> = () => ({}),
+): Promise<{ ms: number[]; seconds: number }> {
   const pool = new Pool(url, { connections: concurrency, pipelining: 1 });
   const ms: number[] = [];
   let next = 0;
@@ -80,7 +142,12 @@ export async function run(url: string, body: string[], calls: number, concurrenc
       while (next < calls) {
         const i = next++;
         const t = performance.now();
-        const res = await pool.request({ method: 'POST', path: '/xmlrpc/2/object', headers: { 'content-type': 'text/xml', ...extraHeaders() }, body: body[i % body.length] });
+        const res = await pool.request({
+          method: 'POST',
+          path: '/xmlrpc/2/object',
+          headers: { 'content-type': 'text/xml', ...extraHeaders() },
+          body: body[i % body.length],
+        });
         const text = await res.body.text();
         if (res.statusCode !== 200 || text.includes('<fault>')) throw new Error(`unexpected answer: ${text.slice(0, 300)}`);
         ms.push(performance.now() - t);

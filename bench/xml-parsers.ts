@@ -36,9 +36,16 @@ const root = new URL('..', import.meta.url);
 const partnerFields = ['name', 'email', 'phone', 'street', 'city', 'zip', 'country_id', 'is_company', 'comment', 'credit_limit'];
 function partner(i: number): Map<string, Value> {
   return struct({
-    name: `Customer ${i} & Sons <Ltd>`, email: `customer${i}@example.com`, phone: `+32 2 555 ${String(i).padStart(4, '0')}`,
-    street: `Rue de la Loi ${i}`, city: 'Bruxelles', zip: '1000', country_id: 21, is_company: i % 3 === 0,
-    comment: 'Préféré: livraison le matin. ✓', credit_limit: new PyFloat(1500.5 + i),
+    name: `Customer ${i} & Sons <Ltd>`,
+    email: `customer${i}@example.com`,
+    phone: `+32 2 555 ${String(i).padStart(4, '0')}`,
+    street: `Rue de la Loi ${i}`,
+    city: 'Bruxelles',
+    zip: '1000',
+    country_id: 21,
+    is_company: i % 3 === 0,
+    comment: 'Préféré: livraison le matin. ✓',
+    credit_limit: new PyFloat(1500.5 + i),
   });
 }
 const attachment = Buffer.from(Uint8Array.from({ length: 1024 * 1024 }, (_, i) => (i * 7919) % 251)).toString('base64');
@@ -47,13 +54,34 @@ const cases: { name: string; body: Buffer }[] = [
   { name: 'common.authenticate (login)', body: encodeRequest('authenticate', ['odoo', 'admin', 'a-password', struct({})]) },
   {
     name: 'search_read, domain of 3, 8 fields',
-    body: encodeRequest('execute_kw', ['odoo', 2, 'key', 'res.partner', 'search_read', [[['is_company', '=', true], ['country_id.code', 'in', ['BE', 'FR']], '|', ['email', 'ilike', '@example.com']]], struct({ fields: partnerFields.slice(0, 8), limit: 80, order: 'name' })]),
+    body: encodeRequest('execute_kw', [
+      'odoo',
+      2,
+      'key',
+      'res.partner',
+      'search_read',
+      [[['is_company', '=', true], ['country_id.code', 'in', ['BE', 'FR']], '|', ['email', 'ilike', '@example.com']]],
+      struct({ fields: partnerFields.slice(0, 8), limit: 80, order: 'name' }),
+    ]),
   },
-  { name: 'create, 200 partners × 10 fields', body: encodeRequest('execute_kw', ['odoo', 2, 'key', 'res.partner', 'create', [Array.from({ length: 200 }, (_, i) => partner(i))]]) },
-  { name: 'read, 5,000 ids', body: encodeRequest('execute_kw', ['odoo', 2, 'key', 'res.partner', 'read', [Array.from({ length: 5000 }, (_, i) => i + 1), ['name']]]) },
+  {
+    name: 'create, 200 partners × 10 fields',
+    body: encodeRequest('execute_kw', ['odoo', 2, 'key', 'res.partner', 'create', [Array.from({ length: 200 }, (_, i) => partner(i))]]),
+  },
+  {
+    name: 'read, 5,000 ids',
+    body: encodeRequest('execute_kw', ['odoo', 2, 'key', 'res.partner', 'read', [Array.from({ length: 5000 }, (_, i) => i + 1), ['name']]]),
+  },
   {
     name: 'write, a 1 MiB attachment (base64)',
-    body: encodeRequest('execute_kw', ['odoo', 2, 'key', 'ir.attachment', 'write', [[7], struct({ datas: new PyBinary(attachment), name: 'scan.pdf', write_date: new PyDateTime('2026-01-31 12:00:00') })]]),
+    body: encodeRequest('execute_kw', [
+      'odoo',
+      2,
+      'key',
+      'ir.attachment',
+      'write',
+      [[7], struct({ datas: new PyBinary(attachment), name: 'scan.pdf', write_date: new PyDateTime('2026-01-31 12:00:00') })],
+    ]),
   },
 ];
 
@@ -104,7 +132,9 @@ function valueFrom(node: Node): Value {
 }
 
 function fxpDecode(body: Uint8Array): LegacyCall {
-  const doc = parser.parse(new TextDecoder().decode(body)) as { methodCall: { methodName: string; params?: { param?: { value: Node[] }[] } } };
+  const doc = parser.parse(new TextDecoder().decode(body)) as {
+    methodCall: { methodName: string; params?: { param?: { value: Node[] }[] } };
+  };
   const params = (doc.methodCall.params?.param ?? []).map((p) => valueFrom(p.value[0] ?? ''));
   return { dialect: 'xmlrpc2', service: 'object', method: doc.methodCall.methodName, params };
 }
@@ -115,9 +145,15 @@ const malformed: { what: string; body: Buffer }[] = [
   { what: 'truncated body', body: Buffer.from('<?xml version="1.0"?>\n<methodCall>\n<methodName>version</methodName>\n<params>\n') },
   { what: 'mismatched end tag', body: Buffer.from('<?xml version="1.0"?>\n<methodCall><methodName>version</methodNam></methodCall>') },
   { what: 'bare `&`', body: Buffer.from('<?xml version="1.0"?>\n<methodCall><methodName>a & b</methodName></methodCall>') },
-  { what: 'Latin-1 byte in a UTF-8 body (fast-xml-parser takes text: decoding made the byte U+FFFD)', body: Buffer.from('<?xml version="1.0"?>\n<methodCall><methodName>caf\xe9</methodName></methodCall>', 'latin1') },
+  {
+    what: 'Latin-1 byte in a UTF-8 body (fast-xml-parser takes text: decoding made the byte U+FFFD)',
+    body: Buffer.from('<?xml version="1.0"?>\n<methodCall><methodName>caf\xe9</methodName></methodCall>', 'latin1'),
+  },
   { what: 'HTML entity', body: Buffer.from('<?xml version="1.0"?>\n<methodCall><methodName>a&nbsp;b</methodName></methodCall>') },
-  { what: 'a second root element', body: Buffer.from('<?xml version="1.0"?>\n<methodCall><methodName>x</methodName></methodCall><extra/>') },
+  {
+    what: 'a second root element',
+    body: Buffer.from('<?xml version="1.0"?>\n<methodCall><methodName>x</methodName></methodCall><extra/>'),
+  },
 ];
 
 function malformedRows(): string[] {
@@ -176,12 +212,17 @@ function main(): void {
     const b = fxpDecode(c.body);
     if (!isDeepStrictEqual(a.params, b.params) || a.method !== b.method) throw new Error(`${c.name}: the two decoders disagree`);
     const r = { ours: [] as number[], fxp: [] as number[], tree: [] as number[] };
-    for (let i = 0; i < 3; i++) { ours(c.body); fxpDecode(c.body); fxpTree(c.body); } // warm up
+    for (let i = 0; i < 3; i++) {
+      ours(c.body);
+      fxpDecode(c.body);
+      fxpTree(c.body);
+    } // warm up
     const budget = c.body.length > 500_000 ? 400 : 150;
     for (let round = 0; round < rounds; round++) {
       // alternate the order too, so neither always runs first
       const order = round % 2 === 0 ? (['ours', 'fxp', 'tree'] as const) : (['tree', 'fxp', 'ours'] as const);
-      for (const which of order) r[which].push(rate(() => (which === 'ours' ? ours(c.body) : which === 'fxp' ? fxpDecode(c.body) : fxpTree(c.body)), budget));
+      for (const which of order)
+        r[which].push(rate(() => (which === 'ours' ? ours(c.body) : which === 'fxp' ? fxpDecode(c.body) : fxpTree(c.body)), budget));
     }
     // per round: how many times faster ours is (ours' rate ÷ theirs)
     const vsFxp = r.ours.map((x, i) => x / (r.fxp[i] as number));
@@ -192,14 +233,17 @@ function main(): void {
     );
     console.log(rows.at(-1));
   }
-  const fxpVersion = (JSON.parse(readFileSync(new URL('node_modules/fast-xml-parser/package.json', root), 'utf8')) as { version: string }).version;
+  const fxpVersion = (JSON.parse(readFileSync(new URL('node_modules/fast-xml-parser/package.json', root), 'utf8')) as { version: string })
+    .version;
   const section = [
     '<!-- bench:xml-parsers:start -->',
-    '## XML-RPC request decoding: the project\'s expat port vs fast-xml-parser',
+    "## XML-RPC request decoding: the project's expat port vs fast-xml-parser",
     '',
     `What: decoding request bodies written as Python's xmlrpc.client writes them, in one process (no HTTP, no upstream): the gateway's \`decodeRequest\` (bytes → call with Odoo's values) against fast-xml-parser ${fxpVersion} (bytes → text → \`XMLParser.parse\` → the same call through the same int/float/base64/date converters; "tree" is \`parse\` alone, a floor that builds no values). Both results are checked equal first. ${rounds} alternating rounds per case; times are CPU time per decode (this process's user + system time, so other processes on the shared machine do not count), medians; "× faster" is our rate ÷ theirs per round, median (range).`,
     '',
-    `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${osType()} ${release()}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end (shared machine)`,
+    `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${osType()} ${release()}; load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} at the end (shared machine)`,
     `- Node: ${process.version}; date: ${new Date().toISOString()}`,
     `- Command: \`npm run bench:xml${rounds !== 15 ? ` -- --rounds ${rounds}` : ''}\``,
     '',
@@ -207,7 +251,7 @@ function main(): void {
     '|---|---|---|---|---|---|---|',
     ...rows,
     '',
-    'Malformed requests: what a client is told. Odoo answers fault 1 with expat\'s message and position (`xml.parsers.expat.ExpatError: …`); ours gives the same text (test/fixtures-xml/expat-table.json, generated with CPython, is the yardstick). fast-xml-parser\'s validator words its own, and its parser is lenient:',
+    "Malformed requests: what a client is told. Odoo answers fault 1 with expat's message and position (`xml.parsers.expat.ExpatError: …`); ours gives the same text (test/fixtures-xml/expat-table.json, generated with CPython, is the yardstick). fast-xml-parser's validator words its own, and its parser is lenient:",
     '',
     '| body | ours (= expat, = Odoo) | fast-xml-parser `XMLValidator.validate` | fast-xml-parser `XMLParser.parse` |',
     '|---|---|---|---|',

@@ -23,14 +23,25 @@ function newest(path) {
 }
 
 const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
-const changed = Math.max(...sources.map((s) => join(root, s)).filter(existsSync).map(newest));
+const changed = Math.max(
+  ...sources
+    .map((s) => join(root, s))
+    .filter(existsSync)
+    .map(newest),
+);
 if (built >= changed) process.exit(0);
 
 if (!existsSync(join(root, 'node_modules', 'typescript'))) {
-  console.error('npm start: dist/ is missing or older than src/, and TypeScript is not installed to build it (run `npm ci`, with the dev dependencies).');
+  console.error(
+    'npm start: dist/ is missing or older than src/, and TypeScript is not installed to build it (run `npm ci`, with the dev dependencies).',
+  );
   process.exit(1);
 }
-console.error(built === 0 ? 'npm start: building dist/ first (npm run build)' : 'npm start: the sources changed since the last build; building dist/ first (npm run build)');
+console.error(
+  built === 0
+    ? 'npm start: building dist/ first (npm run build)'
+    : 'npm start: the sources changed since the last build; building dist/ first (npm run build)',
+);
 try {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
 } catch {

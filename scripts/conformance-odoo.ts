@@ -45,13 +45,21 @@ const scratch = values.scratch;
 if (!/^scratch\w*$/.test(scratch)) throw new Error('--scratch must start with "scratch": the tester drops it at the end');
 
 async function manager(action: 'duplicate' | 'drop', fields: Record<string, string>): Promise<void> {
-  const res = await fetch(`${upstream}/web/database/${action}`, { method: 'POST', body: new URLSearchParams({ master_pwd: values.master, ...fields }), redirect: 'manual' });
+  const res = await fetch(`${upstream}/web/database/${action}`, {
+    method: 'POST',
+    body: new URLSearchParams({ master_pwd: values.master, ...fields }),
+    redirect: 'manual',
+  });
   await res.text();
   if (res.status !== 303) throw new Error(`/web/database/${action} answered HTTP ${res.status}`);
 }
 
 async function databases(): Promise<string[]> {
-  const res = await fetch(`${upstream}/web/database/list`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","params":{}}' });
+  const res = await fetch(`${upstream}/web/database/list`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"jsonrpc":"2.0","params":{}}',
+  });
   return ((await res.json()) as { result: string[] }).result;
 }
 
@@ -65,15 +73,23 @@ function paramsOf(call: GeneratedCall): Value[] {
 async function send(base: string, dialect: Dialect, service: string, method: string, params: Value[], path?: string): Promise<HttpAnswer> {
   const req =
     dialect === 'jsonrpc'
-      ? { path: '/jsonrpc', type: 'application/json', body: stringifyJson(struct({ jsonrpc: '2.0', method: 'call', id: 1, params: struct({ service, method, args: params }) })) }
+      ? {
+          path: '/jsonrpc',
+          type: 'application/json',
+          body: stringifyJson(struct({ jsonrpc: '2.0', method: 'call', id: 1, params: struct({ service, method, args: params }) })),
+        }
       : { path: `/xmlrpc/${dialect === 'xmlrpc2' ? '2/' : ''}${service}`, type: 'text/xml', body: encodeRequest(method, params) };
-  const res = await fetch(`${base}${path ?? req.path}`, { method: 'POST', headers: { 'content-type': req.type, 'user-agent': 'conformance-odoo/1' }, body: req.body });
+  const res = await fetch(`${base}${path ?? req.path}`, {
+    method: 'POST',
+    headers: { 'content-type': req.type, 'user-agent': 'conformance-odoo/1' },
+    body: req.body,
+  });
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
 }
 
 /** An int or a list of ints: what create and copy answer. */
 function idsOf(v: Value | undefined): number[] | undefined {
-  return typeof v === 'number' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'number') ? (v) : undefined;
+  return typeof v === 'number' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'number') ? v : undefined;
 }
 
 /** The result of an answer, when it is one. */
@@ -90,14 +106,27 @@ interface Tally {
   /** Differences where Odoo, asked the same call again, answered otherwise than the first time. */
   odooDiffers: Map<string, number>;
   intended: Map<string, number>;
-  causes: Map<string, { count: number; dialects: Set<string>; example: { call: string; odoo: string; gateway: string; differences: string[] } }>;
+  causes: Map<
+    string,
+    { count: number; dialects: Set<string>; example: { call: string; odoo: string; gateway: string; differences: string[] } }
+  >;
 }
 
-function record(tally: Tally, call: { dialect: Dialect; family: string; service: string; method: string; params: Value[] }, odoo: HttpAnswer, gateway: HttpAnswer, outcome?: Outcome, odooAgain?: HttpAnswer): void {
+function record(
+  tally: Tally,
+  call: { dialect: Dialect; family: string; service: string; method: string; params: Value[] },
+  odoo: HttpAnswer,
+  gateway: HttpAnswer,
+  outcome?: Outcome,
+  odooAgain?: HttpAnswer,
+): void {
   const o = outcome ?? judge(call.dialect, call.family, call.service, call.method, odoo, gateway, call.params);
   tally.calls++;
   if (o.kind === 'equal') tally.equal++;
-  else if (o.kind === 'odoo-varies' || (o.kind === 'differs' && odooAgain !== undefined && compareAnswers(call.dialect, odooAgain, odoo).length > 0)) {
+  else if (
+    o.kind === 'odoo-varies' ||
+    (o.kind === 'differs' && odooAgain !== undefined && compareAnswers(call.dialect, odooAgain, odoo).length > 0)
+  ) {
     tally.odooDiffers.set(call.family, (tally.odooDiffers.get(call.family) ?? 0) + 1);
   } else if (o.kind === 'intended') tally.intended.set(o.title, (tally.intended.get(o.title) ?? 0) + 1);
   else {
@@ -138,16 +167,28 @@ async function run(tally: Tally, gatewayUrl: string, call: GeneratedCall): Promi
     }
     // a read that differs is asked of Odoo once more: does Odoo answer it alike twice?
     const judged = judge(dialect, call.family, service, method, odoo, gateway, params);
-    const again = judged.kind === 'differs' && call.write === undefined ? await send(upstream, dialect, service, method, params, call.path) : undefined;
+    const again =
+      judged.kind === 'differs' && call.write === undefined ? await send(upstream, dialect, service, method, params, call.path) : undefined;
     record(tally, { ...call, params }, odoo, gateway, judged, again);
     return;
   }
   // write, copy, unlink: each side on a record of its own, made alike
   const model = String(call.params[0]);
-  const made = await Promise.all([upstream, gatewayUrl].map((base) => send(base, 'xmlrpc2', 'object', 'execute_kw', [scratch, 2, 'admin', model, 'create', [struct({ name: `Differential ${call.write}` })]])));
+  const made = await Promise.all(
+    [upstream, gatewayUrl].map((base) =>
+      send(base, 'xmlrpc2', 'object', 'execute_kw', [
+        scratch,
+        2,
+        'admin',
+        model,
+        'create',
+        [struct({ name: `Differential ${call.write}` })],
+      ]),
+    ),
+  );
   const [oId, gId] = made.map((a) => resultOf('xmlrpc2', a));
   if (typeof oId !== 'number' || typeof gId !== 'number') throw new Error(`could not create the records for ${call.write}`);
-  const argsFor = (id: number): Value => [[id], ...((call.params[2] as Value[]).slice(1))];
+  const argsFor = (id: number): Value => [[id], ...(call.params[2] as Value[]).slice(1)];
   const withIds = (id: number) => paramsOf({ ...call, params: [model, call.params[1] as Value, argsFor(id), ...call.params.slice(3)] });
   const odoo = await send(upstream, dialect, service, method, withIds(oId));
   const gateway = await send(gatewayUrl, dialect, service, method, withIds(gId));
@@ -169,15 +210,29 @@ async function run(tally: Tally, gatewayUrl: string, call: GeneratedCall): Promi
  * Reads the records each side wrote, each through both endpoints (the same record must read the
  * same), and compares Odoo's record with the gateway's (the same call must have written the same).
  */
-async function readBack(tally: Tally, gatewayUrl: string, dialect: Dialect, model: string, oIds: number[], gIds: number[], written: Value[]): Promise<void> {
+async function readBack(
+  tally: Tally,
+  gatewayUrl: string,
+  dialect: Dialect,
+  model: string,
+  oIds: number[],
+  gIds: number[],
+  written: Value[],
+): Promise<void> {
   const fields = model === 'res.partner' ? readBackFields : ['name'];
-  const readAt = (base: string, ids: number[]) => send(base, dialect, 'object', 'execute_kw', [scratch, 2, 'admin', model, 'read', [ids, fields]]);
+  const readAt = (base: string, ids: number[]) =>
+    send(base, dialect, 'object', 'execute_kw', [scratch, 2, 'admin', model, 'read', [ids, fields]]);
   for (const ids of [oIds, gIds]) {
     const call = { dialect, family: 'object.read-back', service: 'object', method: 'execute_kw', params: [model, 'read', ids] as Value[] };
     record(tally, call, await readAt(upstream, ids), await readAt(gatewayUrl, ids));
   }
   // the two records, ids aside: the gateway wrote what Odoo wrote
-  const strip = (a: HttpAnswer): HttpAnswer => ({ ...a, body: a.body.replace(/<name>id<\/name>\n<value><int>\d+<\/int>/g, '<name>id</name>\n<value><int>0</int>').replace(/"id": \d+/g, '"id": 0') });
+  const strip = (a: HttpAnswer): HttpAnswer => ({
+    ...a,
+    body: a.body
+      .replace(/<name>id<\/name>\n<value><int>\d+<\/int>/g, '<name>id</name>\n<value><int>0</int>')
+      .replace(/"id": \d+/g, '"id": 0'),
+  });
   // `params` are the write's: a value Odoo reads as another type (dateTime, base64) explains a difference
   const call = { dialect, family: 'object.written-alike', service: 'object', method: 'execute_kw', params: written };
   record(tally, call, strip(await readAt(upstream, oIds)), strip(await readAt(upstream, gIds)));
@@ -223,7 +278,8 @@ async function main(): Promise<void> {
     for (const [phase, calls] of phases.entries()) await runPhase(calls, phase === 0 ? Number(values.concurrency) : 1);
   } finally {
     await gateway.close();
-    if (!values.keep) await manager('drop', { name: scratch }).catch((err: unknown) => console.error(`could not drop ${scratch}: ${String(err)}`));
+    if (!values.keep)
+      await manager('drop', { name: scratch }).catch((err: unknown) => console.error(`could not drop ${scratch}: ${String(err)}`));
   }
   const intended = [...tally.intended.values()].reduce((a, b) => a + b, 0);
   const odooDiffers = [...tally.odooDiffers.values()].reduce((a, b) => a + b, 0);

@@ -35,20 +35,31 @@ const upstream = values.upstream;
 type Envelope = { result?: unknown; error?: { data?: { name?: string; message?: string } } };
 
 async function jsonrpc(base: string, service: string, method: string, args: unknown[]): Promise<Envelope> {
-  const res = await fetch(`${base}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service, method, args } }) });
+  const res = await fetch(`${base}/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service, method, args } }),
+  });
   return (await res.json()) as Envelope;
 }
 
 /** A call straight to Odoo as its admin (uid 2): user set-up and password changes. */
-const asAdmin = (model: string, method: string, args: unknown[]) => jsonrpc(upstream, 'object', 'execute_kw', [db, 2, adminPassword, model, method, args]);
+const asAdmin = (model: string, method: string, args: unknown[]) =>
+  jsonrpc(upstream, 'object', 'execute_kw', [db, 2, adminPassword, model, method, args]);
 
 async function gateway(): Promise<RunningGateway> {
-  return startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstream, '--throttle-failures', '2', '--throttle-backoff', '60000'], {}), createLogger('silent'));
+  return startGateway(
+    loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstream, '--throttle-failures', '2', '--throttle-backoff', '60000'], {}),
+    createLogger('silent'),
+  );
 }
 
 async function metric(g: RunningGateway, prefix: string): Promise<number> {
   const text = await (await fetch(`${g.adminUrl}/metrics`)).text();
-  return text.split('\n').filter((l) => l.startsWith(prefix)).reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith(prefix))
+    .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
 }
 
 async function userId(login: string, password: string): Promise<number> {
@@ -77,7 +88,8 @@ async function changedPassword(login: string, uid: number, changeAfterMs: number
       }
       const out = await jsonrpc(g.url, 'object', 'execute_kw', [db, uid, 'old-password-20', 'res.users', 'context_get', []]);
       if (changedAt !== undefined) {
-        if (out.error !== undefined) return `refused ${((Date.now() - changedAt) / 1000).toFixed(2)} s after the change (served ${servedAfter} times after it; ${out.error.data?.message})`;
+        if (out.error !== undefined)
+          return `refused ${((Date.now() - changedAt) / 1000).toFixed(2)} s after the change (served ${servedAfter} times after it; ${out.error.data?.message})`;
         servedAfter++;
       }
       await new Promise((r) => setTimeout(r, 250));
@@ -138,12 +150,14 @@ async function main(): Promise<void> {
   const uidA = await userId(a, 'old-password-20');
   const uidB = await userId(b, 'right-password-20');
   try {
-    for (const ms of [2600, 3900, 5200]) console.log(`changed password, throttle kept armed, change after ${ms} ms: ${await changedPassword(a, uidA, ms)}`);
+    for (const ms of [2600, 3900, 5200])
+      console.log(`changed password, throttle kept armed, change after ${ms} ms: ${await changedPassword(a, uidA, ms)}`);
     console.log(`steady use: ${await steadyUse(b, uidB)}`);
     console.log(`40 parallel wrong guesses: ${await parallelGuesses(b)}`);
   } finally {
     // users with records of their own cannot be deleted: archived then
-    if ((await asAdmin('res.users', 'unlink', [[uidA, uidB]])).error !== undefined) await asAdmin('res.users', 'write', [[uidA, uidB], { active: false }]);
+    if ((await asAdmin('res.users', 'unlink', [[uidA, uidB]])).error !== undefined)
+      await asAdmin('res.users', 'write', [[uidA, uidB], { active: false }]);
   }
 }
 

@@ -28,14 +28,19 @@ const { values } = parseArgs({
     prefix: { type: 'string', default: 'gw_i28db' },
   },
 });
-if (values.master === undefined || values.config === undefined) throw new Error('--master and --config (the upstream\'s config file, to show it unchanged) are required');
+if (values.master === undefined || values.config === undefined)
+  throw new Error("--master and --config (the upstream's config file, to show it unchanged) are required");
 const { upstream, master, source, prefix } = values as { upstream: string; master: string; source: string; prefix: string };
 const configFile = values.config;
 
 type Envelope = { result?: unknown; error?: { data?: { name?: string; message?: string } } };
 
 async function jsonrpc(base: string, method: string, args: unknown[]): Promise<Envelope> {
-  const res = await fetch(`${base}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'db', method, args } }) });
+  const res = await fetch(`${base}/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'db', method, args } }),
+  });
   return (await res.json()) as Envelope;
 }
 
@@ -43,10 +48,14 @@ async function jsonrpc(base: string, method: string, args: unknown[]): Promise<E
 function outcome(e: Envelope): string {
   if (e.error !== undefined) {
     // Unknown-database faults do not name the PostgreSQL server (COMPATIBILITY.md)
-    const message = (e.error.data?.message ?? '').replace(/^connection to server (?:on socket "[^"]*"|at "[^"]*"(?: \([^)]*\))?, port \d+) failed/, 'connection to server failed');
+    const message = (e.error.data?.message ?? '').replace(
+      /^connection to server (?:on socket "[^"]*"|at "[^"]*"(?: \([^)]*\))?, port \d+) failed/,
+      'connection to server failed',
+    );
     return `${e.error.data?.name}: ${message}`;
   }
-  if (typeof e.result === 'string' && e.result.length > 1000) return `base64 ${e.result.slice(0, 5)}… (${e.result.length > 1000 ? 'long' : ''})`;
+  if (typeof e.result === 'string' && e.result.length > 1000)
+    return `base64 ${e.result.slice(0, 5)}… (${e.result.length > 1000 ? 'long' : ''})`;
   return JSON.stringify(e.result);
 }
 
@@ -67,10 +76,18 @@ try {
 
   // 1. the master-password probe: right and wrong, on calls the gateway answers after it
   const before = { config: sha(), list: outcome(await jsonrpc(upstream, 'list', [])) };
-  const probes = [await jsonrpc(gateway.url, 'drop', [master, nope]), await jsonrpc(gateway.url, 'drop', ['wrong', nope]), await jsonrpc(gateway.url, 'migrate_databases', ['wrong', [src]])];
+  const probes = [
+    await jsonrpc(gateway.url, 'drop', [master, nope]),
+    await jsonrpc(gateway.url, 'drop', ['wrong', nope]),
+    await jsonrpc(gateway.url, 'migrate_databases', ['wrong', [src]]),
+  ];
   const after = { config: sha(), list: outcome(await jsonrpc(upstream, 'list', [])) };
-  console.log(`probe: right → ${outcome(probes[0] as Envelope)}; wrong → ${outcome(probes[1] as Envelope)}; migrate wrong → ${outcome(probes[2] as Envelope)}`);
-  console.log(`probe changed nothing: config ${before.config === after.config ? 'same' : 'CHANGED'}, list ${before.list === after.list ? 'same' : 'CHANGED'}`);
+  console.log(
+    `probe: right → ${outcome(probes[0] as Envelope)}; wrong → ${outcome(probes[1] as Envelope)}; migrate wrong → ${outcome(probes[2] as Envelope)}`,
+  );
+  console.log(
+    `probe changed nothing: config ${before.config === after.config ? 'same' : 'CHANGED'}, list ${before.list === after.list ? 'same' : 'CHANGED'}`,
+  );
 
   // 2. each function, the gateway (side g) and Odoo's legacy db (side n) on names of their own
   type Case = [string, string, (side: string) => unknown[], string[]?];

@@ -38,17 +38,37 @@ const db = values.db;
 const adminPassword = values['admin-password'];
 
 async function jsonrpc(base: string, service: string, method: string, args: unknown[]): Promise<{ result?: unknown; error?: unknown }> {
-  const res = await fetch(`${base}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service, method, args } }) });
+  const res = await fetch(`${base}/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service, method, args } }),
+  });
   return (await res.json()) as { result?: unknown; error?: unknown };
 }
 
 /** web.base.url and its write date, read natively. */
 async function baseUrl(): Promise<unknown> {
-  const out = await jsonrpc(values.upstream, 'object', 'execute_kw', [db, 2, adminPassword, 'ir.config_parameter', 'search_read', [[['key', '=', 'web.base.url']]], { fields: ['value', 'write_date'] }]);
+  const out = await jsonrpc(values.upstream, 'object', 'execute_kw', [
+    db,
+    2,
+    adminPassword,
+    'ir.config_parameter',
+    'search_read',
+    [[['key', '=', 'web.base.url']]],
+    { fields: ['value', 'write_date'] },
+  ]);
   return out.result;
 }
 
-const flags = ['--port', '0', '--admin-port', '0', '--upstream', values.upstream, ...(values['service-key'] === undefined ? [] : ['--service-key', `${db}=${values['service-key']}`])];
+const flags = [
+  '--port',
+  '0',
+  '--admin-port',
+  '0',
+  '--upstream',
+  values.upstream,
+  ...(values['service-key'] === undefined ? [] : ['--service-key', `${db}=${values['service-key']}`]),
+];
 
 /** One gateway run: started, `use`d, stopped cleanly. */
 async function run<T>(extra: string[], use: (url: string) => Promise<T>): Promise<T> {
@@ -62,7 +82,20 @@ async function run<T>(extra: string[], use: (url: string) => Promise<T>): Promis
 
 /** The admin's keys named by the gateway, read natively. */
 async function gatewayKeys(): Promise<unknown[]> {
-  const out = await jsonrpc(values.upstream, 'object', 'execute_kw', [db, 2, adminPassword, 'res.users.apikeys', 'search_read', [[['user_id', '=', 2], ['name', '=like', 'legacy-rpc-gateway %']]], { fields: ['id', 'name', 'create_date'] }]);
+  const out = await jsonrpc(values.upstream, 'object', 'execute_kw', [
+    db,
+    2,
+    adminPassword,
+    'res.users.apikeys',
+    'search_read',
+    [
+      [
+        ['user_id', '=', 2],
+        ['name', '=like', 'legacy-rpc-gateway %'],
+      ],
+    ],
+    { fields: ['id', 'name', 'create_date'] },
+  ]);
   return (out.result ?? []) as unknown[];
 }
 
@@ -73,19 +106,35 @@ if (values.restarts !== undefined) {
     answers.push(await run([], async (url) => (await jsonrpc(url, 'common', 'authenticate', [db, 'admin', adminPassword, {}])).result));
   }
   const left = await gatewayKeys();
-  console.log(JSON.stringify({ restarts: Number(values.restarts), answers, gatewayKeysBefore: before, gatewayKeysAfter: left.length, keys: left }));
+  console.log(
+    JSON.stringify({ restarts: Number(values.restarts), answers, gatewayKeysBefore: before, gatewayKeysAfter: left.length, keys: left }),
+  );
   process.exit(0);
 }
 
 const second = values['uid-only-db'];
 if (second !== undefined) {
   const redisPrefix = `lrg-first-run:${process.pid}:`;
-  const store = values['redis-url'] !== undefined
-    ? ['--redis-url', values['redis-url'], '--redis-prefix', redisPrefix, '--state-secret', 'first-run-against-odoo-state-secret-32+chars']
-    : values['logins-file'] !== undefined ? ['--logins-file', values['logins-file']] : [];
+  const store =
+    values['redis-url'] !== undefined
+      ? [
+          '--redis-url',
+          values['redis-url'],
+          '--redis-prefix',
+          redisPrefix,
+          '--state-secret',
+          'first-run-against-odoo-state-secret-32+chars',
+        ]
+      : values['logins-file'] !== undefined
+        ? ['--logins-file', values['logins-file']]
+        : [];
   const login = await run(store, async (url) => (await jsonrpc(url, 'common', 'login', [db, 'admin', adminPassword])).result);
-  const read = await run(store, (url) => jsonrpc(url, 'object', 'execute_kw', [second, 2, adminPassword, 'res.users', 'read', [[2], ['login']]]));
-  const wrongUid = await run(store, (url) => jsonrpc(url, 'object', 'execute_kw', [second, 5, adminPassword, 'res.users', 'read', [[5], ['login']]]));
+  const read = await run(store, (url) =>
+    jsonrpc(url, 'object', 'execute_kw', [second, 2, adminPassword, 'res.users', 'read', [[2], ['login']]]),
+  );
+  const wrongUid = await run(store, (url) =>
+    jsonrpc(url, 'object', 'execute_kw', [second, 5, adminPassword, 'res.users', 'read', [[5], ['login']]]),
+  );
   if (values['redis-url'] !== undefined) {
     const { Redis } = await import('ioredis');
     const redis = new Redis(values['redis-url']);
@@ -95,7 +144,14 @@ if (second !== undefined) {
     console.log(`removed ${keys.length} Redis keys under ${redisPrefix}`);
   }
   const fault = (a: { error?: unknown }) => (a.error as { data?: { message?: string } } | undefined)?.data?.message;
-  console.log(JSON.stringify({ store: store[0] ?? 'none', loginOnFirstDb: login, uidOnlyOnSecondDb: read.result ?? fault(read), otherUidSamePassword: wrongUid.result ?? fault(wrongUid) }));
+  console.log(
+    JSON.stringify({
+      store: store[0] ?? 'none',
+      loginOnFirstDb: login,
+      uidOnlyOnSecondDb: read.result ?? fault(read),
+      otherUidSamePassword: wrongUid.result ?? fault(wrongUid),
+    }),
+  );
   process.exit(0);
 }
 
@@ -108,7 +164,15 @@ try {
   }
   const answer = await jsonrpc(gateway.url, 'common', 'authenticate', [db, 'admin', adminPassword, {}]);
   const after = await baseUrl();
-  console.log(JSON.stringify({ gateway: gateway.url, login: answer.result ?? answer.error, before, after, unchanged: JSON.stringify(before) === JSON.stringify(after) }));
+  console.log(
+    JSON.stringify({
+      gateway: gateway.url,
+      login: answer.result ?? answer.error,
+      before,
+      after,
+      unchanged: JSON.stringify(before) === JSON.stringify(after),
+    }),
+  );
 } finally {
   await gateway.close();
 }

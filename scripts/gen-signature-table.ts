@@ -90,7 +90,9 @@ export function buildBuiltinTable(all: CompactMethodTable, demo: MethodTable): B
     signatures[entry.qualname] = row;
   };
   for (const [method, entry] of Object.entries(all._shared)) add(`_shared.${method}`, method, entry);
-  const generic = Object.values(all._shared).map((e) => e.qualname).sort();
+  const generic = Object.values(all._shared)
+    .map((e) => e.qualname)
+    .sort();
 
   const models: Record<string, string[]> = {};
   const own = overlayDemoInstall(all, demo);
@@ -139,7 +141,8 @@ function renderList(indent: string, items: readonly string[]): string[] {
 /** The generated module's full text for the two method tables. */
 export function renderBuiltinTableModule(all: CompactMethodTable, demo: MethodTable): string {
   const table = buildBuiltinTable(all, demo);
-  const pairs = Object.values(table.models).length * table.generic.length +
+  const pairs =
+    Object.values(table.models).length * table.generic.length +
     Object.values(all.models).reduce((n, { methods }) => n + Object.keys(methods).filter((m) => !(m in all._shared)).length, 0);
   const out = [
     '/**',

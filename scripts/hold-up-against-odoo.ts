@@ -70,8 +70,17 @@ async function gatewayWith(flags: string[]): Promise<RunningGateway> {
   return startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstreamUrl, ...flags], {}), log);
 }
 
-async function jsonrpc(url: string, service: string, method: string, args: unknown[]): Promise<{ status: number; result?: unknown; error?: { data?: { message?: string } } }> {
-  const res = await fetch(`${url}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service, method, args }, id: 1 }) });
+async function jsonrpc(
+  url: string,
+  service: string,
+  method: string,
+  args: unknown[],
+): Promise<{ status: number; result?: unknown; error?: { data?: { message?: string } } }> {
+  const res = await fetch(`${url}/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service, method, args }, id: 1 }),
+  });
   const text = await res.text();
   try {
     return { status: res.status, ...(JSON.parse(text) as object) };
@@ -99,7 +108,9 @@ async function trickle(flags: string[]): Promise<{ before: number; most: number;
   for (let i = 0; i < 24; i++) {
     const socket = connect(Number(port), '127.0.0.1');
     sockets.push(socket);
-    socket.write(`POST /web/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+    socket.write(
+      `POST /web/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
     answers.push(
       new Promise((resolve) => {
         let text = '';
@@ -127,7 +138,15 @@ async function neverReading(uid: number | bigint, key: string): Promise<Record<s
   const s = (v: string) => `<value><string>${v}</string></value>`;
   const body =
     `<?xml version='1.0'?>\n<methodCall>\n<methodName>execute_kw</methodName>\n<params>\n` +
-    [s(scratch), `<value><int>${uid}</int></value>`, s(key), s('ir.model.fields'), s('search_read'), '<value><array><data><value><array><data></data></array></value></data></array></value>', '<value><struct><member><name>limit</name><value><int>5000</int></value></member></struct></value>']
+    [
+      s(scratch),
+      `<value><int>${uid}</int></value>`,
+      s(key),
+      s('ir.model.fields'),
+      s('search_read'),
+      '<value><array><data><value><array><data></data></array></value></data></array></value>',
+      '<value><struct><member><name>limit</name><value><int>5000</int></value></member></struct></value>',
+    ]
       .map((v) => `<param>\n${v}\n</param>\n`)
       .join('') +
     '</params>\n</methodCall>\n';
@@ -138,7 +157,9 @@ async function neverReading(uid: number | bigint, key: string): Promise<Record<s
   const sockets = Array.from({ length: 16 }, () => {
     const socket = connect(Number(port), '127.0.0.1');
     socket.on('error', () => undefined);
-    socket.write(`POST /xmlrpc/2/object HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/xml\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.write(
+      `POST /xmlrpc/2/object HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/xml\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
     socket.pause(); // never reads
     return socket;
   });
@@ -152,7 +173,14 @@ async function neverReading(uid: number | bigint, key: string): Promise<Record<s
     await sleep(100);
   }
   if (typeof global.gc === 'function') global.gc();
-  const result = { rssBeforeMiB: before, rssPeakMiB: peak, rssAfterMiB: rssMiB(), clientsCut: cutAfter.length, cutAfterSeconds: cutAfter, inFlightAfter: /^legacy_rpc_gateway_in_flight_requests (\d+)$/m.exec(await gateway.metrics.text())?.[1] };
+  const result = {
+    rssBeforeMiB: before,
+    rssPeakMiB: peak,
+    rssAfterMiB: rssMiB(),
+    clientsCut: cutAfter.length,
+    cutAfterSeconds: cutAfter,
+    inFlightAfter: /^legacy_rpc_gateway_in_flight_requests (\d+)$/m.exec(await gateway.metrics.text())?.[1],
+  };
   for (const socket of sockets) socket.destroy();
   await gateway.close();
   return result;
@@ -174,50 +202,74 @@ async function main(): Promise<void> {
 
     // an API key of the scratch database's admin
     const config = loadConfig(['--upstream', upstreamUrl], {});
-    const origin = { host: '', ip: '127.0.0.1', proto: 'http' as const, userAgent: 'hold-up-against-odoo', requestId: 'mint', signal: AbortSignal.timeout(60_000) };
-    const minted = await mintKey(createUpstream(config), { db: scratch, login: values.login, password: values.password, durationDays: 1, name: 'hold-up-against-odoo' }, origin, Date.now());
+    const origin = {
+      host: '',
+      ip: '127.0.0.1',
+      proto: 'http' as const,
+      userAgent: 'hold-up-against-odoo',
+      requestId: 'mint',
+      signal: AbortSignal.timeout(60_000),
+    };
+    const minted = await mintKey(
+      createUpstream(config),
+      { db: scratch, login: values.login, password: values.password, durationDays: 1, name: 'hold-up-against-odoo' },
+      origin,
+      Date.now(),
+    );
 
     // 4. clients that never read
     if (parts.has('readers')) out.neverReading = await neverReading(minted.uid, minted.key);
 
     // 2. warm API-key calls and Redis
     if (parts.has('redis')) {
-    const shared = await gatewayWith(['--redis-url', redis.url, '--state-secret', 'hold-up-against-odoo-secret-0123456789', '--redis-timeout', '200']);
-    const warm = () => jsonrpc(shared.url, 'object', 'execute_kw', [scratch, minted.uid, minted.key, 'res.users', 'context_get', []]);
-    await warm();
-    await sleep(200);
-    const { redisClient } = await import('../test/support/redis.ts');
-    const commands = async () => {
-      const client = redisClient(redis.url);
-      const info = await client.info('commandstats');
-      client.disconnect();
-      let total = 0;
-      for (const m of info.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)) if (m[1] !== 'info') total += Number(m[2]);
-      return total;
-    };
-    const c0 = await commands();
-    const warmMs: number[] = [];
-    for (let i = 0; i < 50; i++) {
-      const t = performance.now();
-      if ((await warm()).error !== undefined) throw new Error('warm call failed');
-      warmMs.push(performance.now() - t);
-    }
-    out.warmCalls = { calls: 50, redisCommands: (await commands()) - c0, p50Ms: pct(warmMs, 50), p95Ms: pct(warmMs, 95) };
-    redis.pause();
-    const stalledWarm: number[] = [];
-    const refused: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      let t = performance.now();
+      const shared = await gatewayWith([
+        '--redis-url',
+        redis.url,
+        '--state-secret',
+        'hold-up-against-odoo-secret-0123456789',
+        '--redis-timeout',
+        '200',
+      ]);
+      const warm = () => jsonrpc(shared.url, 'object', 'execute_kw', [scratch, minted.uid, minted.key, 'res.users', 'context_get', []]);
       await warm();
-      stalledWarm.push(performance.now() - t);
-      t = performance.now();
-      await jsonrpc(shared.url, 'common', 'login', [scratch, `nobody${i}`, 'wrong']);
-      refused.push(performance.now() - t);
-    }
-    const readyz = (await (await fetch(`${shared.adminUrl}/readyz`)).json()) as { redis?: string };
-    redis.resume();
-    out.redisStall = { warmP50Ms: pct(stalledWarm, 50), warmMaxMs: Math.round(Math.max(...stalledWarm)), refusedLoginsMs: refused.map(Math.round), readyzRedis: readyz.redis };
-    await shared.close();
+      await sleep(200);
+      const { redisClient } = await import('../test/support/redis.ts');
+      const commands = async () => {
+        const client = redisClient(redis.url);
+        const info = await client.info('commandstats');
+        client.disconnect();
+        let total = 0;
+        for (const m of info.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)) if (m[1] !== 'info') total += Number(m[2]);
+        return total;
+      };
+      const c0 = await commands();
+      const warmMs: number[] = [];
+      for (let i = 0; i < 50; i++) {
+        const t = performance.now();
+        if ((await warm()).error !== undefined) throw new Error('warm call failed');
+        warmMs.push(performance.now() - t);
+      }
+      out.warmCalls = { calls: 50, redisCommands: (await commands()) - c0, p50Ms: pct(warmMs, 50), p95Ms: pct(warmMs, 95) };
+      redis.pause();
+      const stalledWarm: number[] = [];
+      const refused: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        let t = performance.now();
+        await warm();
+        stalledWarm.push(performance.now() - t);
+        t = performance.now();
+        await jsonrpc(shared.url, 'common', 'login', [scratch, `nobody${i}`, 'wrong']);
+        refused.push(performance.now() - t);
+      }
+      const readyz = (await (await fetch(`${shared.adminUrl}/readyz`)).json()) as { redis?: string };
+      redis.resume();
+      out.redisStall = {
+        warmP50Ms: pct(stalledWarm, 50),
+        warmMaxMs: Math.round(Math.max(...stalledWarm)),
+        refusedLoginsMs: refused.map(Math.round),
+        readyzRedis: readyz.redis,
+      };
+      await shared.close();
     }
 
     // 3. 64-client bursts
@@ -229,7 +281,15 @@ async function main(): Promise<void> {
       const deadline = Date.now() + seconds * 1000;
       const heavy = async () => {
         while (Date.now() < deadline) {
-          const answer = await jsonrpc(gateway.url, 'object', 'execute_kw', [scratch, minted.uid, minted.key, 'ir.model.fields', 'search_read', [[]], { fields: ['name', 'model', 'ttype'], limit: 400 }]);
+          const answer = await jsonrpc(gateway.url, 'object', 'execute_kw', [
+            scratch,
+            minted.uid,
+            minted.key,
+            'ir.model.fields',
+            'search_read',
+            [[]],
+            { fields: ['name', 'model', 'ttype'], limit: 400 },
+          ]);
           if (answer.error === undefined) ok++;
           else if (/HTTP 500/.test(answer.error.data?.message ?? '')) http500++;
           else otherFaults++;
@@ -251,7 +311,15 @@ async function main(): Promise<void> {
         alone.push(performance.now() - t);
       }
       await Promise.all([...Array.from({ length: 60 }, heavy), ...Array.from({ length: 4 }, lightLoop)]);
-      out[`burst64_upstreamConnections${connections}`] = { heavyOk: ok, http500, otherFaults, lightAloneP50Ms: pct(alone, 50), lightInBurstP50Ms: pct(light, 50), lightInBurstP95Ms: pct(light, 95), lightCalls: light.length };
+      out[`burst64_upstreamConnections${connections}`] = {
+        heavyOk: ok,
+        http500,
+        otherFaults,
+        lightAloneP50Ms: pct(alone, 50),
+        lightInBurstP50Ms: pct(light, 50),
+        lightInBurstP95Ms: pct(light, 95),
+        lightCalls: light.length,
+      };
       await gateway.close();
     }
   } finally {
@@ -269,14 +337,24 @@ async function timed(run: () => Promise<unknown>): Promise<number | string> {
   const t = performance.now();
   try {
     const out = await run();
-    if (out !== null && typeof out === 'object' && 'error' in out && out.error !== undefined) return `${JSON.stringify(out.error).slice(0, 160)} after ${Math.round(performance.now() - t)} ms`;
+    if (out !== null && typeof out === 'object' && 'error' in out && out.error !== undefined)
+      return `${JSON.stringify(out.error).slice(0, 160)} after ${Math.round(performance.now() - t)} ms`;
     return Math.round(performance.now() - t);
   } catch (err) {
     return `${err instanceof Error ? err.message : String(err)} after ${Math.round(performance.now() - t)} ms`;
   }
 }
 
-const worst = (xs: (number | string)[]) => ({ n: xs.length, failed: xs.filter((x) => typeof x === 'string').length, firstFailure: xs.find((x) => typeof x === 'string'), maxMs: Math.max(...xs.map((x) => (typeof x === 'number' ? x : Number(/after (\d+)/.exec(x)?.[1] ?? NaN)))), p50Ms: pct(xs.filter((x): x is number => typeof x === 'number'), 50) });
+const worst = (xs: (number | string)[]) => ({
+  n: xs.length,
+  failed: xs.filter((x) => typeof x === 'string').length,
+  firstFailure: xs.find((x) => typeof x === 'string'),
+  maxMs: Math.max(...xs.map((x) => (typeof x === 'number' ? x : Number(/after (\d+)/.exec(x)?.[1] ?? NaN)))),
+  p50Ms: pct(
+    xs.filter((x): x is number => typeof x === 'number'),
+    50,
+  ),
+});
 
 /** 16 uploads trickled at 1 byte/s, and direct and gateway calls meanwhile. */
 async function spool(db: string): Promise<Record<string, unknown>> {
@@ -286,7 +364,9 @@ async function spool(db: string): Promise<Record<string, unknown>> {
   for (let i = 0; i < 16; i++) {
     const socket = connect(Number(port), '127.0.0.1');
     socket.on('error', () => undefined);
-    socket.write(`POST /web/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 2000000\r\n\r\n`);
+    socket.write(
+      `POST /web/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 2000000\r\n\r\n`,
+    );
     sockets.push(socket);
   }
   const drip = setInterval(() => sockets.forEach((s) => s.write('a')), 1000);
@@ -295,14 +375,28 @@ async function spool(db: string): Promise<Record<string, unknown>> {
   const end = Date.now() + seconds * 1000;
   await jsonrpc(gateway.url, 'common', 'login', [db, values.login, values.password]);
   while (Date.now() < end) {
-    direct.push(await timed(() => Promise.race([jsonrpc(upstreamUrl, 'common', 'version', []), sleep(10_000).then(() => Promise.reject(new Error('no answer in 10 s')))])));
+    direct.push(
+      await timed(() =>
+        Promise.race([
+          jsonrpc(upstreamUrl, 'common', 'version', []),
+          sleep(10_000).then(() => Promise.reject(new Error('no answer in 10 s'))),
+        ]),
+      ),
+    );
     through.push(await timed(() => jsonrpc(gateway.url, 'object', 'execute_kw', [db, 2, values.password, 'res.users', 'context_get', []])));
     await sleep(500);
   }
   clearInterval(drip);
   sockets.forEach((s) => s.destroy());
   await gateway.close();
-  return { uploads: 16, declaredBytes: 2_000_000, bytesPerSecond: 1, seconds, directVersion: worst(direct), gatewayContextGet: worst(through) };
+  return {
+    uploads: 16,
+    declaredBytes: 2_000_000,
+    bytesPerSecond: 1,
+    seconds,
+    directVersion: worst(direct),
+    gatewayContextGet: worst(through),
+  };
 }
 
 /** 32 slow calls in a loop; /readyz and a light call meanwhile. */
@@ -317,12 +411,24 @@ async function shares(db: string): Promise<Record<string, unknown>> {
   // slow calls answered with a fault (the message, with its count), e.g. a queue bound in the gateway
   const slowFaults = new Map<string, number>();
   const stop = new AbortController();
-  const slowBody = JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'object', method: 'execute_kw', args: [db, 2, values.password, 'ir.model.fields', 'search_read', [[]], {}] } });
+  const slowBody = JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'call',
+    id: 1,
+    params: { service: 'object', method: 'execute_kw', args: [db, 2, values.password, 'ir.model.fields', 'search_read', [[]], {}] },
+  });
   const slow = Array.from({ length: 32 }, async () => {
     while (running) {
       const t = performance.now();
       // abandoned when the measure ends: the gateway aborts them upstream
-      const text = await fetch(`${gateway.url}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: slowBody, signal: stop.signal }).then((r) => r.text()).catch(() => undefined);
+      const text = await fetch(`${gateway.url}/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: slowBody,
+        signal: stop.signal,
+      })
+        .then((r) => r.text())
+        .catch(() => undefined);
       if (text === undefined) continue;
       let fault: string | undefined;
       try {
@@ -342,11 +448,13 @@ async function shares(db: string): Promise<Record<string, unknown>> {
   const end = Date.now() + seconds * 1000;
   while (Date.now() < end && readyz.length < Number(values.samples)) {
     if (readyz.length > 0) await sleep(Number(values.pause));
-    readyz.push(await timed(async () => {
-      const res = await fetch(`${gateway.adminUrl}/readyz`);
-      const body = (await res.json()) as { status: string; reason?: string };
-      if (res.status !== 200) throw new Error(body.reason ?? body.status);
-    }));
+    readyz.push(
+      await timed(async () => {
+        const res = await fetch(`${gateway.adminUrl}/readyz`);
+        const body = (await res.json()) as { status: string; reason?: string };
+        if (res.status !== 200) throw new Error(body.reason ?? body.status);
+      }),
+    );
     lightMs.push(await timed(light));
     directMs.push(await timed(directLight));
   }
@@ -357,27 +465,41 @@ async function shares(db: string): Promise<Record<string, unknown>> {
   await gateway.close();
   const pick = (name: string) => metrics.split('\n').filter((l) => l.startsWith(name) && !l.startsWith('#'));
   return {
-    alone, slowCalls: { answered: slowMs.length, p50Ms: pct(slowMs, 50), faults: Object.fromEntries(slowFaults) }, readyz: worst(readyz), lightThroughGateway: worst(lightMs), lightDirect: worst(directMs),
+    alone,
+    slowCalls: { answered: slowMs.length, p50Ms: pct(slowMs, 50), faults: Object.fromEntries(slowFaults) },
+    readyz: worst(readyz),
+    lightThroughGateway: worst(lightMs),
+    lightDirect: worst(directMs),
     metrics: [
-      ...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_count'), ...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_sum'), ...pick('legacy_rpc_gateway_upstream_queue_timeouts_total'),
-      ...pick('legacy_rpc_gateway_upstream_waiting_calls'), ...pick('legacy_rpc_gateway_upstream_busy_connections'),
+      ...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_count'),
+      ...pick('legacy_rpc_gateway_upstream_queue_wait_seconds_sum'),
+      ...pick('legacy_rpc_gateway_upstream_queue_timeouts_total'),
+      ...pick('legacy_rpc_gateway_upstream_waiting_calls'),
+      ...pick('legacy_rpc_gateway_upstream_busy_connections'),
     ],
   };
 }
 
 /** A gateway a day ahead: mints for one login and 6 calls. */
 async function skew(db: string): Promise<Record<string, unknown>> {
-  const gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstreamUrl], {}), log, { now: () => Date.now() + 86_400_000 });
+  const gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstreamUrl], {}), log, {
+    now: () => Date.now() + 86_400_000,
+  });
   const ms: (number | string)[] = [];
   ms.push(await timed(() => jsonrpc(gateway.url, 'common', 'login', [db, 'demo', 'demo'])));
-  for (let i = 0; i < 6; i++) ms.push(await timed(() => jsonrpc(gateway.url, 'object', 'execute_kw', [db, 5, 'demo', 'res.users', 'context_get', []])));
+  for (let i = 0; i < 6; i++)
+    ms.push(await timed(() => jsonrpc(gateway.url, 'object', 'execute_kw', [db, 5, 'demo', 'res.users', 'context_get', []])));
   const metrics = await (await fetch(`${gateway.adminUrl}/metrics`)).text();
   await gateway.close();
   return { calls: ms.length, callMs: ms, mints: metrics.split('\n').filter((l) => l.startsWith('legacy_rpc_gateway_key_exchanges_total')) };
 }
 
 async function round2(which: Set<string>): Promise<void> {
-  const out: Record<string, unknown> = { upstream: upstreamUrl, db: values.db, load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') };
+  const out: Record<string, unknown> = {
+    upstream: upstreamUrl,
+    db: values.db,
+    load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+  };
   console.log(JSON.stringify(out));
   // each part printed as it ends
   if (which.has('spool')) console.log(JSON.stringify({ spool: await spool(values.db) }, null, 2));

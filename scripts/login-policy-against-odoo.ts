@@ -24,12 +24,26 @@ const db = values.db;
 const adminKey = values['admin-key'];
 
 async function jsonrpc(base: string, service: string, method: string, args: unknown[]): Promise<{ result?: unknown; error?: unknown }> {
-  const res = await fetch(`${base}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service, method, args } }) });
+  const res = await fetch(`${base}/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service, method, args } }),
+  });
   return (await res.json()) as { result?: unknown; error?: unknown };
 }
-const setPolicy = (value: string | false) => jsonrpc(values.upstream, 'object', 'execute_kw', [db, 2, adminKey, 'ir.config_parameter', 'set_param', ['auth_totp.policy', value]]);
+const setPolicy = (value: string | false) =>
+  jsonrpc(values.upstream, 'object', 'execute_kw', [db, 2, adminKey, 'ir.config_parameter', 'set_param', ['auth_totp.policy', value]]);
 
-const flags = ['--port', '0', '--admin-port', '0', '--upstream', values.upstream, '--login-recheck-interval', values['login-recheck-interval']];
+const flags = [
+  '--port',
+  '0',
+  '--admin-port',
+  '0',
+  '--upstream',
+  values.upstream,
+  '--login-recheck-interval',
+  values['login-recheck-interval'],
+];
 const gateway = await startGateway(loadConfig(flags, {}), createLogger('silent'));
 try {
   console.log('login:', JSON.stringify((await jsonrpc(gateway.url, 'common', 'login', [db, 'demo', 'demo'])).result));
@@ -48,7 +62,13 @@ try {
     if (performance.now() - started > limitMs) throw new Error('still served past the bound');
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
-  console.log(JSON.stringify({ loginRecheckIntervalMs: Number(values['login-recheck-interval']), refusedAfterS: Math.round((performance.now() - started) / 100) / 10, callsServedMeanwhile: served }));
+  console.log(
+    JSON.stringify({
+      loginRecheckIntervalMs: Number(values['login-recheck-interval']),
+      refusedAfterS: Math.round((performance.now() - started) / 100) / 10,
+      callsServedMeanwhile: served,
+    }),
+  );
 } finally {
   await setPolicy(false);
   await gateway.close();

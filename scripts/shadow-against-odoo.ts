@@ -30,26 +30,53 @@ const db = values.db;
 const password = values.password;
 
 const toValue = (v: unknown): Value =>
-  Array.isArray(v) ? v.map(toValue) : v !== null && typeof v === 'object' ? struct(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toValue(x)]))) : (v as Value);
+  Array.isArray(v)
+    ? v.map(toValue)
+    : v !== null && typeof v === 'object'
+      ? struct(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toValue(x)])))
+      : (v as Value);
 
 async function main(): Promise<void> {
-  const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', values.upstream, '--shadow-sample', '100', '--shadow-max-in-flight', '64'], {});
+  const config = loadConfig(
+    ['--port', '0', '--admin-port', '0', '--upstream', values.upstream, '--shadow-sample', '100', '--shadow-max-in-flight', '64'],
+    {},
+  );
   const gateway = await startGateway(config, createLogger('warn'));
   const ua = 'shadow-against-odoo/1';
   const post = async (dialect: 'xmlrpc1' | 'xmlrpc2' | 'jsonrpc', service: string, method: string, params: unknown[]) => {
     const res =
       dialect === 'jsonrpc'
-        ? await fetch(`${gateway.url}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': ua }, body: stringifyJson(toValue({ jsonrpc: '2.0', method: 'call', id: 1, params: { service, method, args: params } })) })
-        : await fetch(`${gateway.url}/xmlrpc/${dialect === 'xmlrpc2' ? '2/' : ''}${service}`, { method: 'POST', headers: { 'content-type': 'text/xml', 'user-agent': ua }, body: encodeRequest(method, params.map(toValue)) });
+        ? await fetch(`${gateway.url}/jsonrpc`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'user-agent': ua },
+            body: stringifyJson(toValue({ jsonrpc: '2.0', method: 'call', id: 1, params: { service, method, args: params } })),
+          })
+        : await fetch(`${gateway.url}/xmlrpc/${dialect === 'xmlrpc2' ? '2/' : ''}${service}`, {
+            method: 'POST',
+            headers: { 'content-type': 'text/xml', 'user-agent': ua },
+            body: encodeRequest(method, params.map(toValue)),
+          });
     await res.text();
     await gateway.shadow?.idle();
   };
   try {
     await post('xmlrpc2', 'common', 'login', [db, values.login, password]);
-    const uidText = await (await fetch(`${gateway.url}/xmlrpc/2/common`, { method: 'POST', headers: { 'content-type': 'text/xml', 'user-agent': ua }, body: encodeRequest('login', [db, values.login, password]) })).text();
+    const uidText = await (
+      await fetch(`${gateway.url}/xmlrpc/2/common`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml', 'user-agent': ua },
+        body: encodeRequest('login', [db, values.login, password]),
+      })
+    ).text();
     const uid = Number(/<int>(\d+)<\/int>/.exec(uidText)?.[1] ?? 0);
     if (uid === 0) throw new Error(`login refused: ${uidText}`);
-    const kw = (dialect: 'xmlrpc1' | 'xmlrpc2' | 'jsonrpc', model: string, method: string, args: unknown[], kwargs: Record<string, unknown> = {}) => post(dialect, 'object', 'execute_kw', [db, uid, password, model, method, args, kwargs]);
+    const kw = (
+      dialect: 'xmlrpc1' | 'xmlrpc2' | 'jsonrpc',
+      model: string,
+      method: string,
+      args: unknown[],
+      kwargs: Record<string, unknown> = {},
+    ) => post(dialect, 'object', 'execute_kw', [db, uid, password, model, method, args, kwargs]);
     for (let round = 0; round < Number(values.rounds); round++) {
       for (const dialect of ['xmlrpc2', 'xmlrpc1', 'jsonrpc'] as const) {
         await post(dialect, 'common', 'version', []);
@@ -58,13 +85,19 @@ async function main(): Promise<void> {
         await post(dialect, 'db', 'list_lang', []);
         await post(dialect, 'db', 'list_countries', [values.master]);
         await kw(dialect, 'res.partner', 'search', [[['is_company', '=', true]]], { limit: 10 });
-        await kw(dialect, 'res.partner', 'search_read', [[]], { fields: ['name', 'email', 'country_id', 'is_company', 'credit_limit', 'category_id', 'write_date'], limit: 20 });
+        await kw(dialect, 'res.partner', 'search_read', [[]], {
+          fields: ['name', 'email', 'country_id', 'is_company', 'credit_limit', 'category_id', 'write_date'],
+          limit: 20,
+        });
         await kw(dialect, 'res.partner', 'read', [[1, 3, 7]], { fields: ['name', 'image_128', 'create_date', 'child_ids'] });
         await kw(dialect, 'res.partner', 'search_count', [[['customer_rank', '>', 0]]]);
         await kw(dialect, 'res.partner', 'fields_get', [], { attributes: ['string', 'type', 'required'] });
         await kw(dialect, 'res.partner', 'name_search', ['a'], { limit: 5 });
         await kw(dialect, 'sale.order', 'read_group', [[], ['amount_total:sum'], ['state']]);
-        await kw(dialect, 'sale.order', 'search_read', [[['state', '=', 'sale']]], { fields: ['name', 'amount_total', 'date_order', 'order_line'], limit: 10 });
+        await kw(dialect, 'sale.order', 'search_read', [[['state', '=', 'sale']]], {
+          fields: ['name', 'amount_total', 'date_order', 'order_line'],
+          limit: 10,
+        });
         await kw(dialect, 'sale.order', 'formatted_read_group', [[]], { groupby: ['state'], aggregates: ['amount_total:sum', '__count'] });
         await kw(dialect, 'res.partner', 'default_get', [['name', 'type', 'lang']]);
         await kw(dialect, 'res.partner', 'check_access_rights', ['write'], { raise_exception: false });
@@ -84,8 +117,13 @@ async function main(): Promise<void> {
       const s = m.shadow;
       if (s === undefined) continue;
       const name = m.service === 'object' ? `${m.model}.${m.modelMethod}` : `${m.service}.${m.method}`;
-      console.log(`  ${name}: ${s.equal} equal, ${s.intended} intended${s.deviations ? ` ${JSON.stringify(s.deviations)}` : ''}, ${s.differs} differ, ${s.errors} failed, ${s.dropped} dropped`);
-      for (const d of m.differences ?? []) console.log(`    ${d.dialect}: ${d.differences.join(' | ')}\n      gateway: ${d.gateway.slice(0, 300)}\n      legacy:  ${d.legacy.slice(0, 300)}`);
+      console.log(
+        `  ${name}: ${s.equal} equal, ${s.intended} intended${s.deviations ? ` ${JSON.stringify(s.deviations)}` : ''}, ${s.differs} differ, ${s.errors} failed, ${s.dropped} dropped`,
+      );
+      for (const d of m.differences ?? [])
+        console.log(
+          `    ${d.dialect}: ${d.differences.join(' | ')}\n      gateway: ${d.gateway.slice(0, 300)}\n      legacy:  ${d.legacy.slice(0, 300)}`,
+        );
     }
   } finally {
     await gateway.close();

@@ -39,17 +39,34 @@ const users = [
   { login: 'admin', password: 'admin' },
   { login: 'demo', password: 'demo' },
 ];
-const models = ['res.partner', 'sale.order', 'sale.order.line', 'res.users', 'product.template', 'res.country', 'res.currency', 'res.partner.bank'];
+const models = [
+  'res.partner',
+  'sale.order',
+  'sale.order.line',
+  'res.users',
+  'product.template',
+  'res.country',
+  'res.currency',
+  'res.partner.bank',
+];
 
 const toValue = (v: unknown): Value =>
-  Array.isArray(v) ? v.map(toValue) : v !== null && typeof v === 'object' && !(v instanceof Map) ? struct(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toValue(x)]))) : (v as Value);
+  Array.isArray(v)
+    ? v.map(toValue)
+    : v !== null && typeof v === 'object' && !(v instanceof Map)
+      ? struct(Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toValue(x)])))
+      : (v as Value);
 
 const rnd = random(Number(values.seed));
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
 const chance = (p: number) => rnd() < p;
 
 async function xmlrpc(base: string, path: string, method: string, params: unknown[]): Promise<string> {
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: encodeRequest(method, params.map(toValue)) });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/xml' },
+    body: encodeRequest(method, params.map(toValue)),
+  });
   return res.text();
 }
 async function jsonrpc(base: string, service: string, method: string, args: unknown[]): Promise<string> {
@@ -67,7 +84,15 @@ interface FieldMeta {
 
 /** Native fields_get over JSON-RPC, as admin. */
 async function fieldsOf(model: string): Promise<Record<string, FieldMeta>> {
-  const text = await jsonrpc(upstream, 'object', 'execute_kw', [db, 2, 'admin', model, 'fields_get', [], { attributes: ['type', 'store', 'groupable', 'aggregator'] }]);
+  const text = await jsonrpc(upstream, 'object', 'execute_kw', [
+    db,
+    2,
+    'admin',
+    model,
+    'fields_get',
+    [],
+    { attributes: ['type', 'store', 'groupable', 'aggregator'] },
+  ]);
   const answer = JSON.parse(text) as { result?: Record<string, FieldMeta>; error?: unknown };
   if (answer.result === undefined) throw new Error(`fields_get ${model}: ${text.slice(0, 300)}`);
   return answer.result;
@@ -87,7 +112,9 @@ function groupSpecs(fields: Record<string, FieldMeta>) {
   return {
     plain: byType('many2one', 'selection', 'boolean', 'char', 'integer', 'many2many'),
     dates: byType('date', 'datetime'),
-    numbers: Object.entries(fields).filter(([, f]) => f.aggregator !== undefined).map(([n]) => n),
+    numbers: Object.entries(fields)
+      .filter(([, f]) => f.aggregator !== undefined)
+      .map(([n]) => n),
     others: byType('float', 'monetary', 'integer', 'many2one', 'char').slice(0, 8),
   };
 }
@@ -115,13 +142,25 @@ function readGroupShape(model: string, fields: Record<string, FieldMeta>): Shape
       else fieldList.push(`${f}_x:${pick(['sum', 'max', 'min'])}(${f})`);
     }
   }
-  const domains: unknown[] = [[], [], [['id', '>', 0]], ['|', ['id', '<', 20], ['id', '>', 40]], ['!', ['id', '=', 3]], [['create_date', '!=', false]], [['id', 'in', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]]];
+  const domains: unknown[] = [
+    [],
+    [],
+    [['id', '>', 0]],
+    ['|', ['id', '<', 20], ['id', '>', 40]],
+    ['!', ['id', '=', 3]],
+    [['create_date', '!=', false]],
+    [['id', 'in', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]],
+  ];
   const kwargs: Record<string, unknown> = {};
   const lazy = chance(0.5);
   if (!lazy || chance(0.3)) kwargs.lazy = lazy;
   if (chance(0.3)) {
     const first = groupby[0];
-    const terms = [first === undefined ? 'id' : `${first.split(':')[0]} desc`, '__count desc', first === undefined ? '__count' : `${first.split(':')[0]}_count desc`];
+    const terms = [
+      first === undefined ? 'id' : `${first.split(':')[0]} desc`,
+      '__count desc',
+      first === undefined ? '__count' : `${first.split(':')[0]}_count desc`,
+    ];
     const aggregate = fieldList.find((f) => f !== '__count');
     if (aggregate !== undefined) terms.push(`${aggregate.split(':')[0]} desc`);
     kwargs.orderby = pick(terms);
@@ -142,7 +181,11 @@ function describe(user: string, shape: Shape): string {
 async function mintAdminKey(): Promise<string> {
   let cookie = '';
   const rpc = async (path: string, params: unknown): Promise<Record<string, unknown>> => {
-    const res = await fetch(upstream + path, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params }) });
+    const res = await fetch(upstream + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params }),
+    });
     const set = res.headers.get('set-cookie');
     if (set !== null) cookie = set.split(';')[0] as string;
     const body = (await res.json()) as { result?: unknown; error?: unknown };
@@ -154,29 +197,48 @@ async function mintAdminKey(): Promise<string> {
   let desc = (await kw('res.users.apikeys.description', 'create', [{ name: 'successors-against-odoo', duration: '1' }])) as unknown;
   if (Array.isArray(desc)) desc = desc[0];
   let act = await kw('res.users.apikeys.description', 'make_key', [[desc]]);
-  if (act.res_model === 'res.users.identitycheck') act = await kw('res.users.identitycheck', 'run_check', [[act.res_id]], { context: { password: 'admin' } });
+  if (act.res_model === 'res.users.identitycheck')
+    act = await kw('res.users.identitycheck', 'run_check', [[act.res_id]], { context: { password: 'admin' } });
   return (act.context as { default_key: string }).default_key;
 }
 
 /** A difference COMPATIBILITY.md lists, by its section, or undefined. */
 function listedReason(native: string, through: string): string | undefined {
-  if (native.includes('<fault>') && through.includes('exactly through its successor')) return 'Methods answered through their successors: what cannot be answered exactly is refused';
+  if (native.includes('<fault>') && through.includes('exactly through its successor'))
+    return 'Methods answered through their successors: what cannot be answered exactly is refused';
   // str() of an exception with several arguments is the repr of their tuple
-  if (/<name>faultCode<\/name>\s*<value><int>2<\/int><\/value>[\s\S]*<string>\(/.test(native)) return "A RedirectWarning's fault text is its message";
+  if (/<name>faultCode<\/name>\s*<value><int>2<\/int><\/value>[\s\S]*<string>\(/.test(native))
+    return "A RedirectWarning's fault text is its message";
   return undefined;
 }
 
 async function main(): Promise<void> {
   // the service key lets the gateway read every field's aggregator, as read_group itself does
   const serviceKey = await mintAdminKey();
-  const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstream, '--successors', 'always', '--service-key', `${db}=${serviceKey}`], {});
+  const config = loadConfig(
+    ['--port', '0', '--admin-port', '0', '--upstream', upstream, '--successors', 'always', '--service-key', `${db}=${serviceKey}`],
+    {},
+  );
   const gateway = await startGateway(config, createLogger('warn'));
   const uids = new Map<string, number>();
-  const tally = { readGroup: 0, readGroupEqual: 0, toggle: 0, toggleEqual: 0, currencies: 0, currenciesEqual: 0, access: 0, accessEqual: 0, faults: 0 };
+  const tally = {
+    readGroup: 0,
+    readGroupEqual: 0,
+    toggle: 0,
+    toggleEqual: 0,
+    currencies: 0,
+    currenciesEqual: 0,
+    access: 0,
+    accessEqual: 0,
+    faults: 0,
+  };
   const differences: string[] = [];
   const listed: string[] = [];
   const note = (what: string, diffs: Difference[], native = '', through = '') => {
-    const text = `${what}\n    ${diffs.slice(0, 3).map((d) => `${d.path}: ${d.message}`).join('\n    ')}`;
+    const text = `${what}\n    ${diffs
+      .slice(0, 3)
+      .map((d) => `${d.path}: ${d.message}`)
+      .join('\n    ')}`;
     const reason = listedReason(native, through);
     if (reason === undefined) differences.push(text);
     else listed.push(`${what}: ${reason}`);
@@ -221,12 +283,24 @@ async function main(): Promise<void> {
       { model: 'res.currency', pick: [['name', 'in', ['EUR', 'USD', 'GBP', 'CHF']]] },
     ];
     for (const set of toggleSets) {
-      const idsText = await jsonrpc(upstream, 'object', 'execute_kw', [db, 2, 'admin', set.model, 'search', [set.pick], { context: { active_test: false }, limit: 4 }]);
+      const idsText = await jsonrpc(upstream, 'object', 'execute_kw', [
+        db,
+        2,
+        'admin',
+        set.model,
+        'search',
+        [set.pick],
+        { context: { active_test: false }, limit: 4 },
+      ]);
       const ids = (JSON.parse(idsText) as { result: number[] }).result;
       // a mixed set: archive one record first (natively), so the toggle has both kinds
       if (ids.length > 1) await call(upstream, 'admin', set.model, 'action_archive', [[ids[0]]]);
       const shapes: Array<{ login: string; ids: unknown }> = [
-        { login: 'admin', ids }, { login: 'admin', ids: ids.slice(0, 1) }, { login: 'admin', ids: [] }, { login: 'admin', ids: [...ids, 999_999] }, { login: 'demo', ids },
+        { login: 'admin', ids },
+        { login: 'admin', ids: ids.slice(0, 1) },
+        { login: 'admin', ids: [] },
+        { login: 'admin', ids: [...ids, 999_999] },
+        { login: 'demo', ids },
       ];
       for (const s of shapes) {
         const readActive = async () => jsonrpc(upstream, 'object', 'execute_kw', [db, 2, 'admin', set.model, 'read', [ids, ['active']]]);
@@ -238,7 +312,11 @@ async function main(): Promise<void> {
         tally.toggle++;
         const diffs = compareXmlrpcBodies(native, through);
         // the gateway's toggle undoes the native one: the records end as they began
-        if (afterThrough !== before) diffs.push({ path: 'active', message: `records after both toggles ${afterThrough}, before ${before} (after the native toggle ${afterNative})` });
+        if (afterThrough !== before)
+          diffs.push({
+            path: 'active',
+            message: `records after both toggles ${afterThrough}, before ${before} (after the native toggle ${afterNative})`,
+          });
         if (diffs.length === 0) tally.toggleEqual++;
         else note(`${s.login} ${set.model}.toggle_active(${JSON.stringify(s.ids)})`, diffs, native, through);
       }
@@ -251,8 +329,14 @@ async function main(): Promise<void> {
         for (const args of [[[]], []]) {
           const user = users.find((u) => u.login === login) as (typeof users)[number];
           const params = [db, uids.get(login), user.password, 'ir.http', 'get_currencies', args, { context: { lang } }];
-          const x = compareXmlrpcBodies(await xmlrpc(upstream, '/xmlrpc/2/object', 'execute_kw', params), await xmlrpc(gateway.url, '/xmlrpc/2/object', 'execute_kw', params));
-          const j = compareJsonrpcBodies(await jsonrpc(upstream, 'object', 'execute_kw', params), await jsonrpc(gateway.url, 'object', 'execute_kw', params));
+          const x = compareXmlrpcBodies(
+            await xmlrpc(upstream, '/xmlrpc/2/object', 'execute_kw', params),
+            await xmlrpc(gateway.url, '/xmlrpc/2/object', 'execute_kw', params),
+          );
+          const j = compareJsonrpcBodies(
+            await jsonrpc(upstream, 'object', 'execute_kw', params),
+            await jsonrpc(gateway.url, 'object', 'execute_kw', params),
+          );
           tally.currencies += 2;
           if (x.length === 0) tally.currenciesEqual++;
           else note(`${login} ir.http.get_currencies(${JSON.stringify(args)}) lang=${lang} (XML-RPC)`, x);

@@ -19,7 +19,13 @@ const systemGroupNames = ['Role / Administrator', 'Administration / Settings', '
 const internalGroupNames = ['Role / User'];
 /** Models portal and public users may read. */
 const shareReadable = new Set([
-  'res.partner', 'res.country', 'res.country.state', 'res.lang', 'res.currency', 'res.company', 'uom.uom',
+  'res.partner',
+  'res.country',
+  'res.country.state',
+  'res.lang',
+  'res.currency',
+  'res.company',
+  'uom.uom',
   'res.users.apikeys',
 ]);
 

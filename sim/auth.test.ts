@@ -22,7 +22,10 @@ beforeEach(() => {
 afterAll(() => sim.close());
 
 async function contextGet(authorization: string | undefined) {
-  return rawCall(sim, '/json/2/res.users/context_get', { contentType: null, headers: authorization === undefined ? {} : { authorization } });
+  return rawCall(sim, '/json/2/res.users/context_get', {
+    contentType: null,
+    headers: authorization === undefined ? {} : { authorization },
+  });
 }
 
 async function expect401(authorization: string | undefined, message: string) {
@@ -119,7 +122,16 @@ describe('key store', () => {
 
 describe('res.users.apikeys', () => {
   const readKeys = (key: string) =>
-    json2(sim, 'res.users.apikeys', 'search_read', new Map<string, Value>([['domain', []], ['fields', ['name', 'user_id', 'scope']]]), { key });
+    json2(
+      sim,
+      'res.users.apikeys',
+      'search_read',
+      new Map<string, Value>([
+        ['domain', []],
+        ['fields', ['name', 'user_id', 'scope']],
+      ]),
+      { key },
+    );
 
   it('shows a user only their own keys', async () => {
     const a = await readKeys(sim.keyFor('demo', 'demo'));

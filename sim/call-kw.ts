@@ -36,7 +36,8 @@ function nameArguments(spec: MethodSpec, positional: Value[], kwargs: Struct): S
   positional.forEach((v, i) => {
     const p = slots[i];
     if (p === undefined) return;
-    if (kwargs.has(p.name) && p.kind !== 'POSITIONAL_ONLY') throw typeError(`${spec.qualname}() got multiple values for argument '${p.name}'`);
+    if (kwargs.has(p.name) && p.kind !== 'POSITIONAL_ONLY')
+      throw typeError(`${spec.qualname}() got multiple values for argument '${p.name}'`);
     named.set(p.name, v);
   });
   const accepts = new Set(spec.params.filter((p) => p.kind === 'POSITIONAL_OR_KEYWORD' || p.kind === 'KEYWORD_ONLY').map((p) => p.name));
@@ -47,11 +48,15 @@ function nameArguments(spec: MethodSpec, positional: Value[], kwargs: Struct): S
   }
   const missing = slots.filter((p) => p.default === null && !named.has(p.name)).map((p) => p.name);
   if (missing.length > 0) {
-    throw typeError(`${spec.qualname}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${nameList(missing)}`);
+    throw typeError(
+      `${spec.qualname}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${nameList(missing)}`,
+    );
   }
   const missingKw = spec.params.filter((p) => p.kind === 'KEYWORD_ONLY' && p.default === null && !named.has(p.name)).map((p) => p.name);
   if (missingKw.length > 0) {
-    throw typeError(`${spec.qualname}() missing ${missingKw.length} required keyword-only argument${missingKw.length === 1 ? '' : 's'}: ${nameList(missingKw)}`);
+    throw typeError(
+      `${spec.qualname}() missing ${missingKw.length} required keyword-only argument${missingKw.length === 1 ? '' : 's'}: ${nameList(missingKw)}`,
+    );
   }
   return named;
 }
@@ -113,9 +118,11 @@ export function callKw(ctx: DispatchContext, modelName: string, methodName: stri
     result = invokeMethod(ctx, model, methodName, spec, ids, named, context);
   } catch (err) {
     // a binding refusal is a TypeError here, not JSON-2's 422
-    if (err instanceof OdooError && err.odooName === 'werkzeug.exceptions.UnprocessableEntity') throw typeError(`${spec.qualname}() ${err.message}`);
+    if (err instanceof OdooError && err.odooName === 'werkzeug.exceptions.UnprocessableEntity')
+      throw typeError(`${spec.qualname}() ${err.message}`);
     throw err;
   }
-  if (methodName === 'create' && Array.isArray(result)) return positional[0] instanceof Map && result.length === 1 ? (result[0] as Value) : result;
+  if (methodName === 'create' && Array.isArray(result))
+    return positional[0] instanceof Map && result.length === 1 ? (result[0] as Value) : result;
   return result;
 }

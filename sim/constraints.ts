@@ -97,8 +97,7 @@ export function checkRecursion(model: ModelStore, rows: Row[]): void {
       const up = current.v[parent.name];
       if (typeof up !== 'number') break;
       if (up === row.id || seen.has(up)) {
-        const message =
-          rulesFor(model.name).recursionMessage ?? `You cannot create recursive ${model.description} hierarchies.`;
+        const message = rulesFor(model.name).recursionMessage ?? `You cannot create recursive ${model.description} hierarchies.`;
         throw validationError(message);
       }
       seen.add(up);

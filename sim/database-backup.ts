@@ -40,11 +40,21 @@ interface DumpDocument {
 export function serializeDatabase(db: Database): string {
   const models: Record<string, DumpedModel> = {};
   for (const [name, model] of db.models) {
-    models[name] = { nextId: model.nextId, deleted: [...model.deleted], rows: [...model.rows.values()].map((r) => ({ id: r.id, v: r.v, extra: r.extra })) };
+    models[name] = {
+      nextId: model.nextId,
+      deleted: [...model.deleted],
+      rows: [...model.rows.values()].map((r) => ({ id: r.id, v: r.v, extra: r.extra })),
+    };
   }
   const ghosts: Record<string, [number, string][]> = {};
   for (const [model, names] of db.ghosts) ghosts[model] = [...names];
-  const doc: DumpDocument = { format: 'odoo-simulator-dump', models, passwords: [...db.passwords], ghosts, parameters: [...configParameters(db)] };
+  const doc: DumpDocument = {
+    format: 'odoo-simulator-dump',
+    models,
+    passwords: [...db.passwords],
+    ghosts,
+    parameters: [...configParameters(db)],
+  };
   return JSON.stringify(doc);
 }
 
@@ -110,7 +120,19 @@ export function backupStream(db: Database, format: BackupFormat, options: Backup
     return failingAfter(parts(), options.failAfter);
   }
   const manifest = Buffer.from(
-    JSON.stringify({ odoo_dump: '1', db_name: db.name, version: odooRelease.version, version_info: odooRelease.versionInfo, major_version: odooRelease.serie, pg_version: '15.0', modules: {} }, null, 4),
+    JSON.stringify(
+      {
+        odoo_dump: '1',
+        db_name: db.name,
+        version: odooRelease.version,
+        version_info: odooRelease.versionInfo,
+        major_version: odooRelease.serie,
+        pg_version: '15.0',
+        modules: {},
+      },
+      null,
+      4,
+    ),
   );
   const entries = [
     { name: 'dump.sql', data: sql },

@@ -86,9 +86,7 @@ function pairMany2many(db: Database): void {
     for (const f of model.fields.values()) {
       if (f.type !== 'many2many' || f.relation === undefined || f.relation === model.name) continue;
       const comodel = db.model(f.relation);
-      const candidates = [...(comodel?.fields.values() ?? [])].filter(
-        (g) => g.type === 'many2many' && g.relation === model.name,
-      );
+      const candidates = [...(comodel?.fields.values() ?? [])].filter((g) => g.type === 'many2many' && g.relation === model.name);
       const inverse = candidates[0];
       if (candidates.length === 1 && inverse !== undefined) db.m2mInverse.set(`${model.name}.${f.name}`, [f.relation, inverse.name]);
     }

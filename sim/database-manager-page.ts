@@ -52,7 +52,8 @@ function loadTemplate(): Template {
   const firstItem = page.indexOf(itemOpen, warningEnd);
   const secondItem = page.indexOf(itemOpen, firstItem + 1);
   const listEnd = page.indexOf('\n                    </div>\n                        <div class="d-flex mt-2">', secondItem);
-  if (warningStart !== logoEnd || firstItem === -1 || secondItem === -1 || listEnd === -1) throw new Error('web-database-manager.html: unexpected layout');
+  if (warningStart !== logoEnd || firstItem === -1 || secondItem === -1 || listEnd === -1)
+    throw new Error('web-database-manager.html: unexpected layout');
   const item = page.slice(firstItem, secondItem);
   const model = /data-db="([^"]+)"/.exec(item)?.[1];
   if (model === undefined) throw new Error('web-database-manager.html: no database in the list');
@@ -78,7 +79,8 @@ function itemFor(t: Template, name: string): string {
 
 // The modal warnings with the generated master password, and the hidden default password of the
 // master password form: both only while the manager is unprotected.
-const modalWarning = /\n\n {12}<div class="alert alert-warning">\n {16}<p>Warning, your Odoo database manager is not protected\.[\s\S]*?<\/div>/g;
+const modalWarning =
+  /\n\n {12}<div class="alert alert-warning">\n {16}<p>Warning, your Odoo database manager is not protected\.[\s\S]*?<\/div>/g;
 const hiddenDefault = /<input type="hidden" name="master_pwd" class="form-control" value="admin"\/>/;
 const masterRow = /\n {8}<div class="row mb-3">\n {12}<label for="master_pwd"[\s\S]*?\n {8}<\/div>/;
 

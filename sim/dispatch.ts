@@ -21,10 +21,33 @@ import { Transaction } from './transaction.ts';
 
 /** `@api.private` BaseModel methods (Odoo: `odoo/orm/models.py` "PRIV"): they exist, so they answer 403, not 404. */
 export const privateMethods: ReadonlySet<string> = new Set([
-  'browse', 'check_access', 'concat', 'ensure_one', 'exists', 'fetch', 'filtered', 'filtered_domain',
-  'flush_model', 'flush_recordset', 'grouped', 'invalidate_model', 'invalidate_recordset', 'lock_for_update',
-  'mapped', 'modified', 'new', 'search_fetch', 'sorted', 'sudo', 'try_lock_for_update', 'union',
-  'with_company', 'with_context', 'with_env', 'with_prefetch', 'with_user',
+  'browse',
+  'check_access',
+  'concat',
+  'ensure_one',
+  'exists',
+  'fetch',
+  'filtered',
+  'filtered_domain',
+  'flush_model',
+  'flush_recordset',
+  'grouped',
+  'invalidate_model',
+  'invalidate_recordset',
+  'lock_for_update',
+  'mapped',
+  'modified',
+  'new',
+  'search_fetch',
+  'sorted',
+  'sudo',
+  'try_lock_for_update',
+  'union',
+  'with_company',
+  'with_context',
+  'with_env',
+  'with_prefetch',
+  'with_user',
 ]);
 
 export interface DispatchContext {

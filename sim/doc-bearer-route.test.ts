@@ -79,7 +79,10 @@ describe('/doc-bearer/<model>.json', () => {
       model: 'res.partner',
       module: 'gateway_demo',
     });
-    expect(body.methods.gateway_demo_echo).toMatchObject({ api: ['model'], parameters: { text: { annotation: 'str' }, times: { default: 1, annotation: 'int' } } });
+    expect(body.methods.gateway_demo_echo).toMatchObject({
+      api: ['model'],
+      parameters: { text: { annotation: 'str' }, times: { default: 1, annotation: 'int' } },
+    });
   });
 
   it.each(Object.keys(recorded))('documents %s as recorded', async (model) => {
@@ -120,9 +123,14 @@ describe('/doc-bearer/<model>.json', () => {
     expect((plain(after.value) as { methods: Record<string, unknown> }).methods.action_gateway_demo).toEqual(doc);
     expect((await get(sim, '/doc-bearer/res.users.json', bearer(admin, { 'if-none-match': before }))).status).toBe(200);
 
-    const gw = (await get(multi, '/doc-bearer/res.partner.json', { ...bearer(multi.keyFor('gw', 'admin')), 'x-odoo-database': 'gw' })).headers.etag;
+    const gw = (await get(multi, '/doc-bearer/res.partner.json', { ...bearer(multi.keyFor('gw', 'admin')), 'x-odoo-database': 'gw' }))
+      .headers.etag;
     multi.docBearer.setMethod('gw2', 'res.partner', 'action_gateway_demo', undefined);
-    const again = await get(multi, '/doc-bearer/res.partner.json', { ...bearer(multi.keyFor('gw', 'admin')), 'x-odoo-database': 'gw', 'if-none-match': gw as string });
+    const again = await get(multi, '/doc-bearer/res.partner.json', {
+      ...bearer(multi.keyFor('gw', 'admin')),
+      'x-odoo-database': 'gw',
+      'if-none-match': gw as string,
+    });
     expect(again.status).toBe(304);
     const gw2 = await get(multi, '/doc-bearer/res.partner.json', { ...bearer(multi.keyFor('gw', 'admin')), 'x-odoo-database': 'gw2' });
     expect(Object.keys((plain(gw2.value) as { methods: object }).methods)).not.toContain('action_gateway_demo');
@@ -141,12 +149,23 @@ describe('/doc-bearer/<model>.json', () => {
   });
 
   it("reads the group membership from the user's groups, not from who the user is", async () => {
-    const found = await json2(sim, 'res.groups', 'search', parseJson('{"domain": [["name", "=", "Technical Documentation"]]}'), { key: admin });
+    const found = await json2(sim, 'res.groups', 'search', parseJson('{"domain": [["name", "=", "Technical Documentation"]]}'), {
+      key: admin,
+    });
     const docGroups = found.value as number[];
     expect(docGroups).toHaveLength(1);
     const created: Record<string, string> = {};
-    for (const [login, groups] of [['with_doc', docGroups], ['without_doc', []]] as const) {
-      const answer = await json2(sim, 'res.users', 'create', parseJson(JSON.stringify({ vals_list: [{ name: login, login, group_ids: groups }] })), { key: admin });
+    for (const [login, groups] of [
+      ['with_doc', docGroups],
+      ['without_doc', []],
+    ] as const) {
+      const answer = await json2(
+        sim,
+        'res.users',
+        'create',
+        parseJson(JSON.stringify({ vals_list: [{ name: login, login, group_ids: groups }] })),
+        { key: admin },
+      );
       const [uid] = answer.value as number[];
       created[login] = sim.keys.add({ uid: uid!, name: login }).key;
     }
@@ -197,7 +216,10 @@ describe('/doc-bearer/index.json', () => {
   it('lists the documented models with their field labels and method names', async () => {
     const a = await get(sim, '/doc-bearer/index.json', bearer(admin));
     expect(a.status).toBe(200);
-    const body = plain(a.value) as { modules: string[]; models: { model: string; name: string; fields: Record<string, { string: string }>; methods: string[] }[] };
+    const body = plain(a.value) as {
+      modules: string[];
+      models: { model: string; name: string; fields: Record<string, { string: string }>; methods: string[] }[];
+    };
     expect(body.models.map((m) => m.model)).toEqual(Object.keys(recorded));
     const partner = body.models[0]!;
     expect(partner.name).toBe('Contact');
@@ -222,10 +244,13 @@ describe('the custom methods over JSON-2', () => {
     const a = await json2(sim, 'res.partner', 'gateway_demo_echo', parseJson('{"text": "ab", "times": 3}'), { key: admin });
     expect([a.status, a.value]).toEqual([200, 'ababab']);
     const ids = await json2(sim, 'res.partner', 'gateway_demo_echo', parseJson('{"ids": [3], "text": "ab"}'), { key: admin });
-    expect([ids.status, (plain(ids.value) as { message: string }).message]).toEqual([422, 'cannot call res.partner.gateway_demo_echo with ids']);
+    expect([ids.status, (plain(ids.value) as { message: string }).message]).toEqual([
+      422,
+      'cannot call res.partner.gateway_demo_echo with ids',
+    ]);
   });
 
-  it('writes the note into each partner\'s comment and returns what it received', async () => {
+  it("writes the note into each partner's comment and returns what it received", async () => {
     const a = await json2(sim, 'res.partner', 'action_gateway_demo', parseJson('{"ids": [3, 10], "note": "hello"}'), { key: admin });
     expect([a.status, plain(a.value)]).toEqual([200, { ids: [3, 10], note: 'hello', flag: false }]);
     const read = await json2(sim, 'res.partner', 'read', parseJson('{"ids": [3, 10], "fields": ["comment"]}'), { key: admin });
@@ -235,7 +260,7 @@ describe('the custom methods over JSON-2', () => {
     ]);
   });
 
-  it('binds by name with Python\'s errors, like every JSON-2 method', async () => {
+  it("binds by name with Python's errors, like every JSON-2 method", async () => {
     const missing = await json2(sim, 'res.partner', 'action_gateway_demo', parseJson('{"ids": [3], "flag": true}'), { key: admin });
     expect([missing.status, (plain(missing.value) as { message: string }).message]).toEqual([422, "missing a required argument: 'note'"]);
     const gone = await json2(sim, 'res.partner', 'action_gateway_demo', parseJson('{"ids": [99999], "note": "x"}'), { key: admin });

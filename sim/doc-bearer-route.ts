@@ -58,7 +58,10 @@ function isNotModified(req: SimRequest, etag: string): boolean {
   const header = req.headers['if-none-match'];
   if (header === undefined) return false;
   return header.split(',').some((tag) => {
-    const t = tag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+    const t = tag
+      .trim()
+      .replace(/^W\//, '')
+      .replace(/^"(.*)"$/, '$1');
     return t === etag || t === '*';
   });
 }
@@ -95,7 +98,10 @@ function indexDoc(db: Database, store: DocStore): Value {
       ['methods', [...(store.methods(m)?.keys() ?? [])]],
     ]);
   });
-  return new Map<string, Value>([['modules', [...modules]], ['models', entries]]);
+  return new Map<string, Value>([
+    ['modules', [...modules]],
+    ['models', entries],
+  ]);
 }
 
 /** Serves `/doc-bearer/...`. */

@@ -16,11 +16,29 @@ export type DomainNode =
 
 /** Odoo 19's condition operators. */
 export const conditionOperators = new Set([
-  '=', '!=', '<', '>', '<=', '>=', '=?',
-  'in', 'not in',
-  'like', 'not like', 'ilike', 'not ilike', '=like', 'not =like', '=ilike', 'not =ilike',
-  'child_of', 'parent_of',
-  'any', 'not any', 'any!', 'not any!',
+  '=',
+  '!=',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  '=?',
+  'in',
+  'not in',
+  'like',
+  'not like',
+  'ilike',
+  'not ilike',
+  '=like',
+  'not =like',
+  '=ilike',
+  'not =ilike',
+  'child_of',
+  'parent_of',
+  'any',
+  'not any',
+  'any!',
+  'not any!',
 ]);
 
 /** Negative operators and the positive operator they complement. */

@@ -8,10 +8,23 @@ import type { Value } from '../src/value.ts';
 import type { DomainNode } from './domain-parse.ts';
 
 const inverse: Record<string, string> = {
-  'not any': 'any', 'not any!': 'any!', 'not in': 'in', 'not like': 'like', 'not ilike': 'ilike',
-  'not =like': '=like', 'not =ilike': '=ilike', '!=': '=', '<>': '=',
-  any: 'not any', 'any!': 'not any!', in: 'not in', like: 'not like', ilike: 'not ilike',
-  '=like': 'not =like', '=ilike': 'not =ilike', '=': '!=',
+  'not any': 'any',
+  'not any!': 'any!',
+  'not in': 'in',
+  'not like': 'like',
+  'not ilike': 'ilike',
+  'not =like': '=like',
+  'not =ilike': '=ilike',
+  '!=': '=',
+  '<>': '=',
+  any: 'not any',
+  'any!': 'not any!',
+  in: 'not in',
+  like: 'not like',
+  ilike: 'not ilike',
+  '=like': 'not =like',
+  '=ilike': 'not =ilike',
+  '=': '!=',
 };
 
 function nary(kind: 'and' | 'or', children: DomainNode[]): DomainNode {
@@ -31,7 +44,8 @@ function negate(node: DomainNode): DomainNode {
   if (node.kind === 'true') return { kind: 'false' };
   if (node.kind === 'false') return { kind: 'true' };
   if (node.kind === 'not') return node.child;
-  if (node.kind === 'cond' && !node.path.includes('.') && inverse[node.op] !== undefined) return { ...node, op: inverse[node.op] as string };
+  if (node.kind === 'cond' && !node.path.includes('.') && inverse[node.op] !== undefined)
+    return { ...node, op: inverse[node.op] as string };
   return { kind: 'not', child: node };
 }
 

@@ -16,13 +16,17 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 
 async function ids(model: string, domain: string, extra = ''): Promise<number[]> {
-  const a = await json2(sim, model, 'search', parseJson(`{"domain": ${domain}, "order": "id"${extra}}`), { key: sim.keyFor('demo', 'admin') });
+  const a = await json2(sim, model, 'search', parseJson(`{"domain": ${domain}, "order": "id"${extra}}`), {
+    key: sim.keyFor('demo', 'admin'),
+  });
   if (a.status !== 200) throw new Error(a.text);
   return a.value as number[];
 }
 
 async function count(model: string, domain: string, context = '{}'): Promise<number> {
-  const a = await json2(sim, model, 'search_count', parseJson(`{"domain": ${domain}, "context": ${context}}`), { key: sim.keyFor('demo', 'admin') });
+  const a = await json2(sim, model, 'search_count', parseJson(`{"domain": ${domain}, "context": ${context}}`), {
+    key: sim.keyFor('demo', 'admin'),
+  });
   if (a.status !== 200) throw new Error(a.text);
   return a.value as number;
 }
@@ -59,7 +63,9 @@ describe('domains', () => {
   });
 
   it('resolves child_of with a name and parent_of', async () => {
-    expect(await ids('res.partner', '[["id", "child_of", "Gemini Furniture"]]')).toEqual(await ids('res.partner', '[["id", "child_of", 10]]'));
+    expect(await ids('res.partner', '[["id", "child_of", "Gemini Furniture"]]')).toEqual(
+      await ids('res.partner', '[["id", "child_of", 10]]'),
+    );
     expect(await ids('res.partner.category', '[["id", "parent_of", 6]]')).toEqual([1, 6]);
     expect(await ids('res.partner', '[["category_id", "child_of", 1]]')).toEqual([8, 9, 10, 11]);
   });
@@ -71,8 +77,12 @@ describe('domains', () => {
   });
 
   it('compares datetimes with date-only strings and dates with datetimes', async () => {
-    expect(await count('sale.order', '[["date_order", ">=", "2026-11-01"]]')).toBe(await count('sale.order', '[["date_order", ">=", "2026-11-01 00:00:00"]]'));
-    expect(await count('sale.order', '[["validity_date", "=", "2026-12-22 10:00:00"]]')).toBe(await count('sale.order', '[["validity_date", "=", "2026-12-22"]]'));
+    expect(await count('sale.order', '[["date_order", ">=", "2026-11-01"]]')).toBe(
+      await count('sale.order', '[["date_order", ">=", "2026-11-01 00:00:00"]]'),
+    );
+    expect(await count('sale.order', '[["validity_date", "=", "2026-12-22 10:00:00"]]')).toBe(
+      await count('sale.order', '[["validity_date", "=", "2026-12-22"]]'),
+    );
   });
 
   it('does not add the active filter when the domain names active', async () => {
@@ -105,12 +115,18 @@ describe('domains', () => {
   });
 
   it('reports an unknown order field', async () => {
-    const a = await json2(sim, 'res.partner', 'search', parseJson('{"domain": [], "order": "nofield"}'), { key: sim.keyFor('demo', 'admin') });
+    const a = await json2(sim, 'res.partner', 'search', parseJson('{"domain": [], "order": "nofield"}'), {
+      key: sim.keyFor('demo', 'admin'),
+    });
     expect(a.status).toBe(500);
     expect((a.value as Struct).get('message')).toBe("Invalid field 'nofield' on model 'res.partner'");
   });
 
   it('counts with a limit', async () => {
-    expect(await json2(sim, 'res.partner', 'search_count', parseJson('{"domain": [], "limit": 3}'), { key: sim.keyFor('demo', 'admin') }).then((a) => a.text)).toBe('3');
+    expect(
+      await json2(sim, 'res.partner', 'search_count', parseJson('{"domain": [], "limit": 3}'), { key: sim.keyFor('demo', 'admin') }).then(
+        (a) => a.text,
+      ),
+    ).toBe('3');
   });
 });

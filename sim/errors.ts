@@ -46,8 +46,7 @@ export const unprocessable = (description: string): OdooError => werkzeug('Unpro
 export const unauthorized = (description: string): OdooError =>
   werkzeug('Unauthorized', 401, description, { 'WWW-Authenticate': 'Bearer ' });
 
-const odoo = (cls: string, status: number) => (message: string) =>
-  new OdooError(`odoo.exceptions.${cls}`, message, status);
+const odoo = (cls: string, status: number) => (message: string) => new OdooError(`odoo.exceptions.${cls}`, message, status);
 
 /** odoo.exceptions.AccessError (403): ACL, record rule, private method. */
 export const accessError = odoo('AccessError', 403);

@@ -11,7 +11,14 @@ import type { ModelStore } from './model.ts';
 import { pyRepr, reprString } from './python-repr.ts';
 import { rulesFor } from './rules/index.ts';
 
-const directives: Record<string, string> = { Y: '(\\d{4})', m: '(\\d{1,2})', d: '(\\d{1,2})', H: '(\\d{1,2})', M: '(\\d{1,2})', S: '(\\d{1,2})' };
+const directives: Record<string, string> = {
+  Y: '(\\d{4})',
+  m: '(\\d{1,2})',
+  d: '(\\d{1,2})',
+  H: '(\\d{1,2})',
+  M: '(\\d{1,2})',
+  S: '(\\d{1,2})',
+};
 
 /** `datetime.strptime(text, fmt)` for Odoo's `%Y-%m-%d %H:%M:%S` prefixes; returns the normalized text. */
 function strptime(text: string, fmt: string): string {
@@ -82,9 +89,7 @@ export function sanitizeHtml(html: string): string {
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
     .replace(/<(script|style)\b[^>]*\/?>/gi, '')
     .replace(/<[a-z][^>]*>/gi, (tag) =>
-      tag
-        .replace(/\s+on[a-z]+\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, '')
-        .replace(/\s+(href|src)\s*=\s*(["'])\s*javascript:[^"']*\2/gi, ''),
+      tag.replace(/\s+on[a-z]+\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, '').replace(/\s+(href|src)\s*=\s*(["'])\s*javascript:[^"']*\2/gi, ''),
     );
 }
 
@@ -104,7 +109,10 @@ export function convertForWrite(model: ModelStore, f: FieldDef, v: Value): Store
     }
     case 'selection':
       if (empty) return false;
-      if (typeof v !== 'string' || (f.selection !== undefined && !f.selection.includes(v) && !rulesFor(model.name).methodSelections?.includes(f.name))) {
+      if (
+        typeof v !== 'string' ||
+        (f.selection !== undefined && !f.selection.includes(v) && !rulesFor(model.name).methodSelections?.includes(f.name))
+      ) {
         throw valueError(`Wrong value for ${model.name}.${f.name}: ${pyRepr(v)}`);
       }
       return v;

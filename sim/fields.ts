@@ -79,10 +79,7 @@ export function fieldFromAttrs(name: string, attrs: Struct): FieldDef {
     groupable: attrBool(attrs, 'groupable', true),
     translate: attrBool(attrs, 'translate', false),
     selection: Array.isArray(selection) ? selection.map((pair) => String((pair as Value[])[0])) : undefined,
-    digits:
-      Array.isArray(digits) && typeof digits[0] === 'number' && typeof digits[1] === 'number'
-        ? [digits[0], digits[1]]
-        : undefined,
+    digits: Array.isArray(digits) && typeof digits[0] === 'number' && typeof digits[1] === 'number' ? [digits[0], digits[1]] : undefined,
     size: typeof size === 'number' ? size : undefined,
     attrs,
   };

@@ -16,12 +16,7 @@ export const notFoundDescription =
   'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.';
 
 function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 /** werkzeug `HTTPException.get_body()`: title, heading, the escaped description with `\n` as `<br>`. */

@@ -154,7 +154,6 @@ async function sendStream(res: ServerResponse, stream: AsyncIterable<Uint8Array>
   }
 }
 
-
 /** The bound port of a listening server. */
 export function portOf(server: Server): number {
   return (server.address() as AddressInfo).port;

@@ -40,10 +40,21 @@ describe('startSimulator()', () => {
   it('adds synthetic partners for benchmarks', async () => {
     const a = await json2(sim, 'res.partner', 'search_count', new Map([['domain', []]]), { key: sim.keyFor('one', 'admin'), db: 'one' });
     expect(a.text).toBe(String(39 + 250));
-    const named = await json2(sim, 'res.partner', 'search_read', new Map<string, Value>([['domain', [['name', '=like', 'Generated Partner%']]], ['fields', ['email']], ['limit', 1], ['order', 'id']]), {
-      key: sim.keyFor('one', 'admin'),
-      db: 'one',
-    });
+    const named = await json2(
+      sim,
+      'res.partner',
+      'search_read',
+      new Map<string, Value>([
+        ['domain', [['name', '=like', 'Generated Partner%']]],
+        ['fields', ['email']],
+        ['limit', 1],
+        ['order', 'id'],
+      ]),
+      {
+        key: sim.keyFor('one', 'admin'),
+        db: 'one',
+      },
+    );
     expect(named.text).toMatch(/^\[\{"id": \d+, "email": "generated00001@example\.com"\}\]$/);
   });
 });
@@ -51,7 +62,12 @@ describe('startSimulator()', () => {
 describe('request log', () => {
   it('records method, raw path, lower-cased headers and body', async () => {
     sim.clearLog();
-    await rawCall(sim, '/json/2/res.users/context_get?x=1', { key: sim.keyFor('one', 'admin'), db: 'one', body: '{}', headers: { 'X-Custom-Header': 'Yes' } });
+    await rawCall(sim, '/json/2/res.users/context_get?x=1', {
+      key: sim.keyFor('one', 'admin'),
+      db: 'one',
+      body: '{}',
+      headers: { 'X-Custom-Header': 'Yes' },
+    });
     await rawCall(sim, '/web/version', { method: 'GET' });
     expect(sim.log.length).toBe(2);
     const [first, second] = sim.log;

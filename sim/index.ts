@@ -149,7 +149,8 @@ export interface SimulatorControl {
 function validateOptions(opts: SimulatorOptions): Required<SimulatorOptions> {
   const databases = opts.databases ?? ['demo'];
   if (!Array.isArray(databases) || databases.length === 0) throw new Error('databases must list at least one name');
-  for (const name of databases) if (typeof name !== 'string' || name === '') throw new Error(`invalid database name ${JSON.stringify(name)}`);
+  for (const name of databases)
+    if (typeof name !== 'string' || name === '') throw new Error(`invalid database name ${JSON.stringify(name)}`);
   if (new Set(databases).size !== databases.length) throw new Error('databases must not repeat a name');
   const generatedPartners = opts.generatedPartners ?? 0;
   if (!Number.isInteger(generatedPartners) || generatedPartners < 0) {
@@ -180,7 +181,8 @@ function validateOptions(opts: SimulatorOptions): Required<SimulatorOptions> {
 
 /** The legacy endpoints' settings at start. */
 function initialLegacy(option: SimulatorOptions['legacyEndpoints']): LegacyEndpointSettings {
-  if (option === undefined || typeof option === 'boolean') return { enabled: option === true, removedServices: new Set(), perturb: undefined };
+  if (option === undefined || typeof option === 'boolean')
+    return { enabled: option === true, removedServices: new Set(), perturb: undefined };
   return { enabled: true, removedServices: new Set(option.removedServices ?? []), perturb: option.perturb };
 }
 

@@ -15,7 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const call = (method: string, body: Record<string, unknown>) => json2(sim, 'ir.model', method, parseJson(JSON.stringify(body)), { key, db: 'demo' });
+const call = (method: string, body: Record<string, unknown>) =>
+  json2(sim, 'ir.model', method, parseJson(JSON.stringify(body)), { key, db: 'demo' });
 
 describe('ir.model', () => {
   it('finds a model by its technical name, with its description', async () => {

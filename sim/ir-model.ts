@@ -14,7 +14,17 @@ export const irModelOrder = 'model';
 
 function attrs(type: string, string: string, extra: Record<string, Value> = {}): Map<string, Value> {
   return new Map<string, Value>(
-    Object.entries({ type, string, required: false, readonly: false, store: true, searchable: true, sortable: true, groupable: true, ...extra }),
+    Object.entries({
+      type,
+      string,
+      required: false,
+      readonly: false,
+      store: true,
+      searchable: true,
+      sortable: true,
+      groupable: true,
+      ...extra,
+    }),
   );
 }
 
@@ -24,7 +34,15 @@ export function irModelFields(): Map<string, FieldDef> {
     ['id', attrs('integer', 'ID', { readonly: true })],
     ['name', attrs('char', 'Model Description', { required: true, translate: true })],
     ['model', attrs('char', 'Model', { required: true })],
-    ['state', attrs('selection', 'Type', { selection: [['manual', 'Custom Object'], ['base', 'Base Object']] })],
+    [
+      'state',
+      attrs('selection', 'Type', {
+        selection: [
+          ['manual', 'Custom Object'],
+          ['base', 'Base Object'],
+        ],
+      }),
+    ],
     ['transient', attrs('boolean', 'Transient Model')],
   ];
   return new Map(defs.map(([name, a]) => [name, fieldFromAttrs(name, a)]));
@@ -40,6 +58,10 @@ export function fillIrModel(db: Database): void {
   const names = [...db.models.keys()].sort();
   names.forEach((name, i) => {
     const described = db.model(name);
-    model.insert({ id: i + 1, v: { name: described?.description ?? name, model: name, state: 'base', transient: transientModels.has(name) }, extra: {} });
+    model.insert({
+      id: i + 1,
+      v: { name: described?.description ?? name, model: name, state: 'base', transient: transientModels.has(name) },
+      extra: {},
+    });
   });
 }

@@ -49,7 +49,10 @@ describe('database selection', () => {
 
   it('keeps databases apart and accepts the same key in each', async () => {
     const key = multi.keyFor('gw', 'admin');
-    const created = await json2(multi, 'res.partner', 'create', new Map([['vals_list', [new Map([['name', 'Only In GW2']])]]]), { key, db: 'gw2' });
+    const created = await json2(multi, 'res.partner', 'create', new Map([['vals_list', [new Map([['name', 'Only In GW2']])]]]), {
+      key,
+      db: 'gw2',
+    });
     expect(created.status).toBe(200);
     const domain = new Map([['domain', [['name', '=', 'Only In GW2']]]]);
     expect((await json2(multi, 'res.partner', 'search_count', domain, { key, db: 'gw2' })).text).toBe('1');
@@ -61,7 +64,10 @@ describe('request body', () => {
   const key = () => single.keyFor('demo', 'admin');
 
   it.each([
-    ['text/plain', "Request inferred type is compatible with [&#39;http&#39;] but &#39;/json/2/&lt;__model__&gt;/&lt;__method__&gt;&#39; is type=&#39;json2&#39;."],
+    [
+      'text/plain',
+      'Request inferred type is compatible with [&#39;http&#39;] but &#39;/json/2/&lt;__model__&gt;/&lt;__method__&gt;&#39; is type=&#39;json2&#39;.',
+    ],
     [null, '&#39;/json/2/&lt;__model__&gt;/&lt;__method__&gt;&#39;'],
   ])('answers 415 HTML for Content-Type %s with a body', async (contentType, fragment) => {
     const a = await rawCall(single, '/json/2/res.partner/search_count', { key: key(), contentType, body: countBody });
@@ -98,10 +104,28 @@ describe('request body', () => {
   });
 
   it('answers with raw UTF-8, Python separators and floats with a decimal point', async () => {
-    const a = await json2(single, 'sale.order', 'read', new Map<string, Value>([['ids', [4]], ['fields', ['amount_tax', 'amount_total']]]), { key: key() });
+    const a = await json2(
+      single,
+      'sale.order',
+      'read',
+      new Map<string, Value>([
+        ['ids', [4]],
+        ['fields', ['amount_tax', 'amount_total']],
+      ]),
+      { key: key() },
+    );
     expect(a.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(a.text).toMatch(/^\[\{"id": 4, "amount_tax": 0\.0, "amount_total": \d+\.\d+\}\]$/);
-    const lang = await json2(single, 'res.lang', 'search_read', new Map<string, Value>([['domain', [['code', '=', 'fr_FR']]], ['fields', ['thousands_sep']]]), { key: key() });
+    const lang = await json2(
+      single,
+      'res.lang',
+      'search_read',
+      new Map<string, Value>([
+        ['domain', [['code', '=', 'fr_FR']]],
+        ['fields', ['thousands_sep']],
+      ]),
+      { key: key() },
+    );
     expect(lang.text).toContain('"thousands_sep": "\u00a0"');
   });
 });
@@ -130,7 +154,11 @@ describe('routes and verbs', () => {
   });
 
   it('runs the method for OPTIONS like POST', async () => {
-    const a = await rawCall(single, '/json/2/res.users/context_get', { method: 'OPTIONS', key: single.keyFor('demo', 'demo'), contentType: null });
+    const a = await rawCall(single, '/json/2/res.users/context_get', {
+      method: 'OPTIONS',
+      key: single.keyFor('demo', 'demo'),
+      contentType: null,
+    });
     expect(a.status).toBe(200);
     expect((a.value as Struct).get('uid')).toBe(5);
   });

@@ -52,7 +52,10 @@ export function jsonRpcResult(id: Value, result: Value, headers: Record<string, 
 
 /** The error envelope of an exception raised while serving `where`. */
 export function jsonRpcError(id: Value, err: OdooError, where: string): SimResponse {
-  return jsonResponse(200, struct({ jsonrpc: '2.0', id, error: struct({ code: 0, message: 'Odoo Server Error', data: errorToBody(err, where) }) }));
+  return jsonResponse(
+    200,
+    struct({ jsonrpc: '2.0', id, error: struct({ code: 0, message: 'Odoo Server Error', data: errorToBody(err, where) }) }),
+  );
 }
 
 /** `SessionExpiredException` on an `auth='user'` route without a logged-in session: code 100. */
@@ -62,7 +65,8 @@ export function jsonRpcSessionExpired(id: Value): SimResponse {
     message: 'Session expired',
     arguments: ['Session expired'],
     context: new Map(),
-    debug: 'Traceback (most recent call last):\n  File "odoo-simulator", line 1, in _authenticate\nodoo.http.SessionExpiredException: Session expired\n',
+    debug:
+      'Traceback (most recent call last):\n  File "odoo-simulator", line 1, in _authenticate\nodoo.http.SessionExpiredException: Session expired\n',
   });
   return jsonResponse(200, struct({ jsonrpc: '2.0', id, error: struct({ code: 100, message: 'Odoo Session Expired', data }) }));
 }

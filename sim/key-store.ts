@@ -50,8 +50,7 @@ export class KeyStore {
     const key = init.key ?? generateApiKey();
     if (!apiKeyPattern.test(key)) throw new Error('api key must be 40 lowercase hex characters');
     if (this.#byKey.has(key)) throw new Error('api key already stored');
-    const expiration =
-      init.expiration instanceof Date ? formatDatetime(init.expiration) : (init.expiration ?? null);
+    const expiration = init.expiration instanceof Date ? formatDatetime(init.expiration) : (init.expiration ?? null);
     const record: ApiKeyRecord = {
       id: this.#nextId++,
       key,

@@ -10,7 +10,11 @@ const required = (name: string): MethodParam => ({ name, kind: 'POSITIONAL_OR_KE
 /** Specs added on every build. */
 const everyBuild: Record<string, Record<string, MethodSpec>> = {
   'ir.config_parameter': {
-    get_param: { apiModel: true, qualname: 'IrConfigParameter.get_param', params: [required('key'), { name: 'default', kind: 'POSITIONAL_OR_KEYWORD', default: 'False' }] },
+    get_param: {
+      apiModel: true,
+      qualname: 'IrConfigParameter.get_param',
+      params: [required('key'), { name: 'default', kind: 'POSITIONAL_OR_KEYWORD', default: 'False' }],
+    },
   },
 };
 
@@ -23,7 +27,10 @@ const laterBuildOnly: Record<string, Record<string, MethodSpec>> = {
 };
 
 /** A copy of `seedMethods` with the additions of the chosen build (the seed's own maps are not mutated). */
-export function methodTableFor(seedMethods: ReadonlyMap<string, ReadonlyMap<string, MethodSpec>>, laterBuild: boolean): Map<string, Map<string, MethodSpec>> {
+export function methodTableFor(
+  seedMethods: ReadonlyMap<string, ReadonlyMap<string, MethodSpec>>,
+  laterBuild: boolean,
+): Map<string, Map<string, MethodSpec>> {
   const table = new Map([...seedMethods].map(([model, specs]) => [model, new Map(specs)]));
   for (const additions of laterBuild ? [everyBuild, laterBuildOnly] : [everyBuild]) {
     for (const [model, specs] of Object.entries(additions)) {
@@ -40,7 +47,10 @@ export function methodTableFor(seedMethods: ReadonlyMap<string, ReadonlyMap<stri
  * gone from every model) or `model.method`. A removed method is unknown to `get_public_method`, so
  * JSON-2 answers it 404 "The method 'model.method' does not exist", as for any unknown name.
  */
-export function withoutMethods(table: Map<string, Map<string, MethodSpec>>, removed: readonly string[]): Map<string, Map<string, MethodSpec>> {
+export function withoutMethods(
+  table: Map<string, Map<string, MethodSpec>>,
+  removed: readonly string[],
+): Map<string, Map<string, MethodSpec>> {
   for (const name of removed) {
     const dot = name.lastIndexOf('.');
     if (dot === -1) for (const specs of table.values()) specs.delete(name);

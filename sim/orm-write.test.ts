@@ -36,9 +36,17 @@ describe('create', () => {
   });
 
   it('applies defaults, context defaults and UTC create/write dates', async () => {
-    const [id] = (await call('res.partner', 'create', '{"vals_list": [{"name": "Fresh"}], "context": {"default_function": "Buyer"}}')) as number[];
+    const [id] = (await call(
+      'res.partner',
+      'create',
+      '{"vals_list": [{"name": "Fresh"}], "context": {"default_function": "Buyer"}}',
+    )) as number[];
     expect(
-      await text('res.partner', 'read', `{"ids": [${id}], "fields": ["type", "active", "is_company", "function", "email", "credit_limit", "color", "category_id", "create_date", "write_date", "display_name", "company_type"]}`),
+      await text(
+        'res.partner',
+        'read',
+        `{"ids": [${id}], "fields": ["type", "active", "is_company", "function", "email", "credit_limit", "color", "category_id", "create_date", "write_date", "display_name", "company_type"]}`,
+      ),
     ).toBe(
       `[{"id": ${id}, "type": "contact", "active": true, "is_company": false, "function": "Buyer", "email": false, "credit_limit": 0.0, "color": 0, "category_id": [], "create_date": "2030-03-15 08:30:05", "write_date": "2030-03-15 08:30:05", "display_name": "Fresh", "company_type": "person"}]`,
     );
@@ -77,7 +85,11 @@ describe('create', () => {
       '{"vals_list": [{"partner_id": 11, "order_line": [[0, 0, {"product_id": 6, "product_uom_qty": 2, "price_unit": 10.25}], [0, 0, {"name": "Fee", "price_unit": 5, "discount": 10}]]}]}',
     )) as number[];
     expect(
-      await text('sale.order', 'read', `{"ids": [${id}], "fields": ["name", "state", "partner_invoice_id", "amount_untaxed", "amount_total", "date_order", "user_id"]}`),
+      await text(
+        'sale.order',
+        'read',
+        `{"ids": [${id}], "fields": ["name", "state", "partner_invoice_id", "amount_untaxed", "amount_total", "date_order", "user_id"]}`,
+      ),
     ).toBe(
       `[{"id": ${id}, "name": "S00021", "state": "draft", "partner_invoice_id": [11, "Ready Mat"], "amount_untaxed": 25.0, "amount_total": 25.0, "date_order": "2030-03-15 08:30:05", "user_id": [2, "Mitchell Admin"]}]`,
     );
@@ -121,7 +133,9 @@ describe('write, unlink, copy', () => {
   it('refuses to delete a record another one requires', async () => {
     const a = await json2(sim, 'res.partner', 'unlink', parseJson('{"ids": [10]}'), { key: sim.keyFor('demo', 'admin') });
     expect(a.status).toBe(422);
-    expect(String((a.value as Struct).get('message'))).toMatch(/^The operation cannot be completed: another model requires the record being deleted/);
+    expect(String((a.value as Struct).get('message'))).toMatch(
+      /^The operation cannot be completed: another model requires the record being deleted/,
+    );
   });
 
   it('copies into a list of new ids', async () => {
@@ -135,7 +149,9 @@ describe('write, unlink, copy', () => {
   it('name_create answers [id, display_name]', async () => {
     const pair = (await call('res.partner', 'name_create', '{"name": "Jane Roe <jane@example.com>"}')) as Value[];
     expect(pair[1]).toBe('Jane Roe');
-    expect(await text('res.partner', 'read', `{"ids": [${String(pair[0])}], "fields": ["email"]}`)).toBe(`[{"id": ${String(pair[0])}, "email": "jane@example.com"}]`);
+    expect(await text('res.partner', 'read', `{"ids": [${String(pair[0])}], "fields": ["email"]}`)).toBe(
+      `[{"id": ${String(pair[0])}, "email": "jane@example.com"}]`,
+    );
   });
 
   it('archives and unarchives, returning null', async () => {

@@ -4,7 +4,15 @@
  * fields, `create_date`/`write_date` in UTC, unlink guards and `ondelete` behaviour.
  */
 import type { Struct, Value } from '../src/value.ts';
-import { checkChecks, checkConstrains, checkForeignKeys, checkRecursion, checkRequired, checkUniques, foreignKeyError } from './constraints.ts';
+import {
+  checkChecks,
+  checkConstrains,
+  checkForeignKeys,
+  checkRecursion,
+  checkRequired,
+  checkUniques,
+  foreignKeyError,
+} from './constraints.ts';
 import type { Env } from './env.ts';
 import { missingError, typeError, userError } from './errors.ts';
 import { convertForWrite } from './field-convert.ts';
@@ -152,16 +160,21 @@ export function unlinkRecords(env: Env, model: ModelStore, rows: Row[]): void {
       const pid = row.v[f.name];
       if (f.type !== 'many2one' || typeof pid !== 'number' || f.relation === undefined) continue;
       const parentModel = env.db.model(f.relation);
-      const o2m = [...(parentModel?.fields.values() ?? [])].find((p) => p.type === 'one2many' && p.relation === model.name && p.relationField === f.name);
+      const o2m = [...(parentModel?.fields.values() ?? [])].find(
+        (p) => p.type === 'one2many' && p.relation === model.name && p.relationField === f.name,
+      );
       const parentRow = parentModel?.get(pid);
-      if (parentModel !== undefined && o2m !== undefined && parentRow !== undefined && !ids.has(pid)) parents.push([parentModel, parentRow, o2m.name]);
+      if (parentModel !== undefined && o2m !== undefined && parentRow !== undefined && !ids.has(pid))
+        parents.push([parentModel, parentRow, o2m.name]);
     }
     env.tx.remove(model, row);
   }
   for (const other of env.db.models.values()) {
     for (const f of other.fields.values()) {
       if (f.relation !== model.name || (f.type !== 'many2one' && f.type !== 'many2many')) continue;
-      const cascade = [...model.fields.values()].some((p) => p.type === 'one2many' && p.relation === other.name && p.relationField === f.name);
+      const cascade = [...model.fields.values()].some(
+        (p) => p.type === 'one2many' && p.relation === other.name && p.relationField === f.name,
+      );
       const doomed: Row[] = [];
       const nulled: Row[] = [];
       for (const r of other.rows.values()) {

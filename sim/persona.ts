@@ -37,12 +37,27 @@ export interface Persona {
 }
 
 export const personas: Readonly<Record<Series, Persona>> = {
-  '19.0': { series: '19.0', legacyServices: ['common', 'db', 'object'], unknownService: 'KeyError', databaseManager: 'service-db', programmaticApiKeys: false, removedMethods: [] },
-  'saas-19.1': { series: 'saas-19.1', legacyServices: ['common', 'object'], unknownService: 'ValueError', databaseManager: 'modules-db', programmaticApiKeys: true, removedMethods: ['read_group'] },
+  '19.0': {
+    series: '19.0',
+    legacyServices: ['common', 'db', 'object'],
+    unknownService: 'KeyError',
+    databaseManager: 'service-db',
+    programmaticApiKeys: false,
+    removedMethods: [],
+  },
+  'saas-19.1': {
+    series: 'saas-19.1',
+    legacyServices: ['common', 'object'],
+    unknownService: 'ValueError',
+    databaseManager: 'modules-db',
+    programmaticApiKeys: true,
+    removedMethods: ['read_group'],
+  },
 };
 
 /** The persona of a series name, or an error naming the ones there are. */
 export function personaOf(series: string): Persona {
-  if (!(seriesNames as readonly string[]).includes(series)) throw new Error(`series must be one of ${seriesNames.join(', ')}, got ${JSON.stringify(series)}`);
+  if (!(seriesNames as readonly string[]).includes(series))
+    throw new Error(`series must be one of ${seriesNames.join(', ')}, got ${JSON.stringify(series)}`);
   return personas[series as Series];
 }

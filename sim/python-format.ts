@@ -4,9 +4,7 @@
  * raises otherwise. python-format.test.ts compares it with Python itself.
  */
 
-export type PercentFormatOutcome =
-  | { ok: true }
-  | { ok: false; error: 'KeyError' | 'ValueError' | 'TypeError'; message: string };
+export type PercentFormatOutcome = { ok: true } | { ok: false; error: 'KeyError' | 'ValueError' | 'TypeError'; message: string };
 
 const flags = new Set(['-', '+', ' ', '#', '0']);
 const lengthModifiers = new Set(['h', 'l', 'L']);
@@ -74,7 +72,10 @@ export function percentFormat(format: string, keys: ReadonlySet<string>): Percen
       return fail('ValueError', `unsupported format character '${conversion}' (0x${code.toString(16)}) at index ${index}`);
     }
     if (!keyed && !stringConversions.has(conversion)) {
-      return fail('TypeError', conversion === 'c' ? '%c requires int or char' : `%${conversion} format: a real number is required, not dict`);
+      return fail(
+        'TypeError',
+        conversion === 'c' ? '%c requires int or char' : `%${conversion} format: a real number is required, not dict`,
+      );
     }
   }
   return { ok: true };

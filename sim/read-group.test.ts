@@ -22,18 +22,30 @@ async function call(model: string, method: string, json: string): Promise<Value>
 
 describe('read_group', () => {
   it('names the count after the groupby when lazy and adds __domain with the search domain', async () => {
-    const groups = (await call('sale.order', 'read_group', '{"domain": [["state", "=", "sale"]], "fields": ["amount_total"], "groupby": ["partner_id", "state"]}')) as Struct[];
+    const groups = (await call(
+      'sale.order',
+      'read_group',
+      '{"domain": [["state", "=", "sale"]], "fields": ["amount_total"], "groupby": ["partner_id", "state"]}',
+    )) as Struct[];
     const first = groups[0] as Struct;
     expect([...first.keys()]).toEqual(['partner_id', 'partner_id_count', 'amount_total', '__domain', '__context']);
     // `Domain(domain) & group`: the search domain first (odoo/orm/models.py read_group)
-    expect(first.get('__domain')).toEqual(['&', ['state', '=', 'sale'], ['partner_id', '=', (first.get('partner_id') as Value[])[0] as Value]]);
+    expect(first.get('__domain')).toEqual([
+      '&',
+      ['state', '=', 'sale'],
+      ['partner_id', '=', (first.get('partner_id') as Value[])[0] as Value],
+    ]);
     expect(first.get('__context')).toEqual(new Map([['group_by', ['state']]]));
     const total = groups.reduce((s, g) => s + (g.get('partner_id_count') as number), 0);
     expect(total).toBe(15);
   });
 
   it('counts with __count when not lazy and groups by every field', async () => {
-    const groups = (await call('sale.order', 'read_group', '{"domain": [], "fields": [], "groupby": ["state", "invoice_status"], "lazy": false}')) as Struct[];
+    const groups = (await call(
+      'sale.order',
+      'read_group',
+      '{"domain": [], "fields": [], "groupby": ["state", "invoice_status"], "lazy": false}',
+    )) as Struct[];
     expect([...(groups[0] as Struct).keys()]).toEqual(['state', 'invoice_status', '__count', '__domain']);
   });
 });
@@ -51,7 +63,11 @@ describe('formatted_read_group', () => {
 
   it('groups dates by day, week, quarter and year with en_US labels', async () => {
     const label = async (granularity: string) => {
-      const groups = (await call('sale.order', 'formatted_read_group', `{"domain": [["id", "=", 4]], "groupby": ["date_order:${granularity}"]}`)) as Struct[];
+      const groups = (await call(
+        'sale.order',
+        'formatted_read_group',
+        `{"domain": [["id", "=", 4]], "groupby": ["date_order:${granularity}"]}`,
+      )) as Struct[];
       return (groups[0] as Struct).get(`date_order:${granularity}`);
     };
     expect(await label('day')).toEqual(['2026-11-21 00:00:00', '21 Nov 2026']);
@@ -61,7 +77,11 @@ describe('formatted_read_group', () => {
   });
 
   it('groups a many2many and an empty group last', async () => {
-    const groups = (await call('res.partner', 'formatted_read_group', '{"domain": [["is_company", "=", true]], "groupby": ["category_id"], "aggregates": ["__count"]}')) as Struct[];
+    const groups = (await call(
+      'res.partner',
+      'formatted_read_group',
+      '{"domain": [["is_company", "=", true]], "groupby": ["category_id"], "aggregates": ["__count"]}',
+    )) as Struct[];
     const last = groups[groups.length - 1] as Struct;
     expect(last.get('category_id')).toBe(false);
     // `(many2many, '=', False)` would bypass record rules: Odoo writes 'not any' (addons/web/models/models.py)
@@ -69,7 +89,11 @@ describe('formatted_read_group', () => {
   });
 
   it('averages as floats and sums integers as ints', async () => {
-    const [group] = (await call('res.partner', 'formatted_read_group', '{"domain": [], "groupby": [], "aggregates": ["color:sum", "credit_limit:avg"]}')) as Struct[];
+    const [group] = (await call(
+      'res.partner',
+      'formatted_read_group',
+      '{"domain": [], "groupby": [], "aggregates": ["color:sum", "credit_limit:avg"]}',
+    )) as Struct[];
     expect(typeof group?.get('color:sum')).toBe('number');
     expect(group?.get('__extra_domain')).toEqual([]);
   });
@@ -93,7 +117,11 @@ describe('web_read / web_search_read', () => {
   it('counts the full length only when the page is full', async () => {
     const page = (await call('res.partner', 'web_search_read', '{"domain": [], "specification": {"name": {}}, "limit": 5}')) as Struct;
     expect(page.get('length')).toBe(39);
-    const all = (await call('res.partner', 'web_search_read', '{"domain": [["id", "in", [9, 10]]], "specification": {}, "limit": 5}')) as Struct;
+    const all = (await call(
+      'res.partner',
+      'web_search_read',
+      '{"domain": [["id", "in", [9, 10]]], "specification": {}, "limit": 5}',
+    )) as Struct;
     expect(all.get('length')).toBe(2);
     expect(all.get('records')).toEqual([new Map([['id', 9]]), new Map([['id', 10]])]);
   });

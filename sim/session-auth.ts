@@ -19,7 +19,10 @@ export interface SessionLookupState {
 }
 
 /** The cookie's session and the request's database (`_get_session_and_dbname`), or the 403 page. */
-export function sessionAndDatabase(state: SessionLookupState, req: SimRequest): { session: SimSession | undefined; db: Database | undefined } | SimResponse {
+export function sessionAndDatabase(
+  state: SessionLookupState,
+  req: SimRequest,
+): { session: SimSession | undefined; db: Database | undefined } | SimResponse {
   const session = state.sessions.fromCookie(req.headers.cookie);
   const header = req.headers['x-odoo-database'];
   if (session?.db !== undefined) {
@@ -46,7 +49,12 @@ function isInteractive(headers: Record<string, string>): boolean {
  * `auth='bearer'`: the user of the bearer key (the session is then not saved, so a throwaway one is
  * returned), else the cookie session's user for interactive requests. Throws Odoo's 401s and 403.
  */
-export function authenticateJson2(req: SimRequest, keys: KeyStore, db: Database, session: SimSession | undefined): { uid: number; session: SimSession } {
+export function authenticateJson2(
+  req: SimRequest,
+  keys: KeyStore,
+  db: Database,
+  session: SimSession | undefined,
+): { uid: number; session: SimSession } {
   const loggedIn = session?.uid !== undefined && session.db === db.name ? session : undefined;
   const header = req.headers.authorization;
   if (loggedIn !== undefined && (header === undefined || !/^bearer\s+(.+)$/i.test(header))) {

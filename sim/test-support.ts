@@ -46,13 +46,7 @@ export async function rawCall(sim: Simulator, path: string, opts: Json2CallOptio
 }
 
 /** A JSON-2 call with a JSON body. */
-export function json2(
-  sim: Simulator,
-  model: string,
-  method: string,
-  body: Value,
-  opts: Json2CallOptions = {},
-): Promise<RawAnswer> {
+export function json2(sim: Simulator, model: string, method: string, body: Value, opts: Json2CallOptions = {}): Promise<RawAnswer> {
   return rawCall(sim, `/json/2/${model}/${method}`, { ...opts, body: stringifyJson(body) });
 }
 

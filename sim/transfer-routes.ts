@@ -132,4 +132,3 @@ async function download(state: TransferState, url: URL, res: ServerResponse): Pr
   }
   res.end();
 }
-

@@ -51,5 +51,12 @@ export function webclientVersionInfo(req: SimRequest): SimResponse {
     ['server_serie', odooRelease.serie],
     ['protocol_version', odooRelease.protocolVersion],
   ]);
-  return jsonResponse(200, new Map<string, Value>([['jsonrpc', '2.0'], ['id', id], ['result', result]]));
+  return jsonResponse(
+    200,
+    new Map<string, Value>([
+      ['jsonrpc', '2.0'],
+      ['id', id],
+      ['result', result],
+    ]),
+  );
 }

@@ -15,7 +15,17 @@ import { OdooError } from './errors.ts';
 import { htmlResponse, type SimRequest, type SimResponse } from './http-types.ts';
 import { jsonRpcError, jsonRpcResult, readJsonRpc } from './jsonrpc-envelope.ts';
 import { readZip } from './zip.ts';
-import { copyOf, dbnamePattern, formOf, methodNotAllowed, missingField, notFound, redirect, required, type DatabaseManagerState } from './web-database-routes.ts';
+import {
+  copyOf,
+  dbnamePattern,
+  formOf,
+  methodNotAllowed,
+  missingField,
+  notFound,
+  redirect,
+  required,
+  type DatabaseManagerState,
+} from './web-database-routes.ts';
 import type { ParsedForm } from './form-data.ts';
 
 /** An exception the controller renders: `args[0]` and its `http_status`. */
@@ -41,7 +51,14 @@ const houston =
 export function handleModulesDbManager(state: DatabaseManagerState, req: SimRequest): SimResponse {
   const route = req.path.slice('/web/database/'.length);
   const page = (status: number, error?: string) =>
-    htmlResponse(status, renderManagerPage({ databases: [...state.databases.keys()], insecure: state.manager.masterPassword === 'admin', ...(error === undefined ? {} : { error }) }));
+    htmlResponse(
+      status,
+      renderManagerPage({
+        databases: [...state.databases.keys()],
+        insecure: state.manager.masterPassword === 'admin',
+        ...(error === undefined ? {} : { error }),
+      }),
+    );
 
   if (route === 'manager' || route === 'selector') {
     if (req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed();
@@ -92,7 +109,11 @@ function list(state: DatabaseManagerState, req: SimRequest): SimResponse {
   const rpc = readJsonRpc(req);
   if ('status' in rpc) return rpc;
   if (!state.manager.enabled) {
-    return jsonRpcError(rpc.id, new OdooError('odoo.exceptions.AccessDenied', 'Database management functions blocked, admin disabled database listing.', 403), 'list');
+    return jsonRpcError(
+      rpc.id,
+      new OdooError('odoo.exceptions.AccessDenied', 'Database management functions blocked, admin disabled database listing.', 403),
+      'list',
+    );
   }
   return jsonRpcResult(rpc.id, [...state.databases.keys()]);
 }
@@ -174,7 +195,11 @@ function rename(state: DatabaseManagerState, form: ParsedForm): SimResponse | un
  * `backup(master_pwd, name, backup_format='zip')`: the dump is written whole to a temporary file,
  * then sent (`send_file`) — nothing reaches the client before it is complete.
  */
-function backup(state: DatabaseManagerState, form: ParsedForm, page: (status: number, error: string) => SimResponse): SimResponse | undefined {
+function backup(
+  state: DatabaseManagerState,
+  form: ParsedForm,
+  page: (status: number, error: string) => SimResponse,
+): SimResponse | undefined {
   const fields = required(form, 'master_pwd', 'name');
   if (fields === undefined) return undefined;
   const [master, name] = fields as [string, string];

@@ -20,7 +20,14 @@ async function post(route: string, fields: Record<string, string>) {
   const res = await fetch(`${sim.url}/web/database/${route}`, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
   const body = Buffer.from(await res.arrayBuffer());
   const text = body.toString('utf8');
-  return { status: res.status, location: res.headers.get('location'), contentType: res.headers.get('content-type'), body, text, error: /<div class="alert alert-danger">([\s\S]*?)<\/div>/.exec(text)?.[1] };
+  return {
+    status: res.status,
+    location: res.headers.get('location'),
+    contentType: res.headers.get('content-type'),
+    body,
+    text,
+    error: /<div class="alert alert-danger">([\s\S]*?)<\/div>/.exec(text)?.[1],
+  };
 }
 
 async function restore(fields: Record<string, string>, file: Buffer) {
@@ -40,14 +47,22 @@ describe('/web/database/manager and /list', () => {
   });
 
   it('lists the databases over JSON-RPC', async () => {
-    const res = await fetch(`${sim.url}/web/database/list`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc": "2.0", "method": "call", "params": {}, "id": 1}' });
+    const res = await fetch(`${sim.url}/web/database/list`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc": "2.0", "method": "call", "params": {}, "id": 1}',
+    });
     expect(await res.text()).toBe('{"jsonrpc": "2.0", "id": 1, "result": ["gw", "gw2"]}');
   });
 
   it('serves neither page nor list, and refuses every operation, when disabled', async () => {
     sim.databaseManager.enabled = false;
     expect((await fetch(`${sim.url}/web/database/manager`)).status).toBe(404);
-    const list = await fetch(`${sim.url}/web/database/list`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"params": {}}' });
+    const list = await fetch(`${sim.url}/web/database/list`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"params": {}}',
+    });
     expect(await list.text()).toContain('"name": "odoo.exceptions.AccessDenied"');
     expect((await post('drop', { master_pwd: 'admin', name: 'gw2' })).error).toBe('Database deletion error: Access Denied');
     expect(sim.databases()).toEqual(['gw', 'gw2']);
@@ -56,7 +71,10 @@ describe('/web/database/manager and /list', () => {
 
 describe('form posts', () => {
   it('duplicates, drops (a missing name too) and changes the master password with 303 redirects', async () => {
-    expect(await post('duplicate', { master_pwd: 'admin', name: 'gw2', new_name: 'gw3' })).toMatchObject({ status: 303, location: '/web/database/manager' });
+    expect(await post('duplicate', { master_pwd: 'admin', name: 'gw2', new_name: 'gw3' })).toMatchObject({
+      status: 303,
+      location: '/web/database/manager',
+    });
     expect(sim.databases()).toEqual(['gw', 'gw2', 'gw3']);
     expect(await post('drop', { master_pwd: 'admin', name: 'gw3' })).toMatchObject({ status: 303, location: '/web/database/manager' });
     expect(await post('drop', { master_pwd: 'admin', name: 'nope' })).toMatchObject({ status: 303, location: '/web/database/manager' });
@@ -68,18 +86,42 @@ describe('form posts', () => {
   it('creates a database whose admin logs in with the form login and password, and redirects to /odoo', async () => {
     const res = await post('create', { master_pwd: 'admin', name: 'gw6', lang: 'en_US', password: 'pw6', login: 'boss', phone: '' });
     expect([res.status, res.location]).toEqual([303, '/odoo']);
-    const auth = await fetch(`${sim.url}/web/session/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ params: { db: 'gw6', login: 'boss', password: 'pw6' } }) });
+    const auth = await fetch(`${sim.url}/web/session/authenticate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ params: { db: 'gw6', login: 'boss', password: 'pw6' } }),
+    });
     expect(await auth.text()).toContain('"uid": 2');
   });
 
   // 'wrong' against a protected manager (master 'admin2'), so the takeover does not apply
   it.each([
-    ['create', { master_pwd: 'wrong', name: 'gw11', lang: 'en_US', password: 'admin', login: 'admin', phone: '' }, 'Database creation error: Access Denied'],
-    ['create', { master_pwd: 'admin', name: 'gw', lang: 'en_US', password: 'admin', login: 'admin', phone: '' }, 'Database creation error: database &#39;gw&#39; already exists!'],
+    [
+      'create',
+      { master_pwd: 'wrong', name: 'gw11', lang: 'en_US', password: 'admin', login: 'admin', phone: '' },
+      'Database creation error: Access Denied',
+    ],
+    [
+      'create',
+      { master_pwd: 'admin', name: 'gw', lang: 'en_US', password: 'admin', login: 'admin', phone: '' },
+      'Database creation error: database &#39;gw&#39; already exists!',
+    ],
     ['duplicate', { master_pwd: 'wrong', name: 'gw2', new_name: 'gw11' }, 'Database duplication error: Access Denied'],
-    ['duplicate', { master_pwd: 'admin', name: 'gw2', new_name: 'gw' }, 'Database duplication error: database &#34;gw&#34; already exists\n'],
-    ['duplicate', { master_pwd: 'admin', name: 'nope', new_name: 'gw3x' }, 'Database duplication error: template database &#34;nope&#34; does not exist\n'],
-    ['duplicate', { master_pwd: 'admin', name: 'gw2', new_name: 'bad name!' }, 'Database duplication error: &#39;NoneType&#39; object has no attribute &#39;uid&#39;'],
+    [
+      'duplicate',
+      { master_pwd: 'admin', name: 'gw2', new_name: 'gw' },
+      'Database duplication error: database &#34;gw&#34; already exists\n',
+    ],
+    [
+      'duplicate',
+      { master_pwd: 'admin', name: 'nope', new_name: 'gw3x' },
+      'Database duplication error: template database &#34;nope&#34; does not exist\n',
+    ],
+    [
+      'duplicate',
+      { master_pwd: 'admin', name: 'gw2', new_name: 'bad name!' },
+      'Database duplication error: &#39;NoneType&#39; object has no attribute &#39;uid&#39;',
+    ],
     ['backup', { master_pwd: 'admin', name: 'nope' }, 'Database backup error: Database &#39;nope&#39; is not known'],
     ['change_password', { master_pwd: 'wrong', master_pwd_new: 'x' }, 'Master password update error: Access Denied'],
   ])('%s %j shows %j on the manager page (HTTP 200)', async (route, fields, error) => {
@@ -100,7 +142,9 @@ describe('form posts', () => {
   });
 
   it('does not adopt a password on change_password', async () => {
-    expect((await post('change_password', { master_pwd: 'Takeover1', master_pwd_new: 'x' })).error).toBe('Master password update error: Access Denied');
+    expect((await post('change_password', { master_pwd: 'Takeover1', master_pwd_new: 'x' })).error).toBe(
+      'Master password update error: Access Denied',
+    );
     expect(sim.databaseManager.masterPassword).toBe('admin');
   });
 });
@@ -116,7 +160,11 @@ describe('backup and restore', () => {
       body: JSON.stringify({ ids: [9], vals: { name: 'Renamed before the backup' } }),
     });
     const backup = await post('backup', { master_pwd: 'admin', name: 'gw2', backup_format: format });
-    expect([backup.status, backup.contentType, backup.body.subarray(0, signature.length).toString('latin1')]).toEqual([200, 'application/octet-stream; charset=binary', signature]);
+    expect([backup.status, backup.contentType, backup.body.subarray(0, signature.length).toString('latin1')]).toEqual([
+      200,
+      'application/octet-stream; charset=binary',
+      signature,
+    ]);
     if (format === 'zip') expect([...(readZip(backup.body)?.keys() ?? [])]).toEqual(['dump.sql', 'manifest.json']);
     expect(dumpTextOf(backup.body)).toContain('Renamed before the backup');
     expect(await restore({ master_pwd: 'admin', name: 'gw9', copy: 'true' }, backup.body)).toEqual({ status: 303, error: undefined });
@@ -136,7 +184,10 @@ describe('backup and restore', () => {
 
   it('cuts a backup without its end when told to fail', async () => {
     sim.databaseManager.failBackupsAfter = 1_000;
-    const res = await fetch(`${sim.url}/web/database/backup`, { method: 'POST', body: new URLSearchParams({ master_pwd: 'admin', name: 'gw' }) });
+    const res = await fetch(`${sim.url}/web/database/backup`, {
+      method: 'POST',
+      body: new URLSearchParams({ master_pwd: 'admin', name: 'gw' }),
+    });
     await expect(res.arrayBuffer()).rejects.toThrow();
   });
 
@@ -156,6 +207,8 @@ describe('/web/database/rename', () => {
     expect((await fetch(`${sim.url}/web/database/rename`)).status).toBe(405);
     expect(await post('rename', { master_pwd: 'admin', name: 'gw2', new_name: 'gw4' })).toMatchObject({ status: 303 });
     expect(sim.databases()).toEqual(['gw', 'gw4']);
-    expect((await post('rename', { master_pwd: 'admin', name: 'gw3', new_name: 'gw4b' })).error).toBe('Database rename error: Couldn&#39;t rename database gw3 to gw4b: database &#34;gw3&#34; does not exist\n');
+    expect((await post('rename', { master_pwd: 'admin', name: 'gw3', new_name: 'gw4b' })).error).toBe(
+      'Database rename error: Couldn&#39;t rename database gw3 to gw4b: database &#34;gw3&#34; does not exist\n',
+    );
   });
 });

@@ -84,12 +84,21 @@ export function missingField(): SimResponse {
 }
 
 /** werkzeug's 404 and 405 pages. */
-export const notFound = () => htmlResponse(404, werkzeugPage(404, 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.'));
+export const notFound = () =>
+  htmlResponse(
+    404,
+    werkzeugPage(
+      404,
+      'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.',
+    ),
+  );
 export const methodNotAllowed = () => htmlResponse(405, werkzeugPage(405, 'The method is not allowed for the requested URL.'));
 
 /** The form a POST carries (urlencoded or multipart), or undefined when it cannot be parsed. */
 export function formOf(req: SimRequest): ParsedForm | undefined {
-  return mimetypeOf(req) === 'multipart/form-data' ? parseMultipart(req.raw ?? Buffer.from(req.body, 'utf8'), req.headers['content-type'] ?? '') : parseUrlencoded(req.body);
+  return mimetypeOf(req) === 'multipart/form-data'
+    ? parseMultipart(req.raw ?? Buffer.from(req.body, 'utf8'), req.headers['content-type'] ?? '')
+    : parseUrlencoded(req.body);
 }
 
 /** Serves `/web/database/*`. */
@@ -98,11 +107,26 @@ export function handleWebDatabase(state: DatabaseManagerState, req: SimRequest):
   const route = req.path.slice('/web/database/'.length);
   const settings = state.manager;
   const page = (error?: string) =>
-    htmlResponse(200, renderManagerPage({ databases: [...state.databases.keys()], insecure: settings.masterPassword === 'admin', ...(error === undefined ? {} : { error }) }));
+    htmlResponse(
+      200,
+      renderManagerPage({
+        databases: [...state.databases.keys()],
+        insecure: settings.masterPassword === 'admin',
+        ...(error === undefined ? {} : { error }),
+      }),
+    );
 
   if (route === 'manager' || route === 'selector') {
-    if (req.method !== 'GET' && req.method !== 'POST') return htmlResponse(405, werkzeugPage(405, 'The method is not allowed for the requested URL.'));
-    if (!settings.enabled) return htmlResponse(404, werkzeugPage(404, 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.'));
+    if (req.method !== 'GET' && req.method !== 'POST')
+      return htmlResponse(405, werkzeugPage(405, 'The method is not allowed for the requested URL.'));
+    if (!settings.enabled)
+      return htmlResponse(
+        404,
+        werkzeugPage(
+          404,
+          'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.',
+        ),
+      );
     return page();
   }
   if (route === 'list') return list(state, req);
@@ -116,18 +140,35 @@ export function handleWebDatabase(state: DatabaseManagerState, req: SimRequest):
     ...(settings.renameRoute ? { rename: (form: ParsedForm) => rename(state, form) } : {}),
   };
   const operation = Object.hasOwn(operations, route) ? operations[route] : undefined;
-  if (operation === undefined) return htmlResponse(404, werkzeugPage(404, 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.'));
+  if (operation === undefined)
+    return htmlResponse(
+      404,
+      werkzeugPage(
+        404,
+        'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.',
+      ),
+    );
   if (req.method !== 'POST') return htmlResponse(405, werkzeugPage(405, 'The method is not allowed for the requested URL.'));
   const form = formOf(req);
-  if (form === undefined) return htmlResponse(400, werkzeugPage(400, 'The browser (or proxy) sent a request that this server could not understand.'));
+  if (form === undefined)
+    return htmlResponse(400, werkzeugPage(400, 'The browser (or proxy) sent a request that this server could not understand.'));
   const master = form.fields.get('master_pwd');
   // insecure = verify_admin_password('admin'); if insecure and master_pwd: change_admin_password('admin', master_pwd)
-  if (route !== 'change_password' && settings.masterPassword === 'admin' && master !== undefined && master !== '') settings.masterPassword = master;
+  if (route !== 'change_password' && settings.masterPassword === 'admin' && master !== undefined && master !== '')
+    settings.masterPassword = master;
   try {
     return operation(form) ?? missingField();
   } catch (err) {
     if (!(err instanceof ControllerError)) throw err;
-    const label = { create: 'Database creation error', duplicate: 'Database duplication error', drop: 'Database deletion error', backup: 'Database backup error', restore: 'Database restore error', change_password: 'Master password update error', rename: 'Database rename error' }[route];
+    const label = {
+      create: 'Database creation error',
+      duplicate: 'Database duplication error',
+      drop: 'Database deletion error',
+      backup: 'Database backup error',
+      restore: 'Database restore error',
+      change_password: 'Master password update error',
+      rename: 'Database rename error',
+    }[route];
     return page(`${label}: ${err.message}`);
   }
 }
@@ -259,7 +300,12 @@ function rename(state: DatabaseManagerState, form: ParsedForm): SimResponse | un
   const [master, name, newName] = fields as [string, string, string];
   checkSuper(state, master);
   const db = state.databases.get(name);
-  const why = db === undefined ? `database "${name}" does not exist\n` : state.databases.has(newName) ? `database "${newName}" already exists\n` : undefined;
+  const why =
+    db === undefined
+      ? `database "${name}" does not exist\n`
+      : state.databases.has(newName)
+        ? `database "${newName}" already exists\n`
+        : undefined;
   if (why !== undefined || db === undefined) throw new ControllerError(`Couldn't rename database ${name} to ${newName}: ${why ?? ''}`);
   state.databases.delete(name);
   state.docs.delete(name);

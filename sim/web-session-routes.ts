@@ -24,7 +24,13 @@ import { odooRelease } from './version-routes.ts';
 
 /** The paths this module serves. */
 export function isWebSessionPath(path: string): boolean {
-  return path === '/web/session/authenticate' || path === '/web/session/destroy' || path === '/web/session/check' || path === '/web/dataset/call_kw' || path.startsWith('/web/dataset/call_kw/');
+  return (
+    path === '/web/session/authenticate' ||
+    path === '/web/session/destroy' ||
+    path === '/web/session/check' ||
+    path === '/web/dataset/call_kw' ||
+    path.startsWith('/web/dataset/call_kw/')
+  );
 }
 
 /**
@@ -34,7 +40,9 @@ export function isWebSessionPath(path: string): boolean {
 function sessionToken(db: Database, uid: number): string | undefined {
   const user = db.model('res.users')?.rows.get(uid);
   if (user === undefined) return undefined;
-  return createHash('sha256').update(JSON.stringify([uid, user.v.login, db.passwords.get(uid) ?? null, user.v.active])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([uid, user.v.login, db.passwords.get(uid) ?? null, user.v.active]))
+    .digest('hex');
 }
 
 /** `ir.http.session_info()`, the members the simulator can state from its data. */
@@ -49,7 +57,11 @@ function sessionInfo(db: Database, uid: number, now: Date): Value {
     is_admin: system,
     is_public: false,
     is_internal_user: user.v.share !== true,
-    user_context: struct({ lang: typeof user.v.lang === 'string' ? user.v.lang : 'en_US', tz: typeof user.v.tz === 'string' ? user.v.tz : false, uid }),
+    user_context: struct({
+      lang: typeof user.v.lang === 'string' ? user.v.lang : 'en_US',
+      tz: typeof user.v.tz === 'string' ? user.v.tz : false,
+      uid,
+    }),
     db: db.name,
     server_version: odooRelease.version,
     server_version_info: odooRelease.versionInfo,
@@ -61,7 +73,11 @@ function sessionInfo(db: Database, uid: number, now: Date): Value {
 }
 
 function unknownDatabaseError(name: string): OdooError {
-  return new OdooError('psycopg2.OperationalError', `connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed: FATAL:  database "${name}" does not exist\n`, 500);
+  return new OdooError(
+    'psycopg2.OperationalError',
+    `connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed: FATAL:  database "${name}" does not exist\n`,
+    500,
+  );
 }
 
 /** `/web/session/authenticate` (`auth='none'`): db, login and password from the params. */

@@ -18,11 +18,15 @@ beforeEach(() => sim.reset());
 afterAll(() => sim.close());
 
 async function rpc(path: string, params: Record<string, unknown>, cookie?: string, headers: Record<string, string> = {}) {
-  const answer = await rawCall(sim, path, { body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params, id: 7 }), headers: { ...headers, ...(cookie === undefined ? {} : { cookie }) } });
+  const answer = await rawCall(sim, path, {
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params, id: 7 }),
+    headers: { ...headers, ...(cookie === undefined ? {} : { cookie }) },
+  });
   const setCookie = answer.headers.get('set-cookie') ?? undefined;
   return { ...answer, cookie: setCookie === undefined ? undefined : setCookie.split(';')[0], envelope: answer.value as Struct };
 }
-const login = (db: string, user: string, password: string, cookie?: string) => rpc('/web/session/authenticate', { db, login: user, password }, cookie);
+const login = (db: string, user: string, password: string, cookie?: string) =>
+  rpc('/web/session/authenticate', { db, login: user, password }, cookie);
 const errorOf = (envelope: Struct) => plain((envelope.get('error') as Struct).get('data')) as Record<string, unknown>;
 
 describe('/web/session/authenticate', () => {
@@ -30,7 +34,14 @@ describe('/web/session/authenticate', () => {
     const a = await login('gw', 'demo', 'demo');
     expect(a.status).toBe(200);
     expect(a.headers.get('set-cookie')).toMatch(/^session_id=[\w-]{84}; Expires=[^;]+; Max-Age=604800; HttpOnly; Path=\/$/);
-    expect(plain(a.envelope.get('result') as Value)).toMatchObject({ uid: 5, is_system: false, is_internal_user: true, db: 'gw', username: 'demo', user_context: { lang: 'en_US', tz: 'Europe/Brussels', uid: 5 } });
+    expect(plain(a.envelope.get('result') as Value)).toMatchObject({
+      uid: 5,
+      is_system: false,
+      is_internal_user: true,
+      db: 'gw',
+      username: 'demo',
+      user_context: { lang: 'en_US', tz: 'Europe/Brussels', uid: 5 },
+    });
     expect(a.envelope.get('id')).toBe(7);
   });
 
@@ -41,13 +52,23 @@ describe('/web/session/authenticate', () => {
   ])('refuses %s with AccessDenied and no cookie', async (_what, db, user, password) => {
     const a = await login(db, user, password === 'KEY' ? sim.keyFor('gw', 'demo') : password);
     expect(a.cookie).toBeUndefined();
-    expect(errorOf(a.envelope)).toEqual({ name: 'odoo.exceptions.AccessDenied', message: 'Access Denied', arguments: ['Access Denied'], context: {}, debug: 'odoo.exceptions.AccessDenied: Access Denied\n' });
+    expect(errorOf(a.envelope)).toEqual({
+      name: 'odoo.exceptions.AccessDenied',
+      message: 'Access Denied',
+      arguments: ['Access Denied'],
+      context: {},
+      debug: 'odoo.exceptions.AccessDenied: Access Denied\n',
+    });
   });
 
   it('answers {"uid": null} for a two-factor user', async () => {
     const a = await login('gw', 'portal', 'portal');
     expect(plain(a.envelope.get('result') as Value)).toEqual({ uid: null });
-    expect((await rpc('/web/dataset/call_kw', { model: 'res.users', method: 'context_get', args: [], kwargs: {} }, a.cookie)).envelope.get('error')).toBeInstanceOf(Map);
+    expect(
+      (await rpc('/web/dataset/call_kw', { model: 'res.users', method: 'context_get', args: [], kwargs: {} }, a.cookie)).envelope.get(
+        'error',
+      ),
+    ).toBeInstanceOf(Map);
   });
 
   it('answers an unknown database with psycopg2.OperationalError', async () => {
@@ -58,14 +79,24 @@ describe('/web/session/authenticate', () => {
 describe('/web/dataset/call_kw and /web/session/destroy', () => {
   it('runs call_kw as the session user with positional args, then destroy ends the session', async () => {
     const { cookie } = await login('gw', 'demo', 'demo');
-    const got = await rpc('/web/dataset/call_kw/res.partner.category/search_count', { model: 'res.partner.category', method: 'search_count', args: [[]], kwargs: {} }, cookie);
+    const got = await rpc(
+      '/web/dataset/call_kw/res.partner.category/search_count',
+      { model: 'res.partner.category', method: 'search_count', args: [[]], kwargs: {} },
+      cookie,
+    );
     expect(got.envelope.get('result')).toBeTypeOf('number');
-    const created = await rpc('/web/dataset/call_kw', { model: 'res.partner.category', method: 'create', args: [{ name: 'via call_kw' }], kwargs: {} }, cookie);
+    const created = await rpc(
+      '/web/dataset/call_kw',
+      { model: 'res.partner.category', method: 'create', args: [{ name: 'via call_kw' }], kwargs: {} },
+      cookie,
+    );
     expect(created.envelope.get('result')).toBeTypeOf('number');
     const destroyed = await rpc('/web/session/destroy', {}, cookie);
     expect(destroyed.text).toBe('{"jsonrpc": "2.0", "id": 7}');
     expect(destroyed.cookie).not.toBe(cookie);
-    const after = await rpc('/web/dataset/call_kw', { model: 'res.users', method: 'context_get', args: [], kwargs: {} }, cookie, { 'x-odoo-database': 'gw' });
+    const after = await rpc('/web/dataset/call_kw', { model: 'res.users', method: 'context_get', args: [], kwargs: {} }, cookie, {
+      'x-odoo-database': 'gw',
+    });
     expect((after.envelope.get('error') as Struct).get('code')).toBe(100);
   });
 
@@ -77,18 +108,27 @@ describe('/web/dataset/call_kw and /web/session/destroy', () => {
 });
 
 describe('session cookies on JSON-2', () => {
-  const navigation = { 'sec-fetch-dest': 'document', 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin', 'sec-fetch-user': '?1' };
+  const navigation = {
+    'sec-fetch-dest': 'document',
+    'sec-fetch-mode': 'navigate',
+    'sec-fetch-site': 'same-origin',
+    'sec-fetch-user': '?1',
+  };
   /** node:http, because fetch rewrites Sec-Fetch-Mode to "cors". */
   const contextGet = (headers: Record<string, string>) =>
     new Promise<{ status: number; text: string; value: Value }>((resolve, reject) => {
-      const r = request(`${sim.url}/json/2/res.users/context_get`, { method: 'POST', headers: { ...headers, 'content-length': '0' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, text, value: /json/.test(res.headers['content-type'] ?? '') ? parseJson(text) : text });
-        });
-      });
+      const r = request(
+        `${sim.url}/json/2/res.users/context_get`,
+        { method: 'POST', headers: { ...headers, 'content-length': '0' } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            resolve({ status: res.statusCode ?? 0, text, value: /json/.test(res.headers['content-type'] ?? '') ? parseJson(text) : text });
+          });
+        },
+      );
       r.on('error', reject);
       r.end();
     });
@@ -101,12 +141,16 @@ describe('session cookies on JSON-2', () => {
     expect((bare.value as Struct).get('message')).toBe('Missing "Authorization" or Sec-headers for interactive usage.');
   });
 
-  it('accepts the session user\'s own key with the cookie, and refuses a cookie plus another database with a 403 page', async () => {
+  it("accepts the session user's own key with the cookie, and refuses a cookie plus another database with a 403 page", async () => {
     const { cookie } = await login('gw', 'admin', 'admin');
     expect((await contextGet({ cookie: cookie as string, authorization: `bearer ${sim.keyFor('gw', 'admin')}` })).status).toBe(200);
     const other = await contextGet({ cookie: cookie as string, authorization: `bearer ${sim.keyFor('gw', 'demo')}` });
     expect([other.status, (other.value as Struct).get('message')]).toEqual([403, 'Session user does not match the used apikey.']);
-    const conflict = await contextGet({ cookie: cookie as string, 'x-odoo-database': 'gw2', authorization: `bearer ${sim.keyFor('gw', 'admin')}` });
+    const conflict = await contextGet({
+      cookie: cookie as string,
+      'x-odoo-database': 'gw2',
+      authorization: `bearer ${sim.keyFor('gw', 'admin')}`,
+    });
     expect(conflict.status).toBe(403);
     expect(conflict.text).toContain('<p>Cannot use both the session_id cookie and the x-odoo-database header.</p>');
   });

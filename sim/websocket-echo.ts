@@ -11,7 +11,9 @@ const acceptGuid = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 
 /** The `Sec-WebSocket-Accept` value for a client's `Sec-WebSocket-Key` (RFC 6455 §4.2.2). */
 export function websocketAccept(key: string): string {
-  return createHash('sha1').update(key + acceptGuid).digest('base64');
+  return createHash('sha1')
+    .update(key + acceptGuid)
+    .digest('base64');
 }
 
 /** Answers an upgrade request: 101 and the echo on `/websocket`, 400 for anything else. */
@@ -23,7 +25,9 @@ export function handleWebsocketUpgrade(req: IncomingMessage, socket: Duplex, hea
     socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     return;
   }
-  socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${websocketAccept(key)}\r\n\r\n`);
+  socket.write(
+    `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${websocketAccept(key)}\r\n\r\n`,
+  );
   let buffered = head;
   const onData = (chunk: Buffer) => {
     buffered = Buffer.concat([buffered, chunk]);

@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const ref = (body: string, login = 'admin') => json2(sim, 'ir.model.data', 'check_object_reference', parseJson(body), { key: sim.keyFor('demo', login) });
+const ref = (body: string, login = 'admin') =>
+  json2(sim, 'ir.model.data', 'check_object_reference', parseJson(body), { key: sim.keyFor('demo', login) });
 
 describe('ir.model.data.check_object_reference', () => {
   it.each([
@@ -40,7 +41,10 @@ describe('ir.model.data.check_object_reference', () => {
   it('raises AccessError for a record the search does not find when asked to', async () => {
     const a = await ref('{"module": "base", "xml_id": "lang_km", "raise_on_access_error": true}');
     expect(a.status).toBe(403);
-    expect(plain(a.value)).toMatchObject({ name: 'odoo.exceptions.AccessError', message: 'Not enough access rights on the external ID "base.lang_km"' });
+    expect(plain(a.value)).toMatchObject({
+      name: 'odoo.exceptions.AccessError',
+      message: 'Not enough access rights on the external ID "base.lang_km"',
+    });
   });
 
   it('is model-level (ids refused) and binds its parameters by name', async () => {

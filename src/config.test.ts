@@ -53,19 +53,23 @@ describe('loadConfig()', () => {
     expect(problems.some((p) => p.startsWith('--marshal-none / MARSHAL_NONE: invalid value "maybe"'))).toBe(true);
   });
 
-  it.each(['1', '7', '30', '90', '180', '365'])('accepts Odoo\'s key duration %s', (days) => {
+  it.each(['1', '7', '30', '90', '180', '365'])("accepts Odoo's key duration %s", (days) => {
     expect(loadConfig(['--key-duration', days], {}).keyDurationDays).toBe(Number(days));
   });
 
   it.each(['0', '-1', '2', '14', 'forever'])('refuses key duration %s, naming the values Odoo accepts', (days) => {
-    expect(() => loadConfig([], { KEY_DURATION: days })).toThrow(`--key-duration / KEY_DURATION: invalid value "${days}": one of Odoo's key durations: 1, 7, 30, 90, 180 or 365 (days)`);
+    expect(() => loadConfig([], { KEY_DURATION: days })).toThrow(
+      `--key-duration / KEY_DURATION: invalid value "${days}": one of Odoo's key durations: 1, 7, 30, 90, 180 or 365 (days)`,
+    );
   });
 
   it('takes a key tag of letters, digits, ".", "_" or "-" (none by default), and refuses what a key name could not carry', () => {
     expect(loadConfig([], {}).keyTag).toBe('');
     expect(loadConfig(['--key-tag', 'eu-prod_2.b'], {}).keyTag).toBe('eu-prod_2.b');
     for (const tag of ['eu prod', '(x)', 'a%b', 'x'.repeat(41)]) {
-      expect(() => loadConfig([], { KEY_TAG: tag })).toThrow(`--key-tag / KEY_TAG: invalid value "${tag}": letters, digits, ".", "_" or "-", at most 40, e.g. eu-prod`);
+      expect(() => loadConfig([], { KEY_TAG: tag })).toThrow(
+        `--key-tag / KEY_TAG: invalid value "${tag}": letters, digits, ".", "_" or "-", at most 40, e.g. eu-prod`,
+      );
     }
   });
 
@@ -86,7 +90,8 @@ describe('loadConfig()', () => {
     const c = loadConfig([], {});
     expect(c.upstreamConnections).toBe(24);
     const readinessConnections = 2;
-    const total = c.upstreamConnections + c.slowConnections + c.keyConnections + c.dbConnections + c.passthroughConnections + readinessConnections;
+    const total =
+      c.upstreamConnections + c.slowConnections + c.keyConnections + c.dbConnections + c.passthroughConnections + readinessConnections;
     // every connection one replica may open at once, with room left for Odoo's cron threads
     expect(total).toBeLessThanOrEqual(odooDefaultDbMaxconn - 8);
     const readme = readFileSync(new URL('../docs/configuration.md', import.meta.url), 'utf8');
@@ -115,7 +120,7 @@ describe('loadConfig()', () => {
   });
 });
 
-describe('configuration errors in the gateway\'s own words', () => {
+describe("configuration errors in the gateway's own words", () => {
   const problemsOf = (argv: string[], env: NodeJS.ProcessEnv = {}): string[] => {
     try {
       loadConfig(argv, env);
@@ -125,13 +130,18 @@ describe('configuration errors in the gateway\'s own words', () => {
     }
   };
   /** The configuration library's own wording, which must never reach an operator. */
-  const libraryWords = /Invalid input|Invalid option|Invalid (string|URL|url)|Too (big|small)|expected (number|string|boolean)|received|[<>]=|\|/;
+  const libraryWords =
+    /Invalid input|Invalid option|Invalid (string|URL|url)|Too (big|small)|expected (number|string|boolean)|received|[<>]=|\|/;
 
   it('explains a bad port with the accepted range and an example, keeping flag, variable and value', () => {
     for (const value of ['x', '70000', '-1', '80.5']) {
-      expect(problemsOf(['--port', value])).toEqual([`--port / PORT: invalid value "${value}": a port number from 0 to 65535 (0: any free port), e.g. 8070`]);
+      expect(problemsOf(['--port', value])).toEqual([
+        `--port / PORT: invalid value "${value}": a port number from 0 to 65535 (0: any free port), e.g. 8070`,
+      ]);
     }
-    expect(problemsOf([], { ADMIN_PORT: 'http' })).toEqual(['--admin-port / ADMIN_PORT: invalid value "http": a port number from 0 to 65535 (0: any free port), e.g. 8071']);
+    expect(problemsOf([], { ADMIN_PORT: 'http' })).toEqual([
+      '--admin-port / ADMIN_PORT: invalid value "http": a port number from 0 to 65535 (0: any free port), e.g. 8071',
+    ]);
   });
 
   it('derives the explanation of numbers, durations and choices from their schema', () => {
@@ -141,7 +151,9 @@ describe('configuration errors in the gateway\'s own words', () => {
       '--max-body / MAX_BODY: invalid value "10": a whole number of bytes from 1024 up, e.g. 134217728',
       '--marshal-none / MARSHAL_NONE: invalid value "null": one of "fault", "nil" or "false"',
     ]);
-    expect(problemsOf([], { DEMO: 'maybe' })).toEqual(['--demo / DEMO: invalid value "maybe": true or false (also 1/0, yes/no), e.g. true']);
+    expect(problemsOf([], { DEMO: 'maybe' })).toEqual([
+      '--demo / DEMO: invalid value "maybe": true or false (also 1/0, yes/no), e.g. true',
+    ]);
   });
 
   it('says what every setting accepts, with an example or the list of choices, in its own words', () => {
@@ -160,7 +172,11 @@ describe('configuration errors in the gateway\'s own words', () => {
         expect(head).toBe(`--${s.flag} / ${s.env}`);
         expect(why).not.toMatch(libraryWords);
         // a file the gateway cannot read says so; everything else says what it accepts
-        if (s.flag !== 'upstream-ca' && !Object.keys(secretFileForms).some((k) => settings[k as keyof typeof secretFileForms].flag === s.flag)) expect(why).toMatch(/e\.g\. |^one of /);
+        if (
+          s.flag !== 'upstream-ca' &&
+          !Object.keys(secretFileForms).some((k) => settings[k as keyof typeof secretFileForms].flag === s.flag)
+        )
+          expect(why).toMatch(/e\.g\. |^one of /);
         explained++;
         break;
       }
@@ -169,7 +185,7 @@ describe('configuration errors in the gateway\'s own words', () => {
     expect(explained).toBe(Object.keys(settings).length - 1);
   });
 
-  it('reads --flag value, --flag=value and bare booleans, and tells stray arguments apart from an unknown flag\'s value', () => {
+  it("reads --flag value, --flag=value and bare booleans, and tells stray arguments apart from an unknown flag's value", () => {
     const config = loadConfig(['--port', '8075', '--admin-port=8076', '--strict-base64', '--marshal-none=nil'], {});
     expect([config.port, config.adminPort, config.strictBase64, config.marshalNone]).toEqual([8075, 8076, true, 'nil']);
     expect(problemsOf(['--nope', 'its-value', 'stray', '-v', '--port'], {})).toEqual([
@@ -221,7 +237,10 @@ describe('operations settings', () => {
   it('names every bad operations value at once', () => {
     let error: unknown;
     try {
-      loadConfig(['--admin-port', '70000', '--admin-token', 'short', '--log-format', 'xml', '--report-size', '0', '--shutdown-grace', '-1'], {});
+      loadConfig(
+        ['--admin-port', '70000', '--admin-token', 'short', '--log-format', 'xml', '--report-size', '0', '--shutdown-grace', '-1'],
+        {},
+      );
     } catch (e) {
       error = e;
     }
@@ -243,17 +262,32 @@ describe('operations settings', () => {
         return (e as ConfigError).problems;
       }
     };
-    expect(problems(['--redis-url', 'redis://127.0.0.1:6379'])).toEqual(['--state-secret / STATE_SECRET: required with --redis-url: replicas store keys in Redis encrypted under it']);
+    expect(problems(['--redis-url', 'redis://127.0.0.1:6379'])).toEqual([
+      '--state-secret / STATE_SECRET: required with --redis-url: replicas store keys in Redis encrypted under it',
+    ]);
     expect(problems(['--redis-url', 'http://127.0.0.1:6379', '--state-secret', 'short'])).toEqual([
       '--redis-url / REDIS_URL: invalid value "http://127.0.0.1:6379": a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379 or rediss://:password@redis.internal:6380/0',
       '--state-secret / STATE_SECRET: invalid value: 32 or more characters, e.g. the output of `openssl rand -base64 32`',
     ]);
     // secrets are never quoted back: a short state secret, an admin token, a Redis URL's password
-    const told = problems(['--redis-url', 'http://:hunter2-redis@127.0.0.1:6379', '--state-secret', 'short-secret-9', '--admin-token', 'tok en']).join('\n');
+    const told = problems([
+      '--redis-url',
+      'http://:hunter2-redis@127.0.0.1:6379',
+      '--state-secret',
+      'short-secret-9',
+      '--admin-token',
+      'tok en',
+    ]).join('\n');
     expect(told).toContain('--redis-url / REDIS_URL: invalid value "http://***@127.0.0.1:6379"');
     for (const secret of ['hunter2-redis', 'short-secret-9', 'tok en']) expect(told).not.toContain(secret);
     const config = loadConfig([], { REDIS_URL: 'rediss://:pw@redis.internal:6380/2', STATE_SECRET: 'x'.repeat(32) });
-    expect([config.redisUrl, config.redisPrefix, config.redisTimeoutMs, config.redisLockTimeoutMs, config.redisLocalTtlMs]).toEqual(['rediss://:pw@redis.internal:6380/2', 'legacy-rpc-gateway:', 500, 20_000, 5000]);
+    expect([config.redisUrl, config.redisPrefix, config.redisTimeoutMs, config.redisLockTimeoutMs, config.redisLocalTtlMs]).toEqual([
+      'rediss://:pw@redis.internal:6380/2',
+      'legacy-rpc-gateway:',
+      500,
+      20_000,
+      5000,
+    ]);
     expect(loadConfig([], {}).redisUrl).toBeUndefined();
   });
 
@@ -340,8 +374,14 @@ describe('shadow mode settings', () => {
     [['--shadow-sample', '101'], '--shadow-sample / SHADOW_SAMPLE: invalid value "101": a percentage from 0 to 100'],
     [['--shadow-sample', 'all'], '--shadow-sample / SHADOW_SAMPLE: invalid value "all"'],
     [['--shadow-max-in-flight', '0'], '--shadow-max-in-flight / SHADOW_MAX_IN_FLIGHT: invalid value "0"'],
-    [['--shadow-methods', '+write'], '--shadow-methods / SHADOW_METHODS: invalid value "+write": write is never shadowed: it can change state'],
-    [['--shadow-methods', 'read'], '--shadow-methods / SHADOW_METHODS: invalid value "read": "read": name each method with + (add) or - (remove)'],
+    [
+      ['--shadow-methods', '+write'],
+      '--shadow-methods / SHADOW_METHODS: invalid value "+write": write is never shadowed: it can change state',
+    ],
+    [
+      ['--shadow-methods', 'read'],
+      '--shadow-methods / SHADOW_METHODS: invalid value "read": "read": name each method with + (add) or - (remove)',
+    ],
   ])('refuses %j with a clear message', (argv, message) => {
     expect(() => loadConfig(argv, {})).toThrow(message);
   });
@@ -377,7 +417,10 @@ describe('the admin port beyond loopback', () => {
 
   it('starts beyond loopback with a token, or when the operator accepts the risk by name', () => {
     expect(loadConfig([], { ADMIN_HOST: '0.0.0.0', ADMIN_TOKEN: token }).adminToken).toBe(token);
-    expect(loadConfig(['--admin-open-without-token'], { ADMIN_HOST: '0.0.0.0' })).toMatchObject({ adminToken: undefined, adminOpenWithoutToken: true });
+    expect(loadConfig(['--admin-open-without-token'], { ADMIN_HOST: '0.0.0.0' })).toMatchObject({
+      adminToken: undefined,
+      adminOpenWithoutToken: true,
+    });
   });
 
   it('reads the token from a secret file, one trailing newline ignored', () => {
@@ -385,12 +428,18 @@ describe('the admin port beyond loopback', () => {
   });
 
   it('refuses a missing or bad secret file without quoting its content, and a token given twice', () => {
-    expect(problems([], { ADMIN_TOKEN_FILE: '/nonexistent/admin_token' })).toEqual(['--admin-token-file / ADMIN_TOKEN_FILE: invalid value "/nonexistent/admin_token": cannot read the file (ENOENT)']);
+    expect(problems([], { ADMIN_TOKEN_FILE: '/nonexistent/admin_token' })).toEqual([
+      '--admin-token-file / ADMIN_TOKEN_FILE: invalid value "/nonexistent/admin_token": cannot read the file (ENOENT)',
+    ]);
     const short = tokenFile('tooshort\n');
     const out = problems([], { ADMIN_HOST: '0.0.0.0', ADMIN_TOKEN_FILE: short });
-    expect(out).toEqual([`--admin-token-file / ADMIN_TOKEN_FILE: the file ${JSON.stringify(short)} does not hold the admin token: ${settings.adminToken.accepts}`]);
+    expect(out).toEqual([
+      `--admin-token-file / ADMIN_TOKEN_FILE: the file ${JSON.stringify(short)} does not hold the admin token: ${settings.adminToken.accepts}`,
+    ]);
     expect(out.join('')).not.toContain('tooshort');
-    expect(problems([], { ADMIN_TOKEN: token, ADMIN_TOKEN_FILE: tokenFile(token) })).toEqual(['--admin-token-file / ADMIN_TOKEN_FILE: give the admin token once, as --admin-token or as --admin-token-file']);
+    expect(problems([], { ADMIN_TOKEN: token, ADMIN_TOKEN_FILE: tokenFile(token) })).toEqual([
+      '--admin-token-file / ADMIN_TOKEN_FILE: give the admin token once, as --admin-token or as --admin-token-file',
+    ]);
   });
 });
 
@@ -412,8 +461,15 @@ describe('every secret setting has a _FILE form', () => {
   const stateSecret = 'a-state-secret-of-at-least-32-characters';
 
   it('names a file form for each secret setting, and no secret setting lacks one', () => {
-    const secretKeys = Object.entries(settings).filter(([, s]) => 'secret' in s && s.secret !== undefined).map(([k]) => k).sort();
-    expect(Object.values(secretFileForms).map((f) => f.key).sort()).toEqual(secretKeys);
+    const secretKeys = Object.entries(settings)
+      .filter(([, s]) => 'secret' in s && s.secret !== undefined)
+      .map(([k]) => k)
+      .sort();
+    expect(
+      Object.values(secretFileForms)
+        .map((f) => f.key)
+        .sort(),
+    ).toEqual(secretKeys);
     for (const [fileKey, { key: target }] of Object.entries(secretFileForms)) {
       expect(settings[fileKey as keyof typeof secretFileForms].env).toBe(`${settings[target].env}_FILE`);
       expect(settings[fileKey as keyof typeof secretFileForms].flag).toBe(`${settings[target].flag}-file`);
@@ -434,21 +490,34 @@ describe('every secret setting has a _FILE form', () => {
 
   it('checks a file-borne value as the setting itself, without quoting it, and refuses a secret given twice', () => {
     const short = secretFile('too-short-secret');
-    expect(problems({ STATE_SECRET_FILE: short })).toEqual([`--state-secret-file / STATE_SECRET_FILE: the file ${JSON.stringify(short)} does not hold the state secret: ${settings.stateSecret.accepts}`]);
+    expect(problems({ STATE_SECRET_FILE: short })).toEqual([
+      `--state-secret-file / STATE_SECRET_FILE: the file ${JSON.stringify(short)} does not hold the state secret: ${settings.stateSecret.accepts}`,
+    ]);
     const badUrl = secretFile('http://:s3cret@redis');
     const out = problems({ REDIS_URL_FILE: badUrl, STATE_SECRET: stateSecret });
-    expect(out).toEqual([`--redis-url-file / REDIS_URL_FILE: the file ${JSON.stringify(badUrl)} does not hold the Redis URL: ${settings.redisUrl.accepts}`]);
+    expect(out).toEqual([
+      `--redis-url-file / REDIS_URL_FILE: the file ${JSON.stringify(badUrl)} does not hold the Redis URL: ${settings.redisUrl.accepts}`,
+    ]);
     expect(out.join('')).not.toContain('s3cret');
     // --redis-url from a file still needs the state secret
-    expect(problems({ REDIS_URL_FILE: secretFile('redis://redis:6379') })).toEqual(['--state-secret / STATE_SECRET: required with --redis-url: replicas store keys in Redis encrypted under it']);
-    expect(problems({ STATE_SECRET: stateSecret, STATE_SECRET_FILE: secretFile(stateSecret) })).toEqual(['--state-secret-file / STATE_SECRET_FILE: give the state secret once, as --state-secret or as --state-secret-file']);
-    expect(problems({ SERVICE_KEY_FILE: secretFile(`gw=${key}`), SERVICE_DB: 'other' })).toEqual(['--service-db / SERVICE_DB: --service-key has no key for database "other" (add other=<key>)']);
+    expect(problems({ REDIS_URL_FILE: secretFile('redis://redis:6379') })).toEqual([
+      '--state-secret / STATE_SECRET: required with --redis-url: replicas store keys in Redis encrypted under it',
+    ]);
+    expect(problems({ STATE_SECRET: stateSecret, STATE_SECRET_FILE: secretFile(stateSecret) })).toEqual([
+      '--state-secret-file / STATE_SECRET_FILE: give the state secret once, as --state-secret or as --state-secret-file',
+    ]);
+    expect(problems({ SERVICE_KEY_FILE: secretFile(`gw=${key}`), SERVICE_DB: 'other' })).toEqual([
+      '--service-db / SERVICE_DB: --service-key has no key for database "other" (add other=<key>)',
+    ]);
   });
 
-  it.runIf(typeof process.getuid === 'function' && process.getuid() !== 0)('says who must be able to read a secret file it may not read', () => {
-    const locked = secretFile(stateSecret, 0o000);
-    const [problem] = problems({ STATE_SECRET_FILE: locked });
-    expect(problem).toContain(`cannot read the file (EACCES): the gateway runs as uid ${process.getuid!()}, gid ${process.getgid!()}`);
-    expect(problem).toContain('chmod 640');
-  });
+  it.runIf(typeof process.getuid === 'function' && process.getuid() !== 0)(
+    'says who must be able to read a secret file it may not read',
+    () => {
+      const locked = secretFile(stateSecret, 0o000);
+      const [problem] = problems({ STATE_SECRET_FILE: locked });
+      expect(problem).toContain(`cannot read the file (EACCES): the gateway runs as uid ${process.getuid!()}, gid ${process.getgid!()}`);
+      expect(problem).toContain('chmod 640');
+    },
+  );
 });

@@ -36,16 +36,19 @@ const boolText = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', ''])])
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes' || v === '');
 /** A PEM file holding at least one certificate, read at start so a bad path stops the gateway. */
-const pemFile = z.string().min(1).superRefine((path, ctx) => {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
-    return;
-  }
-  if (!text.includes('-----BEGIN CERTIFICATE-----')) ctx.addIssue({ code: 'custom', message: 'the file holds no PEM certificate' });
-});
+const pemFile = z
+  .string()
+  .min(1)
+  .superRefine((path, ctx) => {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
+      return;
+    }
+    if (!text.includes('-----BEGIN CERTIFICATE-----')) ctx.addIssue({ code: 'custom', message: 'the file holds no PEM certificate' });
+  });
 
 /**
  * The `_FILE` form of a secret setting (`--state-secret-file` / `STATE_SECRET_FILE`): the path of a
@@ -77,14 +80,14 @@ export const settings = {
     env: 'UPSTREAM_URL',
     schema: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8069'),
     accepts: 'an http:// or https:// URL, e.g. https://odoo.example.com',
-    help: 'Odoo base URL (http or https). Default http://127.0.0.1:8069, Odoo\'s own default port.',
+    help: "Odoo base URL (http or https). Default http://127.0.0.1:8069, Odoo's own default port.",
   },
   upstreamCa: {
     flag: 'upstream-ca',
     env: 'UPSTREAM_CA',
     schema: pemFile.optional(),
     accepts: 'a PEM file holding the CA certificate(s), e.g. /etc/ssl/odoo-ca.pem',
-    help: 'PEM file of the CA(s) that signed an https upstream\'s certificate, trusted besides Node\'s bundled roots (a private CA). Default none.',
+    help: "PEM file of the CA(s) that signed an https upstream's certificate, trusted besides Node's bundled roots (a private CA). Default none.",
   },
   host: {
     flag: 'host',
@@ -98,7 +101,7 @@ export const settings = {
     env: 'PORT',
     schema: z.coerce.number().int().min(0).max(65535).default(8070),
     accepts: 'a port number from 0 to 65535 (0: any free port), e.g. 8070',
-    help: 'Client port (legacy endpoints). Default 8070, next to Odoo\'s 8069.',
+    help: "Client port (legacy endpoints). Default 8070, next to Odoo's 8069.",
   },
   adminHost: {
     flag: 'admin-host',
@@ -117,7 +120,11 @@ export const settings = {
   adminToken: {
     flag: 'admin-token',
     env: 'ADMIN_TOKEN',
-    schema: z.string().min(16).regex(/^[\x21-\x7e]+$/).optional(),
+    schema: z
+      .string()
+      .min(16)
+      .regex(/^[\x21-\x7e]+$/)
+      .optional(),
     accepts: '16 or more printable ASCII characters without spaces, e.g. the output of `openssl rand -hex 24`',
     secret: true,
     help: 'Bearer token the admin port requires for /metrics and the migration report (/readyz stays open for probes). Required when --admin-host listens beyond loopback. Default none.',
@@ -147,7 +154,7 @@ export const settings = {
     flag: 'call-timeout',
     env: 'CALL_TIMEOUT',
     schema: durationMs(1).default(120_000),
-    help: 'Milliseconds a legacy call may take upstream. Default 120000, Odoo\'s limit_time_real.',
+    help: "Milliseconds a legacy call may take upstream. Default 120000, Odoo's limit_time_real.",
   },
   dbTimeoutMs: {
     flag: 'db-timeout',
@@ -166,7 +173,7 @@ export const settings = {
     env: 'UPSTREAM_CONNECTIONS',
     schema: z.coerce.number().int().min(1).max(10_000).default(24),
     help:
-      'Connections to the upstream ordinary legacy calls use at most (their share; calls beyond wait their turn). Default 24: with every other share and the passthrough, 56 of Odoo\'s default db_maxconn (64): ' +
+      "Connections to the upstream ordinary legacy calls use at most (their share; calls beyond wait their turn). Default 24: with every other share and the passthrough, 56 of Odoo's default db_maxconn (64): " +
       'size it below db_maxconn (threaded Odoo) or the worker count (prefork), less what other clients of that Odoo use.',
   },
   keyConnections: {
@@ -210,13 +217,22 @@ export const settings = {
   passthroughBufferBytes: {
     flag: 'passthrough-buffer',
     env: 'PASSTHROUGH_BUFFER',
-    schema: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(1024 * 1024),
+    schema: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(1024 * 1024 * 1024)
+      .default(1024 * 1024),
     help: "Passed-through request bodies are read whole before Odoo is contacted (nginx's proxy_request_buffering), so a slow client holds no Odoo worker: up to this many bytes in memory, larger ones in a temporary file in --passthrough-spool-dir (nginx's client_body_buffer_size). Default 1048576 (1 MiB); 0 sends every body to disk.",
   },
   passthroughMaxBodyBytes: {
     flag: 'passthrough-max-body',
     env: 'PASSTHROUGH_MAX_BODY',
-    schema: z.coerce.number().int().min(0).default(128 * 1024 * 1024),
+    schema: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(128 * 1024 * 1024),
     help: "Largest passed-through request body in bytes (nginx's client_max_body_size): one declared or found larger gets 413 and its connection is closed. Default 134217728 (128 MiB), Odoo's own limit.",
   },
   passthroughSpoolDir: {
@@ -229,7 +245,7 @@ export const settings = {
     flag: 'passthrough-connections',
     env: 'PASSTHROUGH_CONNECTIONS',
     schema: z.coerce.number().int().min(1).max(10_000).default(16),
-    help: "Passed-through exchanges (web client, downloads, /web/session/*) in flight to the upstream at most; further ones wait their turn. Default 16.",
+    help: 'Passed-through exchanges (web client, downloads, /web/session/*) in flight to the upstream at most; further ones wait their turn. Default 16.',
   },
   connectAheadMs: {
     flag: 'connect-ahead',
@@ -240,20 +256,28 @@ export const settings = {
   maxBodyBytes: {
     flag: 'max-body',
     env: 'MAX_BODY',
-    schema: z.coerce.number().int().min(1024).default(128 * 1024 * 1024),
-    help: 'Largest legacy request body in bytes. Default 134217728 (128 MiB), Odoo\'s own limit.',
+    schema: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(128 * 1024 * 1024),
+    help: "Largest legacy request body in bytes. Default 134217728 (128 MiB), Odoo's own limit.",
   },
   maxAnswerBytes: {
     flag: 'max-answer',
     env: 'MAX_ANSWER',
-    schema: z.coerce.number().int().min(1024).default(128 * 1024 * 1024),
+    schema: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(128 * 1024 * 1024),
     help: "Largest upstream answer to a legacy call in bytes, counted as it arrives; past it the call gets a fault naming this setting. db.dump streams and is not limited. Default 134217728 (128 MiB), --max-body's own.",
   },
   requestTimeoutMs: {
     flag: 'request-timeout',
     env: 'REQUEST_TIMEOUT',
     schema: durationMs(100).default(300_000),
-    help: 'Milliseconds a client may take to send a whole request (headers within at most 60000) before it gets 408 and its connection is closed, so a slow body (slow-loris) cannot hold a connection forever. Default 300000, Node\'s own.',
+    help: "Milliseconds a client may take to send a whole request (headers within at most 60000) before it gets 408 and its connection is closed, so a slow body (slow-loris) cannot hold a connection forever. Default 300000, Node's own.",
   },
   sendTimeoutMs: {
     flag: 'send-timeout',
@@ -265,7 +289,7 @@ export const settings = {
     flag: 'max-connections',
     env: 'MAX_CONNECTIONS',
     schema: z.coerce.number().int().min(1).max(1_000_000).default(1024),
-    help: 'Client-port connections open at most; a connection beyond gets 503 (Retry-After: 1) and is closed. Default 1024: keep it below the process\'s open-file limit (ulimit -n) less the upstream pools.',
+    help: "Client-port connections open at most; a connection beyond gets 503 (Retry-After: 1) and is closed. Default 1024: keep it below the process's open-file limit (ulimit -n) less the upstream pools.",
   },
   maxDepth: {
     flag: 'max-depth',
@@ -304,7 +328,12 @@ export const settings = {
     schema: z
       .string()
       .default('X-Odoo-Database,X-Service-Database')
-      .transform((s) => s.split(',').map((h) => h.trim()).filter(Boolean))
+      .transform((s) =>
+        s
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.string().regex(/^[A-Za-z0-9-]+$/)).min(1)),
     accepts: 'comma-separated header names (letters, digits and -), e.g. X-Odoo-Database,X-Service-Database',
     help: 'Comma-separated headers that carry the database name upstream.',
@@ -322,7 +351,12 @@ export const settings = {
     schema: z
       .string()
       .default('')
-      .transform((s) => s.split(',').map((h) => h.trim()).filter(Boolean)),
+      .transform((s) =>
+        s
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean),
+      ),
     help: 'Comma-separated addresses, subnets (172.16.0.0/12) or "loopback" whose X-Forwarded-For is believed. Default none.',
   },
   keyCacheSize: {
@@ -404,7 +438,7 @@ export const settings = {
     flag: 'throttle-backoff',
     env: 'THROTTLE_BACKOFF',
     schema: durationMs(1).default(60_000),
-    help: 'Milliseconds refused after the failures above; doubled for each further failure. Default 60000 (Odoo\'s cooldown).',
+    help: "Milliseconds refused after the failures above; doubled for each further failure. Default 60000 (Odoo's cooldown).",
   },
   throttleMaxBackoffMs: {
     flag: 'throttle-max-backoff',
@@ -430,10 +464,11 @@ export const settings = {
       })
       .optional(),
     secret: true,
-    accepts: 'Odoo API keys (40 lowercase hex characters each): `db=key` entries separated by commas and/or one bare key, e.g. erp=<key>,erp2=<key>',
+    accepts:
+      'Odoo API keys (40 lowercase hex characters each): `db=key` entries separated by commas and/or one bare key, e.g. erp=<key>,erp2=<key>',
     help:
       'API keys the gateway itself uses for look-ups (uid logins, signature discovery, languages): `db=key` entries separated by commas, one per database, ' +
-      'and/or one bare key for every other database. Default none: uid logins must be learned from logins, discovery uses the caller\'s own key.',
+      "and/or one bare key for every other database. Default none: uid logins must be learned from logins, discovery uses the caller's own key.",
   },
   serviceKeyFile: secretFileSetting('service-key', 'SERVICE_KEY', 'service_key', 'the service keys (the --service-key text)'),
   serviceDb: {
@@ -497,7 +532,7 @@ export const settings = {
     flag: 'redis-local-ttl',
     env: 'REDIS_LOCAL_TTL',
     schema: durationMs(0).default(5_000),
-    help: "Milliseconds a replica uses its in-process copy of a shared credential before reading Redis again (a renewal or refusal on another replica is seen within this). Default 5000.",
+    help: 'Milliseconds a replica uses its in-process copy of a shared credential before reading Redis again (a renewal or refusal on another replica is seen within this). Default 5000.',
   },
   logLevel: {
     flag: 'log-level',
@@ -534,14 +569,19 @@ export const settings = {
   reportMaxBytes: {
     flag: 'report-max-bytes',
     env: 'REPORT_MAX_BYTES',
-    schema: z.coerce.number().int().min(64 * 1024).max(1024 * 1024 * 1024).default(8 * 1024 * 1024),
-    help: 'Bound of the migration report\'s size (its JSON, estimated as it is recorded): anonymous clients leave to make room, then calls to further methods are only counted. Default 8388608 (8 MiB).',
+    schema: z.coerce
+      .number()
+      .int()
+      .min(64 * 1024)
+      .max(1024 * 1024 * 1024)
+      .default(8 * 1024 * 1024),
+    help: "Bound of the migration report's size (its JSON, estimated as it is recorded): anonymous clients leave to make room, then calls to further methods are only counted. Default 8388608 (8 MiB).",
   },
   shadowSample: {
     flag: 'shadow-sample',
     env: 'SHADOW_SAMPLE',
     schema: z.coerce.number().min(0, 'a percentage from 0 to 100').max(100, 'a percentage from 0 to 100').default(0),
-    help: 'Shadow mode: percent (0-100) of read-only legacy calls also sent, after the client has its answer, to the upstream\'s own legacy endpoint and compared (the migration report shows the results). Default 0: off.',
+    help: "Shadow mode: percent (0-100) of read-only legacy calls also sent, after the client has its answer, to the upstream's own legacy endpoint and compared (the migration report shows the results). Default 0: off.",
   },
   shadowMaxInFlight: {
     flag: 'shadow-max-in-flight',
@@ -569,7 +609,7 @@ export const settings = {
     flag: 'shutdown-grace',
     env: 'SHUTDOWN_GRACE',
     schema: durationMs(0).default(25_000),
-    help: 'Milliseconds in-flight calls may take to finish after SIGTERM/SIGINT before their connections are closed. Default 25000, inside Kubernetes\' 30 s before SIGKILL (give `docker stop` -t 30).',
+    help: "Milliseconds in-flight calls may take to finish after SIGTERM/SIGINT before their connections are closed. Default 25000, inside Kubernetes' 30 s before SIGKILL (give `docker stop` -t 30).",
   },
 } satisfies Record<string, Setting>;
 
@@ -611,7 +651,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {})
   adminAccess(out, problems);
   const keys = out.serviceKey as ServiceKeys | undefined;
   if (keys !== undefined && typeof out.serviceDb === 'string' && keys.keyFor(out.serviceDb) === undefined) {
-    problems.push(`--service-db / SERVICE_DB: --service-key has no key for database ${JSON.stringify(out.serviceDb)} (add ${out.serviceDb}=<key>)`);
+    problems.push(
+      `--service-db / SERVICE_DB: --service-key has no key for database ${JSON.stringify(out.serviceDb)} (add ${out.serviceDb}=<key>)`,
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(out) as Config;
@@ -628,8 +670,16 @@ function isLoopback(host: string): boolean {
  * (one trailing newline ignored) and its text validated as its setting's value would be, never
  * quoted back. A secret given both ways is refused.
  */
-function readSecretFiles(fromFlags: Map<string, string | boolean>, env: NodeJS.ProcessEnv, out: Record<string, unknown>, problems: string[]): void {
-  for (const [fileKey, { key, what }] of Object.entries(secretFileForms) as [keyof typeof secretFileForms, { key: keyof typeof settings; what: string }][]) {
+function readSecretFiles(
+  fromFlags: Map<string, string | boolean>,
+  env: NodeJS.ProcessEnv,
+  out: Record<string, unknown>,
+  problems: string[],
+): void {
+  for (const [fileKey, { key, what }] of Object.entries(secretFileForms) as [
+    keyof typeof secretFileForms,
+    { key: keyof typeof settings; what: string },
+  ][]) {
     const file = out[fileKey] as string | undefined;
     if (file === undefined) continue;
     const fileSetting: Setting = settings[fileKey];
@@ -648,7 +698,10 @@ function readSecretFiles(fromFlags: Map<string, string | boolean>, env: NodeJS.P
     }
     const result = target.schema.safeParse(text, { error: () => acceptedText(key, target) });
     if (result.success) out[key] = result.data;
-    else problems.push(`${head}: the file ${JSON.stringify(file)} does not hold ${what}: ${[...new Set(result.error.issues.map((i) => i.message))].join('; ')}`);
+    else
+      problems.push(
+        `${head}: the file ${JSON.stringify(file)} does not hold ${what}: ${[...new Set(result.error.issues.map((i) => i.message))].join('; ')}`,
+      );
   }
 }
 
@@ -658,7 +711,8 @@ function readSecretFiles(fromFlags: Map<string, string | boolean>, env: NodeJS.P
  */
 function unreadableFileText(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code ?? 'error';
-  if (code !== 'EACCES' || typeof process.getuid !== 'function' || typeof process.getgid !== 'function') return `cannot read the file (${code})`;
+  if (code !== 'EACCES' || typeof process.getuid !== 'function' || typeof process.getgid !== 'function')
+    return `cannot read the file (${code})`;
   return `cannot read the file (EACCES): the gateway runs as uid ${process.getuid()}, gid ${process.getgid()}; give that group read access (chgrp ${process.getgid()} <file>; chmod 640 <file>)`;
 }
 
@@ -669,7 +723,14 @@ function unreadableFileText(err: unknown): string {
 function adminAccess(out: Record<string, unknown>, problems: string[]): void {
   const file = out.adminTokenFile as string | undefined;
   const host = out.adminHost;
-  if (typeof host === 'string' && !isLoopback(host) && out.adminToken === undefined && file === undefined && out.adminOpenWithoutToken === false && !problems.some((p) => p.startsWith('--admin-token'))) {
+  if (
+    typeof host === 'string' &&
+    !isLoopback(host) &&
+    out.adminToken === undefined &&
+    file === undefined &&
+    out.adminOpenWithoutToken === false &&
+    !problems.some((p) => p.startsWith('--admin-token'))
+  ) {
     problems.push(
       `--admin-token / ADMIN_TOKEN: required when the admin port listens beyond loopback (--admin-host ${host}): /metrics and the report show client addresses and what they call. ` +
         'Give --admin-token or --admin-token-file (a secret), listen on 127.0.0.1, or accept the risk with --admin-open-without-token',
@@ -680,7 +741,9 @@ function adminAccess(out: Record<string, unknown>, problems: string[]): void {
 /** The flags in `argv` (node:util's parseArgs reads them), by name; what it cannot take goes to `problems`. */
 function parseFlags(argv: readonly string[], problems: string[]): Map<string, string | boolean> {
   const byFlag = new Map<string, Setting>(Object.values(settings).map((s: Setting) => [s.flag, s]));
-  const options = Object.fromEntries([...byFlag].map(([flag, s]) => [flag, { type: s.boolean ? ('boolean' as const) : ('string' as const) }]));
+  const options = Object.fromEntries(
+    [...byFlag].map(([flag, s]) => [flag, { type: s.boolean ? ('boolean' as const) : ('string' as const) }]),
+  );
   // not strict: every unknown flag and stray argument is reported, not only the first
   const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
   const found = new Map<string, string | boolean>();

@@ -28,11 +28,16 @@ describe('--demo loads the simulator only when asked', () => {
   });
 
   it('says so when the installation holds no simulator', async () => {
-    await expect(loadDemoSimulator('file:///nowhere/dist/sim/index.js')).rejects.toThrow('--demo needs the simulator (file:///nowhere/dist/sim/index.js), which this installation does not hold');
+    await expect(loadDemoSimulator('file:///nowhere/dist/sim/index.js')).rejects.toThrow(
+      '--demo needs the simulator (file:///nowhere/dist/sim/index.js), which this installation does not hold',
+    );
   });
 
-  it('keeps sim/ out of the gateway\'s build: tsconfig.build.json compiles no file of it', () => {
-    const listed = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--listFilesOnly'], { cwd: root, encoding: 'utf8' });
+  it("keeps sim/ out of the gateway's build: tsconfig.build.json compiles no file of it", () => {
+    const listed = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--listFilesOnly'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(listed.status, listed.stderr).toBe(0);
     const files = listed.stdout.split('\n').filter((f) => f.startsWith(root));
     expect(files.some((f) => f.startsWith(`${root}src/main.ts`))).toBe(true);

@@ -109,9 +109,7 @@ export function tracebackName(name: string): string {
  */
 export function syntheticTraceback(name: string, text: string): string {
   return (
-    'Traceback (most recent call last):\n' +
-    '  File "legacy-rpc-gateway", line 1, in dispatch\n' +
-    `${tracebackName(name)}: ${text}\n`
+    'Traceback (most recent call last):\n' + '  File "legacy-rpc-gateway", line 1, in dispatch\n' + `${tracebackName(name)}: ${text}\n`
   );
 }
 

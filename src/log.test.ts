@@ -55,8 +55,18 @@ describe('createProcessLogger()', () => {
     // auto in a terminal without pino-pretty: JSON lines, no failure
     createProcessLogger('info', 'auto', { isTty: true, destination: out.stream, loadPretty: missing }).info('auto line');
     expect(loads).toBe(1);
-    expect(out.text().trim().split('\n').map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['json line', 'auto line']);
-    expect(() => createProcessLogger('info', 'pretty', { isTty: false, destination: out.stream, loadPretty: missing })).toThrow(PrettyLogsUnavailable);
-    expect(() => createProcessLogger('info', 'pretty', { loadPretty: missing })).toThrow(/needs the pino-pretty package.*npm install pino-pretty.*--log-format json/);
+    expect(
+      out
+        .text()
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { msg: string }).msg),
+    ).toEqual(['json line', 'auto line']);
+    expect(() => createProcessLogger('info', 'pretty', { isTty: false, destination: out.stream, loadPretty: missing })).toThrow(
+      PrettyLogsUnavailable,
+    );
+    expect(() => createProcessLogger('info', 'pretty', { loadPretty: missing })).toThrow(
+      /needs the pino-pretty package.*npm install pino-pretty.*--log-format json/,
+    );
   });
 });

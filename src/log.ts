@@ -50,7 +50,9 @@ export type LogFormat = 'auto' | 'json' | 'pretty';
 /** Pretty lines were asked for (`--log-format pretty`) but pino-pretty, a development dependency, is not installed. */
 export class PrettyLogsUnavailable extends Error {
   constructor() {
-    super('--log-format pretty needs the pino-pretty package, which production installs leave out: install it (npm install pino-pretty) or use --log-format json');
+    super(
+      '--log-format pretty needs the pino-pretty package, which production installs leave out: install it (npm install pino-pretty) or use --log-format json',
+    );
     this.name = 'PrettyLogsUnavailable';
   }
 }

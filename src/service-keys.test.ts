@@ -43,14 +43,34 @@ describe('parseServiceKeys()', () => {
   it.each([
     ['', ['no key given (a key, or db=key entries separated by commas)']],
     [' , ', ['no key given (a key, or db=key entries separated by commas)']],
-    ['not-a-key', ['the value: not an Odoo API key (40 lowercase hex characters, e.g. one made in Odoo under Preferences → Account Security → New API Key)']],
-    [k1.toUpperCase(), ['the value: not an Odoo API key (40 lowercase hex characters, e.g. one made in Odoo under Preferences → Account Security → New API Key)']],
-    [`gw=${k1},gw2=${k2.slice(1)}`, ['entry 2 (database "gw2"): not an Odoo API key (40 lowercase hex characters, e.g. one made in Odoo under Preferences → Account Security → New API Key)']],
+    [
+      'not-a-key',
+      [
+        'the value: not an Odoo API key (40 lowercase hex characters, e.g. one made in Odoo under Preferences → Account Security → New API Key)',
+      ],
+    ],
+    [
+      k1.toUpperCase(),
+      [
+        'the value: not an Odoo API key (40 lowercase hex characters, e.g. one made in Odoo under Preferences → Account Security → New API Key)',
+      ],
+    ],
+    [
+      `gw=${k1},gw2=${k2.slice(1)}`,
+      [
+        'entry 2 (database "gw2"): not an Odoo API key (40 lowercase hex characters, e.g. one made in Odoo under Preferences → Account Security → New API Key)',
+      ],
+    ],
     [`=${k1}`, ['the value: "" is not a database name (letters, digits, _ . -; "db=key")']],
     [`g w=${k1}`, ['the value: "g w" is not a database name (letters, digits, _ . -; "db=key")']],
     [`gw=${k1},gw=${k2}`, ['entry 2: database "gw" is given a key twice']],
     [`${k1},${k2}`, ['entry 2: a second key without a database (only one key may serve every database; write db=key)']],
-    [`gw:${k1}`, ['the value: not an Odoo API key (40 lowercase hex characters, e.g. one made in Odoo under Preferences → Account Security → New API Key)']],
+    [
+      `gw:${k1}`,
+      [
+        'the value: not an Odoo API key (40 lowercase hex characters, e.g. one made in Odoo under Preferences → Account Security → New API Key)',
+      ],
+    ],
   ])('refuses %j, naming the entry and never the key', (text, expected) => {
     const found = problems(text);
     expect(found).toEqual(expected);

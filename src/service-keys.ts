@@ -43,16 +43,20 @@ export function parseServiceKeys(text: string): ServiceKeys | { problems: string
     }
     const named = db === undefined ? '' : ` (database ${JSON.stringify(db)})`;
     if (!apiKeyPattern.test(key)) {
-      problems.push(`${where}${named}: not an Odoo API key (40 lowercase hex characters, e.g. one made in Odoo under Preferences → Account Security → New API Key)`);
+      problems.push(
+        `${where}${named}: not an Odoo API key (40 lowercase hex characters, e.g. one made in Odoo under Preferences → Account Security → New API Key)`,
+      );
       return;
     }
     if (db === undefined) {
-      if (bare !== undefined) problems.push(`${where}: a second key without a database (only one key may serve every database; write db=key)`);
+      if (bare !== undefined)
+        problems.push(`${where}: a second key without a database (only one key may serve every database; write db=key)`);
       bare = key;
     } else if (byDb.has(db)) problems.push(`${where}: database ${JSON.stringify(db)} is given a key twice`);
     else byDb.set(db, key);
   });
-  if (problems.length === 0 && bare === undefined && byDb.size === 0) problems.push('no key given (a key, or db=key entries separated by commas)');
+  if (problems.length === 0 && bare === undefined && byDb.size === 0)
+    problems.push('no key given (a key, or db=key entries separated by commas)');
   if (problems.length > 0) return { problems };
   return createServiceKeys(byDb, bare);
 }

@@ -34,18 +34,7 @@ export class PyDecimal {
 export type Struct = Map<string, Value>;
 
 /** Any value a legacy call or a result can hold. `null` is Python's `None`. */
-export type Value =
-  | null
-  | boolean
-  | number
-  | bigint
-  | string
-  | PyFloat
-  | PyDateTime
-  | PyBinary
-  | PyDecimal
-  | Value[]
-  | Struct;
+export type Value = null | boolean | number | bigint | string | PyFloat | PyDateTime | PyBinary | PyDecimal | Value[] | Struct;
 
 /**
  * A string result produced while it is sent: `db.dump`'s base64, read from the upstream backup as it

@@ -26,7 +26,8 @@ export function pythonJson(v: Value, perturb?: Perturbation): string {
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'number' || typeof v === 'bigint') return String(v);
   if (typeof v === 'string') return quote(v);
-  if (v instanceof PyFloat) return perturb === 'double-as-int' && Number.isFinite(v.value) ? String(Math.trunc(v.value)) : floatText(v.value);
+  if (v instanceof PyFloat)
+    return perturb === 'double-as-int' && Number.isFinite(v.value) ? String(Math.trunc(v.value)) : floatText(v.value);
   if (v instanceof PyBinary) return quote(v.base64);
   if (v instanceof PyDateTime) return quote(v.odoo);
   if (v instanceof PyDecimal) return quote(v.text);

@@ -12,7 +12,9 @@ const cache = new Map<string, Value[]>();
 const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const unescape = (s: string) =>
   s.replace(/&(#\d+|#x[0-9a-f]+|\w+);/gi, (all, ref: string) =>
-    ref[0] === '#' ? String.fromCodePoint(ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10)) : (named[ref] ?? all),
+    ref[0] === '#'
+      ? String.fromCodePoint(ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10))
+      : (named[ref] ?? all),
   );
 
 /** The options of `<select name="<name>">`, the empty one left out. */

@@ -42,7 +42,9 @@ const jsonHeaders = { 'Content-Type': 'application/json; charset=utf-8' };
 function dispatchRpc(state: LegacyServiceState, settings: LegacyEndpointSettings, service: string, method: string, params: Value[]): Value {
   const { persona } = state;
   if (!persona.legacyServices.includes(service) || settings.removedServices.has(service)) {
-    throw persona.unknownService === 'ValueError' ? builtin('ValueError', `Invalid service name: ${service}`) : builtin('KeyError', service);
+    throw persona.unknownService === 'ValueError'
+      ? builtin('ValueError', `Invalid service name: ${service}`)
+      : builtin('KeyError', service);
   }
   if (service === 'common') return dispatchCommon(state, method, params);
   if (service === 'db') return dispatchDb(state, method, params);
@@ -97,7 +99,11 @@ function faultV1(err: OdooError, where: string): string {
 }
 
 function xmlrpc(state: LegacyServiceState, settings: LegacyEndpointSettings, req: SimRequest, v2: boolean, service: string): SimResponse {
-  const fault = (err: OdooError, where: string) => ({ status: 200, headers: xmlHeaders, body: v2 ? faultV2(err, where) : faultV1(err, where) });
+  const fault = (err: OdooError, where: string) => ({
+    status: 200,
+    headers: xmlHeaders,
+    body: v2 ? faultV2(err, where) : faultV1(err, where),
+  });
   let where = 'dispatch_rpc';
   try {
     // get_data() after Werkzeug parsed a form body: nothing left to read

@@ -27,7 +27,11 @@ export const builtin = (name: string, message: string): OdooError => new OdooErr
 
 /** `Registry(db)` for a database that does not exist: what psycopg2 raises. */
 function unknownDatabase(name: string): OdooError {
-  return new OdooError('psycopg2.OperationalError', `connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed: FATAL:  database "${name}" does not exist\n`, 500);
+  return new OdooError(
+    'psycopg2.OperationalError',
+    `connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed: FATAL:  database "${name}" does not exist\n`,
+    500,
+  );
 }
 
 /**
@@ -54,11 +58,19 @@ function bind(fn: string, params: Value[], required: string[], optional: Value[]
   if (params.length > max) {
     const takes = optional.length === 0 ? `${max}` : `from ${required.length} to ${max}`;
     const s = optional.length === 0 && max === 1 ? '' : 's';
-    throw builtin('TypeError', `${fn}() takes ${takes} positional argument${s} but ${params.length} ${params.length === 1 ? 'was' : 'were'} given`);
+    throw builtin(
+      'TypeError',
+      `${fn}() takes ${takes} positional argument${s} but ${params.length} ${params.length === 1 ? 'was' : 'were'} given`,
+    );
   }
   if (params.length < required.length) {
     const missing = required.slice(params.length).map((n) => `'${n}'`);
-    const list = missing.length === 1 ? missing[0] : missing.length === 2 ? missing.join(' and ') : `${missing.slice(0, -1).join(', ')}, and ${missing.at(-1)}`;
+    const list =
+      missing.length === 1
+        ? missing[0]
+        : missing.length === 2
+          ? missing.join(' and ')
+          : `${missing.slice(0, -1).join(', ')}, and ${missing.at(-1)}`;
     throw builtin('TypeError', `${fn}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${list}`);
   }
   return [...params, ...optional.slice(params.length - required.length)];
@@ -173,7 +185,10 @@ function intOf(v: Value): number {
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) return Number(v.trim());
   if (typeof v === 'string') throw builtin('ValueError', `invalid literal for int() with base 10: ${pyRepr(v)}`);
-  throw builtin('TypeError', `int() argument must be a string, a bytes-like object or a real number, not '${Array.isArray(v) ? 'list' : v instanceof Map ? 'dict' : 'NoneType'}'`);
+  throw builtin(
+    'TypeError',
+    `int() argument must be a string, a bytes-like object or a real number, not '${Array.isArray(v) ? 'list' : v instanceof Map ? 'dict' : 'NoneType'}'`,
+  );
 }
 
 /** `object` (Odoo: `odoo/service/model.py`): credentials, then `execute_cr` → `call_kw` with an empty context. */

@@ -30,7 +30,14 @@ const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 /** Characters XML 1.0 allows (expat refuses a reference to any other). */
 function isXmlChar(cp: number): boolean {
-  return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+  return (
+    cp === 0x9 ||
+    cp === 0xa ||
+    cp === 0xd ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff)
+  );
 }
 
 /** Reads tags left to right; comments and processing instructions are skipped. */
@@ -150,7 +157,8 @@ function scalar(type: string, text: string): Value {
       // datetime.strptime(text, '%Y%m%dT%H:%M:%S')
       const m = /^(\d{4})(\d{2})(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(text);
       if (m === null) throw new XmlRpcReadError(`time data '${text}' does not match format '%Y%m%dT%H:%M:%S'`, builtinName('ValueError'));
-      if (m[0].length < text.length) throw new XmlRpcReadError(`unconverted data remains: ${text.slice(m[0].length)}`, builtinName('ValueError'));
+      if (m[0].length < text.length)
+        throw new XmlRpcReadError(`unconverted data remains: ${text.slice(m[0].length)}`, builtinName('ValueError'));
       return `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6]}`;
     }
     default:

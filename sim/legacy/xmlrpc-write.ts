@@ -21,8 +21,14 @@ const minInt = -(2n ** 31n);
 
 /** `escape()` of xmlrpc.client, after Odoo strips the control characters XML cannot carry. */
 function text(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return (
+    s
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+  );
 }
 
 /** Appends one value in the stdlib's layout: one element per line. */
@@ -72,7 +78,14 @@ export function writeResult(result: Value, perturb?: Perturbation): string {
 /** A fault: `faultCode` (an int on `/xmlrpc/2`, a string on `/xmlrpc`) and `faultString`. */
 export function writeFault(faultCode: number | string, faultString: string): string {
   const out: string[] = ['<fault>\n'];
-  dump(new Map<string, Value>([['faultCode', faultCode], ['faultString', faultString]]), out, undefined);
+  dump(
+    new Map<string, Value>([
+      ['faultCode', faultCode],
+      ['faultString', faultString],
+    ]),
+    out,
+    undefined,
+  );
   out.push('</fault>\n');
   return wrap(out.join(''));
 }

@@ -43,7 +43,8 @@ export const generateKey: MethodImpl = (call) => {
   const scope = typeof scopeArg === 'string' && scopeArg !== '' ? scopeArg : null;
   const key = call.arg('key');
   const owner = typeof key === 'string' ? keys.check(key, scope ?? 'rpc') : undefined;
-  if (owner === undefined || owner !== env.uid) throw accessDenied('The provided API key is invalid or does not belong to the current user.');
+  if (owner === undefined || owner !== env.uid)
+    throw accessDenied('The provided API key is invalid or does not belong to the current user.');
   checkExpirationDate(env, expiration);
   const name = call.arg('name');
   return keys.add({ uid: env.uid, name: typeof name === 'string' ? name : pyRepr(name), scope, expiration }).key;

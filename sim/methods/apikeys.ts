@@ -101,7 +101,8 @@ export function datetimeArg(v: Value): string | null {
 function singleId(call: Call): number {
   const [id, ...more] = call.ids;
   if (id === undefined || more.length > 0) throw valueError(`Expected singleton: ${call.model.name}(${call.ids.map(String).join(', ')})`);
-  if (typeof id !== 'number') throw missingError(`Record does not exist or has been deleted.\n(Record: ${call.model.name}(${pyRepr(id)},), User: ${call.env.uid})`);
+  if (typeof id !== 'number')
+    throw missingError(`Record does not exist or has been deleted.\n(Record: ${call.model.name}(${pyRepr(id)},), User: ${call.env.uid})`);
   return id;
 }
 
@@ -148,7 +149,8 @@ export const createDescription: MethodImpl = (call) => {
       throw valueError(`Wrong value for res.users.apikeys.description.duration: ${pyRepr(duration)}`);
     }
     const days = Number(duration);
-    const expiration = duration === '-1' ? datetimeArg(v.get('expiration_date') ?? false) : days === 0 ? null : expiryInDays(call.env.now, days);
+    const expiration =
+      duration === '-1' ? datetimeArg(v.get('expiration_date') ?? false) : days === 0 ? null : expiryInDays(call.env.now, days);
     checkExpirationDate(call.env, expiration);
     const id = flows.nextWizard++;
     flows.wizards.set(id, { uid: call.env.uid, name, expiration });

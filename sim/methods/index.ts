@@ -54,7 +54,16 @@ const specific: Record<string, Record<string, MethodImpl>> = {
 for (const custom of customMethods) (specific[custom.model] ??= {})[custom.method] = custom.impl;
 
 /** Methods every model has but that write: refused on the read-only views (the key store, ir.model). */
-const keyViewReadOnly = new Set(['write', 'create', 'unlink', 'copy', 'name_create', 'action_archive', 'action_unarchive', 'toggle_active']);
+const keyViewReadOnly = new Set([
+  'write',
+  'create',
+  'unlink',
+  'copy',
+  'name_create',
+  'action_archive',
+  'action_unarchive',
+  'toggle_active',
+]);
 
 /** The implementation of `model.method`, or undefined when the simulator does not model it. */
 export function methodImpl(model: string, seeded: boolean, method: string): MethodImpl | undefined {

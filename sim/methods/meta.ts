@@ -20,7 +20,8 @@ export const fieldsGet: MethodImpl = (call) => {
     for (const [k, v] of f.attrs) if (attributes === undefined || attributes.includes(k)) attrs.set(k, v);
     // the seed recorded no `aggregator`: given when asked for by name, from Odoo's default
     const aggregator = aggregatorOf(f);
-    if (attributes?.includes('aggregator') === true && !attrs.has('aggregator') && aggregator !== undefined) attrs.set('aggregator', aggregator);
+    if (attributes?.includes('aggregator') === true && !attrs.has('aggregator') && aggregator !== undefined)
+      attrs.set('aggregator', aggregator);
     out.set(f.name, attrs);
   }
   return out;

@@ -23,7 +23,10 @@ function groupConditions(g: GroupSpec, key: GroupKey): Value[] {
   if (key === null) return [isX2many(g.field) ? [name, 'not any', []] : [name, '=', false]];
   if (g.granularity !== undefined) {
     const range = dateRange(g, String(key));
-    return [[name, '>=', range.from], [name, '<', range.to]];
+    return [
+      [name, '>=', range.from],
+      [name, '<', range.to],
+    ];
   }
   return [[name, '=', key]];
 }
@@ -106,7 +109,11 @@ export const formattedReadGroup: MethodImpl = (call) => {
     const [field, fn] = parseAggregate(term);
     return aggregate(model, field, fn, g.rows);
   };
-  const groups = page(sortGroups(env, groupsOf(env, model, call.arg('domain'), specs), call.arg('order'), specs, value), call.arg('offset'), call.arg('limit'));
+  const groups = page(
+    sortGroups(env, groupsOf(env, model, call.arg('domain'), specs), call.arg('order'), specs, value),
+    call.arg('offset'),
+    call.arg('limit'),
+  );
   return groups.map((group) => {
     const out: Struct = new Map();
     specs.forEach((g, i) => out.set(g.spec, groupValue(env, g, group.keys[i] as GroupKey, false)));
@@ -154,7 +161,11 @@ export const readGroup: MethodImpl = (call) => {
     const spec = fields.find(([key]) => key === term);
     return spec === undefined ? null : aggregate(model, spec[1], spec[2], g.rows);
   };
-  const groups = page(sortGroups(env, groupsOf(env, model, domain, specs), call.arg('orderby'), specs, value), call.arg('offset'), call.arg('limit'));
+  const groups = page(
+    sortGroups(env, groupsOf(env, model, domain, specs), call.arg('orderby'), specs, value),
+    call.arg('offset'),
+    call.arg('limit'),
+  );
   return groups.map((group) => {
     const out: Struct = new Map();
     specs.forEach((g, i) => out.set(g.spec, groupValue(env, g, group.keys[i] as GroupKey, true)));
@@ -185,7 +196,13 @@ export const readGroup: MethodImpl = (call) => {
       if (key === null) ranges.set(g.spec, false);
       else {
         const r = dateRange(g, String(key));
-        ranges.set(g.spec, new Map<string, Value>([['from', r.from], ['to', r.to]]));
+        ranges.set(
+          g.spec,
+          new Map<string, Value>([
+            ['from', r.from],
+            ['to', r.to],
+          ]),
+        );
       }
     });
     if (ranges.size > 0) out.set('__range', ranges);

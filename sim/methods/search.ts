@@ -76,9 +76,7 @@ export const nameSearch: MethodImpl = (call) => {
   const operator = call.arg('operator');
   const domain = call.arg('domain') ?? [];
   const nameFilter: Value[] =
-    (name === '' || name === false || name === null) && likeOperators.has(String(operator))
-      ? []
-      : [['display_name', operator, name]];
+    (name === '' || name === false || name === null) && likeOperators.has(String(operator)) ? [] : [['display_name', operator, name]];
   const full: Value = nameFilter.length === 0 ? domain : ['&', ...nameFilter, ...wrapDomain(domain)];
   const rows = searchRows(env, model, full, { limit: call.arg('limit') });
   return rows.map((r): Value => [r.id, displayNameOf(env.db, model, r)]);

@@ -59,7 +59,10 @@ function webRead(env: Env, model: ModelStore, ids: number[], spec: Struct): Stru
         const rank = new Map(sorted.map((id, i) => [id, i]));
         for (const v of values) {
           const list = (v.get(name) as number[]).filter((id) => rank.has(id));
-          v.set(name, list.sort((a, b) => (rank.get(a) as number) - (rank.get(b) as number)));
+          v.set(
+            name,
+            list.sort((a, b) => (rank.get(a) as number) - (rank.get(b) as number)),
+          );
         }
       }
       const sub = fieldSpec.get('fields');
@@ -68,7 +71,10 @@ function webRead(env: Env, model: ModelStore, ids: number[], spec: Struct): Stru
       const wanted = [...new Set(values.flatMap((v) => (v.get(name) as number[]).slice(0, limit)))];
       const data = new Map(webRead(subEnv, comodel, wanted, sub).map((v) => [v.get('id') as number, v]));
       for (const v of values) {
-        v.set(name, (v.get(name) as number[]).map((id): Value => data.get(id) ?? new Map([['id', id]])));
+        v.set(
+          name,
+          (v.get(name) as number[]).map((id): Value => data.get(id) ?? new Map([['id', id]])),
+        );
       }
     }
   }
@@ -90,8 +96,17 @@ export const webSearchRead: MethodImpl = (call) => {
   const countLimit = intParam('count_limit', call.arg('count_limit'));
   const domain = call.arg('domain');
   const rows = searchRows(env, model, domain, { offset, limit: limit ?? null, order: call.arg('order') });
-  const records = webRead(env, model, rows.map((r) => r.id), spec);
-  if (records.length === 0) return new Map<string, Value>([['length', 0], ['records', []]]);
+  const records = webRead(
+    env,
+    model,
+    rows.map((r) => r.id),
+    spec,
+  );
+  if (records.length === 0)
+    return new Map<string, Value>([
+      ['length', 0],
+      ['records', []],
+    ]);
   const current = records.length + offset;
   const limitReached = records.length === limit;
   const countLimitReached = countLimit !== undefined && countLimit > 0 && countLimit <= current;
@@ -100,5 +115,8 @@ export const webSearchRead: MethodImpl = (call) => {
     limit !== undefined && limit > 0 && ((limitReached && !countLimitReached) || force)
       ? searchCount(env, model, domain, countLimit ?? null)
       : current;
-  return new Map<string, Value>([['length', length], ['records', records]]);
+  return new Map<string, Value>([
+    ['length', length],
+    ['records', records],
+  ]);
 };

@@ -20,14 +20,22 @@ const ids = (rows: Row[]) => new Set(rows.map((r) => r.id));
 /** odoo/addons/base/models/res_currency.py */
 const currency: ConstraintRules = {
   // _rounding_gt_zero: CHECK (rounding>0)
-  checks: [{ fields: ['rounding'], violated: (row) => typeof row.v.rounding === 'number' && !(row.v.rounding > 0), message: 'The rounding factor must be greater than 0!' }],
+  checks: [
+    {
+      fields: ['rounding'],
+      violated: (row) => typeof row.v.rounding === 'number' && !(row.v.rounding > 0),
+      message: 'The rounding factor must be greater than 0!',
+    },
+  ],
   constrains: [
     {
       // _check_company_currency_stays_active
       fields: ['active'],
       check(env, rows) {
         const inactive = ids(rows.filter((r) => r.v.active === false));
-        const used = [...(env.db.model('res.company')?.rows.values() ?? [])].some((c) => typeof c.v.currency_id === 'number' && inactive.has(c.v.currency_id));
+        const used = [...(env.db.model('res.company')?.rows.values() ?? [])].some(
+          (c) => typeof c.v.currency_id === 'number' && inactive.has(c.v.currency_id),
+        );
         return used ? userError('This currency is set on a company and therefore cannot be deactivated.') : undefined;
       },
     },
@@ -35,7 +43,28 @@ const currency: ConstraintRules = {
 };
 
 /** `tools.misc.DATETIME_FORMATS_MAP` without `%y`: `res.lang._disallowed_datetime_patterns`. */
-const disallowedDatetimePatterns = ['%C', '%D', '%e', '%E', '%F', '%g', '%G', '%h', '%k', '%l', '%n', '%O', '%P', '%R', '%r', '%s', '%T', '%t', '%u', '%V'];
+const disallowedDatetimePatterns = [
+  '%C',
+  '%D',
+  '%e',
+  '%E',
+  '%F',
+  '%g',
+  '%G',
+  '%h',
+  '%k',
+  '%l',
+  '%n',
+  '%O',
+  '%P',
+  '%R',
+  '%r',
+  '%s',
+  '%T',
+  '%t',
+  '%u',
+  '%V',
+];
 
 /** odoo/addons/base/models/res_lang.py */
 const lang: ConstraintRules = {
@@ -54,10 +83,14 @@ const lang: ConstraintRules = {
       fields: ['time_format', 'date_format'],
       check(_env, rows) {
         const bad = rows.some((row) =>
-          disallowedDatetimePatterns.some((p) => [row.v.time_format, row.v.date_format].some((f) => typeof f === 'string' && f.includes(p))),
+          disallowedDatetimePatterns.some((p) =>
+            [row.v.time_format, row.v.date_format].some((f) => typeof f === 'string' && f.includes(p)),
+          ),
         );
         return bad
-          ? validationError('Invalid date/time format directive specified. Please refer to the list of allowed directives, displayed when you edit a language.')
+          ? validationError(
+              'Invalid date/time format directive specified. Please refer to the list of allowed directives, displayed when you edit a language.',
+            )
           : undefined;
       },
     },
@@ -76,7 +109,19 @@ const lang: ConstraintRules = {
 };
 
 /** `res.partner._formatting_address_fields()` and what `_check_address_format` adds to them. */
-const addressFormatKeys = new Set(['street', 'street2', 'zip', 'city', 'state_id', 'country_id', 'state_code', 'state_name', 'country_code', 'country_name', 'company_name']);
+const addressFormatKeys = new Set([
+  'street',
+  'street2',
+  'zip',
+  'city',
+  'state_id',
+  'country_id',
+  'state_code',
+  'state_name',
+  'country_code',
+  'country_name',
+  'company_name',
+]);
 
 /** odoo/addons/base/models/res_country.py */
 const country: ConstraintRules = {
@@ -124,13 +169,21 @@ const users: ConstraintRules = {
 /** addons/uom/models/uom_uom.py */
 const uom: ConstraintRules = {
   // _factor_gt_zero: CHECK (relative_factor!=0)
-  checks: [{ fields: ['relative_factor'], violated: (row) => row.v.relative_factor === 0, message: 'The conversion ratio for a unit of measure cannot be 0!' }],
+  checks: [
+    {
+      fields: ['relative_factor'],
+      violated: (row) => row.v.relative_factor === 0,
+      message: 'The conversion ratio for a unit of measure cannot be 0!',
+    },
+  ],
   constrains: [
     {
       // _check_factor
       fields: ['relative_factor', 'relative_uom_id'],
       check: (_env, rows) =>
-        rows.some((r) => r.v.relative_uom_id === false && r.v.relative_factor !== 1) ? userError('Reference unit of measure is missing.') : undefined,
+        rows.some((r) => r.v.relative_uom_id === false && r.v.relative_factor !== 1)
+          ? userError('Reference unit of measure is missing.')
+          : undefined,
     },
   ],
 };
@@ -157,12 +210,24 @@ const product: ConstraintRules = {
         const lines = [...byBarcode]
           .filter(([, products]) => products.length > 1)
           .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-          .map(([code, products]) => `- Barcode "${code}" already assigned to product(s): ${formatList(products.map((p) => env.db.displayName('product.product', p.id)))}`);
+          .map(
+            ([code, products]) =>
+              `- Barcode "${code}" already assigned to product(s): ${formatList(products.map((p) => env.db.displayName('product.product', p.id)))}`,
+          );
         if (lines.length === 0) return undefined;
-        return validationError(`Barcode(s) already assigned:\n\n${lines.join('\n')}\n\nNote: products that you don't have access to will not be shown above.`);
+        return validationError(
+          `Barcode(s) already assigned:\n\n${lines.join('\n')}\n\nNote: products that you don't have access to will not be shown above.`,
+        );
       },
     },
   ],
 };
 
-export { country as countryConstraints, currency as currencyConstraints, lang as langConstraints, product as productConstraints, uom as uomConstraints, users as usersConstraints };
+export {
+  country as countryConstraints,
+  currency as currencyConstraints,
+  lang as langConstraints,
+  product as productConstraints,
+  uom as uomConstraints,
+  users as usersConstraints,
+};

@@ -105,7 +105,9 @@ export const partnerRules: ModelRules = {
   },
   copyDefaults: (_env, row) => ({ name: `${text(row.v.name)} (copy)` }),
   // _check_name: CHECK( (type='contact' AND name IS NOT NULL) or (type!='contact') ); a NULL type passes
-  checks: [{ fields: ['type', 'name'], violated: (row) => row.v.type === 'contact' && row.v.name === false, message: 'Contacts require a name' }],
+  checks: [
+    { fields: ['type', 'name'], violated: (row) => row.v.type === 'contact' && row.v.name === false, message: 'Contacts require a name' },
+  ],
   constrains: [
     {
       // _check_partner_company: a company's own partner must belong to that company

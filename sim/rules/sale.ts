@@ -89,7 +89,8 @@ export const saleOrderLineRules: ModelRules = {
   checks: [
     {
       fields: ['display_type', 'product_id', 'price_unit', 'product_uom_qty'],
-      violated: (row) => row.v.display_type !== false && (row.v.product_id !== false || row.v.price_unit !== 0 || row.v.product_uom_qty !== 0),
+      violated: (row) =>
+        row.v.display_type !== false && (row.v.product_id !== false || row.v.price_unit !== 0 || row.v.product_uom_qty !== 0),
       message: 'Forbidden values on non-accountable sale order line',
     },
   ],

@@ -36,7 +36,13 @@ export interface ApiKeyPasswords {
 }
 
 /** Creates the passthrough branch. */
-export function createApiKeyPasswords({ upstream, cache, authenticateCache, cacheKey, beforeCheck = () => undefined }: ApiKeyPasswordDeps): ApiKeyPasswords {
+export function createApiKeyPasswords({
+  upstream,
+  cache,
+  authenticateCache,
+  cacheKey,
+  beforeCheck = () => undefined,
+}: ApiKeyPasswordDeps): ApiKeyPasswords {
   async function checkedSlot(db: string, uid: number | bigint, key: string, origin: CallOrigin): Promise<string> {
     const slot = cacheKey(db, 'uid', String(uid), key);
     await cache.resolve(slot, async () => {

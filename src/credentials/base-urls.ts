@@ -28,7 +28,10 @@ export function createBaseUrls(options: { upstream: Upstream; serviceKeys: Servi
     const key = serviceKeys?.keyFor(db);
     if (key === undefined) return undefined;
     try {
-      const value = await upstream.json2({ db, key, model: 'ir.config_parameter', method: 'get_param', body: struct({ key: 'web.base.url', default: false }) }, origin);
+      const value = await upstream.json2(
+        { db, key, model: 'ir.config_parameter', method: 'get_param', body: struct({ key: 'web.base.url', default: false }) },
+        origin,
+      );
       return typeof value === 'string' && value !== '' ? value : undefined;
     } catch {
       return undefined; // not a system user's key, or the upstream away: what was learnt stands

@@ -65,17 +65,26 @@ export function parseCredentialMap(text: string, source: string): CredentialMap 
       if (typeof e[field] !== 'string' || e[field] === '') fieldProblems.push(`${where}: "${field}" must be a non-empty string`);
     }
     const unknown = Object.keys(e).filter((k) => !['db', 'login', 'password_hash', 'key'].includes(k));
-    if (unknown.length > 0) fieldProblems.push(`${where}: unknown field(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')} (a plaintext password is never accepted)`);
+    if (unknown.length > 0)
+      fieldProblems.push(
+        `${where}: unknown field(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')} (a plaintext password is never accepted)`,
+      );
     if (fieldProblems.length > 0) {
       problems.push(...fieldProblems);
       return;
     }
-    const entry: CredentialMapEntry = { db: e.db as string, login: e.login as string, passwordHash: e.password_hash as string, key: e.key as string };
+    const entry: CredentialMapEntry = {
+      db: e.db as string,
+      login: e.login as string,
+      passwordHash: e.password_hash as string,
+      key: e.key as string,
+    };
     const badHash = validatePasswordHash(entry.passwordHash);
     if (badHash !== undefined) problems.push(`${where}: "password_hash" is ${badHash}`);
     if (!keyShape.test(entry.key)) problems.push(`${where}: "key" must be an Odoo API key (40 lowercase hex characters)`);
     const id = `${entry.db}\u0000${entry.login}`;
-    if (seen.has(id)) problems.push(`${where}: a second entry for login ${JSON.stringify(entry.login)} in database ${JSON.stringify(entry.db)}`);
+    if (seen.has(id))
+      problems.push(`${where}: a second entry for login ${JSON.stringify(entry.login)} in database ${JSON.stringify(entry.db)}`);
     seen.add(id);
     entries.push(entry);
   });

@@ -34,7 +34,10 @@ describe('countedCache()', () => {
 describe('countedThrottle()', () => {
   it('reports each refused attempt and passes failures and successes on', async () => {
     const { seen, events } = recorder();
-    const throttle = countedThrottle(createThrottle({ failures: 1, backoffMs: 60_000, maxBackoffMs: 600_000, max: 10, now: () => 0 }), events);
+    const throttle = countedThrottle(
+      createThrottle({ failures: 1, backoffMs: 60_000, maxBackoffMs: 600_000, max: 10, now: () => 0 }),
+      events,
+    );
     await throttle.check('a');
     await throttle.failure('a');
     await expect(throttle.check('a')).rejects.toThrow(/Too many login failures/);

@@ -9,7 +9,9 @@ import { hashPassword } from './password-hash.ts';
 export async function runHashPasswordCommand(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const password = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
   if (password === '') throw new Error('hash-password: no password on standard input');
   output.write(`${await hashPassword(password)}\n`);
 }

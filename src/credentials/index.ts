@@ -104,16 +104,27 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   // without Redis, what the gateway learnt about logins outlives a restart in --logins-file
   const loginsFile = shared === undefined && config.loginsFile !== undefined ? openLoginsFile(config.loginsFile, log) : undefined;
   const sharedLogins = shared?.logins ?? loginsFile;
-  const logins = createUidLogins({ max: config.keyCacheSize, upstream, serviceKeys: config.serviceKey, map, ...(sharedLogins === undefined ? {} : { shared: sharedLogins }) });
+  const logins = createUidLogins({
+    max: config.keyCacheSize,
+    upstream,
+    serviceKeys: config.serviceKey,
+    map,
+    ...(sharedLogins === undefined ? {} : { shared: sharedLogins }),
+  });
   /** Key-shaped passwords are throttled under the uid's login when known, else under the uid. */
   const apiKeyThrottleName = (db: string, uid: number | bigint) => logins.known(db, uid) ?? `#${uid}`;
   const apiKeys = createApiKeyPasswords({
     upstream,
     cache: apiKeyCache,
-    authenticateCache: countedCache(createCredentialCache({ max: config.keyCacheSize, ttlMs: Math.min(config.keyCacheTtlMs, config.revalidateIntervalMs) }), 'api_key', events),
+    authenticateCache: countedCache(
+      createCredentialCache({ max: config.keyCacheSize, ttlMs: Math.min(config.keyCacheTtlMs, config.revalidateIntervalMs) }),
+      'api_key',
+      events,
+    ),
     cacheKey,
     // the same throttle slot the failures below are counted in
-    beforeCheck: (db, who, origin) => throttle.check(throttleKey(origin, db, who.login ?? apiKeyThrottleName(db, who.uid as number | bigint))),
+    beforeCheck: (db, who, origin) =>
+      throttle.check(throttleKey(origin, db, who.login ?? apiKeyThrottleName(db, who.uid as number | bigint))),
   });
   const throttle = countedThrottle(
     createThrottle({
@@ -168,7 +179,8 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   }
 
   /** A key minted inside its renewal margin (a 1-day key just before midnight) is used until it expires. */
-  const renewAtFor = (expiresAt: number, mintedAt: number) => (expiresAt - config.keyRenewMarginMs > mintedAt ? expiresAt - config.keyRenewMarginMs : expiresAt);
+  const renewAtFor = (expiresAt: number, mintedAt: number) =>
+    expiresAt - config.keyRenewMarginMs > mintedAt ? expiresAt - config.keyRenewMarginMs : expiresAt;
 
   // --mint-interval: a mint storm is bounded whatever its cause
   const pacer = createMintPacer(config.mintIntervalMs, config.keyCacheSize, now);
@@ -178,13 +190,29 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     const paced = cacheKey(req.db, 'password', req.login, req.password);
     const wait = pacer.wait(paced);
     if (wait > 0) {
-      log.warn({ db: req.db, login: req.login, retryAfterMs: wait, requestId: req.origin.requestId }, 'keys were minted for these credentials within --mint-interval: not minting another yet');
+      log.warn(
+        { db: req.db, login: req.login, retryAfterMs: wait, requestId: req.origin.requestId },
+        'keys were minted for these credentials within --mint-interval: not minting another yet',
+      );
       throw mintHeldOff(wait);
     }
     const name = keyName(req.origin, randomBytes(4).toString('hex'), config.keyTag);
     const mintedAt = now();
     const exchange = retire === undefined ? 'mint' : 'renew';
-    const minted = await mintKey(upstream, { db: req.db, login: req.login, password: req.password, durationDays: config.keyDurationDays, name, ...(retire?.keyId === undefined ? {} : { retireKeyId: retire.keyId }) }, req.origin, mintedAt, baseUrls).then(
+    const minted = await mintKey(
+      upstream,
+      {
+        db: req.db,
+        login: req.login,
+        password: req.password,
+        durationDays: config.keyDurationDays,
+        name,
+        ...(retire?.keyId === undefined ? {} : { retireKeyId: retire.keyId }),
+      },
+      req.origin,
+      mintedAt,
+      baseUrls,
+    ).then(
       (out) => (events.keyExchange(exchange, 'ok'), out),
       (err: unknown) => {
         events.keyExchange(exchange, isRefusal(err) ? 'refused' : 'error');
@@ -196,8 +224,31 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     const localExpiry = expiryOnGatewayClock(minted.expiresAt, minted.createdAt, mintedAt);
     const expiresAt = Number.isFinite(minted.expiresAt) ? new Date(minted.expiresAt).toISOString() : 'never';
     const skew = localExpiry === minted.expiresAt ? {} : { clockSkewMs: localExpiry - minted.expiresAt };
-    log.info({ db: req.db, uid: minted.uid, keyId: minted.keyId, expiresAt, ...skew, requestId: req.origin.requestId, ...(retire === undefined ? {} : { replacedKeyId: retire.keyId }) }, retire === undefined ? 'minted an API key' : 'renewed a minted API key');
-    return { db: req.db, uid: minted.uid, login: req.login, key: minted.key, source: 'minted', keyId: minted.keyId, expiresAt: localExpiry, renewAt: renewAtFor(localExpiry, mintedAt), validatedAt: mintedAt, session: minted.session, loggedInAt: mintedAt };
+    log.info(
+      {
+        db: req.db,
+        uid: minted.uid,
+        keyId: minted.keyId,
+        expiresAt,
+        ...skew,
+        requestId: req.origin.requestId,
+        ...(retire === undefined ? {} : { replacedKeyId: retire.keyId }),
+      },
+      retire === undefined ? 'minted an API key' : 'renewed a minted API key',
+    );
+    return {
+      db: req.db,
+      uid: minted.uid,
+      login: req.login,
+      key: minted.key,
+      source: 'minted',
+      keyId: minted.keyId,
+      expiresAt: localExpiry,
+      renewAt: renewAtFor(localExpiry, mintedAt),
+      validatedAt: mintedAt,
+      session: minted.session,
+      loggedInAt: mintedAt,
+    };
   }
 
   async function fromMap(entry: CredentialMapEntry, req: PasswordRequest): Promise<PasswordKey> {
@@ -208,7 +259,17 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       throw mapKeyRefused();
     }
     const infinite = Number.POSITIVE_INFINITY;
-    return { db: req.db, uid, login: req.login, key: entry.key, source: 'map', keyId: undefined, expiresAt: now() + config.keyCacheTtlMs, renewAt: infinite, validatedAt: infinite };
+    return {
+      db: req.db,
+      uid,
+      login: req.login,
+      key: entry.key,
+      source: 'map',
+      keyId: undefined,
+      expiresAt: now() + config.keyCacheTtlMs,
+      renewAt: infinite,
+      validatedAt: infinite,
+    };
   }
 
   /** Users (db, uid) one of whose live minted keys Odoo refused: this process removes none of their keys. */
@@ -239,7 +300,10 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
         // a fact whatever the password: the login is another user's here (logins are unique per database)
         logins.remember(db, opened.uid, login);
         notTheirs.set(tried, { until: now() + Math.max(config.negativeCacheTtlMs, 60_000) });
-        log.info({ db, uid, requestId: origin.requestId }, 'a login the uid has in another database belongs to another user here; not used');
+        log.info(
+          { db, uid, requestId: origin.requestId },
+          'a login the uid has in another database belongs to another user here; not used',
+        );
         continue;
       }
       logins.remember(db, uid, login);
@@ -303,14 +367,25 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
         if (entry.keyId === undefined || entry.session === undefined || keysTakenAway.has(`${entry.db}\u0000${entry.uid}`)) return;
         const line = { db: entry.db, uid: entry.uid, keptKeyId: entry.keyId };
         try {
-          const removed = await sweepKeys(upstream, entry.session, { uid: entry.uid, keepKeyId: entry.keyId, password: req.password, tag: config.keyTag }, ownOrigin());
+          const removed = await sweepKeys(
+            upstream,
+            entry.session,
+            { uid: entry.uid, keepKeyId: entry.keyId, password: req.password, tag: config.keyTag },
+            ownOrigin(),
+          );
           if (removed.length > 0) log.info({ ...line, removedKeyIds: removed }, "removed this gateway's earlier API keys of the user");
         } catch (err) {
-          log.warn({ ...line, error: err instanceof Error ? err.name : 'unknown' }, "could not remove this gateway's earlier API keys of the user; they expire on their own");
+          log.warn(
+            { ...line, error: err instanceof Error ? err.name : 'unknown' },
+            "could not remove this gateway's earlier API keys of the user; they expire on their own",
+          );
         }
       },
       renewalFailed(entry, err) {
-        log.warn({ db: entry.db, uid: entry.uid, keyId: entry.keyId, error: err instanceof Error ? err.name : 'unknown' }, 'could not renew a minted API key; the old one is used until it expires');
+        log.warn(
+          { db: entry.db, uid: entry.uid, keyId: entry.keyId, error: err instanceof Error ? err.name : 'unknown' },
+          'could not renew a minted API key; the old one is used until it expires',
+        );
       },
     },
   );

@@ -7,7 +7,18 @@ function setup(withStore: boolean, max = 10, negativeTtlMs = 100) {
   let t = 0;
   const onEvict = vi.fn();
   const table = createKeyTable({ max, now: () => t, negativeTtlMs, withStore, onEvict });
-  const entry = (key: string, over: Partial<PasswordKey> = {}): PasswordKey => ({ db: 'gw', uid: 5, login: 'demo', key, source: 'minted', keyId: 1, expiresAt: 1000, renewAt: 900, validatedAt: 0, ...over });
+  const entry = (key: string, over: Partial<PasswordKey> = {}): PasswordKey => ({
+    db: 'gw',
+    uid: 5,
+    login: 'demo',
+    key,
+    source: 'minted',
+    keyId: 1,
+    expiresAt: 1000,
+    renewAt: 900,
+    validatedAt: 0,
+    ...over,
+  });
   return { table, onEvict, entry, at: (ms: number) => void (t = ms) };
 }
 

@@ -44,7 +44,13 @@ export interface KeyTable {
 }
 
 /** Creates the first level; `onEvict` hears of entries pushed out by size. `withStore`: a shared store is configured. */
-export function createKeyTable(options: { max: number; now: () => number; negativeTtlMs: number; withStore: boolean; onEvict: (entry: PasswordKey, answersFor: boolean) => void }): KeyTable {
+export function createKeyTable(options: {
+  max: number;
+  now: () => number;
+  negativeTtlMs: number;
+  withStore: boolean;
+  onEvict: (entry: PasswordKey, answersFor: boolean) => void;
+}): KeyTable {
   const { now, negativeTtlMs, withStore } = options;
   /** Minted entries the shared store does not hold (minted while it was away): this replica alone answers for them. */
   const localOnly = new WeakSet<PasswordKey>();

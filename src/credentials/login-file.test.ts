@@ -17,7 +17,13 @@ describe('openLoginsFile()', () => {
     first.set('gw2', 5, 'marc');
     first.set('gw', 2, 'admin');
     await first.flush();
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ logins: [['gw', '5', 'demo'], ['gw2', '5', 'marc'], ['gw', '2', 'admin']] });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+      logins: [
+        ['gw', '5', 'demo'],
+        ['gw2', '5', 'marc'],
+        ['gw', '2', 'admin'],
+      ],
+    });
     const again = openLoginsFile(path, log);
     expect(await again.get('gw', 5)).toBe('demo');
     expect(await again.elsewhere!('gw3', 5)).toEqual(['demo', 'marc']);

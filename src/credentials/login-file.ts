@@ -23,7 +23,8 @@ export function openLoginsFile(path: string, log: Logger, delayMs = 1000): FileL
     const doc = JSON.parse(readFileSync(path, 'utf8')) as { logins?: unknown };
     if (Array.isArray(doc.logins)) {
       for (const row of doc.logins) {
-        if (Array.isArray(row) && typeof row[0] === 'string' && typeof row[1] === 'string' && typeof row[2] === 'string') logins.set(slot(row[0], BigInt(row[1])), row[2]);
+        if (Array.isArray(row) && typeof row[0] === 'string' && typeof row[1] === 'string' && typeof row[2] === 'string')
+          logins.set(slot(row[0], BigInt(row[1])), row[2]);
       }
     }
   } catch (err) {

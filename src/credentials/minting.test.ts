@@ -25,8 +25,16 @@ function fakeUpstream(answers: Partial<Record<string, Value | LegacyError>>, uid
         return { uid, session: { db: 'gw', cookie: 'c' } };
       },
       async callKw(_s: unknown, call: CallKw) {
-        if (call.method === 'search_read' || call.method === 'remove') seen.push(`${call.method} ${JSON.stringify(call.method === 'remove' ? call.args[0] : (call.kwargs.get('domain') as Value[]).at(1))}`);
-        else seen.push(call.method === 'run_check' ? `run_check ${JSON.stringify((call.kwargs.get('context') as Map<string, Value>).get('password'))}` : call.method);
+        if (call.method === 'search_read' || call.method === 'remove')
+          seen.push(
+            `${call.method} ${JSON.stringify(call.method === 'remove' ? call.args[0] : (call.kwargs.get('domain') as Value[]).at(1))}`,
+          );
+        else
+          seen.push(
+            call.method === 'run_check'
+              ? `run_check ${JSON.stringify((call.kwargs.get('context') as Map<string, Value>).get('password'))}`
+              : call.method,
+          );
         const a = answers[call.method];
         if (a instanceof LegacyError) throw a;
         return a ?? null;
@@ -48,24 +56,45 @@ const now = Date.parse('2026-11-21T23:40:00Z');
 describe('mintKey()', () => {
   it('passes the identity check with the password when make_key asks for it, and reads the real expiry', async () => {
     const { upstream, seen } = fakeUpstream({ create: 7, make_key: identityAction, run_check: showAction });
-    expect(await mintKey(upstream, request, origin, now)).toEqual({ uid: 5, key, keyId: 31, expiresAt: Date.parse('2026-11-22T00:00:00Z'), session: { db: 'gw', cookie: 'c' } });
+    expect(await mintKey(upstream, request, origin, now)).toEqual({
+      uid: 5,
+      key,
+      keyId: 31,
+      expiresAt: Date.parse('2026-11-22T00:00:00Z'),
+      session: { db: 'gw', cookie: 'c' },
+    });
     // the session stays open, to confirm the password later without a login
     expect(seen).toEqual(['authenticate', 'create', 'make_key', 'run_check "demo"', 'search_read']);
   });
 
   it('takes the key from make_key directly inside the identity window, and computes the expiry when the read finds nothing', async () => {
     const { upstream, seen } = fakeUpstream({ create: 7, make_key: showAction, search_read: [] });
-    expect(await mintKey(upstream, { ...request, durationDays: 7 }, origin, now)).toMatchObject({ keyId: undefined, expiresAt: Date.parse('2026-11-28T00:00:00Z') });
+    expect(await mintKey(upstream, { ...request, durationDays: 7 }, origin, now)).toMatchObject({
+      keyId: undefined,
+      expiresAt: Date.parse('2026-11-28T00:00:00Z'),
+    });
     expect(seen).toEqual(['authenticate', 'create', 'make_key', 'search_read']);
   });
 
   it.each([
-    ['the expiration the wizard requires', 'create', odooError('validation_error', 'odoo.exceptions.ValidationError', 'The API key must have an expiration date'),
-      "legacy-rpc-gateway could not mint an API key for this login: The API key must have an expiration date. Lower --key-duration to what the user's groups allow, or map this login to an API key in the credential map (--credentials-file)."],
-    ['the group maximum', 'create', odooError('validation_error', 'odoo.exceptions.ValidationError', 'You cannot exceed 1.0 days.'),
-      "legacy-rpc-gateway could not mint an API key for this login: You cannot exceed 1.0 days. Lower --key-duration to what the user's groups allow, or map this login to an API key in the credential map (--credentials-file)."],
-    ['a non-internal user (403)', 'run_check', odooError('access_error', 'odoo.exceptions.AccessError', 'Only internal users can create API keys'),
-      'legacy-rpc-gateway could not mint an API key for this login: Only internal users can create API keys. Map this login to one of its API keys in the credential map (--credentials-file), or let the client send an API key as its password.'],
+    [
+      'the expiration the wizard requires',
+      'create',
+      odooError('validation_error', 'odoo.exceptions.ValidationError', 'The API key must have an expiration date'),
+      "legacy-rpc-gateway could not mint an API key for this login: The API key must have an expiration date. Lower --key-duration to what the user's groups allow, or map this login to an API key in the credential map (--credentials-file).",
+    ],
+    [
+      'the group maximum',
+      'create',
+      odooError('validation_error', 'odoo.exceptions.ValidationError', 'You cannot exceed 1.0 days.'),
+      "legacy-rpc-gateway could not mint an API key for this login: You cannot exceed 1.0 days. Lower --key-duration to what the user's groups allow, or map this login to an API key in the credential map (--credentials-file).",
+    ],
+    [
+      'a non-internal user (403)',
+      'run_check',
+      odooError('access_error', 'odoo.exceptions.AccessError', 'Only internal users can create API keys'),
+      'legacy-rpc-gateway could not mint an API key for this login: Only internal users can create API keys. Map this login to one of its API keys in the credential map (--credentials-file), or let the client send an API key as its password.',
+    ],
   ])('refuses %s with fault 3 and the reason, and still ends the session', async (_what, method, error, message) => {
     const { upstream, seen } = fakeUpstream({ create: 7, make_key: identityAction, run_check: showAction, [method]: error });
     await expect(mintKey(upstream, request, origin, now)).rejects.toMatchObject({ kind: 'access_denied', message });
@@ -73,7 +102,15 @@ describe('mintKey()', () => {
   });
 
   it('answers "Incorrect Password" at the identity check as bad credentials', async () => {
-    const { upstream } = fakeUpstream({ create: 7, make_key: identityAction, run_check: odooError('user_error', 'odoo.exceptions.UserError', 'Incorrect Password, try again or click on Forgot Password to reset your password.') });
+    const { upstream } = fakeUpstream({
+      create: 7,
+      make_key: identityAction,
+      run_check: odooError(
+        'user_error',
+        'odoo.exceptions.UserError',
+        'Incorrect Password, try again or click on Forgot Password to reset your password.',
+      ),
+    });
     const err = await mintKey(upstream, request, origin, now).catch((e: unknown) => e);
     expect(isBadCredentials(err)).toBe(true);
   });
@@ -106,7 +143,11 @@ describe('mintKey()', () => {
       'Traceback (most recent call last):\n  File "/opt/odoo19/odoo/addons/base/models/res_users.py", line 1272, in _assert_can_auth\n' +
       '    raise AccessDenied(_("Too many login failures, please wait a bit before trying again."))\n  File "/opt/odoo19/odoo/tools/translate.py", line 504, in _get_uid\n' +
       "    return int(frame.f_locals['user'])      # user may be a record\nValueError: invalid literal for int() with base 10: 'admin'\n";
-    const crash = new LegacyError('internal', { name: 'builtins.ValueError', message: "invalid literal for int() with base 10: 'admin'", debug });
+    const crash = new LegacyError('internal', {
+      name: 'builtins.ValueError',
+      message: "invalid literal for int() with base 10: 'admin'",
+      debug,
+    });
     const { upstream } = fakeUpstream({ authenticate: crash });
     const err = await checkPassword(upstream, request, origin).catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'access_denied', message: 'Too many login failures, please wait a bit before trying again.' });
@@ -119,10 +160,16 @@ describe('sweepKeys()', () => {
   const row = (id: number, name: string, uid = 5) => struct({ id, name, user_id: [uid, 'Marc Demo'] });
   const ours = (nonce: string, tag = '') => keyName(origin, nonce, tag);
 
-  it('lists the user\'s keys named by this gateway and removes those older than the kept one, passing the identity check', async () => {
+  it("lists the user's keys named by this gateway and removes those older than the kept one, passing the identity check", async () => {
     const { upstream, seen } = fakeUpstream({
       // what a system user's search might answer: the gateway filters again, by owner, name and id
-      search_read: [row(3, ours('0a1b2c3d')), row(4, 'legacy-rpc-gateway for my notes'), row(5, ours('11223344'), 2), row(8, ours('55667788')), row(12, ours('99aabbcc'))],
+      search_read: [
+        row(3, ours('0a1b2c3d')),
+        row(4, 'legacy-rpc-gateway for my notes'),
+        row(5, ours('11223344'), 2),
+        row(8, ours('55667788')),
+        row(12, ours('99aabbcc')),
+      ],
       remove: identityAction,
       run_check: struct({ type: 'ir.actions.act_window_close' }),
     });

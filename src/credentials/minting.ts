@@ -90,14 +90,20 @@ function isCrashedCooldown(err: unknown): boolean {
 }
 
 /** Logs in at the database's base URL; bad credentials, a cooldown and a second factor become their refusals. */
-async function logIn(upstream: Upstream, req: { db: string; login: string; password: string }, origin: CallOrigin, baseUrls: BaseUrls | undefined): Promise<{ uid: number | bigint; session: WebSession }> {
+async function logIn(
+  upstream: Upstream,
+  req: { db: string; login: string; password: string },
+  origin: CallOrigin,
+  baseUrls: BaseUrls | undefined,
+): Promise<{ uid: number | bigint; session: WebSession }> {
   let login;
   try {
     const baseUrl = await baseUrls?.forLogin(req.db, origin);
     login = await upstream.webSession.authenticate({ ...req, baseUrl }, origin);
     baseUrls?.learn(req.db, login.baseUrl);
   } catch (err) {
-    if (err instanceof LegacyError && err.kind === 'access_denied') throw err.message === 'Access Denied' ? badCredentials() : upstreamCooldown(err.message);
+    if (err instanceof LegacyError && err.kind === 'access_denied')
+      throw err.message === 'Access Denied' ? badCredentials() : upstreamCooldown(err.message);
     if (isCrashedCooldown(err)) throw upstreamCooldown(cooldownText);
     throw err;
   }
@@ -118,12 +124,24 @@ export async function endSession(upstream: Upstream, session: WebSession, origin
 }
 
 /** Runs a `@check_identity` method, passing the identity check with the password when it is due. */
-async function withIdentityCheck(upstream: Upstream, session: WebSession, model: string, method: string, ids: Value[], password: string, origin: CallOrigin): Promise<Value> {
+async function withIdentityCheck(
+  upstream: Upstream,
+  session: WebSession,
+  model: string,
+  method: string,
+  ids: Value[],
+  password: string,
+  origin: CallOrigin,
+): Promise<Value> {
   const first = await upstream.webSession.callKw(session, { model, method, args: [ids], kwargs: new Map() }, origin);
   if (!isStruct(first) || first.get('res_model') !== 'res.users.identitycheck' || !isInt(first.get('res_id') ?? null)) return first;
   const kwargs = struct({ context: struct({ password }) });
   try {
-    return await upstream.webSession.callKw(session, { model: 'res.users.identitycheck', method: 'run_check', args: [[first.get('res_id') as Value]], kwargs }, origin);
+    return await upstream.webSession.callKw(
+      session,
+      { model: 'res.users.identitycheck', method: 'run_check', args: [[first.get('res_id') as Value]], kwargs },
+      origin,
+    );
   } catch (err) {
     // "Incorrect Password, try again…": the password changed since the login a moment ago
     if (err instanceof LegacyError && err.name === 'odoo.exceptions.UserError') throw badCredentials();
@@ -140,7 +158,13 @@ function refusalFrom(err: unknown): unknown {
 }
 
 /** Reads the new key's record with the key itself: its id and real `expiration_date`. */
-async function readKeyRecord(upstream: Upstream, db: string, key: string, name: string, origin: CallOrigin): Promise<{ id: number | undefined; expiresAt: number | undefined; createdAt: number | undefined }> {
+async function readKeyRecord(
+  upstream: Upstream,
+  db: string,
+  key: string,
+  name: string,
+  origin: CallOrigin,
+): Promise<{ id: number | undefined; expiresAt: number | undefined; createdAt: number | undefined }> {
   // the read sess-mint-6 records: the key's own record, found by its unique description
   const body: Struct = struct({ domain: [['name', '=', name]], fields: ['name', 'expiration_date', 'scope', 'create_date'] });
   const rows = await upstream.json2({ db, key, model: 'res.users.apikeys', method: 'search_read', body }, origin);
@@ -156,12 +180,22 @@ async function readKeyRecord(upstream: Upstream, db: string, key: string, name: 
 }
 
 /** Trades a password for a new API key; rejects with a refusal (fault 3) or an upstream error. */
-export async function mintKey(upstream: Upstream, req: MintRequest, origin: CallOrigin, now: number, baseUrls?: BaseUrls): Promise<MintedKey> {
+export async function mintKey(
+  upstream: Upstream,
+  req: MintRequest,
+  origin: CallOrigin,
+  now: number,
+  baseUrls?: BaseUrls,
+): Promise<MintedKey> {
   const { uid, session } = await logIn(upstream, req, origin, baseUrls);
   let key: string;
   try {
     const vals = struct({ name: req.name, duration: String(req.durationDays) });
-    const wizardId = await upstream.webSession.callKw(session, { model: wizardModel, method: 'create', args: [vals], kwargs: new Map() }, origin);
+    const wizardId = await upstream.webSession.callKw(
+      session,
+      { model: wizardModel, method: 'create', args: [vals], kwargs: new Map() },
+      origin,
+    );
     if (!isInt(wizardId)) throw new LegacyError('upstream_invalid', { name: upstreamErrorName, message: 'the key wizard answered no id' });
     const shown = await withIdentityCheck(upstream, session, wizardModel, 'make_key', [wizardId], req.password, origin);
     const context = isStruct(shown) ? shown.get('context') : undefined;
@@ -170,7 +204,8 @@ export async function mintKey(upstream: Upstream, req: MintRequest, origin: Call
       throw new LegacyError('upstream_invalid', { name: upstreamErrorName, message: 'make_key answered no API key' });
     }
     key = candidate;
-    if (req.retireKeyId !== undefined) await removeKeyInSession(upstream, session, req.retireKeyId, req.password, origin).catch(() => undefined);
+    if (req.retireKeyId !== undefined)
+      await removeKeyInSession(upstream, session, req.retireKeyId, req.password, origin).catch(() => undefined);
   } catch (err) {
     await endSession(upstream, session, origin);
     throw refusalFrom(err);
@@ -180,11 +215,24 @@ export async function mintKey(upstream: Upstream, req: MintRequest, origin: Call
     await endSession(upstream, session, origin);
     throw err;
   });
-  return { uid, key, keyId: record.id, expiresAt: record.expiresAt ?? expiryInDays(now, req.durationDays), ...(record.createdAt === undefined ? {} : { createdAt: record.createdAt }), session };
+  return {
+    uid,
+    key,
+    keyId: record.id,
+    expiresAt: record.expiresAt ?? expiryInDays(now, req.durationDays),
+    ...(record.createdAt === undefined ? {} : { createdAt: record.createdAt }),
+    session,
+  };
 }
 
 /** `res.users.apikeys.remove` of one key inside an open session (identity check passed with `password`). */
-export async function removeKeyInSession(upstream: Upstream, session: WebSession, keyId: number, password: string, origin: CallOrigin): Promise<void> {
+export async function removeKeyInSession(
+  upstream: Upstream,
+  session: WebSession,
+  keyId: number,
+  password: string,
+  origin: CallOrigin,
+): Promise<void> {
   await withIdentityCheck(upstream, session, 'res.users.apikeys', 'remove', [keyId], password, origin);
 }
 
@@ -207,8 +255,16 @@ export interface SweepRequest {
  * smaller id: a newer key may be another replica's renewal) go. Answers the removed record ids.
  */
 export async function sweepKeys(upstream: Upstream, session: WebSession, req: SweepRequest, origin: CallOrigin): Promise<number[]> {
-  const domain = [['user_id', '=', req.uid], ['name', '=like', `${likeLiteral(keyNamePrefix(req.tag))}%`], ['id', '<', req.keepKeyId]];
-  const rows = await upstream.webSession.callKw(session, { model: 'res.users.apikeys', method: 'search_read', args: [], kwargs: struct({ domain, fields: ['name', 'user_id'] }) }, origin);
+  const domain = [
+    ['user_id', '=', req.uid],
+    ['name', '=like', `${likeLiteral(keyNamePrefix(req.tag))}%`],
+    ['id', '<', req.keepKeyId],
+  ];
+  const rows = await upstream.webSession.callKw(
+    session,
+    { model: 'res.users.apikeys', method: 'search_read', args: [], kwargs: struct({ domain, fields: ['name', 'user_id'] }) },
+    origin,
+  );
   const ids: number[] = [];
   for (const row of Array.isArray(rows) ? rows : []) {
     if (!isStruct(row)) continue;
@@ -226,6 +282,11 @@ export async function sweepKeys(upstream: Upstream, session: WebSession, req: Sw
 }
 
 /** A fresh web login with the password (docs/architecture.md §5 step 6): the uid it still opens, and its session, kept for later checks. */
-export async function checkPassword(upstream: Upstream, req: { db: string; login: string; password: string }, origin: CallOrigin, baseUrls?: BaseUrls): Promise<{ uid: number | bigint; session: WebSession }> {
+export async function checkPassword(
+  upstream: Upstream,
+  req: { db: string; login: string; password: string },
+  origin: CallOrigin,
+  baseUrls?: BaseUrls,
+): Promise<{ uid: number | bigint; session: WebSession }> {
   return logIn(upstream, req, origin, baseUrls);
 }

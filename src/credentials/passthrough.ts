@@ -66,7 +66,13 @@ async function userExists(upstream: Upstream, db: string, uid: number | bigint, 
 }
 
 /** The login of `uid`, read with its own key; `undefined` if it cannot be read. */
-export async function loginOfUid(upstream: Upstream, db: string, uid: number | bigint, key: string, origin: CallOrigin): Promise<string | undefined> {
+export async function loginOfUid(
+  upstream: Upstream,
+  db: string,
+  uid: number | bigint,
+  key: string,
+  origin: CallOrigin,
+): Promise<string | undefined> {
   const body = struct({ ids: [uid], fields: ['login'] });
   const rows = await upstream.json2({ db, key, model: 'res.users', method: 'read', body }, origin);
   const row = Array.isArray(rows) ? rows[0] : undefined;

@@ -20,8 +20,14 @@ describe('hashPassword()', () => {
 describe('validatePasswordHash()', () => {
   it.each([
     ['plaintext', 'not a scrypt hash (scrypt$N$r$p$salt$hash; make one with `legacy-rpc-gateway hash-password`)'],
-    ['scrypt$1000$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'scrypt N must be a power of two up to 2^20, got 1000'],
-    ['scrypt$16384$64$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'scrypt r must be 1..32 and p 1..16, got r=64 p=1'],
+    [
+      'scrypt$1000$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      'scrypt N must be a power of two up to 2^20, got 1000',
+    ],
+    [
+      'scrypt$16384$64$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      'scrypt r must be 1..32 and p 1..16, got r=64 p=1',
+    ],
   ])('refuses %s', (text, why) => {
     expect(validatePasswordHash(text)).toBe(why);
   });

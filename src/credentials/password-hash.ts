@@ -13,7 +13,9 @@ const hashPattern = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9_-]{16,})\$([A-Za-
 
 function derive(password: string, salt: Buffer, length: number, cost: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, length, { ...cost, maxmem: 256 * (cost.N ?? 0) * (cost.r ?? 8) }, (err, key) => (err ? reject(err) : resolve(key)));
+    scrypt(password.normalize('NFC'), salt, length, { ...cost, maxmem: 256 * (cost.N ?? 0) * (cost.r ?? 8) }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
   });
 }
 
@@ -39,6 +41,10 @@ export async function verifyPassword(password: string, hashText: string): Promis
   const m = hashPattern.exec(hashText);
   if (m === null) return false;
   const expected = Buffer.from(m[5] as string, 'base64url');
-  const actual = await derive(password, Buffer.from(m[4] as string, 'base64url'), expected.length, { N: Number(m[1]), r: Number(m[2]), p: Number(m[3]) });
+  const actual = await derive(password, Buffer.from(m[4] as string, 'base64url'), expected.length, {
+    N: Number(m[1]),
+    r: Number(m[2]),
+    p: Number(m[3]),
+  });
   return timingSafeEqual(actual, expected);
 }

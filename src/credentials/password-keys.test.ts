@@ -10,7 +10,17 @@ const req: PasswordRequest = { db: 'gw', login: 'demo', password: 'pw', origin }
 function setup(overrides: Partial<PasswordKeyResolvers> = {}, max = 10) {
   let t = 0;
   let n = 0;
-  const entry = (): PasswordKey => ({ db: 'gw', uid: 5, login: 'demo', key: `key-${++n}`, source: 'minted', keyId: n, expiresAt: t + 1000, renewAt: t + 900, validatedAt: t });
+  const entry = (): PasswordKey => ({
+    db: 'gw',
+    uid: 5,
+    login: 'demo',
+    key: `key-${++n}`,
+    source: 'minted',
+    keyId: n,
+    expiresAt: t + 1000,
+    renewAt: t + 900,
+    validatedAt: t,
+  });
   const resolvers: PasswordKeyResolvers = {
     resolve: vi.fn(async () => entry()),
     revalidate: vi.fn(async () => {}),
@@ -171,4 +181,3 @@ describe('createPasswordKeys()', () => {
     expect(tidy).toHaveBeenLastCalledWith(expect.objectContaining({ key: 'key-2' }), req);
   });
 });
-

@@ -27,7 +27,15 @@ import type { PasswordKey, PasswordKeyOptions, PasswordKeyResolvers, PasswordKey
 import { checkDue, renewalDue } from './recheck-policy.ts';
 import { isRefusal, isThrottled } from './refusals.ts';
 
-export type { PasswordKey, PasswordKeyOptions, PasswordKeyResolvers, PasswordKeys, PasswordRequest, SharedPasswordKeys, SharedSlot } from './password-key-types.ts';
+export type {
+  PasswordKey,
+  PasswordKeyOptions,
+  PasswordKeyResolvers,
+  PasswordKeys,
+  PasswordRequest,
+  SharedPasswordKeys,
+  SharedSlot,
+} from './password-key-types.ts';
 
 /** Creates the table. */
 export function createPasswordKeys(options: PasswordKeyOptions, resolvers: PasswordKeyResolvers): PasswordKeys {
@@ -169,7 +177,8 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
   }
 
   /** One check per slot at a time on this replica, with no lock and no write to the shared store. */
-  const revalidate = (slot: string, entry: PasswordKey, req: PasswordRequest) => singleFlight(checks, slot, () => checkPassword(slot, entry, req));
+  const revalidate = (slot: string, entry: PasswordKey, req: PasswordRequest) =>
+    singleFlight(checks, slot, () => checkPassword(slot, entry, req));
 
   /** Replaces `entry` by a fresh key (the old one removed upstream in the same session). */
   async function renewNow(slot: string, entry: PasswordKey, req: PasswordRequest): Promise<void> {
@@ -210,7 +219,10 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
   function renew(slot: string, entry: PasswordKey, req: PasswordRequest): void {
     if (renewals.has(slot)) return;
     const run = answersFor(entry) ? renewNow(slot, entry, req) : renewShared(slot, entry, req);
-    renewals.set(slot, run.finally(() => renewals.delete(slot)));
+    renewals.set(
+      slot,
+      run.finally(() => renewals.delete(slot)),
+    );
   }
 
   /**
@@ -245,7 +257,9 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
       options.onLookup?.(held !== undefined);
       let entry: PasswordKey;
       if (held === undefined) {
-        entry = await singleFlight(firsts, slot, () => (shared === undefined ? resolveHere(slot, req) : resolveShared(slot, req, undefined)));
+        entry = await singleFlight(firsts, slot, () =>
+          shared === undefined ? resolveHere(slot, req) : resolveShared(slot, req, undefined),
+        );
       } else if (!answersFor(held.entry) && held.entry.source === 'minted' && now() - held.readAt >= localTtlMs) {
         // the first level's copy is old: the store may hold a renewal or a refusal from another replica
         const stale = held.entry;
@@ -280,12 +294,16 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     },
     async close() {
       await this.settled();
-      const live = table.entries().map(([, held]) => held.entry).filter((e) => e.expiresAt > now());
+      const live = table
+        .entries()
+        .map(([, held]) => held.entry)
+        .filter((e) => e.expiresAt > now());
       const mine = live.filter(answersFor);
       table.clear();
       if (shared !== undefined) {
         const left = await shared.leave();
-        if (left !== 'unavailable' && left.last) mine.push(...left.entries.filter((e) => e.expiresAt > now() && !mine.some((m) => m.key === e.key)));
+        if (left !== 'unavailable' && left.last)
+          mine.push(...left.entries.filter((e) => e.expiresAt > now() && !mine.some((m) => m.key === e.key)));
       }
       await Promise.all(mine.map((e) => resolvers.retire(e, 'the gateway is shutting down')));
     },

@@ -36,7 +36,14 @@ export async function checkUpstreamPrerequisites(config: Config, upstream: Upstr
 }
 
 async function checkDatabase(config: Config, upstream: Upstream, log: Logger, db: string, key: string): Promise<void> {
-  const origin: CallOrigin = { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'startup', signal: AbortSignal.timeout(config.callTimeoutMs) };
+  const origin: CallOrigin = {
+    host: '',
+    ip: '127.0.0.1',
+    proto: 'http',
+    userAgent: '',
+    requestId: 'startup',
+    signal: AbortSignal.timeout(config.callTimeoutMs),
+  };
   try {
     const body = struct({ key: 'web.base.url.freeze', default: false });
     const value = await upstream.json2({ db, key, model: 'ir.config_parameter', method: 'get_param', body }, origin);
@@ -51,6 +58,9 @@ async function checkDatabase(config: Config, upstream: Upstream, log: Logger, db
     );
   } catch (err) {
     const why = err instanceof LegacyError ? `${err.name}: ${err.message.split('\n')[0]}` : 'unexpected error';
-    log.warn({ db, why }, 'could not check web.base.url.freeze with the service key (it needs a system user); set it upstream by hand (docs/first-run.md: Upstream prerequisites)');
+    log.warn(
+      { db, why },
+      'could not check web.base.url.freeze with the service key (it needs a system user); set it upstream by hand (docs/first-run.md: Upstream prerequisites)',
+    );
   }
 }

@@ -69,7 +69,9 @@ export function throttled(retryAfterMs: number): LegacyError {
 export function mintHeldOff(retryAfterMs: number): LegacyError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   const err = falseForAuthenticate(
-    accessDenied(`Access Denied (legacy-rpc-gateway: API keys were minted for these credentials moments ago and Odoo refused or lost them; the next one in ${seconds} s, see --mint-interval)`),
+    accessDenied(
+      `Access Denied (legacy-rpc-gateway: API keys were minted for these credentials moments ago and Odoo refused or lost them; the next one in ${seconds} s, see --mint-interval)`,
+    ),
   );
   throttledOnes.add(err);
   return err;
@@ -125,7 +127,7 @@ export function isUnknownLogin(err: unknown): boolean {
 /** The credential map's key for this login is refused upstream (expired or revoked). */
 export function mapKeyRefused(): LegacyError {
   return accessDenied(
-    "legacy-rpc-gateway: Odoo refuses the API key the credential map (--credentials-file) holds for this login (expired or revoked); replace it in the map.",
+    'legacy-rpc-gateway: Odoo refuses the API key the credential map (--credentials-file) holds for this login (expired or revoked); replace it in the map.',
   );
 }
 

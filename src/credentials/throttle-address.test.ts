@@ -14,7 +14,11 @@ describe('throttleAddress()', () => {
     expect(throttleAddress(ip)).toBe(key);
   });
 
-  it.each([['10.0.0.1', '10.0.0.1'], ['::ffff:10.0.0.1', '10.0.0.1'], ['not an address', 'not an address']])('keeps %s as %s', (ip, key) => {
+  it.each([
+    ['10.0.0.1', '10.0.0.1'],
+    ['::ffff:10.0.0.1', '10.0.0.1'],
+    ['not an address', 'not an address'],
+  ])('keeps %s as %s', (ip, key) => {
     expect(throttleAddress(ip)).toBe(key);
   });
 });

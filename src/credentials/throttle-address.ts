@@ -12,7 +12,10 @@ export function throttleAddress(ip: string): string {
   if (mapped !== null) return mapped[1] as string;
   if (isIPv4(ip) || !isIPv6(ip)) return ip;
   const groups = expand(ip.replace(/%.*$/, ''));
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** The eight 16-bit groups of an IPv6 address (an embedded IPv4 tail as two groups). */

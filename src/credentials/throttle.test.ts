@@ -150,7 +150,9 @@ describe('createThrottle()', () => {
     await expect(throttle.reserve('k')).rejects.toThrow(/next attempt/);
     await one.settle('abandoned');
     await (await throttle.reserve('k')).settle('succeeded');
-    expect((await Promise.allSettled(Array.from({ length: 5 }, () => throttle.reserve('k')))).filter((t) => t.status === 'fulfilled')).toHaveLength(3);
+    expect(
+      (await Promise.allSettled(Array.from({ length: 5 }, () => throttle.reserve('k')))).filter((t) => t.status === 'fulfilled'),
+    ).toHaveLength(3);
   });
 
   it('reserves across replicas through the shared store, and on its own while the store is away', async () => {

@@ -155,7 +155,8 @@ export function createThrottle(options: ThrottleOptions): Throttle {
           if (outcome === 'succeeded') table.delete(key);
           if (shared === undefined) return;
           if (fleet) await shared.settle(key, id, outcome, now(), maxBackoffMs);
-          else if (outcome === 'failed') await shared.add(key, now(), maxBackoffMs); // the store was away at reservation
+          else if (outcome === 'failed')
+            await shared.add(key, now(), maxBackoffMs); // the store was away at reservation
           else if (outcome === 'succeeded') await shared.clear(key, now(), maxBackoffMs);
         },
       };

@@ -6,12 +6,22 @@ import { createUidLogins, maxCandidates, type SharedLogins } from './uid-logins.
 const origin = { ip: '127.0.0.1' } as never;
 
 function table(shared?: SharedLogins) {
-  return createUidLogins({ max: 100, upstream: {} as Upstream, serviceKeys: undefined, map: createCredentialMap([]), ...(shared === undefined ? {} : { shared }) });
+  return createUidLogins({
+    max: 100,
+    upstream: {} as Upstream,
+    serviceKeys: undefined,
+    map: createCredentialMap([]),
+    ...(shared === undefined ? {} : { shared }),
+  });
 }
 
 describe('createUidLogins().elsewhere()', () => {
   it("answers the logins a uid has in the other databases, from this process and the shared store, never this database's", async () => {
-    const store: SharedLogins = { get: async () => undefined, set: () => undefined, elsewhere: async (db, uid) => (db === 'gw2' && uid === 5 ? ['marc', 'demo'] : []) };
+    const store: SharedLogins = {
+      get: async () => undefined,
+      set: () => undefined,
+      elsewhere: async (db, uid) => (db === 'gw2' && uid === 5 ? ['marc', 'demo'] : []),
+    };
     const logins = table(store);
     logins.remember('gw', 5, 'demo');
     logins.remember('gw2', 5, 'not-a-candidate-here');

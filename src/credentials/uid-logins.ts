@@ -43,7 +43,13 @@ export interface SharedLogins {
 export const maxCandidates = 3;
 
 /** Creates the table. */
-export function createUidLogins(options: { max: number; upstream: Upstream; serviceKeys: ServiceKeys | undefined; map: CredentialMap; shared?: SharedLogins }): UidLogins {
+export function createUidLogins(options: {
+  max: number;
+  upstream: Upstream;
+  serviceKeys: ServiceKeys | undefined;
+  map: CredentialMap;
+  shared?: SharedLogins;
+}): UidLogins {
   const { upstream, serviceKeys, map, shared } = options;
   const table = createLru<{ login: string }>({ max: options.max });
   const inFlight = new Map<string, Promise<string>>();
@@ -65,14 +71,23 @@ export function createUidLogins(options: { max: number; upstream: Upstream; serv
     if (serviceKeys === undefined) throw unknownLogin(uid, 'it has not seen this uid log in, and no --service-key is configured');
     const serviceKey = serviceKeys.keyFor(db);
     if (serviceKey === undefined) {
-      throw unknownLogin(uid, `it has not seen this uid log in, and --service-key has no key for database "${db}"`, `add ${db}=<API key> to --service-key`);
+      throw unknownLogin(
+        uid,
+        `it has not seen this uid log in, and --service-key has no key for database "${db}"`,
+        `add ${db}=<API key> to --service-key`,
+      );
     }
     const body = struct({ domain: [['id', '=', uid]], fields: ['login'], context: struct({ active_test: false }) });
     let rows;
     try {
       rows = await upstream.json2({ db, key: serviceKey, model: 'res.users', method: 'search_read', body }, origin);
     } catch (err) {
-      if (isUnauthorized(err)) throw unknownLogin(uid, `the service key is not valid in database "${db}"`, `give that database its own key (${db}=<API key> in --service-key)`);
+      if (isUnauthorized(err))
+        throw unknownLogin(
+          uid,
+          `the service key is not valid in database "${db}"`,
+          `give that database its own key (${db}=<API key> in --service-key)`,
+        );
       throw err;
     }
     const row = Array.isArray(rows) ? rows[0] : undefined;

@@ -3,8 +3,24 @@ import { withCutover, type ShadowStatus } from './cutover-report.ts';
 import { createMigrationReport, type ReportedCall } from '../report/migration-report.ts';
 
 const t0 = Date.parse('2026-05-01T10:00:00.000Z');
-const on: ShadowStatus = { enabled: true, samplePercent: 100, maxInFlight: 4, methods: ['read', 'search_read', 'read_group', 'version'], gone: [] };
-const call = (modelMethod: string, over: Partial<ReportedCall> = {}): ReportedCall => ({ dialect: 'xmlrpc2', userAgent: 'erp-sync', ip: '10.0.0.5', service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod, failed: false, ...over });
+const on: ShadowStatus = {
+  enabled: true,
+  samplePercent: 100,
+  maxInFlight: 4,
+  methods: ['read', 'search_read', 'read_group', 'version'],
+  gone: [],
+};
+const call = (modelMethod: string, over: Partial<ReportedCall> = {}): ReportedCall => ({
+  dialect: 'xmlrpc2',
+  userAgent: 'erp-sync',
+  ip: '10.0.0.5',
+  service: 'object',
+  method: 'execute_kw',
+  model: 'res.partner',
+  modelMethod,
+  failed: false,
+  ...over,
+});
 const shadowed = (modelMethod: string, outcome: 'equal' | 'intended' | 'differs' | 'error' | 'dropped') =>
   ({ userAgent: 'erp-sync', ip: '10.0.0.5', service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod, outcome }) as const;
 
@@ -30,7 +46,7 @@ function createMigrationReportWith(...calls: ReportedCall[]) {
 }
 
 describe('withCutover()', () => {
-  it("gives each client a readiness line: the share of compared calls that were equal, and what was never sampled", () => {
+  it('gives each client a readiness line: the share of compared calls that were equal, and what was never sampled', () => {
     const [client] = withCutover(sample(), on).clients;
     expect(client?.readiness).toMatchObject({ sampled: 20, equal: 18, intended: 1, differs: 1, errors: 1, dropped: 1, equalPercent: 90 });
     expect(client?.readiness.neverSampled).toEqual([
@@ -48,13 +64,22 @@ describe('withCutover()', () => {
     expect(off?.line).toBe('Shadow mode is off (--shadow-sample): no call compared.');
     expect(off?.neverSampled).toEqual([{ method: 'res.partner.read', reason: 'shadow mode is off' }]);
     const gone = { ...on, gone: [{ service: 'object', since: '2026-05-01T10:00:00.000Z', reason: '404' }] };
-    expect(withCutover(sample(), gone).clients[0]?.readiness.neverSampled[1]?.reason).toBe('the upstream no longer serves this legacy service');
+    expect(withCutover(sample(), gone).clients[0]?.readiness.neverSampled[1]?.reason).toBe(
+      'the upstream no longer serves this legacy service',
+    );
   });
 
   it("names each deprecated method a client calls, with Odoo's message and its replacement", () => {
     const [client] = withCutover(sample(), on).clients;
     expect(client?.deprecated).toEqual([
-      { model: 'res.partner', method: 'read_group', calls: 2, since: '19.0', message: expect.stringContaining('read_group is deprecated'), replacement: 'formatted_read_group' },
+      {
+        model: 'res.partner',
+        method: 'read_group',
+        calls: 2,
+        since: '19.0',
+        message: expect.stringContaining('read_group is deprecated'),
+        replacement: 'formatted_read_group',
+      },
     ]);
   });
 
@@ -62,7 +87,10 @@ describe('withCutover()', () => {
     const methods = withCutover(sample(), on).clients[0]?.methods ?? [];
     const { fleet } = withCutover(sample(), on);
     expect(fleet.find((m) => m.modelMethod === 'search_read')?.json2?.request).toBe('POST /json/2/res.partner/search_read');
-    expect(fleet.find((m) => m.modelMethod === 'read_group')?.json2).toMatchObject({ request: 'POST /json/2/res.partner/formatted_read_group', replaces: 'read_group' });
+    expect(fleet.find((m) => m.modelMethod === 'read_group')?.json2).toMatchObject({
+      request: 'POST /json/2/res.partner/formatted_read_group',
+      replaces: 'read_group',
+    });
     expect(methods.some((m) => 'json2' in m)).toBe(false);
   });
 });

@@ -53,7 +53,11 @@ export interface Readiness {
 }
 
 export type CutoverMethodReport = MethodReport & { deprecated?: Omit<DeprecatedCall, 'model' | 'method' | 'calls'> };
-export type CutoverClientReport = Omit<ClientReport, 'methods'> & { methods: CutoverMethodReport[]; readiness: Readiness; deprecated: DeprecatedCall[] };
+export type CutoverClientReport = Omit<ClientReport, 'methods'> & {
+  methods: CutoverMethodReport[];
+  readiness: Readiness;
+  deprecated: DeprecatedCall[];
+};
 /** The report as `/gateway/report.json` serves it. */
 export interface CutoverSnapshot extends Omit<ReportSnapshot, 'clients'> {
   shadow: ShadowStatus;
@@ -86,14 +90,18 @@ function readinessOf(methods: readonly MethodReport[], shadow: ShadowStatus): Re
   }
   const sampled = total.equal + total.intended + total.differs;
   const equalPercent = sampled === 0 ? null : Math.round((total.equal / sampled) * 1000) / 10;
-  if (!shadow.enabled && sampled === 0) return { sampled, ...total, equalPercent, neverSampled, line: 'Shadow mode is off (--shadow-sample): no call compared.' };
+  if (!shadow.enabled && sampled === 0)
+    return { sampled, ...total, equalPercent, neverSampled, line: 'Shadow mode is off (--shadow-sample): no call compared.' };
   const head =
     equalPercent === null
       ? 'No call compared yet.'
       : `${equalPercent} % of ${sampled} compared calls equal (${total.equal} equal, ${total.intended} intended deviations, ${total.differs} differ).`;
   const failed = total.errors > 0 ? ` ${total.errors} shadow calls got no comparable answer.` : '';
   const dropped = total.dropped > 0 ? ` ${total.dropped} sampled calls were dropped (the shadow bound was full).` : '';
-  const named = neverSampled.slice(0, neverSampledNamed).map((n) => `${n.method} (${n.reason})`).join('; ');
+  const named = neverSampled
+    .slice(0, neverSampledNamed)
+    .map((n) => `${n.method} (${n.reason})`)
+    .join('; ');
   const more = neverSampled.length > neverSampledNamed ? ` and ${neverSampled.length - neverSampledNamed} more` : '';
   const never = neverSampled.length === 0 ? '' : ` Never sampled: ${named}${more}.`;
   return { sampled, ...total, equalPercent, neverSampled, line: `${head}${failed}${dropped}${never}` };
@@ -105,7 +113,13 @@ function enrichMethod(m: MethodReport): CutoverMethodReport {
   const deprecated =
     entry === undefined
       ? undefined
-      : { since: entry.since, message: entry.message, ...(replacement === undefined ? {} : { replacement: replacement.model === undefined ? replacement.method : `${replacement.model}.${replacement.method}` }) };
+      : {
+          since: entry.since,
+          message: entry.message,
+          ...(replacement === undefined
+            ? {}
+            : { replacement: replacement.model === undefined ? replacement.method : `${replacement.model}.${replacement.method}` }),
+        };
   return { ...m, ...(deprecated === undefined ? {} : { deprecated }) };
 }
 

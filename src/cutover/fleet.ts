@@ -32,7 +32,9 @@ export interface FleetMethod {
 
 /** How the report names a method in lists: `res.partner.read`, `common.version`. */
 export function methodName(m: Pick<MethodReport, 'service' | 'method' | 'model' | 'modelMethod'>): string {
-  return m.service === 'object' && m.model !== undefined && m.modelMethod !== undefined ? `${m.model}.${m.modelMethod}` : `${m.service}.${m.method}`;
+  return m.service === 'object' && m.model !== undefined && m.modelMethod !== undefined
+    ? `${m.model}.${m.modelMethod}`
+    : `${m.service}.${m.method}`;
 }
 
 /** A client as one line: `demo / login:1a2b… / Python-xmlrpc/3.11 @ 10.0.0.5`. */
@@ -50,8 +52,18 @@ export function fleetOf(clients: readonly ClientReport[]): FleetMethod[] {
       let row = rows.get(name);
       if (row === undefined) {
         row = {
-          name, service: m.service, method: m.method, ...(m.model === undefined ? {} : { model: m.model }), ...(m.modelMethod === undefined ? {} : { modelMethod: m.modelMethod }),
-          clients: 0, topClients: [], calls: 0, faults: 0, lastSeen: m.lastSeen, succeeded: false, callers: [],
+          name,
+          service: m.service,
+          method: m.method,
+          ...(m.model === undefined ? {} : { model: m.model }),
+          ...(m.modelMethod === undefined ? {} : { modelMethod: m.modelMethod }),
+          clients: 0,
+          topClients: [],
+          calls: 0,
+          faults: 0,
+          lastSeen: m.lastSeen,
+          succeeded: false,
+          callers: [],
         };
         rows.set(name, row);
       }
@@ -67,7 +79,7 @@ export function fleetOf(clients: readonly ClientReport[]): FleetMethod[] {
   }
   return [...rows.values()]
     .sort((a, b) => b.clients - a.clients || b.calls - a.calls || a.name.localeCompare(b.name))
-        .map(({ callers, json2Body, ...row }) => {
+    .map(({ callers, json2Body, ...row }) => {
       const topClients = callers.sort((a, b) => b.calls - a.calls).slice(0, clientsNamedPerMethod);
       const json2 = row.succeeded ? json2EquivalentOf({ ...row, json2Body }) : undefined;
       return { ...row, topClients, ...(json2 === undefined ? {} : { json2 }) };

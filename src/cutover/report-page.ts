@@ -72,12 +72,21 @@ ${droppedLine(snapshot.dropped)}`);
     if (group === undefined) groups.set(key, [c]);
     else group.push(c);
   }
-  const ordered = [...groups.values()].sort((a, b) => ((a[0] as ClientReport).database ?? '\uffff').localeCompare((b[0] as ClientReport).database ?? '\uffff') || ((a[0] as ClientReport).user ?? '\uffff').localeCompare((b[0] as ClientReport).user ?? '\uffff'));
+  const ordered = [...groups.values()].sort(
+    (a, b) =>
+      ((a[0] as ClientReport).database ?? '\uffff').localeCompare((b[0] as ClientReport).database ?? '\uffff') ||
+      ((a[0] as ClientReport).user ?? '\uffff').localeCompare((b[0] as ClientReport).user ?? '\uffff'),
+  );
   for (const group of ordered) {
     const first = group[0] as ClientReport;
-    const db = first.database === undefined ? page`<span class="muted">no database (calls without credentials)</span>` : page`database <code>${first.database}</code>`;
+    const db =
+      first.database === undefined
+        ? page`<span class="muted">no database (calls without credentials)</span>`
+        : page`database <code>${first.database}</code>`;
     const user = first.user === undefined ? '' : page`, <code class="user">${first.user}</code>`;
-    yield String(page`<div class="group" data-database="${first.database ?? ''}" data-user="${first.user ?? ''}"><h3 class="group-title">${db}${user}: ${group.length} client${group.length === 1 ? '' : 's'}</h3>\n`);
+    yield String(
+      page`<div class="group" data-database="${first.database ?? ''}" data-user="${first.user ?? ''}"><h3 class="group-title">${db}${user}: ${group.length} client${group.length === 1 ? '' : 's'}</h3>\n`,
+    );
     for (const c of group) yield `${String(clientSection(c))}\n`;
     yield '</div>\n';
   }
@@ -89,11 +98,19 @@ function droppedLine(dropped: DroppedCounts | undefined): HtmlEscapedString | ''
   if (dropped === undefined) return '';
   const parts = [
     dropped.anonymousClients > 0 ? page`${dropped.anonymousClients} anonymous clients left to make room` : '',
-    dropped.authenticatedClients > 0 ? page`${dropped.authenticatedClients} authenticated clients left to make room (no anonymous one was left)` : '',
-    dropped.unlistedCalls > 0 ? page`${dropped.unlistedCalls} calls were counted but not listed under their method (a client's method bound or the report's size bound)` : '',
-    dropped.foldedCalls > 0 ? page`${dropped.foldedCalls} calls are listed as <code>other</code> (past the bound of distinct method names)` : '',
+    dropped.authenticatedClients > 0
+      ? page`${dropped.authenticatedClients} authenticated clients left to make room (no anonymous one was left)`
+      : '',
+    dropped.unlistedCalls > 0
+      ? page`${dropped.unlistedCalls} calls were counted but not listed under their method (a client's method bound or the report's size bound)`
+      : '',
+    dropped.foldedCalls > 0
+      ? page`${dropped.foldedCalls} calls are listed as <code>other</code> (past the bound of distinct method names)`
+      : '',
   ].filter((part): part is HtmlEscapedString => part !== '');
-  return parts.length === 0 ? '' : page`<p id="dropped">To stay within its bounds (<code>--report-size</code>, <code>--report-max-bytes</code>): ${joined(parts, '; ')}.</p>\n`;
+  return parts.length === 0
+    ? ''
+    : page`<p id="dropped">To stay within its bounds (<code>--report-size</code>, <code>--report-max-bytes</code>): ${joined(parts, '; ')}.</p>\n`;
 }
 
 /** `parts` with `separator` between them, as one piece of HTML. */
@@ -104,7 +121,12 @@ function joined(parts: HtmlEscapedString[], separator: string): HtmlEscapedStrin
 /** The fleet table: one row per method, the methods called by the most clients first. */
 function* fleetSection(fleet: FleetMethod[]): Generator<string> {
   const headers = fleet.find((m) => m.json2?.headers !== undefined)?.json2?.headers;
-  const headerBlock = headers === undefined ? '' : page`<p>Every JSON-2 request below sends these headers:</p><pre class="headers">${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>\n`;
+  const headerBlock =
+    headers === undefined
+      ? ''
+      : page`<p>Every JSON-2 request below sends these headers:</p><pre class="headers">${Object.entries(headers)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('\n')}</pre>\n`;
   yield String(page`<section id="fleet">
 <h2>What to migrate: ${fleet.length} methods</h2>
 ${headerBlock}<table>
@@ -114,19 +136,32 @@ ${headerBlock}<table>
   for (const m of fleet) {
     const named = m.topClients.map((t) => page`<li>${t.client} <span class="muted">(${t.calls})</span></li>`);
     const more = m.clients > m.topClients.length ? page`<li class="muted">and ${m.clients - m.topClients.length} more</li>` : '';
-    const equivalent = m.json2 === undefined ? page`<span class="muted">${m.succeeded ? 'none' : 'only for a method that succeeded'}</span>` : equivalentOf(m.name, m.json2);
-    yield String(page`<tr data-method="${m.name}"><td><code>${m.name}</code></td><td><span class="clients">${m.clients}</span><ul class="who">${named}${more}</ul></td><td class="n">${m.calls}</td><td class="n">${m.faults}</td><td>${m.lastSeen}</td><td class="succeeded">${m.succeeded ? 'yes' : 'never'}</td><td>${equivalent}</td></tr>\n`);
+    const equivalent =
+      m.json2 === undefined
+        ? page`<span class="muted">${m.succeeded ? 'none' : 'only for a method that succeeded'}</span>`
+        : equivalentOf(m.name, m.json2);
+    yield String(
+      page`<tr data-method="${m.name}"><td><code>${m.name}</code></td><td><span class="clients">${m.clients}</span><ul class="who">${named}${more}</ul></td><td class="n">${m.calls}</td><td class="n">${m.faults}</td><td>${m.lastSeen}</td><td class="succeeded">${m.succeeded ? 'yes' : 'never'}</td><td>${equivalent}</td></tr>\n`,
+    );
   }
   yield '</tbody>\n</table>\n</section>\n';
 }
 
 function clientSection(c: ClientReport | CutoverClientReport): HtmlEscapedString {
   const agent = c.userAgent === '' ? page`<span class="muted">(no User-Agent)</span>` : page`<code>${c.userAgent}</code>`;
-  const perService = Object.entries(c.services).map(([s, n]) => `${s} ${n}`).join(', ');
-  const perDialect = Object.entries(c.dialects).map(([d, n]) => `${d} ${n}`).join(', ');
+  const perService = Object.entries(c.services)
+    .map(([s, n]) => `${s} ${n}`)
+    .join(', ');
+  const perDialect = Object.entries(c.dialects)
+    .map(([d, n]) => `${d} ${n}`)
+    .join(', ');
   const shown = c.methods.slice(0, methodsShownPerClient);
-  const notShown = c.methods.length > shown.length ? page`<p class="muted">${c.methods.length - shown.length} more methods in <a href="report.json">the JSON</a>.</p>` : '';
-  const unlisted = c.unlistedCalls > 0 ? page`<p class="muted">${c.unlistedCalls} calls to further methods are counted but not listed.</p>` : '';
+  const notShown =
+    c.methods.length > shown.length
+      ? page`<p class="muted">${c.methods.length - shown.length} more methods in <a href="report.json">the JSON</a>.</p>`
+      : '';
+  const unlisted =
+    c.unlistedCalls > 0 ? page`<p class="muted">${c.unlistedCalls} calls to further methods are counted but not listed.</p>` : '';
   return page`<section class="client" data-user-agent="${c.userAgent}" data-ip="${c.ip}">
 <h4>${agent} from <code>${c.ip}</code></h4>
 <p><span class="calls">${c.calls}</span> calls, <span class="faults">${c.faults}</span> faults; first seen ${c.firstSeen}, last seen ${c.lastSeen}.<br>Services: ${perService}. Dialects: ${perDialect}.</p>
@@ -142,14 +177,20 @@ ${notShown}${unlisted}${'readiness' in c ? cutoverParts(c) : ''}</section>`;
 function methodRow(m: MethodReport): HtmlEscapedString {
   const cell = (v: string | undefined) => (v === undefined ? page`<td class="muted">–</td>` : page`<td>${v}</td>`);
   const s = m.shadow;
-  const shadow = s === undefined ? page`<td class="shadow muted">–</td>` : page`<td class="shadow">${s.equal} equal, ${s.intended} intended, ${s.differs} differ${s.errors > 0 ? `, ${s.errors} failed` : ''}${s.dropped > 0 ? `, ${s.dropped} dropped` : ''}</td>`;
+  const shadow =
+    s === undefined
+      ? page`<td class="shadow muted">–</td>`
+      : page`<td class="shadow">${s.equal} equal, ${s.intended} intended, ${s.differs} differ${s.errors > 0 ? `, ${s.errors} failed` : ''}${s.dropped > 0 ? `, ${s.dropped} dropped` : ''}</td>`;
   return page`<tr>${cell(m.service)}${cell(m.method)}${cell(m.model)}${cell(m.modelMethod)}<td class="n">${m.calls}</td><td class="n">${m.faults}</td><td>${m.firstSeen}</td><td>${m.lastSeen}</td>${shadow}</tr>`;
 }
 
 /** Shadow mode's state, above the clients. */
 function shadowSection(shadow: ShadowStatus): HtmlEscapedString {
   const state = shadow.enabled
-    ? page`on: ${shadow.samplePercent} % of the calls to ${joined(shadow.methods.map((m) => page`<code>${m}</code>`), ', ')}, at most ${shadow.maxInFlight} in flight`
+    ? page`on: ${shadow.samplePercent} % of the calls to ${joined(
+        shadow.methods.map((m) => page`<code>${m}</code>`),
+        ', ',
+      )}, at most ${shadow.maxInFlight} in flight`
     : page`off (<code>--shadow-sample</code>)`;
   const gone = shadow.gone.map((g) => page`<li class="gone" data-service="${g.service}">${g.service}: ${g.reason} (since ${g.since})</li>`);
   return page`<section id="shadow"><p>Shadow mode is <span id="shadow-state">${state}</span>.</p>${gone.length === 0 ? '' : page`<p>Shadow mode stopped for:</p><ul>${gone}</ul>`}</section>\n`;

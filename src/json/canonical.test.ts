@@ -61,7 +61,10 @@ describe('isCanonicalJson()', () => {
     for (const file of readdirSync(dir)) {
       const c = parseJson(readFileSync(new URL(file, dir), 'utf8'));
       if (!isStruct(c)) continue;
-      for (const value of [(c.get('json2') as Map<string, Value> | undefined)?.get('response_body'), (c.get('legacy_decoded') as Map<string, Value> | undefined)?.get('value')]) {
+      for (const value of [
+        (c.get('json2') as Map<string, Value> | undefined)?.get('response_body'),
+        (c.get('legacy_decoded') as Map<string, Value> | undefined)?.get('value'),
+      ]) {
         if (value === undefined) continue;
         const text = stringifyJson(value, { python: true });
         expect(expectSound(text) || holdsLoneSurrogate(text)).toBe(true);

@@ -120,7 +120,8 @@ class CanonicalCheck {
   }
 
   #scalar(c: number): boolean {
-    const word = c === 0x74 ? 'true' : c === 0x66 ? 'false' : c === 0x6e ? 'null' : c === 0x4e ? 'NaN' : c === 0x49 ? 'Infinity' : '-Infinity';
+    const word =
+      c === 0x74 ? 'true' : c === 0x66 ? 'false' : c === 0x6e ? 'null' : c === 0x4e ? 'NaN' : c === 0x49 ? 'Infinity' : '-Infinity';
     if (this.text.startsWith(word, this.#p)) {
       this.#p += word.length;
       return true;
@@ -152,4 +153,3 @@ function isControlEscape(t: string, at: number): boolean {
   const code = (hi - 0x30) * 16 + loValue;
   return code !== 0x08 && code !== 0x09 && code !== 0x0a && code !== 0x0c && code !== 0x0d;
 }
-

@@ -60,7 +60,16 @@ export class MemberNames {
   open(level: number): void {
     let l = this.#levels[level];
     if (l === undefined) {
-      l = { table: new Int32Array(16), generations: new Uint32Array(16), count: 0, generation: 0, current: emptyNames(), size: 0, template: emptyNames(), matching: false };
+      l = {
+        table: new Int32Array(16),
+        generations: new Uint32Array(16),
+        count: 0,
+        generation: 0,
+        current: emptyNames(),
+        size: 0,
+        template: emptyNames(),
+        matching: false,
+      };
       this.#levels[level] = l;
     }
     if (this.#generation === 0xffffffff) {

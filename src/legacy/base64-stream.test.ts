@@ -20,10 +20,14 @@ async function text(source: AsyncIterable<string>): Promise<string> {
 describe('base64Chunks()', () => {
   it('writes what base64.b64encode writes, however the bytes are cut', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), fc.array(fc.integer({ min: 0, max: 17 }), { maxLength: 40 }), async (bytes, sizes) => {
-        const data = Buffer.from(bytes);
-        expect(await text(base64Chunks(chunksOf(data, sizes)))).toBe(data.toString('base64'));
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.array(fc.integer({ min: 0, max: 17 }), { maxLength: 40 }),
+        async (bytes, sizes) => {
+          const data = Buffer.from(bytes);
+          expect(await text(base64Chunks(chunksOf(data, sizes)))).toBe(data.toString('base64'));
+        },
+      ),
     );
   });
 

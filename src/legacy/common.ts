@@ -49,7 +49,8 @@ export function createCommonService({ credentials, versions }: CommonDeps) {
   return async function dispatchCommon(call: LegacyCall, origin: CallOrigin): Promise<Value> {
     const sig = signatures[call.method];
     if (!sig) throw pythonError('Exception', `Method not found: ${call.method}`);
-    if (call.argsNotIterable !== undefined) throw pythonError('TypeError', starArgsError(`odoo.service.common.${sig.name}`, call.argsNotIterable));
+    if (call.argsNotIterable !== undefined)
+      throw pythonError('TypeError', starArgsError(`odoo.service.common.${sig.name}`, call.argsNotIterable));
     const wrongArity = arityError(sig, call.params.length);
     if (wrongArity) throw pythonError('TypeError', wrongArity);
     const p = call.params;

@@ -25,7 +25,8 @@ export function travelsInHeader(db: string): boolean {
  */
 export function checkedDatabase(db: Value): string {
   if (!isTruthy(db)) throw pythonError('AssertionError', 'Missing database name');
-  if (Array.isArray(db) || db instanceof Map || db instanceof PyBinary) throw pythonError('TypeError', `unhashable type: '${pyTypeName(db)}'`);
+  if (Array.isArray(db) || db instanceof Map || db instanceof PyBinary)
+    throw pythonError('TypeError', `unhashable type: '${pyTypeName(db)}'`);
   if (typeof db !== 'string') throw pythonError('AttributeError', `'${pyTypeName(db)}' object has no attribute 'startswith'`);
   if (!travelsInHeader(db)) throw unknownDatabase(db);
   return db;

@@ -11,7 +11,10 @@ export interface DbFunction extends PositionalSignature {
   master: boolean;
 }
 
-const fn = (method: string, params: string[], required: number, master: boolean): [string, DbFunction] => [method, { name: `exp_${method}`, params, required, master }];
+const fn = (method: string, params: string[], required: number, master: boolean): [string, DbFunction] => [
+  method,
+  { name: `exp_${method}`, params, required, master },
+];
 
 /** The functions by legacy method name. */
 export const dbFunctions: ReadonlyMap<string, DbFunction> = new Map([

@@ -11,8 +11,17 @@ const disabled = { manager: async () => undefined } as unknown as WebDatabaseCli
 describe('createDbOptions() without a manager page', () => {
   it('reads every language and country over JSON-2 with the service key, sorted by name in code-point order', async () => {
     const rows: Record<string, Value> = {
-      'res.lang': [struct({ code: 'fr_FR', name: 'French / Français' }), struct({ code: 'en_US', name: 'English (US)' }), struct({ code: 'ar_001', name: 'Arabic / الْعَرَبيّة' }), struct({ code: 'ar_SY', name: 'Arabic (Syria) / الْعَرَبيّة' })],
-      'res.country': [struct({ code: 'AX', name: 'Åland Islands' }), struct({ code: 'ZW', name: 'Zimbabwe' }), struct({ code: 'AF', name: 'Afghanistan' })],
+      'res.lang': [
+        struct({ code: 'fr_FR', name: 'French / Français' }),
+        struct({ code: 'en_US', name: 'English (US)' }),
+        struct({ code: 'ar_001', name: 'Arabic / الْعَرَبيّة' }),
+        struct({ code: 'ar_SY', name: 'Arabic (Syria) / الْعَرَبيّة' }),
+      ],
+      'res.country': [
+        struct({ code: 'AX', name: 'Åland Islands' }),
+        struct({ code: 'ZW', name: 'Zimbabwe' }),
+        struct({ code: 'AF', name: 'Afghanistan' }),
+      ],
     };
     const json2 = vi.fn(async (call: Json2Call) => rows[call.model] ?? []);
     const options = createDbOptions({ web: disabled, json2, serviceKey: 'k'.repeat(40), serviceDb: 'gw' });

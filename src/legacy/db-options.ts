@@ -49,7 +49,9 @@ export function createDbOptions({ web, json2, serviceKey, serviceDb }: DbOptions
     }
     const body = struct({ domain: [], fields: ['code', 'name'], context: struct({ active_test: false }) });
     const rows = await json2({ db: serviceDb, key: serviceKey, model, method: 'search_read', body }, origin);
-    const pairs: [string, string][] = (Array.isArray(rows) ? rows : []).filter(isStruct).map((r) => [code(String(r.get('code'))), String(r.get('name'))]);
+    const pairs: [string, string][] = (Array.isArray(rows) ? rows : [])
+      .filter(isStruct)
+      .map((r) => [code(String(r.get('code'))), String(r.get('name'))]);
     return byName(pairs);
   }
 

@@ -13,7 +13,11 @@ const origin = { requestId: 'r', signal: new AbortController().signal } as CallO
 /** A database manager holding `databases`, unprotected unless `master` is given. */
 function fakeWeb(options: { databases?: string[]; master?: string; rename?: boolean; backup?: Buffer } = {}) {
   const databases = options.databases ?? ['gw', 'gw2'];
-  const page: ManagerPage = { insecure: options.master === undefined, langs: [['fr_FR', 'French / Français']], countries: [['be', 'Belgium']] };
+  const page: ManagerPage = {
+    insecure: options.master === undefined,
+    langs: [['fr_FR', 'French / Français']],
+    countries: [['be', 'Belgium']],
+  };
   const master = options.master ?? 'admin';
   const checked = (fields: FormFields) => {
     if (fields.find(([k]) => k === 'master_pwd')?.[1] !== master) throw accessDenied();
@@ -39,12 +43,16 @@ function fakeWeb(options: { databases?: string[]; master?: string; rename?: bool
       checked(fields);
       restored.push([fields, file]);
     }),
-    managerKind: vi.fn(async () => (options.rename ? ("modules-db" as const) : ("service-db" as const))),
+    managerKind: vi.fn(async () => (options.rename ? ('modules-db' as const) : ('service-db' as const))),
   } satisfies WebDatabaseClient;
   return { web, submitted, restored, databases };
 }
 
-function service(web: WebDatabaseClient, databases: string[] = ['gw', 'gw2'], more: { serviceKey?: string; json2?: () => Promise<Value> } = {}) {
+function service(
+  web: WebDatabaseClient,
+  databases: string[] = ['gw', 'gw2'],
+  more: { serviceKey?: string; json2?: () => Promise<Value> } = {},
+) {
   const versions: VersionCache = { get: async () => new Map(), serverVersion: async () => '19.0' };
   return createDbService({
     web,
@@ -83,7 +91,9 @@ describe('createDbService(): dispatch', () => {
   });
 
   it('names a list, not a tuple, for the params of a JSON-RPC call', async () => {
-    await expect(db({ ...call('list_countries'), dialect: 'jsonrpc' }, origin)).rejects.toMatchObject({ lastLine: 'IndexError: list index out of range' });
+    await expect(db({ ...call('list_countries'), dialect: 'jsonrpc' }, origin)).rejects.toMatchObject({
+      lastLine: 'IndexError: list index out of range',
+    });
   });
 
   it.each([
@@ -128,9 +138,41 @@ describe('createDbService(): create, duplicate, drop, change_admin_password', ()
     expect(await run(db, 'create_database', 'admin', 'gw7', true, 'fr_FR', 'pw', 'boss', 'BE', '+32')).toBe(true);
     expect(await run(db, 'create_database', 'admin', 'gw8', 0, 'en_US', 'pw', 'boss', null, null)).toBe(true);
     expect(submitted).toEqual([
-      ['create', [['master_pwd', 'admin'], ['name', 'gw6'], ['lang', 'en_US'], ['password', 'admin'], ['login', 'admin'], ['phone', '']]],
-      ['create', [['master_pwd', 'admin'], ['name', 'gw7'], ['lang', 'fr_FR'], ['password', 'pw'], ['login', 'boss'], ['phone', '+32'], ['demo', '1'], ['country_code', 'BE']]],
-      ['create', [['master_pwd', 'admin'], ['name', 'gw8'], ['lang', 'en_US'], ['password', 'pw'], ['login', 'boss'], ['phone', '']]],
+      [
+        'create',
+        [
+          ['master_pwd', 'admin'],
+          ['name', 'gw6'],
+          ['lang', 'en_US'],
+          ['password', 'admin'],
+          ['login', 'admin'],
+          ['phone', ''],
+        ],
+      ],
+      [
+        'create',
+        [
+          ['master_pwd', 'admin'],
+          ['name', 'gw7'],
+          ['lang', 'fr_FR'],
+          ['password', 'pw'],
+          ['login', 'boss'],
+          ['phone', '+32'],
+          ['demo', '1'],
+          ['country_code', 'BE'],
+        ],
+      ],
+      [
+        'create',
+        [
+          ['master_pwd', 'admin'],
+          ['name', 'gw8'],
+          ['lang', 'en_US'],
+          ['password', 'pw'],
+          ['login', 'boss'],
+          ['phone', ''],
+        ],
+      ],
     ]);
   });
 
@@ -140,8 +182,17 @@ describe('createDbService(): create, duplicate, drop, change_admin_password', ()
     await run(db, 'duplicate_database', 'admin', 'gw', 'gw3');
     await run(db, 'duplicate_database', 'admin', 'gw', 'gw4', true);
     expect(submitted.map(([, f]) => f)).toEqual([
-      [['master_pwd', 'admin'], ['name', 'gw'], ['new_name', 'gw3']],
-      [['master_pwd', 'admin'], ['name', 'gw'], ['new_name', 'gw4'], ['neutralize_database', '1']],
+      [
+        ['master_pwd', 'admin'],
+        ['name', 'gw'],
+        ['new_name', 'gw3'],
+      ],
+      [
+        ['master_pwd', 'admin'],
+        ['name', 'gw'],
+        ['new_name', 'gw4'],
+        ['neutralize_database', '1'],
+      ],
     ]);
   });
 
@@ -151,7 +202,15 @@ describe('createDbService(): create, duplicate, drop, change_admin_password', ()
     expect(await run(db, 'drop', 'admin', 'nope')).toBe(false);
     expect(submitted).toEqual([]);
     expect(await run(db, 'drop', 'admin', 'gw2')).toBe(true);
-    expect(submitted).toEqual([['drop', [['master_pwd', 'admin'], ['name', 'gw2']]]]);
+    expect(submitted).toEqual([
+      [
+        'drop',
+        [
+          ['master_pwd', 'admin'],
+          ['name', 'gw2'],
+        ],
+      ],
+    ]);
   });
 
   it('checks the password of a drop before the list, with a probe on a protected manager', async () => {
@@ -161,7 +220,10 @@ describe('createDbService(): create, duplicate, drop, change_admin_password', ()
     expect(web.list).not.toHaveBeenCalled();
     expect(await run(db, 'drop', 'secret', 'nope')).toBe(false);
     expect(submitted).toEqual([]);
-    expect(web.backup.mock.calls.map(([, name]) => name)).toEqual([expect.stringMatching(/^legacy-rpc-gateway-probe-/), expect.stringMatching(/^legacy-rpc-gateway-probe-/)]);
+    expect(web.backup.mock.calls.map(([, name]) => name)).toEqual([
+      expect.stringMatching(/^legacy-rpc-gateway-probe-/),
+      expect.stringMatching(/^legacy-rpc-gateway-probe-/),
+    ]);
   });
 
   it('changes the master password through change_password', async () => {
@@ -169,7 +231,15 @@ describe('createDbService(): create, duplicate, drop, change_admin_password', ()
     const db = service(web);
     expect(await run(db, 'change_admin_password', 'admin', 'n3w')).toBe(true);
     expect(await run(db, 'change_admin_password', 'admin', 7)).toBe('TypeError: secret must be unicode or bytes, not int');
-    expect(submitted).toEqual([['change_password', [['master_pwd', 'admin'], ['master_pwd_new', 'n3w']]]]);
+    expect(submitted).toEqual([
+      [
+        'change_password',
+        [
+          ['master_pwd', 'admin'],
+          ['master_pwd_new', 'n3w'],
+        ],
+      ],
+    ]);
   });
 });
 
@@ -182,7 +252,11 @@ describe('createDbService(): dump and restore', () => {
     let text = '';
     for await (const chunk of (result as StreamedString).chunks) text += chunk;
     expect(text).toBe(Buffer.from('PGDMP-custom-format').toString('base64'));
-    expect(web.backup.mock.calls[0]?.[0]).toEqual([['master_pwd', 'admin'], ['name', 'gw'], ['backup_format', 'dump']]);
+    expect(web.backup.mock.calls[0]?.[0]).toEqual([
+      ['master_pwd', 'admin'],
+      ['name', 'gw'],
+      ['backup_format', 'dump'],
+    ]);
   });
 
   it('uploads a zip payload, decoded, as backup_file', async () => {
@@ -191,8 +265,17 @@ describe('createDbService(): dump and restore', () => {
     const zip = Buffer.from('PK\u0003\u0004 a zip backup');
     expect(await run(db, 'restore', 'admin', 'gw5', zip.toString('base64'), true)).toBe(true);
     const [fields, file] = restored[0] as [FormFields, FormFile];
-    expect(fields).toEqual([['master_pwd', 'admin'], ['name', 'gw5'], ['copy', 'true']]);
-    expect([file.field, file.filename, file.type, Buffer.concat([...file.chunks]).equals(zip)]).toEqual(['backup_file', 'gw5.zip', 'application/zip', true]);
+    expect(fields).toEqual([
+      ['master_pwd', 'admin'],
+      ['name', 'gw5'],
+      ['copy', 'true'],
+    ]);
+    expect([file.field, file.filename, file.type, Buffer.concat([...file.chunks]).equals(zip)]).toEqual([
+      'backup_file',
+      'gw5.zip',
+      'application/zip',
+      true,
+    ]);
   });
 
   it.each([
@@ -206,24 +289,33 @@ describe('createDbService(): dump and restore', () => {
   });
 
   it.each([
-    ['a new name', 'gw5x', "legacy_rpc_gateway.NotSupported: db.restore of a pg_dump custom-format backup: this Odoo's database manager restores zip backups only (dump the database with format 'zip'); nothing was created"],
+    [
+      'a new name',
+      'gw5x',
+      "legacy_rpc_gateway.NotSupported: db.restore of a pg_dump custom-format backup: this Odoo's database manager restores zip backups only (dump the database with format 'zip'); nothing was created",
+    ],
     ['an existing name', 'gw2', 'Exception: Database already exists'],
-  ])('refuses a pg_dump backup onto %s where the manager restores zip files only, without creating anything', async (_what, name, lastLine) => {
-    const { web } = fakeWeb({ rename: true });
-    const db = service(web);
-    const dump = Buffer.from('PGDMP\u0000\u0001custom').toString('base64');
-    expect(await run(db, 'restore', 'admin', name, dump)).toBe(lastLine);
-    expect(web.restore).not.toHaveBeenCalled();
-    const zip = Buffer.from('PK\u0003\u0004zip').toString('base64');
-    expect(await run(db, 'restore', 'admin', 'gw6', zip)).toBe(true);
-    expect(web.restore).toHaveBeenCalledTimes(1);
-  });
+  ])(
+    'refuses a pg_dump backup onto %s where the manager restores zip files only, without creating anything',
+    async (_what, name, lastLine) => {
+      const { web } = fakeWeb({ rename: true });
+      const db = service(web);
+      const dump = Buffer.from('PGDMP\u0000\u0001custom').toString('base64');
+      expect(await run(db, 'restore', 'admin', name, dump)).toBe(lastLine);
+      expect(web.restore).not.toHaveBeenCalled();
+      const zip = Buffer.from('PK\u0003\u0004zip').toString('base64');
+      expect(await run(db, 'restore', 'admin', 'gw6', zip)).toBe(true);
+      expect(web.restore).toHaveBeenCalledTimes(1);
+    },
+  );
 
   it("answers a custom-format dump of a database that does not exist with pg_dump's empty output, a zip with the fault", async () => {
     const { web } = fakeWeb();
     const db = service(web);
     expect(await run(db, 'dump', 'admin', 'nope', 'dump')).toBe('');
-    expect(await run(db, 'dump', 'admin', 'nope', 'zip')).toBe('psycopg2.OperationalError: connection to server failed: FATAL:  database "nope" does not exist\n');
+    expect(await run(db, 'dump', 'admin', 'nope', 'zip')).toBe(
+      'psycopg2.OperationalError: connection to server failed: FATAL:  database "nope" does not exist\n',
+    );
     expect(await run(db, 'dump', 'wrong', 'nope', 'dump')).toBe('odoo.exceptions.AccessDenied: Access Denied');
   });
 
@@ -231,7 +323,9 @@ describe('createDbService(): dump and restore', () => {
     const { web } = fakeWeb();
     const db = service(web);
     expect(await run(db, 'restore', 'wrong', 'gw5', 'garbage')).toBe('odoo.exceptions.AccessDenied: Access Denied');
-    expect(await run(db, 'restore', 'admin', 'gw5', 5)).toBe("TypeError: argument should be a bytes-like object or ASCII string, not 'int'");
+    expect(await run(db, 'restore', 'admin', 'gw5', 5)).toBe(
+      "TypeError: argument should be a bytes-like object or ASCII string, not 'int'",
+    );
   });
 });
 
@@ -240,13 +334,30 @@ describe('createDbService(): rename and migrate_databases', () => {
     const { web, submitted } = fakeWeb({ rename: true });
     const db = service(web);
     expect(await run(db, 'rename', 'admin', 'gw2', 'gw9')).toBe(true);
-    expect(submitted).toEqual([['rename', [['master_pwd', 'admin'], ['name', 'gw2'], ['new_name', 'gw9']]]]);
+    expect(submitted).toEqual([
+      [
+        'rename',
+        [
+          ['master_pwd', 'admin'],
+          ['name', 'gw2'],
+          ['new_name', 'gw9'],
+        ],
+      ],
+    ]);
   });
 
   it.each([
-    ['rename', ['admin', 'gw2', 'gw9'], 'legacy_rpc_gateway.NotSupported: db.rename has no replacement on this Odoo: it serves no /web/database/rename (Odoo 19.0 cannot rename a database over HTTP)'],
+    [
+      'rename',
+      ['admin', 'gw2', 'gw9'],
+      'legacy_rpc_gateway.NotSupported: db.rename has no replacement on this Odoo: it serves no /web/database/rename (Odoo 19.0 cannot rename a database over HTTP)',
+    ],
     ['rename', ['wrong', 'gw2', 'gw9'], 'odoo.exceptions.AccessDenied: Access Denied'],
-    ['migrate_databases', ['admin', ['gw']], 'legacy_rpc_gateway.NotSupported: db.migrate_databases has no replacement in Odoo 19+: update the modules on the server (odoo-bin -u) instead'],
+    [
+      'migrate_databases',
+      ['admin', ['gw']],
+      'legacy_rpc_gateway.NotSupported: db.migrate_databases has no replacement in Odoo 19+: update the modules on the server (odoo-bin -u) instead',
+    ],
     ['migrate_databases', ['wrong', ['gw']], 'odoo.exceptions.AccessDenied: Access Denied'],
   ])('answers %s%j with a clear fault where no replacement exists', async (method, params, lastLine) => {
     const { web } = fakeWeb();

@@ -139,7 +139,15 @@ export function createDbService(deps: DbDeps) {
   async function drop(passwd: Value, [name = null]: Value[], origin: CallOrigin): Promise<Value> {
     const password = await master.verify(passwd, origin);
     if (typeof name !== 'string' || !(await web.list(origin)).includes(name)) return false;
-    await web.submit('drop', [['master_pwd', password], ['name', name]], name, origin);
+    await web.submit(
+      'drop',
+      [
+        ['master_pwd', password],
+        ['name', name],
+      ],
+      name,
+      origin,
+    );
     return true;
   }
 
@@ -148,7 +156,11 @@ export function createDbService(deps: DbDeps) {
     const password = await master.forwardable(passwd, origin);
     const db = formText(name, 'db_name');
     // dump_db: 'zip' is a zip with the filestore, anything else pg_dump's custom format
-    const fields: FormFields = [['master_pwd', password], ['name', db], ['backup_format', format === 'zip' ? 'zip' : 'dump']];
+    const fields: FormFields = [
+      ['master_pwd', password],
+      ['name', db],
+      ['backup_format', format === 'zip' ? 'zip' : 'dump'],
+    ];
     let bytes: AsyncIterable<Uint8Array>;
     try {
       bytes = await web.backup(fields, db, origin);
@@ -180,7 +192,11 @@ export function createDbService(deps: DbDeps) {
       throw kind === undefined ? pythonError('Exception', "Couldn't restore database") : dumpNotRestorable();
     }
     const db = formText(name, 'db_name');
-    const fields: FormFields = [['master_pwd', password], ['name', db], ['copy', isTruthy(copy) ? 'true' : 'false']];
+    const fields: FormFields = [
+      ['master_pwd', password],
+      ['name', db],
+      ['copy', isTruthy(copy) ? 'true' : 'false'],
+    ];
     const file = {
       field: 'backup_file',
       filename: `${db}.${kind}`,
@@ -196,10 +212,21 @@ export function createDbService(deps: DbDeps) {
   async function rename(passwd: Value, [oldName = null, newName = null]: Value[], origin: CallOrigin): Promise<Value> {
     const password = await master.verify(passwd, origin);
     if ((await web.managerKind(origin)) !== 'modules-db') {
-      throw notSupported('db.rename has no replacement on this Odoo: it serves no /web/database/rename (Odoo 19.0 cannot rename a database over HTTP)');
+      throw notSupported(
+        'db.rename has no replacement on this Odoo: it serves no /web/database/rename (Odoo 19.0 cannot rename a database over HTTP)',
+      );
     }
     const db = formText(oldName, 'old_name');
-    await web.submit('rename', [['master_pwd', password], ['name', db], ['new_name', formText(newName, 'new_name')]], db, origin);
+    await web.submit(
+      'rename',
+      [
+        ['master_pwd', password],
+        ['name', db],
+        ['new_name', formText(newName, 'new_name')],
+      ],
+      db,
+      origin,
+    );
     return true;
   }
 
@@ -211,7 +238,15 @@ export function createDbService(deps: DbDeps) {
       throw pythonError('TypeError', `secret must be unicode or bytes, not ${pyTypeName(newPassword)}`);
     }
     const password = await master.forwardable(passwd, origin);
-    await web.submit('change_password', [['master_pwd', password], ['master_pwd_new', newPassword]], undefined, origin);
+    await web.submit(
+      'change_password',
+      [
+        ['master_pwd', password],
+        ['master_pwd_new', newPassword],
+      ],
+      undefined,
+      origin,
+    );
     return true;
   }
 

@@ -25,7 +25,11 @@ function web(page: ManagerPage | undefined, existing: string[] = []) {
         yield Buffer.from('PGDMP');
       })();
     }),
-  } as unknown as WebDatabaseClient & { manager: ReturnType<typeof vi.fn>; submit: ReturnType<typeof vi.fn>; backup: ReturnType<typeof vi.fn> };
+  } as unknown as WebDatabaseClient & {
+    manager: ReturnType<typeof vi.fn>;
+    submit: ReturnType<typeof vi.fn>;
+    backup: ReturnType<typeof vi.fn>;
+  };
 }
 
 async function outcome(run: () => Promise<string>): Promise<string> {

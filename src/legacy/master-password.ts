@@ -68,7 +68,15 @@ export function createMasterPassword(web: WebDatabaseClient): MasterPassword {
       const probe = `legacy-rpc-gateway-probe-${randomBytes(8).toString('hex')}`;
       let backup: AsyncIterable<Uint8Array>;
       try {
-        backup = await web.backup([['master_pwd', password], ['name', probe], ['backup_format', 'dump']], probe, origin);
+        backup = await web.backup(
+          [
+            ['master_pwd', password],
+            ['name', probe],
+            ['backup_format', 'dump'],
+          ],
+          probe,
+          origin,
+        );
       } catch (err) {
         if (err instanceof LegacyError && err.kind === 'access_denied') throw accessDenied();
         // the password passed; the name was refused

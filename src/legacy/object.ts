@@ -12,7 +12,19 @@ import { unpackError } from '../python/unpack-errors.ts';
 import { bindArguments, isPrivateMethod, type MethodSignature, type SignatureResolver } from '../signatures/index.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { strValue, typeNameOf } from '../python/py-repr.ts';
-import { hasNonStringNames, isInt, isStruct, isTruthy, PyBinary, PyDecimal, PyFloat, pyTypeName, type JsonText, type Struct, type Value } from '../value.ts';
+import {
+  hasNonStringNames,
+  isInt,
+  isStruct,
+  isTruthy,
+  PyBinary,
+  PyDecimal,
+  PyFloat,
+  pyTypeName,
+  type JsonText,
+  type Struct,
+  type Value,
+} from '../value.ts';
 import type { Successors } from '../successors/index.ts';
 import { checkedDatabase } from './database-name.ts';
 import { mayRefuseMarshal, xmlrpcMarshalFault } from './xmlrpc-marshal-fault.ts';
@@ -202,7 +214,8 @@ function keyErrorZero(): LegacyError {
  * dict or Binary is unhashable; anything else is no model's name, and the UserError prints `str()`.
  */
 function modelName(model: Value): string {
-  if (Array.isArray(model) || model instanceof Map || model instanceof PyBinary) throw pythonError('TypeError', `unhashable type: '${pyTypeName(model)}'`);
+  if (Array.isArray(model) || model instanceof Map || model instanceof PyBinary)
+    throw pythonError('TypeError', `unhashable type: '${pyTypeName(model)}'`);
   if (typeof model !== 'string') throw userError(`Object ${strValue(model)} doesn't exist`);
   if (!fitsPathSegment(model)) throw userError(`Object ${model} doesn't exist`);
   return model;
@@ -222,12 +235,17 @@ function methodDoesNotExist(model: string, method: string): LegacyError {
  * looks at `ids`, and `ids: true` then fails in `browse()` (or as ids given to an `@api.model`
  * method). False only for Odoo's "does not exist"; undefined when the answer tells nothing.
  */
-async function methodExists(upstream: Upstream, call: { db: string; key: string; model: string; method: string }, origin: CallOrigin): Promise<boolean | undefined> {
+async function methodExists(
+  upstream: Upstream,
+  call: { db: string; key: string; model: string; method: string },
+  origin: CallOrigin,
+): Promise<boolean | undefined> {
   try {
     await upstream.json2({ ...call, body: new Map([['ids', true]]) }, origin);
     return true;
   } catch (err) {
-    if (err instanceof LegacyError && err.name === 'werkzeug.exceptions.NotFound' && /^The method '.*' does not exist$/s.test(err.message)) return false;
+    if (err instanceof LegacyError && err.name === 'werkzeug.exceptions.NotFound' && /^The method '.*' does not exist$/s.test(err.message))
+      return false;
     return undefined;
   }
 }

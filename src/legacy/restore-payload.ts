@@ -20,7 +20,10 @@ export function cleanBase64(text: string): string {
   const pads = kept.length - data.length;
   const rest = data.length % 4;
   if (rest === 1) {
-    throw pythonError('binascii.Error', `Invalid base64-encoded string: number of data characters (${data.length}) cannot be 1 more than a multiple of 4`);
+    throw pythonError(
+      'binascii.Error',
+      `Invalid base64-encoded string: number of data characters (${data.length}) cannot be 1 more than a multiple of 4`,
+    );
   }
   if (rest !== 0 && pads < 4 - rest) throw pythonError('binascii.Error', 'Incorrect padding');
   return rest === 0 ? data : data + '='.repeat(4 - rest);

@@ -17,7 +17,8 @@ describe('withProgress()', () => {
       }
     }
     let total = 0;
-    for await (const chunk of withProgress(source(), { log, requestId: 'r1', operation: 'dump', intervalMs: 3_000, now: () => clock })) total += chunk.byteLength;
+    for await (const chunk of withProgress(source(), { log, requestId: 'r1', operation: 'dump', intervalMs: 3_000, now: () => clock }))
+      total += chunk.byteLength;
     expect(total).toBe(1_000);
     expect(matching('db transfer in progress').map((l) => [l.bytes, l.elapsedMs])).toEqual([
       [300, 3_000],

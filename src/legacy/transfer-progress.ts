@@ -43,7 +43,10 @@ export async function* withProgress(source: AsyncIterable<Uint8Array>, options: 
 export async function whileRunning<T>(task: Promise<T>, bytes: number, options: ProgressOptions): Promise<T> {
   const { log, requestId, operation, intervalMs = defaultProgressIntervalMs, now = Date.now } = options;
   const started = now();
-  const timer = setInterval(() => log.info({ requestId, operation, bytes, elapsedMs: now() - started }, 'db transfer in progress'), intervalMs);
+  const timer = setInterval(
+    () => log.info({ requestId, operation, bytes, elapsedMs: now() - started }, 'db transfer in progress'),
+    intervalMs,
+  );
   timer.unref();
   try {
     return await task;

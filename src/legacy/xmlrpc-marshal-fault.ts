@@ -43,7 +43,8 @@ export function mayRefuseMarshal(model: string, method: string, json: string): b
 export function xmlrpcMarshalFault(model: string, method: string, result: Value): LegacyError | undefined {
   const fields = idKeyedFields.get(model);
   const walk = (v: Value, idKeyed: boolean): LegacyError | undefined => {
-    if (typeof v === 'string') return propertyText.test(v) ? pythonError('TypeError', `cannot marshal <class 'odoo.orm.models.${model}'> objects`) : undefined;
+    if (typeof v === 'string')
+      return propertyText.test(v) ? pythonError('TypeError', `cannot marshal <class 'odoo.orm.models.${model}'> objects`) : undefined;
     if (Array.isArray(v)) {
       for (const item of v) {
         const fault = walk(item, false);

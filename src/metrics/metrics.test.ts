@@ -22,7 +22,9 @@ describe('createMetrics()', () => {
       'legacy_rpc_gateway_calls_total{dialect="xmlrpc1",service="common",method="login",outcome="access_denied"} 1',
     ]);
     const buckets = await samples(m, 'legacy_rpc_gateway_call_duration_seconds_bucket{le="0.025",dialect="xmlrpc2"');
-    expect(buckets).toEqual(['legacy_rpc_gateway_call_duration_seconds_bucket{le="0.025",dialect="xmlrpc2",service="object",method="search_read",outcome="ok"} 1']);
+    expect(buckets).toEqual([
+      'legacy_rpc_gateway_call_duration_seconds_bucket{le="0.025",dialect="xmlrpc2",service="object",method="search_read",outcome="ok"} 1',
+    ]);
     expect(await samples(m, 'legacy_rpc_gateway_call_duration_seconds_count{dialect="xmlrpc2"')).toEqual([
       'legacy_rpc_gateway_call_duration_seconds_count{dialect="xmlrpc2",service="object",method="search_read",outcome="ok"} 2',
     ]);
@@ -58,7 +60,9 @@ describe('createMetrics()', () => {
       'legacy_rpc_gateway_key_exchanges_total{kind="mint",outcome="ok"} 1',
       'legacy_rpc_gateway_key_exchanges_total{kind="renew",outcome="refused"} 1',
     ]);
-    expect(await samples(m, 'legacy_rpc_gateway_key_retirements_total')).toEqual(['legacy_rpc_gateway_key_retirements_total{outcome="revoked"} 1']);
+    expect(await samples(m, 'legacy_rpc_gateway_key_retirements_total')).toEqual([
+      'legacy_rpc_gateway_key_retirements_total{outcome="revoked"} 1',
+    ]);
     expect(await samples(m, 'legacy_rpc_gateway_throttled_attempts_total')).toEqual(['legacy_rpc_gateway_throttled_attempts_total 1']);
     expect(await samples(m, 'legacy_rpc_gateway_passthrough_requests_total')).toEqual([
       'legacy_rpc_gateway_passthrough_requests_total{status="3xx"} 1',

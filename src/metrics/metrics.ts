@@ -58,26 +58,94 @@ export interface GatewayMetrics {
 }
 
 /** Creates the registry and its metrics; `processMetrics` adds prom-client's process and Node.js metrics. */
-export function createMetrics({ processMetrics = true, redis = false }: { processMetrics?: boolean; redis?: boolean } = {}): GatewayMetrics {
+export function createMetrics({
+  processMetrics = true,
+  redis = false,
+}: { processMetrics?: boolean; redis?: boolean } = {}): GatewayMetrics {
   const registers = [new Registry()];
   const [registry] = registers as [Registry];
   if (processMetrics) collectDefaultMetrics({ register: registry });
 
   const callLabels = ['dialect', 'service', 'method', 'outcome'] as const;
-  const calls = new Counter({ name: `${prefix}calls_total`, help: 'Legacy calls answered, by dialect, service, method (model method for object) and outcome (ok or the error kind; a login answered False is access_denied, like fault 3).', labelNames: callLabels, registers });
-  const callSeconds = new Histogram({ name: `${prefix}call_duration_seconds`, help: 'Legacy call latency, from the request to the answer.', labelNames: callLabels, buckets: callBuckets, registers });
-  const upstreamSeconds = new Histogram({ name: `${prefix}upstream_request_duration_seconds`, help: 'Upstream requests made for legacy calls, by route and status class (error: no answer).', labelNames: ['route', 'status'] as const, buckets: callBuckets, registers });
-  const cacheLookups = new Counter({ name: `${prefix}credential_cache_lookups_total`, help: 'Credential look-ups: hit when no upstream check or key exchange had to start.', labelNames: ['cache', 'result'] as const, registers });
-  const keyExchanges = new Counter({ name: `${prefix}key_exchanges_total`, help: 'Passwords traded for API keys (mint) and keys renewed (renew), by outcome.', labelNames: ['kind', 'outcome'] as const, registers });
-  const retirements = new Counter({ name: `${prefix}key_retirements_total`, help: 'Minted keys retired: revoked, already gone, or left to expire (unavailable).', labelNames: ['outcome'] as const, registers });
-  const throttled = new Counter({ name: `${prefix}throttled_attempts_total`, help: 'Login attempts refused locally by the failed-login throttle.', registers });
-  const passthrough = new Counter({ name: `${prefix}passthrough_requests_total`, help: 'Requests passed through to the upstream, by status class (error: unreachable).', labelNames: ['status'] as const, registers });
+  const calls = new Counter({
+    name: `${prefix}calls_total`,
+    help: 'Legacy calls answered, by dialect, service, method (model method for object) and outcome (ok or the error kind; a login answered False is access_denied, like fault 3).',
+    labelNames: callLabels,
+    registers,
+  });
+  const callSeconds = new Histogram({
+    name: `${prefix}call_duration_seconds`,
+    help: 'Legacy call latency, from the request to the answer.',
+    labelNames: callLabels,
+    buckets: callBuckets,
+    registers,
+  });
+  const upstreamSeconds = new Histogram({
+    name: `${prefix}upstream_request_duration_seconds`,
+    help: 'Upstream requests made for legacy calls, by route and status class (error: no answer).',
+    labelNames: ['route', 'status'] as const,
+    buckets: callBuckets,
+    registers,
+  });
+  const cacheLookups = new Counter({
+    name: `${prefix}credential_cache_lookups_total`,
+    help: 'Credential look-ups: hit when no upstream check or key exchange had to start.',
+    labelNames: ['cache', 'result'] as const,
+    registers,
+  });
+  const keyExchanges = new Counter({
+    name: `${prefix}key_exchanges_total`,
+    help: 'Passwords traded for API keys (mint) and keys renewed (renew), by outcome.',
+    labelNames: ['kind', 'outcome'] as const,
+    registers,
+  });
+  const retirements = new Counter({
+    name: `${prefix}key_retirements_total`,
+    help: 'Minted keys retired: revoked, already gone, or left to expire (unavailable).',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const throttled = new Counter({
+    name: `${prefix}throttled_attempts_total`,
+    help: 'Login attempts refused locally by the failed-login throttle.',
+    registers,
+  });
+  const passthrough = new Counter({
+    name: `${prefix}passthrough_requests_total`,
+    help: 'Requests passed through to the upstream, by status class (error: unreachable).',
+    labelNames: ['status'] as const,
+    registers,
+  });
   const redisRegisters = redis ? registers : [];
-  const redisUp = new Gauge({ name: `${prefix}redis_up`, help: 'Whether the shared store (--redis-url) answers: 1 up, 0 away (the gateway serves with in-process state meanwhile).', registers: redisRegisters });
-  const redisFailures = new Counter({ name: `${prefix}redis_failures_total`, help: 'Redis commands that failed or timed out, by operation; the gateway went on without them.', labelNames: ['op'] as const, registers: redisRegisters });
-  const shadowCalls = new Counter({ name: `${prefix}shadow_calls_total`, help: 'Shadow mode: sampled legacy calls by service, method and outcome (equal, intended, differs, error, dropped).', labelNames: ['service', 'method', 'outcome'] as const, registers });
-  const deprecatedCalls = new Counter({ name: `${prefix}deprecated_calls_total`, help: 'Legacy calls of methods Odoo 19 marks deprecated (the first to go in a later version), by method.', labelNames: ['method'] as const, registers });
-  const successorCalls = new Counter({ name: `${prefix}successor_calls_total`, help: 'Legacy calls answered through the successor of a method a later Odoo removed (--successors), by legacy method.', labelNames: ['method'] as const, registers });
+  const redisUp = new Gauge({
+    name: `${prefix}redis_up`,
+    help: 'Whether the shared store (--redis-url) answers: 1 up, 0 away (the gateway serves with in-process state meanwhile).',
+    registers: redisRegisters,
+  });
+  const redisFailures = new Counter({
+    name: `${prefix}redis_failures_total`,
+    help: 'Redis commands that failed or timed out, by operation; the gateway went on without them.',
+    labelNames: ['op'] as const,
+    registers: redisRegisters,
+  });
+  const shadowCalls = new Counter({
+    name: `${prefix}shadow_calls_total`,
+    help: 'Shadow mode: sampled legacy calls by service, method and outcome (equal, intended, differs, error, dropped).',
+    labelNames: ['service', 'method', 'outcome'] as const,
+    registers,
+  });
+  const deprecatedCalls = new Counter({
+    name: `${prefix}deprecated_calls_total`,
+    help: 'Legacy calls of methods Odoo 19 marks deprecated (the first to go in a later version), by method.',
+    labelNames: ['method'] as const,
+    registers,
+  });
+  const successorCalls = new Counter({
+    name: `${prefix}successor_calls_total`,
+    help: 'Legacy calls answered through the successor of a method a later Odoo removed (--successors), by legacy method.',
+    labelNames: ['method'] as const,
+    registers,
+  });
   let shadowInFlight: () => number = () => 0;
   new Gauge({
     name: `${prefix}shadow_in_flight`,
@@ -87,10 +155,26 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
       this.set(shadowInFlight());
     },
   });
-  const waitingCalls = new Gauge({ name: `${prefix}upstream_waiting_calls`, help: 'Legacy calls (call), key exchanges (keys) and db transfers (db) waiting for a free upstream connection of their share, and legacy calls known slow waiting for the slow lane (slow).', labelNames: ['work'] as const, registers });
+  const waitingCalls = new Gauge({
+    name: `${prefix}upstream_waiting_calls`,
+    help: 'Legacy calls (call), key exchanges (keys) and db transfers (db) waiting for a free upstream connection of their share, and legacy calls known slow waiting for the slow lane (slow).',
+    labelNames: ['work'] as const,
+    registers,
+  });
   for (const work of ['call', 'keys', 'db', 'slow'] as const) waitingCalls.set({ work }, 0);
-  const queueSeconds = new Histogram({ name: `${prefix}upstream_queue_wait_seconds`, help: 'Time legacy calls, key exchanges and db transfers waited for an upstream connection of their share, and calls known slow for the slow lane (slow) (0 when one was free).', labelNames: ['work'] as const, buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers });
-  const queueTimeouts = new Counter({ name: `${prefix}upstream_queue_timeouts_total`, help: 'Calls that waited --queue-timeout for an upstream connection and failed.', labelNames: ['work'] as const, registers });
+  const queueSeconds = new Histogram({
+    name: `${prefix}upstream_queue_wait_seconds`,
+    help: 'Time legacy calls, key exchanges and db transfers waited for an upstream connection of their share, and calls known slow for the slow lane (slow) (0 when one was free).',
+    labelNames: ['work'] as const,
+    buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers,
+  });
+  const queueTimeouts = new Counter({
+    name: `${prefix}upstream_queue_timeouts_total`,
+    help: 'Calls that waited --queue-timeout for an upstream connection and failed.',
+    labelNames: ['work'] as const,
+    registers,
+  });
   let busyLanes: () => Record<Lane, number> = () => ({ call: 0, keys: 0, db: 0, slow: 0 });
   new Gauge({
     name: `${prefix}upstream_busy_connections`,
@@ -101,8 +185,16 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
       for (const [lane, n] of Object.entries(busyLanes())) this.set({ lane }, n);
     },
   });
-  const sendTimeouts = new Counter({ name: `${prefix}send_timeouts_total`, help: 'Clients cut off because they read nothing of their answer for --send-timeout.', registers });
-  const connectionsRefused = new Counter({ name: `${prefix}connections_refused_total`, help: 'Client connections answered 503 because --max-connections were open.', registers });
+  const sendTimeouts = new Counter({
+    name: `${prefix}send_timeouts_total`,
+    help: 'Clients cut off because they read nothing of their answer for --send-timeout.',
+    registers,
+  });
+  const connectionsRefused = new Counter({
+    name: `${prefix}connections_refused_total`,
+    help: 'Client connections answered 503 because --max-connections were open.',
+    registers,
+  });
   let connections: () => number = () => 0;
   new Gauge({
     name: `${prefix}client_connections`,
@@ -135,12 +227,22 @@ export function createMetrics({ processMetrics = true, redis = false }: { proces
     },
     operations,
     observeCall(dialect, outcome, seconds) {
-      const labels = { dialect, service: serviceLabel(outcome.service), method: methodLabel(outcome.service, outcome.method, outcome.modelMethod), outcome: outcomeName(outcome) };
+      const labels = {
+        dialect,
+        service: serviceLabel(outcome.service),
+        method: methodLabel(outcome.service, outcome.method, outcome.modelMethod),
+        outcome: outcomeName(outcome),
+      };
       calls.inc(labels);
       callSeconds.observe(labels, seconds);
       const modelMethod = outcome.modelMethod;
       // a fixed set of names: the label stays bounded
-      if (outcome.service === 'object' && modelMethod !== undefined && deprecatedMethodNames.has(modelMethod) && deprecationOf(outcome.model, modelMethod) !== undefined) {
+      if (
+        outcome.service === 'object' &&
+        modelMethod !== undefined &&
+        deprecatedMethodNames.has(modelMethod) &&
+        deprecationOf(outcome.model, modelMethod) !== undefined
+      ) {
         deprecatedCalls.inc({ method: modelMethod });
       }
     },

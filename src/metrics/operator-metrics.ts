@@ -47,7 +47,12 @@ export interface OperatorMetrics {
 }
 
 export function createOperatorMetrics(registers: Registry[]): OperatorMetrics {
-  const buildInfo = new Gauge({ name: `${prefix}build_info`, help: 'Always 1; the labels say which gateway version runs on which Node.js.', labelNames: ['version', 'nodejs_version'] as const, registers });
+  const buildInfo = new Gauge({
+    name: `${prefix}build_info`,
+    help: 'Always 1; the labels say which gateway version runs on which Node.js.',
+    labelNames: ['version', 'nodejs_version'] as const,
+    registers,
+  });
   buildInfo.set({ version: gatewayVersion, nodejs_version: process.versions.node }, 1);
 
   let check: (() => Promise<UpstreamState>) | undefined;
@@ -76,8 +81,19 @@ export function createOperatorMetrics(registers: Registry[]): OperatorMetrics {
     },
   });
   for (const reason of upstreamDownReasons) down.set({ reason }, 0);
-  const passthroughSeconds = new Histogram({ name: `${prefix}passthrough_duration_seconds`, help: 'Passed-through requests: seconds from forwarding to the upstream answer\'s headers, by status class (error: no answer).', labelNames: ['status'] as const, buckets: passthroughBuckets, registers });
-  const refusals = new Counter({ name: `${prefix}policy_refusals_total`, help: "Requests the gateway refused by its own policy: login_throttle (--throttle-*), max_connections (--max-connections), max_body (--max-body).", labelNames: ['policy'] as const, registers });
+  const passthroughSeconds = new Histogram({
+    name: `${prefix}passthrough_duration_seconds`,
+    help: "Passed-through requests: seconds from forwarding to the upstream answer's headers, by status class (error: no answer).",
+    labelNames: ['status'] as const,
+    buckets: passthroughBuckets,
+    registers,
+  });
+  const refusals = new Counter({
+    name: `${prefix}policy_refusals_total`,
+    help: 'Requests the gateway refused by its own policy: login_throttle (--throttle-*), max_connections (--max-connections), max_body (--max-body).',
+    labelNames: ['policy'] as const,
+    registers,
+  });
   for (const policy of refusalPolicies) refusals.inc({ policy }, 0);
 
   return {

@@ -16,9 +16,7 @@ export function arityError(sig: PositionalSignature, given: number): string | un
   const max = sig.params.length;
   if (given > max) {
     const takes =
-      sig.required === max
-        ? `${max} positional argument${max === 1 ? '' : 's'}`
-        : `from ${sig.required} to ${max} positional arguments`;
+      sig.required === max ? `${max} positional argument${max === 1 ? '' : 's'}` : `from ${sig.required} to ${max} positional arguments`;
     return `${sig.name}() takes ${takes} but ${given} ${given === 1 ? 'was' : 'were'} given`;
   }
   if (given < sig.required) {

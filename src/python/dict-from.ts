@@ -19,7 +19,8 @@ export function dictFrom(value: Value, keys: 'keywords' | 'any' = 'keywords'): S
   for (const [i, item] of items.entries()) {
     const pair = iterate(item);
     if (pair === undefined) return pythonError('TypeError', `cannot convert dictionary update sequence element #${i} to a sequence`);
-    if (pair.length !== 2) return pythonError('ValueError', `dictionary update sequence element #${i} has length ${pair.length}; 2 is required`);
+    if (pair.length !== 2)
+      return pythonError('ValueError', `dictionary update sequence element #${i} has length ${pair.length}; 2 is required`);
     const key = pair[0] as Value;
     if (keys === 'any') {
       if (Array.isArray(key) || isStruct(key)) return pythonError('TypeError', `unhashable type: '${pyTypeName(key)}'`);

@@ -2,8 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { label, readPythonNumbers } from '../../test/fixtures-xml/python-numbers.ts';
 import { floatRepr } from './float-repr.ts';
 import {
-  floatValueErrorMessage, intDigitsLimitMessage, intValueErrorMessage, invalidIntLiteralMessage,
-  parsePythonFloat, parsePythonInt, pyRepr,
+  floatValueErrorMessage,
+  intDigitsLimitMessage,
+  intValueErrorMessage,
+  invalidIntLiteralMessage,
+  parsePythonFloat,
+  parsePythonInt,
+  pyRepr,
 } from './int-text.ts';
 
 const python = readPythonNumbers();
@@ -26,17 +31,14 @@ describe('parsePythonInt()', () => {
     expect(parsePythonInt(text)).toBeUndefined();
   });
 
-  it.each(python.int.map(([text, answer]) => [label(text), text, answer] as const))(
-    'matches int(%s)',
-    (_label, text, answer) => {
-      const got = parsePythonInt(text);
-      if (answer.ok !== undefined) expect(String(got)).toBe(answer.ok);
-      else {
-        expect(got).toBeUndefined();
-        expect(intValueErrorMessage(text)).toBe(answer.message);
-      }
-    },
-  );
+  it.each(python.int.map(([text, answer]) => [label(text), text, answer] as const))('matches int(%s)', (_label, text, answer) => {
+    const got = parsePythonInt(text);
+    if (answer.ok !== undefined) expect(String(got)).toBe(answer.ok);
+    else {
+      expect(got).toBeUndefined();
+      expect(intValueErrorMessage(text)).toBe(answer.message);
+    }
+  });
 
   it('never returns -0', () => {
     expect(Object.is(parsePythonInt('-0'), 0)).toBe(true);
@@ -70,17 +72,14 @@ describe('parsePythonFloat()', () => {
     expect(parsePythonFloat(text)).toBe(value);
   });
 
-  it.each(python.float.map(([text, answer]) => [label(text), text, answer] as const))(
-    'matches float(%s)',
-    (_label, text, answer) => {
-      const got = parsePythonFloat(text);
-      if (answer.ok !== undefined) expect(floatRepr(got!)).toBe(answer.ok);
-      else {
-        expect(got).toBeUndefined();
-        expect(floatValueErrorMessage(text)).toBe(answer.message);
-      }
-    },
-  );
+  it.each(python.float.map(([text, answer]) => [label(text), text, answer] as const))('matches float(%s)', (_label, text, answer) => {
+    const got = parsePythonFloat(text);
+    if (answer.ok !== undefined) expect(floatRepr(got!)).toBe(answer.ok);
+    else {
+      expect(got).toBeUndefined();
+      expect(floatValueErrorMessage(text)).toBe(answer.message);
+    }
+  });
 });
 
 describe('pyRepr()', () => {

@@ -10,12 +10,28 @@ function reportWithClock(maxClients = 10) {
   return { report, tick: (ms = 1000) => (now += ms) };
 }
 
-const searchRead: ReportedCall = { dialect: 'xmlrpc2', userAgent: 'Python-xmlrpc/3.11', ip: '10.0.0.5', service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'search_read', failed: false };
+const searchRead: ReportedCall = {
+  dialect: 'xmlrpc2',
+  userAgent: 'Python-xmlrpc/3.11',
+  ip: '10.0.0.5',
+  service: 'object',
+  method: 'execute_kw',
+  model: 'res.partner',
+  modelMethod: 'search_read',
+  failed: false,
+};
 
 describe('createMigrationReport()', () => {
   it('groups calls per client and method with counts, faults and first/last seen', () => {
     const { report, tick } = reportWithClock();
-    report.record({ dialect: 'xmlrpc2', userAgent: 'Python-xmlrpc/3.11', ip: '10.0.0.5', service: 'common', method: 'authenticate', failed: false });
+    report.record({
+      dialect: 'xmlrpc2',
+      userAgent: 'Python-xmlrpc/3.11',
+      ip: '10.0.0.5',
+      service: 'common',
+      method: 'authenticate',
+      failed: false,
+    });
     tick();
     report.record(searchRead);
     tick();
@@ -28,17 +44,56 @@ describe('createMigrationReport()', () => {
       dropped: { anonymousClients: 0, authenticatedClients: 0, unlistedCalls: 0, foldedCalls: 0 },
       clients: [
         {
-          userAgent: 'odoorpc', ip: '10.0.0.5', firstSeen: '2026-05-01T10:00:03.000Z', lastSeen: '2026-05-01T10:00:03.000Z', calls: 1, faults: 0,
-          dialects: { jsonrpc: 1 }, services: { object: 1 },
-          methods: [{ service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'search_read', calls: 1, faults: 0, firstSeen: '2026-05-01T10:00:03.000Z', lastSeen: '2026-05-01T10:00:03.000Z' }],
+          userAgent: 'odoorpc',
+          ip: '10.0.0.5',
+          firstSeen: '2026-05-01T10:00:03.000Z',
+          lastSeen: '2026-05-01T10:00:03.000Z',
+          calls: 1,
+          faults: 0,
+          dialects: { jsonrpc: 1 },
+          services: { object: 1 },
+          methods: [
+            {
+              service: 'object',
+              method: 'execute_kw',
+              model: 'res.partner',
+              modelMethod: 'search_read',
+              calls: 1,
+              faults: 0,
+              firstSeen: '2026-05-01T10:00:03.000Z',
+              lastSeen: '2026-05-01T10:00:03.000Z',
+            },
+          ],
           unlistedCalls: 0,
         },
         {
-          userAgent: 'Python-xmlrpc/3.11', ip: '10.0.0.5', firstSeen: '2026-05-01T10:00:00.000Z', lastSeen: '2026-05-01T10:00:02.000Z', calls: 3, faults: 1,
-          dialects: { xmlrpc2: 3 }, services: { common: 1, object: 2 },
+          userAgent: 'Python-xmlrpc/3.11',
+          ip: '10.0.0.5',
+          firstSeen: '2026-05-01T10:00:00.000Z',
+          lastSeen: '2026-05-01T10:00:02.000Z',
+          calls: 3,
+          faults: 1,
+          dialects: { xmlrpc2: 3 },
+          services: { common: 1, object: 2 },
           methods: [
-            { service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'search_read', calls: 2, faults: 1, firstSeen: '2026-05-01T10:00:01.000Z', lastSeen: '2026-05-01T10:00:02.000Z' },
-            { service: 'common', method: 'authenticate', calls: 1, faults: 0, firstSeen: '2026-05-01T10:00:00.000Z', lastSeen: '2026-05-01T10:00:00.000Z' },
+            {
+              service: 'object',
+              method: 'execute_kw',
+              model: 'res.partner',
+              modelMethod: 'search_read',
+              calls: 2,
+              faults: 1,
+              firstSeen: '2026-05-01T10:00:01.000Z',
+              lastSeen: '2026-05-01T10:00:02.000Z',
+            },
+            {
+              service: 'common',
+              method: 'authenticate',
+              calls: 1,
+              faults: 0,
+              firstSeen: '2026-05-01T10:00:00.000Z',
+              lastSeen: '2026-05-01T10:00:00.000Z',
+            },
           ],
           unlistedCalls: 0,
         },
@@ -111,18 +166,38 @@ describe('createMigrationReport()', () => {
 });
 
 describe('shadow results and JSON-2 bodies', () => {
-  const difference = (i: number) => ({ at: `2026-05-01T10:00:0${i}.000Z`, dialect: 'xmlrpc2', differences: [`result: ${i}`], gateway: 'g', legacy: 'l' });
+  const difference = (i: number) => ({
+    at: `2026-05-01T10:00:0${i}.000Z`,
+    dialect: 'xmlrpc2',
+    differences: [`result: ${i}`],
+    gateway: 'g',
+    legacy: 'l',
+  });
 
   it("counts each outcome on the shadowed call's method, and keeps the last differences", () => {
     const { report } = reportWithClock();
     report.record(searchRead);
-    const shadowed = { userAgent: searchRead.userAgent, ip: searchRead.ip, service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'search_read' };
+    const shadowed = {
+      userAgent: searchRead.userAgent,
+      ip: searchRead.ip,
+      service: 'object',
+      method: 'execute_kw',
+      model: 'res.partner',
+      modelMethod: 'search_read',
+    };
     for (const outcome of ['equal', 'equal', 'error', 'dropped'] as const) report.recordShadow({ ...shadowed, outcome });
     report.recordShadow({ ...shadowed, outcome: 'intended', deviation: 'A changed password keeps working for up to 5 s' });
     for (let i = 0; i < 5; i++) report.recordShadow({ ...shadowed, outcome: 'differs', difference: difference(i) });
     const [method] = report.snapshot().clients[0]?.methods ?? [];
     expect(method?.calls).toBe(1);
-    expect(method?.shadow).toEqual({ equal: 2, intended: 1, differs: 5, errors: 1, dropped: 1, deviations: { 'A changed password keeps working for up to 5 s': 1 } });
+    expect(method?.shadow).toEqual({
+      equal: 2,
+      intended: 1,
+      differs: 5,
+      errors: 1,
+      dropped: 1,
+      deviations: { 'A changed password keeps working for up to 5 s': 1 },
+    });
     expect(method?.differences?.map((d) => d.differences[0])).toEqual(['result: 2', 'result: 3', 'result: 4']);
   });
 
@@ -142,7 +217,16 @@ describe('shadow results and JSON-2 bodies', () => {
   it('keeps shadow counts, differences and bodies through a snapshot and a restore', () => {
     const { report } = reportWithClock();
     report.record({ ...searchRead, json2Body: () => '{"domain": []}' });
-    report.recordShadow({ userAgent: searchRead.userAgent, ip: searchRead.ip, service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'search_read', outcome: 'differs', difference: difference(1) });
+    report.recordShadow({
+      userAgent: searchRead.userAgent,
+      ip: searchRead.ip,
+      service: 'object',
+      method: 'execute_kw',
+      model: 'res.partner',
+      modelMethod: 'search_read',
+      outcome: 'differs',
+      difference: difference(1),
+    });
     const snapshot = report.snapshot();
     const again = createMigrationReport({ maxClients: 10, now: () => t0 });
     again.restore(JSON.parse(JSON.stringify(snapshot)));
@@ -193,7 +277,8 @@ describe('the report bounds', () => {
     const maxBytes = 256 * 1024;
     const report = createMigrationReport({ maxClients: 300, maxBytes, now: () => t0 });
     for (let m = 0; m < 100; m++) {
-      for (let c = 0; c < 300; c++) report.record({ ...loggedIn, userAgent: `client-${c}`, model: `x_model_${m % 20}`, modelMethod: `x_method_${m}` });
+      for (let c = 0; c < 300; c++)
+        report.record({ ...loggedIn, userAgent: `client-${c}`, model: `x_model_${m % 20}`, modelMethod: `x_method_${m}` });
     }
     const snapshot = report.snapshot();
     expect(JSON.stringify(snapshot).length).toBeLessThan(maxBytes);

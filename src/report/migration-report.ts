@@ -190,7 +190,10 @@ export interface MigrationReport {
 }
 
 /** A method's counts with its times in epoch ms, as the report keeps them (in memory and in Redis). */
-export type MethodCounts = Omit<MethodReport, 'model' | 'modelMethod' | 'firstSeen' | 'lastSeen' | 'json2Body' | 'shadow' | 'differences'> & {
+export type MethodCounts = Omit<
+  MethodReport,
+  'model' | 'modelMethod' | 'firstSeen' | 'lastSeen' | 'json2Body' | 'shadow' | 'differences'
+> & {
   json2Body?: string | undefined;
   shadow?: ShadowCounts | undefined;
   differences?: ShadowDifference[] | undefined;
@@ -208,10 +211,14 @@ export function methodReports(methods: Iterable<MethodCounts>): MethodReport[] {
   return [...methods]
     .sort((a, b) => b.lastSeen - a.lastSeen)
     .map((m) => ({
-      service: m.service, method: m.method,
+      service: m.service,
+      method: m.method,
       ...(m.model === undefined ? {} : { model: m.model }),
       ...(m.modelMethod === undefined ? {} : { modelMethod: m.modelMethod }),
-      calls: m.calls, faults: m.faults, firstSeen: iso(m.firstSeen), lastSeen: iso(m.lastSeen),
+      calls: m.calls,
+      faults: m.faults,
+      firstSeen: iso(m.firstSeen),
+      lastSeen: iso(m.lastSeen),
       ...(m.json2Body === undefined ? {} : { json2Body: m.json2Body }),
       ...(m.successorCalls === undefined ? {} : { successorCalls: m.successorCalls }),
       ...(m.shadow === undefined ? {} : { shadow: m.shadow }),
@@ -223,7 +230,11 @@ export function methodReports(methods: Iterable<MethodCounts>): MethodReport[] {
 export const emptyShadowCounts = (): ShadowCounts => ({ equal: 0, intended: 0, differs: 0, errors: 0, dropped: 0 });
 
 const shadowField: Record<ShadowOutcome, Exclude<keyof ShadowCounts, 'deviations'>> = {
-  equal: 'equal', intended: 'intended', differs: 'differs', error: 'errors', dropped: 'dropped',
+  equal: 'equal',
+  intended: 'intended',
+  differs: 'differs',
+  error: 'errors',
+  dropped: 'dropped',
 };
 
 /** Adds one shadow result to a method's counts (the in-process report and its Redis delta alike). */
@@ -234,7 +245,8 @@ function addShadow(entry: MethodCounts, result: ReportedShadow): void {
     counts.deviations = { ...counts.deviations, [result.deviation]: (counts.deviations?.[result.deviation] ?? 0) + 1 };
   }
   entry.shadow = counts;
-  if (result.difference !== undefined) entry.differences = [...(entry.differences ?? []), result.difference].slice(-maxDifferencesPerMethod);
+  if (result.difference !== undefined)
+    entry.differences = [...(entry.differences ?? []), result.difference].slice(-maxDifferencesPerMethod);
 }
 
 interface ClientEntry {
@@ -271,18 +283,32 @@ const len = (s: string | undefined): number => (s === undefined ? 0 : s.length);
 /** A method entry's serialized size: its strings plus the fixed fields (counts, two ISO times, names). */
 const methodBytes = (m: Pick<MethodEntry, 'service' | 'method' | 'model' | 'modelMethod' | 'json2Body'>): number =>
   160 + len(m.service) + len(m.method) + len(m.model) + len(m.modelMethod) + len(m.json2Body);
-const clientBytes = (c: Pick<ClientEntry, 'userAgent' | 'ip' | 'database' | 'user'>): number => 320 + len(c.userAgent) + len(c.ip) + len(c.database) + len(c.user);
+const clientBytes = (c: Pick<ClientEntry, 'userAgent' | 'ip' | 'database' | 'user'>): number =>
+  320 + len(c.userAgent) + len(c.ip) + len(c.database) + len(c.user);
 
 /** The fleet-wide `other` name a method name past {@link maxMethodNames} is listed under. */
 function otherName(service: string, model: string | undefined, modelMethod: string | undefined) {
-  return { service, method: 'other', model: model === undefined ? undefined : 'other', modelMethod: modelMethod === undefined ? undefined : 'other' };
+  return {
+    service,
+    method: 'other',
+    model: model === undefined ? undefined : 'other',
+    modelMethod: modelMethod === undefined ? undefined : 'other',
+  };
 }
 
 /**
  * Creates an empty report of at most `maxClients` clients and about `maxBytes` serialized bytes;
  * `now` is the clock (tests pass a fixed one).
  */
-export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxBytes, now = Date.now }: { maxClients: number; maxBytes?: number; now?: () => number }): MigrationReport {
+export function createMigrationReport({
+  maxClients,
+  maxBytes = defaultReportMaxBytes,
+  now = Date.now,
+}: {
+  maxClients: number;
+  maxBytes?: number;
+  now?: () => number;
+}): MigrationReport {
   if (!Number.isInteger(maxClients) || maxClients < 1) throw new Error(`maxClients must be a positive integer, got ${maxClients}`);
   if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new Error(`maxBytes must be a positive integer, got ${maxBytes}`);
   // Two pools, each a Map iterating in insertion order: re-inserting on every call keeps the least
@@ -310,7 +336,10 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
 
   /** Drops the least recently seen client other than `keep`, anonymous first; false when none is left. */
   function evictOne(keep: string): boolean {
-    for (const [pool, counter] of [[anonymous, 'anonymousClients'], [authenticated, 'authenticatedClients']] as const) {
+    for (const [pool, counter] of [
+      [anonymous, 'anonymousClients'],
+      [authenticated, 'authenticatedClients'],
+    ] as const) {
       for (const [key, entry] of pool) {
         if (key === keep) continue;
         remove(key, entry);
@@ -350,12 +379,26 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
    * The client's entry, created if there is room: anonymous clients leave for it, authenticated ones
    * only for a client about to authenticate. `undefined`: no room for an anonymous newcomer.
    */
-  function clientFor(key: string, fields: { userAgent: string; ip: string; database: string | undefined; user: string | undefined }, at: number, authenticating: boolean): ClientEntry | undefined {
+  function clientFor(
+    key: string,
+    fields: { userAgent: string; ip: string; database: string | undefined; user: string | undefined },
+    at: number,
+    authenticating: boolean,
+  ): ClientEntry | undefined {
     const known = find(key);
     if (known !== undefined) return known;
     const entry: ClientEntry = {
-      ...fields, authenticated: false, firstSeen: at, lastSeen: at, calls: 0, faults: 0,
-      dialects: new Map(), services: new Map(), methods: new Map(), unlistedCalls: 0, bytes: clientBytes(fields),
+      ...fields,
+      authenticated: false,
+      firstSeen: at,
+      lastSeen: at,
+      calls: 0,
+      faults: 0,
+      dialects: new Map(),
+      services: new Map(),
+      methods: new Map(),
+      unlistedCalls: 0,
+      bytes: clientBytes(fields),
     };
     if (!roomFor(entry.bytes, key, authenticating)) {
       dropped.anonymousClients++;
@@ -367,7 +410,13 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
   }
 
   /** The client's entry for a method, created when the bounds allow; `undefined`: count it as unlisted. */
-  function methodFor(clientKey: string, client: ClientEntry, name: { service: string; method: string; model: string | undefined; modelMethod: string | undefined }, at: number, folded: () => void): MethodEntry | undefined {
+  function methodFor(
+    clientKey: string,
+    client: ClientEntry,
+    name: { service: string; method: string; model: string | undefined; modelMethod: string | undefined },
+    at: number,
+    folded: () => void,
+  ): MethodEntry | undefined {
     let key = keyOf(name.service, name.method, name.model, name.modelMethod);
     let method = client.methods.get(key);
     if (method !== undefined) return method;
@@ -381,8 +430,17 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
     if (client.methods.size >= maxMethodsPerClient) return undefined;
     // every field written out, those set later too: one object shape for every entry, no spread
     const entry: MethodEntry = {
-      service: name.service, method: name.method, model: name.model, modelMethod: name.modelMethod,
-      calls: 0, faults: 0, firstSeen: at, lastSeen: at, json2Body: undefined, shadow: undefined, differences: undefined,
+      service: name.service,
+      method: name.method,
+      model: name.model,
+      modelMethod: name.modelMethod,
+      calls: 0,
+      faults: 0,
+      firstSeen: at,
+      lastSeen: at,
+      json2Body: undefined,
+      shadow: undefined,
+      differences: undefined,
     };
     const size = methodBytes(entry);
     if (!roomFor(size, clientKey, false)) return undefined;
@@ -399,17 +457,24 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
     // most recently touched first within a pool; the (stable) sort then merges the pools by last seen
     const all = [...[...authenticated.values()].reverse(), ...[...anonymous.values()].reverse()].sort((a, b) => b.lastSeen - a.lastSeen);
     const clientReport = (c: ClientEntry): ClientReport => ({
-      userAgent: c.userAgent, ip: c.ip,
+      userAgent: c.userAgent,
+      ip: c.ip,
       ...(c.database === undefined ? {} : { database: c.database }),
       ...(c.user === undefined ? {} : { user: c.user }),
       ...(c.authenticated ? { authenticated: true } : {}),
-      firstSeen: iso(c.firstSeen), lastSeen: iso(c.lastSeen), calls: c.calls, faults: c.faults,
-      dialects: Object.fromEntries(c.dialects), services: Object.fromEntries(c.services),
+      firstSeen: iso(c.firstSeen),
+      lastSeen: iso(c.lastSeen),
+      calls: c.calls,
+      faults: c.faults,
+      dialects: Object.fromEntries(c.dialects),
+      services: Object.fromEntries(c.services),
       methods: methodReports(c.methods.values()),
       unlistedCalls: c.unlistedCalls,
     });
     return {
-      version: 1, generatedAt: iso(now()), dropped: { ...dropped },
+      version: 1,
+      generatedAt: iso(now()),
+      dropped: { ...dropped },
       clients: (function* clientReports() {
         for (const c of all) yield clientReport(c);
       })(),
@@ -440,7 +505,8 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
       // per-service counts name the three legacy services; any other name a client sends is `other`
       bump(client.services, (legacyServices as readonly string[]).includes(service) ? service : 'other');
       const name = {
-        service, method: cut(call.method),
+        service,
+        method: cut(call.method),
         model: call.model === undefined ? undefined : cut(call.model),
         modelMethod: call.modelMethod === undefined ? undefined : cut(call.modelMethod),
       };
@@ -471,11 +537,14 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
       const userAgent = cut(result.userAgent);
       // shadow results name the client by User-Agent and address: the most recently seen entry of it
       const name = {
-        service: cut(result.service), method: cut(result.method),
+        service: cut(result.service),
+        method: cut(result.method),
         model: result.model === undefined ? undefined : cut(result.model),
         modelMethod: result.modelMethod === undefined ? undefined : cut(result.modelMethod),
       };
-      const key = findShadowClient(userAgent, result.ip, keyOf(name.service, name.method, name.model, name.modelMethod)) ?? keyOf(userAgent, result.ip, undefined, undefined);
+      const key =
+        findShadowClient(userAgent, result.ip, keyOf(name.service, name.method, name.model, name.modelMethod)) ??
+        keyOf(userAgent, result.ip, undefined, undefined);
       const client = clientFor(key, { userAgent, ip: result.ip, database: undefined, user: undefined }, at, false);
       if (client === undefined) return;
       touch(key, client);
@@ -504,16 +573,32 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
       const saved = [...snapshot.clients].sort((a, b) => ms(a.lastSeen) - ms(b.lastSeen));
       for (const c of saved) {
         const key = keyOf(c.userAgent, c.ip, c.database, c.user);
-        const client = clientFor(key, { userAgent: c.userAgent, ip: c.ip, database: c.database, user: c.user }, ms(c.firstSeen), c.authenticated === true);
+        const client = clientFor(
+          key,
+          { userAgent: c.userAgent, ip: c.ip, database: c.database, user: c.user },
+          ms(c.firstSeen),
+          c.authenticated === true,
+        );
         if (client === undefined) continue;
         Object.assign(client, {
-          authenticated: c.authenticated === true, lastSeen: ms(c.lastSeen), calls: c.calls, faults: c.faults,
-          dialects: new Map(Object.entries(c.dialects)), services: new Map(Object.entries(c.services)), unlistedCalls: c.unlistedCalls,
+          authenticated: c.authenticated === true,
+          lastSeen: ms(c.lastSeen),
+          calls: c.calls,
+          faults: c.faults,
+          dialects: new Map(Object.entries(c.dialects)),
+          services: new Map(Object.entries(c.services)),
+          unlistedCalls: c.unlistedCalls,
         });
         if (client.authenticated) anonymous.delete(key);
         // oldest first, so the methods called earliest take the places, as when they were recorded
         for (const m of [...c.methods].sort((a, b) => ms(a.firstSeen) - ms(b.firstSeen))) {
-          const method = methodFor(key, client, { service: m.service, method: m.method, model: m.model, modelMethod: m.modelMethod }, ms(m.firstSeen), () => undefined);
+          const method = methodFor(
+            key,
+            client,
+            { service: m.service, method: m.method, model: m.model, modelMethod: m.modelMethod },
+            ms(m.firstSeen),
+            () => undefined,
+          );
           if (method === undefined) {
             client.unlistedCalls += m.calls;
             continue;
@@ -521,7 +606,8 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
           method.calls += m.calls;
           method.faults += m.faults;
           method.lastSeen = Math.max(method.lastSeen, ms(m.lastSeen));
-          if (typeof m.json2Body === 'string' && method.json2Body === undefined && m.json2Body.length <= maxJson2BodyLength) method.json2Body = m.json2Body;
+          if (typeof m.json2Body === 'string' && method.json2Body === undefined && m.json2Body.length <= maxJson2BodyLength)
+            method.json2Body = m.json2Body;
           if (m.shadow !== undefined) method.shadow = { ...emptyShadowCounts(), ...m.shadow };
           if (Array.isArray(m.differences)) method.differences = m.differences.slice(-maxDifferencesPerMethod);
           const extra = len(method.json2Body) + (method.differences ?? []).reduce((n, d) => n + differenceBytes(d), 0);
@@ -552,7 +638,8 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
       for (const [key, c] of pool) {
         if (c.userAgent !== userAgent || c.ip !== ip) continue;
         const lists = c.methods.has(methodKey);
-        const better = found === undefined || (lists && !foundLists) || (lists === foundLists && c.lastSeen >= (find(found) as ClientEntry).lastSeen);
+        const better =
+          found === undefined || (lists && !foundLists) || (lists === foundLists && c.lastSeen >= (find(found) as ClientEntry).lastSeen);
         if (better) [found, foundLists] = [key, lists];
       }
     }
@@ -560,4 +647,5 @@ export function createMigrationReport({ maxClients, maxBytes = defaultReportMaxB
   }
 }
 
-const differenceBytes = (d: ShadowDifference): number => 80 + d.at.length + d.dialect.length + d.gateway.length + d.legacy.length + d.differences.reduce((n, x) => n + x.length + 4, 0);
+const differenceBytes = (d: ShadowDifference): number =>
+  80 + d.at.length + d.dialect.length + d.gateway.length + d.legacy.length + d.differences.reduce((n, x) => n + x.length + 4, 0);

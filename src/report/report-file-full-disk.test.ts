@@ -53,7 +53,8 @@ describe('writeReportFile() on a full disk', () => {
     const path = join(dir, 'report.json');
     writeFileSync(path, '{"saved":"before"}');
     const report = createMigrationReport({ maxClients: 100, now: () => 0 });
-    for (let i = 0; i < 50; i++) report.record({ dialect: 'xmlrpc2', userAgent: `client-${i}`, ip: '10.0.0.1', service: 'common', method: 'version', failed: false });
+    for (let i = 0; i < 50; i++)
+      report.record({ dialect: 'xmlrpc2', userAgent: `client-${i}`, ip: '10.0.0.1', service: 'common', method: 'version', failed: false });
     await expect(writeReportFile(path, report.snapshot())).rejects.toMatchObject({ code: 'ENOSPC' });
     expect(readdirSync(dir)).toEqual(['report.json']);
     expect(readFileSync(path, 'utf8')).toBe('{"saved":"before"}');

@@ -13,8 +13,21 @@ const isoTime = z.iso.datetime();
 const counts = z.record(z.string(), z.number().int().min(0));
 const count = z.number().int().min(0);
 /** Shadow mode's results of a method. */
-const shadowSchema = z.object({ equal: count, intended: count, differs: count, errors: count, dropped: count, deviations: counts.optional() });
-const differenceSchema = z.object({ at: isoTime, dialect: z.string(), differences: z.array(z.string()), gateway: z.string(), legacy: z.string() });
+const shadowSchema = z.object({
+  equal: count,
+  intended: count,
+  differs: count,
+  errors: count,
+  dropped: count,
+  deviations: counts.optional(),
+});
+const differenceSchema = z.object({
+  at: isoTime,
+  dialect: z.string(),
+  differences: z.array(z.string()),
+  gateway: z.string(),
+  legacy: z.string(),
+});
 const reportSchema = z.object({
   version: z.literal(1),
   generatedAt: isoTime,

@@ -8,7 +8,14 @@ import { createMigrationReport, type ReportedCall, type ReportSnapshot } from '.
 import { readReportFile, writeReportFile } from './report-file.ts';
 import { createReportPersistence, reportSaveIntervalMs, type ReportStorage } from './report-persistence.ts';
 
-const call: ReportedCall = { dialect: 'jsonrpc', userAgent: 'odoorpc', ip: '10.0.0.7', service: 'common', method: 'version', failed: false };
+const call: ReportedCall = {
+  dialect: 'jsonrpc',
+  userAgent: 'odoorpc',
+  ip: '10.0.0.7',
+  service: 'common',
+  method: 'version',
+  failed: false,
+};
 
 /** In-memory storage recording what was written. */
 function memoryStorage(initial?: ReportSnapshot | Error) {
@@ -71,7 +78,10 @@ describe('createReportPersistence()', () => {
     await createReportPersistence({ report, file: '/data/report.json', log: captured.log, storage }).load();
     expect(report.size).toBe(0);
     expect(moved).toEqual(['/data/report.json.unreadable']);
-    expect(captured.matching('could not read the migration report')[0]).toMatchObject({ error: '/data/report.json: not JSON', movedTo: '/data/report.json.unreadable' });
+    expect(captured.matching('could not read the migration report')[0]).toMatchObject({
+      error: '/data/report.json: not JSON',
+      movedTo: '/data/report.json.unreadable',
+    });
   });
 
   it('does nothing without a file', async () => {
@@ -128,17 +138,33 @@ describe('report file', () => {
     const read = { service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'read' };
     report.record({ ...call, ...read, json2Body: () => '{"ids": ["<int>"]}' });
     report.recordShadow({ userAgent: call.userAgent, ip: call.ip, ...read, outcome: 'intended', deviation: 'x' });
-    report.recordShadow({ userAgent: call.userAgent, ip: call.ip, ...read, outcome: 'differs', difference: { at: '2026-01-01T00:00:00.000Z', dialect: 'jsonrpc', differences: ['a'], gateway: 'g', legacy: 'l' } });
+    report.recordShadow({
+      userAgent: call.userAgent,
+      ip: call.ip,
+      ...read,
+      outcome: 'differs',
+      difference: { at: '2026-01-01T00:00:00.000Z', dialect: 'jsonrpc', differences: ['a'], gateway: 'g', legacy: 'l' },
+    });
     await writeReportFile(path, report.snapshot());
     const loaded = await readReportFile(path);
     expect(loaded).toEqual(report.snapshot());
-    expect(loaded?.clients[0]?.methods[0]?.shadow).toEqual({ equal: 0, intended: 1, differs: 1, errors: 0, dropped: 0, deviations: { x: 1 } });
+    expect(loaded?.clients[0]?.methods[0]?.shadow).toEqual({
+      equal: 0,
+      intended: 1,
+      differs: 1,
+      errors: 0,
+      dropped: 0,
+      deviations: { x: 1 },
+    });
   });
 
   it.each([
     ['{', 'not JSON'],
     ['{"version":2,"generatedAt":"2026-01-01T00:00:00.000Z","clients":[]}', 'not a migration report (version: Invalid input: expected 1)'],
-    ['{"version":1,"generatedAt":"2026-01-01T00:00:00.000Z","clients":[{"ip":"x"}]}', 'not a migration report (clients.0.userAgent: Invalid input: expected string, received undefined)'],
+    [
+      '{"version":1,"generatedAt":"2026-01-01T00:00:00.000Z","clients":[{"ip":"x"}]}',
+      'not a migration report (clients.0.userAgent: Invalid input: expected string, received undefined)',
+    ],
   ])('refuses %s', async (text, problem) => {
     const path = join(mkdtempSync(join(tmpdir(), 'report-')), 'report.json');
     writeFileSync(path, text);
@@ -152,7 +178,15 @@ describe('report file', () => {
     const report = createMigrationReport({ maxClients: 2000 });
     const persistence = createReportPersistence({ report, file, log: captureLog().log });
     for (let c = 0; c < 1500; c++) {
-      for (let m = 0; m < 5; m++) report.record({ ...call, userAgent: `client-${c}`, service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: `method_${m}` });
+      for (let m = 0; m < 5; m++)
+        report.record({
+          ...call,
+          userAgent: `client-${c}`,
+          service: 'object',
+          method: 'execute_kw',
+          model: 'res.partner',
+          modelMethod: `method_${m}`,
+        });
     }
     let saving = true;
     let turns = 0;
@@ -161,7 +195,15 @@ describe('report file', () => {
     const ticks = (async () => {
       while (saving) {
         await nextTurn();
-        if (saving && turns++ === 0) report.record({ ...call, userAgent: 'client-0', service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'method_0' });
+        if (saving && turns++ === 0)
+          report.record({
+            ...call,
+            userAgent: 'client-0',
+            service: 'object',
+            method: 'execute_kw',
+            model: 'res.partner',
+            modelMethod: 'method_0',
+          });
       }
     })();
     await saved;
@@ -186,15 +228,21 @@ describe('report file', () => {
     expect(statSync(file).ino).toBe(first.ino);
     const before = readFileSync(file, 'utf8');
     const failing = createReportPersistence({
-      report, file, log: captureLog().log,
+      report,
+      file,
+      log: captureLog().log,
       storage: {
         read: async () => undefined,
         moveAside: async () => undefined,
         // the real writer, given clients that fail part way (as a full disk would)
-        write: (path, snapshot) => writeReportFile(path, { ...snapshot, clients: (function* clients() {
-          yield* snapshot.clients;
-          throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
-        })() }),
+        write: (path, snapshot) =>
+          writeReportFile(path, {
+            ...snapshot,
+            clients: (function* clients() {
+              yield* snapshot.clients;
+              throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+            })(),
+          }),
       },
     });
     report.record(call);

@@ -7,7 +7,15 @@ import { clientsPerMerge, createSharedReport, defaultReportFlushIntervalMs } fro
 
 const t0 = Date.parse('2026-05-01T10:00:00.000Z');
 const call = (over: Partial<ReportedCall> = {}): ReportedCall => ({
-  dialect: 'xmlrpc2', userAgent: 'Python-xmlrpc/3.11', ip: '10.0.0.5', service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'read', failed: false, ...over,
+  dialect: 'xmlrpc2',
+  userAgent: 'Python-xmlrpc/3.11',
+  ip: '10.0.0.5',
+  service: 'object',
+  method: 'execute_kw',
+  model: 'res.partner',
+  modelMethod: 'read',
+  failed: false,
+  ...over,
 });
 
 /** A store that keeps what it is sent; `up` false makes it answer like Redis away. */
@@ -30,7 +38,8 @@ function fakeStore(merged: ReportSnapshot | undefined = undefined) {
 }
 
 const log = createLogger('silent');
-const shared = (store: ReportStore | undefined, clock = { now: t0 }) => createSharedReport({ maxClients: 1000, store, log, now: () => clock.now });
+const shared = (store: ReportStore | undefined, clock = { now: t0 }) =>
+  createSharedReport({ maxClients: 1000, store, log, now: () => clock.now });
 
 afterEach(() => {
   vi.useRealTimers();
@@ -58,7 +67,10 @@ describe('createSharedReport()', () => {
     expect(await report.flush()).toBe(true); // nothing new: nothing sent
     report.record(call({ userAgent: 'odoorpc' }));
     expect(await report.flush()).toBe(true);
-    expect(confirmed()).toEqual([[1, 2], [2, 1]]);
+    expect(confirmed()).toEqual([
+      [1, 2],
+      [2, 1],
+    ]);
     expect(sent[0]?.delta.clients[0]).toMatchObject({ userAgent: 'Python-xmlrpc/3.11', calls: 2, faults: 1 });
     expect(sent[0]?.batch?.writer).toMatch(/^[A-Za-z0-9_-]{12}$/);
     expect(sent[1]?.batch?.writer).toBe(sent[0]?.batch?.writer);
@@ -76,9 +88,17 @@ describe('createSharedReport()', () => {
     expect(await report.flush()).toBe(false);
     state.up = true;
     expect(await report.flush()).toBe(true);
-    expect(sent.map((s) => [s.batch?.seq, s.ok])).toEqual([[1, false], [1, false], [1, true], [2, true]]);
+    expect(sent.map((s) => [s.batch?.seq, s.ok])).toEqual([
+      [1, false],
+      [1, false],
+      [1, true],
+      [2, true],
+    ]);
     expect(sent[2]?.delta.clients).toEqual(sent[0]?.delta.clients);
-    expect(confirmed()).toEqual([[1, 1], [2, 2]]);
+    expect(confirmed()).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
   });
 
   it(`sends at most ${clientsPerMerge} clients per batch and resumes at the first unconfirmed one`, async () => {
@@ -131,9 +151,7 @@ describe('createSharedReport()', () => {
     state.fail = undefined;
     expect(await report.flush()).toBe(true);
     expect(confirmed()).toEqual([[1, 1]]);
-    expect(captured.lines.map((l) => [l.msg, l.error])).toEqual([
-      ['could not merge the migration report into Redis', 'boom'],
-    ]);
+    expect(captured.lines.map((l) => [l.msg, l.error])).toEqual([['could not merge the migration report into Redis', 'boom']]);
   });
 
   it(`flushes every ${defaultReportFlushIntervalMs} ms once started, and once more at stop`, async () => {
@@ -150,7 +168,10 @@ describe('createSharedReport()', () => {
     expect(confirmed()).toEqual([[1, 1]]);
     report.record(call());
     await report.stop();
-    expect(confirmed()).toEqual([[1, 1], [2, 1]]);
+    expect(confirmed()).toEqual([
+      [1, 1],
+      [2, 1],
+    ]);
     expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -8,7 +8,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.ts';
 import type { ReportStore } from '../state/report-store.ts';
-import { createMigrationReport, defaultReportMaxBytes, type ClientReport, type MigrationReport, type ReportedCall, type ReportedShadow, type ReportSnapshot } from './migration-report.ts';
+import {
+  createMigrationReport,
+  defaultReportMaxBytes,
+  type ClientReport,
+  type MigrationReport,
+  type ReportedCall,
+  type ReportedShadow,
+  type ReportSnapshot,
+} from './migration-report.ts';
 
 /** How often the delta goes to Redis by default: the merged report lags a replica by about this. */
 export const defaultReportFlushIntervalMs = 2000;
@@ -52,7 +60,14 @@ export function createSharedReport(options: {
   flushIntervalMs?: number;
   now?: () => number;
 }): SharedReport {
-  const { maxClients, maxBytes = defaultReportMaxBytes, store, log, flushIntervalMs = defaultReportFlushIntervalMs, now = Date.now } = options;
+  const {
+    maxClients,
+    maxBytes = defaultReportMaxBytes,
+    store,
+    log,
+    flushIntervalMs = defaultReportFlushIntervalMs,
+    now = Date.now,
+  } = options;
   const local = createMigrationReport({ maxClients, maxBytes, now });
   const newDelta = () => createMigrationReport({ maxClients, maxBytes, now });
   let delta = newDelta();
@@ -77,7 +92,10 @@ export function createSharedReport(options: {
       // sealed delta and one open delta wait during an outage (each bounded by maxClients).
       while (pending.length > 0) {
         const batch = pending[0] as Batch;
-        const merged = await target.merge({ version: 1, generatedAt: new Date(now()).toISOString(), clients: batch.clients }, { writer, seq: batch.seq });
+        const merged = await target.merge(
+          { version: 1, generatedAt: new Date(now()).toISOString(), clients: batch.clients },
+          { writer, seq: batch.seq },
+        );
         if (!merged) {
           if (!behind) log.debug({ waiting: pending.length }, 'migration report counts wait for Redis');
           behind = true;
@@ -95,10 +113,12 @@ export function createSharedReport(options: {
 
   function flush(): Promise<boolean> {
     if (store === undefined) return Promise.resolve(true);
-    flushing = flushing.then(() => send(store)).catch((err: unknown) => {
-      log.warn({ error: (err as Error).message }, 'could not merge the migration report into Redis');
-      return false;
-    });
+    flushing = flushing
+      .then(() => send(store))
+      .catch((err: unknown) => {
+        log.warn({ error: (err as Error).message }, 'could not merge the migration report into Redis');
+        return false;
+      });
     return flushing;
   }
 

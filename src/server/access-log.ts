@@ -8,7 +8,14 @@ import { outcomeName, type CallOutcome } from '../wire/response.ts';
 import { faultFromError } from '../wire/xmlrpc/fault-v2.ts';
 
 /** Writes the line for one call that finished at `finishedAt` (`performance.now()`; the line may be written later). */
-export function logCall(log: Logger, dialect: Dialect, origin: CallOrigin, outcome: CallOutcome, startedAt: number, finishedAt = performance.now()): void {
+export function logCall(
+  log: Logger,
+  dialect: Dialect,
+  origin: CallOrigin,
+  outcome: CallOutcome,
+  startedAt: number,
+  finishedAt = performance.now(),
+): void {
   const line = {
     requestId: origin.requestId,
     dialect,

@@ -8,7 +8,14 @@ const token = 'a-long-enough-admin-token';
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it types the parameter, not only its default
 function adminApp({ readiness = { ready: true } as Readiness, withToken = false } = {}) {
   const report = createMigrationReport({ maxClients: 10, now: () => Date.parse('2026-05-01T10:00:00.000Z') });
-  report.record({ dialect: 'xmlrpc2', userAgent: 'Python-xmlrpc/3.11', ip: '10.0.0.5', service: 'common', method: 'version', failed: false });
+  report.record({
+    dialect: 'xmlrpc2',
+    userAgent: 'Python-xmlrpc/3.11',
+    ip: '10.0.0.5',
+    service: 'common',
+    method: 'version',
+    failed: false,
+  });
   const metrics = { contentType: 'text/plain; version=0.0.4; charset=utf-8', text: async () => 'legacy_rpc_gateway_calls_total 1\n' };
   return createAdminApp({ metrics, report, readiness: async () => readiness, token: withToken ? token : undefined });
 }
@@ -43,7 +50,12 @@ describe('createAdminApp()', () => {
   it('awaits a report that answers a promise (shared through Redis)', async () => {
     const snapshot = { version: 1 as const, generatedAt: '2026-05-01T10:00:00.000Z', clients: [] };
     const metrics = { contentType: 'text/plain', text: async () => '' };
-    const app = createAdminApp({ metrics, report: { snapshot: async () => snapshot }, readiness: async () => ({ ready: true }), token: undefined });
+    const app = createAdminApp({
+      metrics,
+      report: { snapshot: async () => snapshot },
+      readiness: async () => ({ ready: true }),
+      token: undefined,
+    });
     expect(await (await app.request('/gateway/report.json')).json()).toEqual(snapshot);
     expect(await (await app.request('/gateway/report')).text()).toContain('<title>Legacy RPC migration report</title>');
   });

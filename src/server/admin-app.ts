@@ -47,8 +47,15 @@ export function createAdminApp({ metrics, report, readiness, token, shadow }: Ad
     return shadow === undefined ? snapshot : withCutover(snapshot, shadow());
   };
   // sent in pieces with the event loop free between them: a large report never stalls the client port
-  app.get('/gateway/report.json', async () => new Response(streamOf(jsonChunks(await served(), ['fleet', 'clients'])), { headers: { 'content-type': 'application/json' } }));
-  app.get('/gateway/report', async () => new Response(streamOf(reportPageChunks(await served())), { headers: { 'content-type': 'text/html; charset=UTF-8' } }));
+  app.get(
+    '/gateway/report.json',
+    async () =>
+      new Response(streamOf(jsonChunks(await served(), ['fleet', 'clients'])), { headers: { 'content-type': 'application/json' } }),
+  );
+  app.get(
+    '/gateway/report',
+    async () => new Response(streamOf(reportPageChunks(await served())), { headers: { 'content-type': 'text/html; charset=UTF-8' } }),
+  );
   app.notFound(
     () =>
       new Response('Not Found: the admin port serves /metrics, /readyz, /gateway/report and /gateway/report.json.\n', {

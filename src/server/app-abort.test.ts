@@ -22,9 +22,15 @@ describe('createApp(): a client that closes mid-body', () => {
     const capture = captureLog();
     const app = createApp({ config, log: capture.log, dispatch: () => Promise.reject(new Error('not reached')) });
     const incoming = { destroyed: true, complete: false, headers: {}, socket: { remoteAddress: '127.0.0.1' } };
-    const res = await app.request(path, { method: 'POST', body: abortedBody(), duplex: 'half', headers: { 'content-type': 'application/json' } }, { incoming });
+    const res = await app.request(
+      path,
+      { method: 'POST', body: abortedBody(), duplex: 'half', headers: { 'content-type': 'application/json' } },
+      { incoming },
+    );
     expect(res.status).toBe(400);
-    expect(capture.lines.map((l) => [l.level, l.msg, l.path])).toEqual([[30, 'client closed the connection before sending its whole request', path]]);
+    expect(capture.lines.map((l) => [l.level, l.msg, l.path])).toEqual([
+      [30, 'client closed the connection before sending its whole request', path],
+    ]);
   });
 
   it('still logs a failure of a complete request as an unhandled error', async () => {

@@ -6,7 +6,8 @@ import { StreamedString } from '../value.ts';
 import { createApp } from './app.ts';
 
 const config = loadConfig(['--upstream', 'http://odoo:8069'], {});
-const dumpCall = "<?xml version='1.0'?>\n<methodCall>\n<methodName>dump</methodName>\n<params>\n<param>\n<value><string>admin</string></value>\n</param>\n</params>\n</methodCall>\n";
+const dumpCall =
+  "<?xml version='1.0'?>\n<methodCall>\n<methodName>dump</methodName>\n<params>\n<param>\n<value><string>admin</string></value>\n</param>\n</params>\n</methodCall>\n";
 
 function appStreaming(fail: boolean) {
   const capture = captureLog();
@@ -30,14 +31,20 @@ describe('createApp(): streamed answers', () => {
     const { app, capture } = appStreaming(false);
     const res = await app.request('/xmlrpc/2/db', { method: 'POST', body: dumpCall, headers: { 'content-type': 'text/xml' } });
     expect(res.headers.get('transfer-encoding')).toBe('chunked');
-    expect(await res.text()).toBe('<?xml version="1.0"?>\n<methodResponse>\n<params>\n<param>\n<value><string>UEsDBBQA</string></value>\n</param>\n</params>\n\n</methodResponse>\n');
+    expect(await res.text()).toBe(
+      '<?xml version="1.0"?>\n<methodResponse>\n<params>\n<param>\n<value><string>UEsDBBQA</string></value>\n</param>\n</params>\n\n</methodResponse>\n',
+    );
     await afterTheAnswer();
     expect(capture.matching('legacy call')).toMatchObject([{ service: 'db', method: 'dump', outcome: 'ok' }]);
   });
 
   it('fails the body, never completes it, and logs the cut when the source fails midway', async () => {
     const { app, capture } = appStreaming(true);
-    const res = await app.request('/jsonrpc', { method: 'POST', body: '{"jsonrpc":"2.0","method":"call","params":{"service":"db","method":"dump","args":["admin","gw","zip"]},"id":7}', headers: { 'content-type': 'application/json' } });
+    const res = await app.request('/jsonrpc', {
+      method: 'POST',
+      body: '{"jsonrpc":"2.0","method":"call","params":{"service":"db","method":"dump","args":["admin","gw","zip"]},"id":7}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(200);
     await expect(res.text()).rejects.toThrow();
     expect(capture.matching('streamed answer cut short')).toMatchObject([{ detail: 'upstream closed the connection' }]);

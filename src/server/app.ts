@@ -65,8 +65,17 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
   const app = new Hono<Env>({ getPath: routedPath });
   const marshal = { nullAs: config.marshalNone, bigIntAs: config.marshalBigInt };
   // db calls run under --db-timeout, the others under --call-timeout.
-  const deadlines = createDeadlines({ callTimeoutMs: config.callTimeoutMs, dbTimeoutMs: config.dbTimeoutMs, ...(shutdown === undefined ? {} : { shutdown }) });
-  const handleXmlRpc = createXmlRpcHandler({ dispatch: deadlines.dispatch(dispatch), maxDepth: config.maxDepth, marshal, strictBase64: config.strictBase64 });
+  const deadlines = createDeadlines({
+    callTimeoutMs: config.callTimeoutMs,
+    dbTimeoutMs: config.dbTimeoutMs,
+    ...(shutdown === undefined ? {} : { shutdown }),
+  });
+  const handleXmlRpc = createXmlRpcHandler({
+    dispatch: deadlines.dispatch(dispatch),
+    maxDepth: config.maxDepth,
+    marshal,
+    strictBase64: config.strictBase64,
+  });
   const handleJsonRpc = createJsonRpcHandler({ dispatch: deadlines.dispatch(dispatch), maxDepth: config.maxDepth });
 
   /** Per-request facts, the deadline, and the access-log hook. */
@@ -110,11 +119,26 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
    * closed; without one, on the next turn of the event loop). The re-check replays the body through
    * the same handler, uncounted, under a fresh deadline.
    */
-  function offerShadow(c: Context<Env>, dialect: Dialect, body: Uint8Array, origin: CallOrigin, outcome: () => CallOutcome | undefined, answer: WireResponse, replay: (origin: CallOrigin) => Promise<WireResponse>): WireResponse {
+  function offerShadow(
+    c: Context<Env>,
+    dialect: Dialect,
+    body: Uint8Array,
+    origin: CallOrigin,
+    outcome: () => CallOutcome | undefined,
+    answer: WireResponse,
+    replay: (origin: CallOrigin) => Promise<WireResponse>,
+  ): WireResponse {
     if (shadow === undefined) return answer;
     const exchange = {
-      dialect, path: c.req.path, contentType: c.req.header('content-type'), body, origin, outcome, answer,
-      replay: () => replay({ ...origin, requestId: `${origin.requestId}-shadow`, signal: AbortSignal.timeout(config.callTimeoutMs), span: undefined }),
+      dialect,
+      path: c.req.path,
+      contentType: c.req.header('content-type'),
+      body,
+      origin,
+      outcome,
+      answer,
+      replay: () =>
+        replay({ ...origin, requestId: `${origin.requestId}-shadow`, signal: AbortSignal.timeout(config.callTimeoutMs), span: undefined }),
     };
     return shadow.offer(exchange, (run) => {
       const outgoing = c.env?.outgoing;
@@ -160,7 +184,10 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
       // A form body went to werkzeug's request.form: Odoo's XML-RPC reads none (content-type.ts).
       const xml = formMax === undefined ? body : new Uint8Array(0);
       const answer = await handleXmlRpc(dialect, service, xml, origin, onOutcome);
-      const sent = shadow === undefined ? answer : offerShadow(c, dialect, body, origin, outcome, answer, (again) => handleXmlRpc(dialect, service, xml, again, () => {}));
+      const sent =
+        shadow === undefined
+          ? answer
+          : offerShadow(c, dialect, body, origin, outcome, answer, (again) => handleXmlRpc(dialect, service, xml, again, () => {}));
       return respond(sent, origin, false, streamTarget(c, origin), isHttp10(c));
     };
 
@@ -185,7 +212,10 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
     }
     const contentType = c.req.header('content-type');
     const answer = await handleJsonRpc(contentType, body, origin, onOutcome);
-    const sent = shadow === undefined ? answer : offerShadow(c, 'jsonrpc', body, origin, outcome, answer, (again) => handleJsonRpc(contentType, body, again, () => {}));
+    const sent =
+      shadow === undefined
+        ? answer
+        : offerShadow(c, 'jsonrpc', body, origin, outcome, answer, (again) => handleJsonRpc(contentType, body, again, () => {}));
     return respond(sent, origin, false, streamTarget(c, origin), isHttp10(c));
   });
 
@@ -231,7 +261,13 @@ function isHttp10(c: Context<Env>): boolean {
   return c.env?.incoming?.httpVersion === '1.0';
 }
 
-function respond(res: WireResponse, origin: CallOrigin, closeConnection = false, target: StreamTarget = { text: false, cut: () => false }, http10 = false): Response {
+function respond(
+  res: WireResponse,
+  origin: CallOrigin,
+  closeConnection = false,
+  target: StreamTarget = { text: false, cut: () => false },
+  http10 = false,
+): Response {
   const headers: Record<string, string> = { 'content-type': res.contentType, [headerRequestId]: origin.requestId, ...res.headers };
   if (closeConnection) headers.connection = 'close';
   if (typeof res.body !== 'string' && !(res.body instanceof Uint8Array)) {

@@ -7,7 +7,10 @@ describe('clientAddress()', () => {
   });
 
   it('takes the right-most untrusted X-Forwarded-For entry behind a trusted proxy', () => {
-    expect(clientAddress('10.0.0.1', '6.6.6.6, 1.2.3.4, 10.0.0.2', 'https', ['10.0.0.1', '10.0.0.2'])).toEqual({ ip: '1.2.3.4', proto: 'https' });
+    expect(clientAddress('10.0.0.1', '6.6.6.6, 1.2.3.4, 10.0.0.2', 'https', ['10.0.0.1', '10.0.0.2'])).toEqual({
+      ip: '1.2.3.4',
+      proto: 'https',
+    });
   });
 
   it('understands the loopback keyword', () => {

@@ -20,7 +20,10 @@ export function clientAddress(
 ): ClientAddress {
   const ip = normalize(socketIp);
   if (!isTrusted(ip, trusted) || !forwardedFor) return { ip, proto: 'http' };
-  const chain = forwardedFor.split(',').map((s) => normalize(s.trim())).filter(Boolean);
+  const chain = forwardedFor
+    .split(',')
+    .map((s) => normalize(s.trim()))
+    .filter(Boolean);
   let client = ip;
   for (let i = chain.length - 1; i >= 0; i--) {
     client = chain[i] as string;

@@ -53,7 +53,12 @@ export interface ClientGuard {
   close(): void;
 }
 
-export function createClientGuard({ sendTimeoutMs, maxConnections, onSendTimeout = () => {}, onRefused = () => {} }: ClientGuardOptions): ClientGuard {
+export function createClientGuard({
+  sendTimeoutMs,
+  maxConnections,
+  onSendTimeout = () => {},
+  onRefused = () => {},
+}: ClientGuardOptions): ClientGuard {
   let open = 0;
   const overCap = new WeakSet<Duplex>();
   const watched = new Map<ServerResponse, Watched>();
@@ -107,7 +112,10 @@ export function createClientGuard({ sendTimeoutMs, maxConnections, onSendTimeout
     refuses: (socket) => socket != null && overCap.has(socket),
     refusal() {
       onRefused();
-      return new Response(refusalText, { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '1', connection: 'close' } });
+      return new Response(refusalText, {
+        status: 503,
+        headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '1', connection: 'close' },
+      });
     },
     refuseUpgrade(socket) {
       onRefused();

@@ -35,9 +35,13 @@ export function createDeadlines({ callTimeoutMs, dbTimeoutMs, shutdown }: Deadli
   const cleanups = new WeakMap<CallOrigin, () => void>();
   // the calls running now, aborted together when the shutdown grace period is over
   const running = new Set<AbortController>();
-  shutdown?.addEventListener('abort', () => {
-    for (const controller of running) controller.abort(shutdown.reason);
-  }, { once: true });
+  shutdown?.addEventListener(
+    'abort',
+    () => {
+      for (const controller of running) controller.abort(shutdown.reason);
+    },
+    { once: true },
+  );
   return {
     /**
      * Completes `facts` with a signal that fires when the client goes away or the call timeout passes.
@@ -80,7 +84,10 @@ export function createDeadlines({ callTimeoutMs, dbTimeoutMs, shutdown }: Deadli
       return function dispatchWithDeadline(call, origin) {
         const client = clientSignals.get(origin);
         if (call.service !== 'db' || client === undefined) return inner(call, origin);
-        return inner(call, { ...origin, signal: AbortSignal.any([timeoutSignal(dbTimeoutMs), client, ...(shutdown === undefined ? [] : [shutdown])]) });
+        return inner(call, {
+          ...origin,
+          signal: AbortSignal.any([timeoutSignal(dbTimeoutMs), client, ...(shutdown === undefined ? [] : [shutdown])]),
+        });
       };
     },
   };

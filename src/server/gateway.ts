@@ -78,7 +78,12 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   // --redis-url: what the replicas share (connects in the background; serves without it meanwhile)
   const state = createSharedState(config, log, { events: metrics.redis, ...clock });
   // A bad --credentials-file stops the start here.
-  const credentials = createCredentials(config, upstream, { log, events: countedAsRefusals(metrics), ...clock, ...(state === undefined ? {} : { shared: state.credentials }) });
+  const credentials = createCredentials(config, upstream, {
+    log,
+    events: countedAsRefusals(metrics),
+    ...clock,
+    ...(state === undefined ? {} : { shared: state.credentials }),
+  });
   const versions = createVersionCache(upstream, config.versionCacheTtlMs);
   // Overrides file, /doc-bearer discovery, built-in table; a bad signatures file stops the start here.
   const signatures = options.signatures ?? createSignatureResolverFromConfig(config, upstream, log);
@@ -100,7 +105,13 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   const identified = identities.wrap(credentials);
   const dispatch = createDispatch({
     common: createCommonService({ upstream, credentials: identified, versions }),
-    object: createObjectService({ upstream, credentials: identified, signatures, successors, onJson2: (origin, request) => json2Requests.set(origin, request.body) }),
+    object: createObjectService({
+      upstream,
+      credentials: identified,
+      signatures,
+      successors,
+      onJson2: (origin, request) => json2Requests.set(origin, request.body),
+    }),
     db: createDbService({
       web: upstream.webDatabase,
       versions,
@@ -125,15 +136,26 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
             metrics.observeShadow(result.call, result.outcome);
             const { call } = result;
             report.recordShadow({
-              userAgent: result.userAgent, ip: result.ip, service: call.service, method: call.method, model: call.model, modelMethod: call.modelMethod,
-              outcome: result.outcome, ...(result.deviation === undefined ? {} : { deviation: result.deviation }), ...(result.difference === undefined ? {} : { difference: result.difference }),
+              userAgent: result.userAgent,
+              ip: result.ip,
+              service: call.service,
+              method: call.method,
+              model: call.model,
+              modelMethod: call.modelMethod,
+              outcome: result.outcome,
+              ...(result.deviation === undefined ? {} : { deviation: result.deviation }),
+              ...(result.difference === undefined ? {} : { difference: result.difference }),
             });
           },
         })
       : undefined;
   if (shadow !== undefined) metrics.trackShadowInFlight(() => shadow.inFlight);
   const shadowStatus = () => ({
-    enabled: shadow !== undefined, samplePercent: config.shadowSample, maxInFlight: config.shadowMaxInFlight, methods: [...config.shadowMethods], gone: shadow?.gone() ?? [],
+    enabled: shadow !== undefined,
+    samplePercent: config.shadowSample,
+    maxInFlight: config.shadowMaxInFlight,
+    methods: [...config.shadowMethods],
+    gone: shadow?.gone() ?? [],
   });
   const passthroughClient = createPassthroughClient(config);
   const inFlight = createInFlight();
@@ -174,8 +196,18 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
         const json2Body = request === undefined ? undefined : () => placeholderBody(request);
         const identity = identities.of(origin);
         report.record({
-          dialect, userAgent: origin.userAgent, ip: origin.ip, service: outcome.service, method: outcome.method, model: outcome.model, modelMethod: outcome.modelMethod,
-          failed: outcomeName(outcome) !== 'ok', json2Body, database: identity?.database, user: identity?.user, successor: servedBySuccessor.has(origin),
+          dialect,
+          userAgent: origin.userAgent,
+          ip: origin.ip,
+          service: outcome.service,
+          method: outcome.method,
+          model: outcome.model,
+          modelMethod: outcome.modelMethod,
+          failed: outcomeName(outcome) !== 'ok',
+          json2Body,
+          database: identity?.database,
+          user: identity?.user,
+          successor: servedBySuccessor.has(origin),
         });
       },
       shadow,
@@ -248,14 +280,25 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
   // A moment for Redis, so the first calls already share their keys; it is never waited for longer.
   await state?.link.ready(Math.min(2000, config.redisTimeoutMs * 4));
   // --send-timeout and --max-connections (client-guard.ts)
-  const guard = createClientGuard({ sendTimeoutMs: config.sendTimeoutMs, maxConnections: config.maxConnections, onSendTimeout: () => metrics.clientLimit('send_timeout'), onRefused: () => { metrics.clientLimit('connection_cap'); metrics.operations.refused('max_connections'); } });
-  const fetch: typeof app.fetch = (req, env: { incoming?: IncomingMessage } | undefined, ...rest) => (guard.refuses(env?.incoming?.socket) ? guard.refusal() : app.fetch(req, env, ...rest));
+  const guard = createClientGuard({
+    sendTimeoutMs: config.sendTimeoutMs,
+    maxConnections: config.maxConnections,
+    onSendTimeout: () => metrics.clientLimit('send_timeout'),
+    onRefused: () => {
+      metrics.clientLimit('connection_cap');
+      metrics.operations.refused('max_connections');
+    },
+  });
+  const fetch: typeof app.fetch = (req, env: { incoming?: IncomingMessage } | undefined, ...rest) =>
+    guard.refuses(env?.incoming?.socket) ? guard.refusal() : app.fetch(req, env, ...rest);
   const server = await listen(fetch, config.host, config.port, config.requestTimeoutMs);
   guard.attach(server as Server);
   server.on('request', (_req, res) => inFlight.trackResponse(res));
   server.on('checkContinue', continueUnlessTooLarge(server as Server, config.maxBodyBytes, isGatewayPath));
   const tunnel = upgradeTunnel({ open: createTunnelOpener(config), config, log, inFlight, isOwnedPath: isGatewayPath });
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => (guard.refuses(socket) ? guard.refuseUpgrade(socket) : tunnel(req, socket, head)));
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+    guard.refuses(socket) ? guard.refuseUpgrade(socket) : tunnel(req, socket, head),
+  );
   metrics.trackInFlight(() => inFlight.count);
   metrics.trackConnections(() => guard.open);
   const adminServer = await listen(admin.fetch, config.adminHost, config.adminPort).catch(async (err: unknown) => {
@@ -282,7 +325,11 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
     prerequisites,
     async close() {
       const drained = await drainServer(server, inFlight, config.shutdownGraceMs, () => gateway.abortCalls());
-      if (!drained) log.warn({ graceMs: config.shutdownGraceMs }, 'calls still in flight after the shutdown grace period: answered with a fault where possible, their connections closed');
+      if (!drained)
+        log.warn(
+          { graceMs: config.shutdownGraceMs },
+          'calls still in flight after the shutdown grace period: answered with a fault where possible, their connections closed',
+        );
       guard.close();
       gateway.startupCheck.stop();
       await prerequisites;

@@ -33,7 +33,19 @@ const reachesLegacy: Array<[string, string]> = [
 ];
 // ...and these did not (404 from Odoo): case matters, a decoded space is not a slash, and `/xmlrpc`
 // without a service is no route (Odoo's no-database 404 page, for GET and POST alike).
-const notLegacy = ['/XMLRPC/2/common', '/JSONRPC', '/jsonrpc%20', '/jsonrpc/x', '/web/login', '/xmlrpcx', '/%252Fjsonrpc', '/websocket', '/xmlrpc', '/xmlrpc/', '//xmlrpc'];
+const notLegacy = [
+  '/XMLRPC/2/common',
+  '/JSONRPC',
+  '/jsonrpc%20',
+  '/jsonrpc/x',
+  '/web/login',
+  '/xmlrpcx',
+  '/%252Fjsonrpc',
+  '/websocket',
+  '/xmlrpc',
+  '/xmlrpc/',
+  '//xmlrpc',
+];
 
 describe('werkzeugPath() / legacyRoute()', () => {
   it.each(reachesLegacy)('%s is routed by Odoo to %s, so the gateway owns it', (raw, route) => {
@@ -72,7 +84,10 @@ describe('werkzeugPath() / legacyRoute()', () => {
 
 describe('createApp(): no spelling of a legacy endpoint is passed through', () => {
   const config = loadConfig(['--upstream', 'http://odoo:8069'], {});
-  const body = { xml: '<?xml version="1.0"?><methodCall><methodName>version</methodName><params></params></methodCall>', json: '{"jsonrpc":"2.0","method":"call","params":{"service":"common","method":"version","args":[]}}' };
+  const body = {
+    xml: '<?xml version="1.0"?><methodCall><methodName>version</methodName><params></params></methodCall>',
+    json: '{"jsonrpc":"2.0","method":"call","params":{"service":"common","method":"version","args":[]}}',
+  };
 
   it.each(reachesLegacy)('%s is answered by the gateway', async (raw) => {
     const calls: LegacyCall[] = [];
@@ -87,7 +102,11 @@ describe('createApp(): no spelling of a legacy endpoint is passed through', () =
       passthrough,
     });
     const json = legacyRoute(raw) === '/jsonrpc';
-    const res = await app.request(raw, { method: 'POST', body: json ? body.json : body.xml, headers: { 'content-type': json ? 'application/json' : 'text/xml' } });
+    const res = await app.request(raw, {
+      method: 'POST',
+      body: json ? body.json : body.xml,
+      headers: { 'content-type': json ? 'application/json' : 'text/xml' },
+    });
     await res.text();
     expect(passthrough).not.toHaveBeenCalled();
     const service = json ? 'common' : (legacyRoute(raw) as string).split('/').at(-1);
@@ -106,10 +125,31 @@ describe('createApp(): no spelling of a legacy endpoint is passed through', () =
 describe('upgradeTunnel(): no spelling of a legacy endpoint is tunnelled', () => {
   it.each(reachesLegacy)('%s is refused with 400 and never opened upstream', async (raw) => {
     const written: string[] = [];
-    const client = new Duplex({ read() {}, write(chunk: Buffer, _e, done) { written.push(chunk.toString('latin1')); done(); } });
+    const client = new Duplex({
+      read() {},
+      write(chunk: Buffer, _e, done) {
+        written.push(chunk.toString('latin1'));
+        done();
+      },
+    });
     const open = vi.fn(async () => ({}) as Socket);
-    const handler = upgradeTunnel({ open, config: { upstream: 'http://odoo:8069', upstreamHost: 'upstream', trustedProxies: [] }, log: captureLog().log, inFlight: createInFlight(), isOwnedPath: isGatewayPath });
-    handler({ method: 'GET', url: `${raw}?v=1`, headers: { host: 'gw', upgrade: 'websocket' }, socket: { remoteAddress: '198.51.100.4' } } as unknown as IncomingMessage, client, Buffer.alloc(0));
+    const handler = upgradeTunnel({
+      open,
+      config: { upstream: 'http://odoo:8069', upstreamHost: 'upstream', trustedProxies: [] },
+      log: captureLog().log,
+      inFlight: createInFlight(),
+      isOwnedPath: isGatewayPath,
+    });
+    handler(
+      {
+        method: 'GET',
+        url: `${raw}?v=1`,
+        headers: { host: 'gw', upgrade: 'websocket' },
+        socket: { remoteAddress: '198.51.100.4' },
+      } as unknown as IncomingMessage,
+      client,
+      Buffer.alloc(0),
+    );
     await new Promise((r) => setImmediate(r));
     expect(open).not.toHaveBeenCalled();
     expect(written.join('')).toMatch(/^HTTP\/1\.1 400 Bad Request/);

@@ -10,7 +10,9 @@
 
 /** The path as werkzeug routes it: percent-decoded once (UTF-8, U+FFFD for bad bytes), runs of `/` merged. */
 export function werkzeugPath(path: string): string {
-  const decoded = path.includes('%') ? path.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => Buffer.from(run.replaceAll('%', ''), 'hex').toString('utf8')) : path;
+  const decoded = path.includes('%')
+    ? path.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => Buffer.from(run.replaceAll('%', ''), 'hex').toString('utf8'))
+    : path;
   return decoded.includes('//') ? decoded.replace(/\/{2,}/g, '/') : decoded;
 }
 

@@ -52,7 +52,13 @@ export function closeServer(server: ServerType): Promise<void> {
  * with a fault) and gives their answers up to `answerMs` to be written, then closes whatever is left,
  * websocket tunnels included. Resolves `true` when every request finished in time.
  */
-export async function drainServer(server: ServerType, inFlight: InFlight, graceMs: number, onGraceOver?: () => void, answerMs = 1000): Promise<boolean> {
+export async function drainServer(
+  server: ServerType,
+  inFlight: InFlight,
+  graceMs: number,
+  onGraceOver?: () => void,
+  answerMs = 1000,
+): Promise<boolean> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   const drained = await inFlight.drain(graceMs);
   if (!drained && onGraceOver !== undefined) {

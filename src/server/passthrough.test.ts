@@ -6,7 +6,13 @@ import { LegacyError, upstreamErrorName } from '../errors.ts';
 import type { PassthroughRequest, PassthroughResponse } from '../upstream/index.ts';
 import { passthrough } from './passthrough.ts';
 
-const config = { upstreamHost: 'client', trustedProxies: [] as string[], passthroughBufferBytes: 1024 * 1024, passthroughMaxBodyBytes: 128 * 1024 * 1024, passthroughSpoolDir: tmpdir() };
+const config = {
+  upstreamHost: 'client',
+  trustedProxies: [] as string[],
+  passthroughBufferBytes: 1024 * 1024,
+  passthroughMaxBodyBytes: 128 * 1024 * 1024,
+  passthroughSpoolDir: tmpdir(),
+};
 
 function streamOf(...chunks: string[]) {
   const cancel = vi.fn();
@@ -48,12 +54,23 @@ describe('passthrough()', () => {
   it('forwards method, target, headers and body, and answers with the upstream status, headers and body', async () => {
     const { app, seen, answers } = appAnswering(async () => ({
       status: 200,
-      headers: { 'content-type': 'application/json', 'set-cookie': ['a=1; Path=/', 'b=2; Path=/'], connection: 'keep-alive', 'keep-alive': 'timeout=5' },
+      headers: {
+        'content-type': 'application/json',
+        'set-cookie': ['a=1; Path=/', 'b=2; Path=/'],
+        connection: 'keep-alive',
+        'keep-alive': 'timeout=5',
+      },
       body: streamOf('{"jsonrpc":', '"2.0"}').body,
     }));
     const res = await app.request('/web/session/authenticate?debug=1', {
       method: 'POST',
-      headers: { host: 'gw.example.com', 'content-type': 'application/json', cookie: 'x=1', connection: 'close', 'x-forwarded-for': '6.6.6.6' },
+      headers: {
+        host: 'gw.example.com',
+        'content-type': 'application/json',
+        cookie: 'x=1',
+        connection: 'close',
+        'x-forwarded-for': '6.6.6.6',
+      },
       body: '{"params":{}}',
     });
     expect(res.status).toBe(200);
@@ -74,7 +91,11 @@ describe('passthrough()', () => {
   });
 
   it('passes redirects through without following them', async () => {
-    const { app } = appAnswering(async () => ({ status: 303, headers: { location: '/web/login?redirect=%2Fodoo%3F' }, body: streamOf().body }));
+    const { app } = appAnswering(async () => ({
+      status: 303,
+      headers: { location: '/web/login?redirect=%2Fodoo%3F' },
+      body: streamOf().body,
+    }));
     const res = await app.request('/odoo', { redirect: 'manual' });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/web/login?redirect=%2Fodoo%3F');
@@ -105,6 +126,10 @@ describe('passthrough()', () => {
     expect(res.status).toBe(status);
     expect(await res.text()).toBe(text);
     expect(answers).toEqual([undefined]);
-    expect(captured.matching('passthrough failed')[0]).toMatchObject({ method: 'GET', path: '/web/login', detail: 'upstream refused the connection (http://odoo:8069, 1 ms)' });
+    expect(captured.matching('passthrough failed')[0]).toMatchObject({
+      method: 'GET',
+      path: '/web/login',
+      detail: 'upstream refused the connection (http://odoo:8069, 1 ms)',
+    });
   });
 });

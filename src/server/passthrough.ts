@@ -46,7 +46,12 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined, 
     const started = performance.now();
     const incoming = c.env?.incoming;
     const headers: IncomingHttpHeaders = incoming?.headers ?? Object.fromEntries(c.req.raw.headers);
-    const address = clientAddress(incoming?.socket.remoteAddress ?? '127.0.0.1', c.req.header('x-forwarded-for'), c.req.header('x-forwarded-proto'), config.trustedProxies);
+    const address = clientAddress(
+      incoming?.socket.remoteAddress ?? '127.0.0.1',
+      c.req.header('x-forwarded-for'),
+      c.req.header('x-forwarded-proto'),
+      config.trustedProxies,
+    );
     const url = new URL(c.req.url);
     // the raw request target, so the upstream sees the path exactly as the client wrote it
     const target = incoming?.url?.startsWith('/') ? incoming.url : url.pathname + url.search;
@@ -100,6 +105,9 @@ function tooLarge(maxBytes: number): Response {
 }
 
 function gatewayError(status: 502 | 504): Response {
-  const text = status === 504 ? '504 Gateway Timeout: the Odoo server did not answer in time.\n' : '502 Bad Gateway: the Odoo server could not be reached.\n';
+  const text =
+    status === 504
+      ? '504 Gateway Timeout: the Odoo server did not answer in time.\n'
+      : '502 Bad Gateway: the Odoo server could not be reached.\n';
   return new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 }

@@ -56,7 +56,12 @@ describe('requestHeadersToUpstream()', () => {
   });
 
   it('keeps the hop-by-hop headers it is told to (websocket upgrades)', () => {
-    const out = requestHeadersToUpstream({ upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'k' }, forwarded, 'client', new Set(['upgrade']));
+    const out = requestHeadersToUpstream(
+      { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'k' },
+      forwarded,
+      'client',
+      new Set(['upgrade']),
+    );
     expect(out.upgrade).toBe('websocket');
     expect(out.connection).toBeUndefined();
     expect(out['sec-websocket-key']).toBe('k');

@@ -10,7 +10,15 @@ import type { ClientAddress } from './client-address.ts';
 
 /** RFC 7230 §6.1 plus the non-standard `proxy-connection`; never forwarded as they are. */
 export const hopByHopHeaders: ReadonlySet<string> = new Set([
-  'connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade',
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
 ]);
 
 /** Replaced with the gateway's own values. `expect`: Node's server already answered 100-continue. */
@@ -22,7 +30,12 @@ const tokenPattern = /^[!#$%&'*+\-.0-9A-Z^_`a-z|~]+$/;
 /** The header names a `Connection` value lists (only valid tokens, lower-cased). */
 export function connectionTokens(value: string | string[] | undefined): Set<string> {
   const joined = Array.isArray(value) ? value.join(',') : (value ?? '');
-  return new Set(joined.split(',').map((t) => t.trim().toLowerCase()).filter((t) => tokenPattern.test(t)));
+  return new Set(
+    joined
+      .split(',')
+      .map((t) => t.trim().toLowerCase())
+      .filter((t) => tokenPattern.test(t)),
+  );
 }
 
 /** What the forwarded headers describe. */
@@ -55,7 +68,12 @@ export function requestHeadersToUpstream(
   out['x-forwarded-for'] = forwarded.address.ip;
   out['x-forwarded-proto'] = forwarded.address.proto;
   if (forwarded.clientHost !== '') out['x-forwarded-host'] = forwarded.clientHost;
-  const host = upstreamHost === 'upstream' ? undefined : upstreamHost === 'client' || upstreamHost.includes('{db}') ? forwarded.clientHost : upstreamHost;
+  const host =
+    upstreamHost === 'upstream'
+      ? undefined
+      : upstreamHost === 'client' || upstreamHost.includes('{db}')
+        ? forwarded.clientHost
+        : upstreamHost;
   if (host) out.host = host;
   return out;
 }

@@ -5,7 +5,11 @@ import { createReadiness } from './readiness.ts';
 describe('createReadiness()', () => {
   it('is ready when the upstream answers', async () => {
     const signals: AbortSignal[] = [];
-    const readiness = createReadiness({ isDraining: () => false, checkUpstream: async (signal) => void signals.push(signal), timeoutMs: 5000 });
+    const readiness = createReadiness({
+      isDraining: () => false,
+      checkUpstream: async (signal) => void signals.push(signal),
+      timeoutMs: 5000,
+    });
     expect(await readiness()).toEqual({ ready: true });
     expect(signals).toHaveLength(1);
   });
@@ -21,10 +25,16 @@ describe('createReadiness()', () => {
     const readiness = createReadiness({
       isDraining: () => false,
       checkUpstream: async () => {
-        throw new LegacyError('upstream_unavailable', { name: upstreamErrorName, message: 'upstream refused the connection (http://odoo:8069, 2 ms)' });
+        throw new LegacyError('upstream_unavailable', {
+          name: upstreamErrorName,
+          message: 'upstream refused the connection (http://odoo:8069, 2 ms)',
+        });
       },
       timeoutMs: 5000,
     });
-    expect(await readiness()).toEqual({ ready: false, reason: 'upstream unreachable: upstream refused the connection (http://odoo:8069, 2 ms)' });
+    expect(await readiness()).toEqual({
+      ready: false,
+      reason: 'upstream unreachable: upstream refused the connection (http://odoo:8069, 2 ms)',
+    });
   });
 });

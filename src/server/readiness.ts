@@ -27,7 +27,13 @@ export interface ReadinessOptions {
 }
 
 /** Creates the check; each call asks the upstream once (probes are seconds apart). */
-export function createReadiness({ isDraining, checkUpstream, timeoutMs, sharedStore, startup }: ReadinessOptions): () => Promise<Readiness> {
+export function createReadiness({
+  isDraining,
+  checkUpstream,
+  timeoutMs,
+  sharedStore,
+  startup,
+}: ReadinessOptions): () => Promise<Readiness> {
   async function upstreamReadiness(): Promise<Readiness> {
     if (isDraining()) return { ready: false, reason: 'draining: the gateway is shutting down' };
     const started = startup?.();

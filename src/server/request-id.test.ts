@@ -6,7 +6,8 @@ const app = new Hono();
 app.use(requestIds());
 app.get('/', (c) => c.text(requestIdOf(c)));
 
-const idFor = async (inbound?: string) => (await app.request('/', inbound === undefined ? {} : { headers: { [headerRequestId]: inbound } })).text();
+const idFor = async (inbound?: string) =>
+  (await app.request('/', inbound === undefined ? {} : { headers: { [headerRequestId]: inbound } })).text();
 
 describe('requestIds()', () => {
   it.each([['abc-123_x.y:z'], ['a=b'], ['x'.repeat(128)]])('keeps the short safe inbound id %j', async (inbound) => {

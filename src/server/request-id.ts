@@ -19,7 +19,8 @@ function keepTracingId(c: Context): string {
 }
 
 /** The middleware that gives each request its id, read back with {@link requestIdOf}. */
-export const requestIds = (): MiddlewareHandler => requestId({ headerName: headerRequestId, limitLength: maxLength, generator: keepTracingId });
+export const requestIds = (): MiddlewareHandler =>
+  requestId({ headerName: headerRequestId, limitLength: maxLength, generator: keepTracingId });
 
 /** The id the middleware gave the request. */
 export const requestIdOf = (c: Context): string => c.get<keyof RequestIdVariables>('requestId');

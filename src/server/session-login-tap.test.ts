@@ -5,7 +5,11 @@ const answer = (result: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, resu
 
 describe('sessionInfoOf()', () => {
   it('reads db, uid and username from a successful login', () => {
-    expect(sessionInfoOf(answer({ uid: 2, username: 'admin', db: 'demo', is_admin: true }))).toEqual({ db: 'demo', uid: 2, login: 'admin' });
+    expect(sessionInfoOf(answer({ uid: 2, username: 'admin', db: 'demo', is_admin: true }))).toEqual({
+      db: 'demo',
+      uid: 2,
+      login: 'admin',
+    });
   });
 
   it.each([

@@ -52,6 +52,7 @@ export function sessionInfoOf(text: string): { db: string; uid: number | bigint;
   const uid = result.get('uid') as Value;
   const login = result.get('username') as Value;
   const db = result.get('db') as Value;
-  if (uid === undefined || !isInt(uid) || typeof login !== 'string' || typeof db !== 'string' || login === '' || db === '') return undefined;
+  if (uid === undefined || !isInt(uid) || typeof login !== 'string' || typeof db !== 'string' || login === '' || db === '')
+    return undefined;
   return { db, uid, login };
 }

@@ -38,7 +38,11 @@ export interface SpoolLimits {
  * Reads `body` whole; `'too-large'` when it is declared or found past `maxBytes` (the rest is left
  * unread). Rejects when the client fails or abandons the body, the temporary file closed first.
  */
-export async function spoolBody(body: ReadableStream<Uint8Array>, declared: number | undefined, limits: SpoolLimits): Promise<SpooledBody | 'too-large'> {
+export async function spoolBody(
+  body: ReadableStream<Uint8Array>,
+  declared: number | undefined,
+  limits: SpoolLimits,
+): Promise<SpooledBody | 'too-large'> {
   if (declared !== undefined && declared > limits.maxBytes) return 'too-large';
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];

@@ -18,8 +18,20 @@ describe('streamResponseBody()', () => {
     const chunks = async function* () {
       yield 'UEsD';
     };
-    expect((await streamResponseBody(chunks(), { text: true, cut: () => false }).getReader().read()).value).toBe('UEsD');
-    expect((await streamResponseBody(chunks(), { text: false, cut: () => false }).getReader().read()).value).toEqual(new TextEncoder().encode('UEsD'));
+    expect(
+      (
+        await streamResponseBody(chunks(), { text: true, cut: () => false })
+          .getReader()
+          .read()
+      ).value,
+    ).toBe('UEsD');
+    expect(
+      (
+        await streamResponseBody(chunks(), { text: false, cut: () => false })
+          .getReader()
+          .read()
+      ).value,
+    ).toEqual(new TextEncoder().encode('UEsD'));
   });
 
   it('reads the source only as the consumer pulls', async () => {

@@ -26,7 +26,14 @@ function upgradeRequest(url: string, headers: Record<string, string>): IncomingM
   return { method: 'GET', url, headers, socket } as unknown as IncomingMessage;
 }
 
-const wsHeaders = { host: 'gw.example.com', connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13', 'x-forwarded-for': '6.6.6.6' };
+const wsHeaders = {
+  host: 'gw.example.com',
+  connection: 'Upgrade',
+  upgrade: 'websocket',
+  'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+  'sec-websocket-version': '13',
+  'x-forwarded-for': '6.6.6.6',
+};
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 function tunnel(upstreamHost: string, open: () => Promise<Socket>) {
@@ -69,7 +76,11 @@ describe('upgradeTunnel()', () => {
     const upstream = recordingSocket();
     const client = recordingSocket();
     const { handler } = tunnel('upstream', async () => upstream as unknown as Socket);
-    handler(upgradeRequest('/web/login', wsHeaders), client, Buffer.from('POST /xmlrpc/2/common HTTP/1.1\r\nX-Forwarded-For: 6.6.6.6\r\n\r\n'));
+    handler(
+      upgradeRequest('/web/login', wsHeaders),
+      client,
+      Buffer.from('POST /xmlrpc/2/common HTTP/1.1\r\nX-Forwarded-For: 6.6.6.6\r\n\r\n'),
+    );
     await flush();
     upstream.push('HTTP/1.1 400 BAD REQUEST\r\nContent-Length: 4\r\n\r\n');
     upstream.push('nope');
@@ -82,8 +93,14 @@ describe('upgradeTunnel()', () => {
 
   it('refuses an upgrade on a path the gateway owns', () => {
     const client = recordingSocket();
-    tunnel('client', async () => recordingSocket() as unknown as Socket).handler(upgradeRequest('/xmlrpc/2/common', wsHeaders), client, Buffer.alloc(0));
-    expect(client.written.join('')).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 12\r\n\r\nBad Request\n');
+    tunnel('client', async () => recordingSocket() as unknown as Socket).handler(
+      upgradeRequest('/xmlrpc/2/common', wsHeaders),
+      client,
+      Buffer.alloc(0),
+    );
+    expect(client.written.join('')).toBe(
+      'HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 12\r\n\r\nBad Request\n',
+    );
   });
 
   it('refuses new upgrades while draining', async () => {

@@ -44,12 +44,23 @@ export function upgradeTunnel({ open, config, log, inFlight, isOwnedPath }: Upgr
     const path = target.split('?')[0] as string;
     if (inFlight.draining) return refuse(socket, 503, 'Service Unavailable');
     if (isOwnedPath(path)) return refuse(socket, 400, 'Bad Request');
-    const address = clientAddress(req.socket.remoteAddress ?? '127.0.0.1', header(req, 'x-forwarded-for'), header(req, 'x-forwarded-proto'), config.trustedProxies);
-    const headers = requestHeadersToUpstream(req.headers, { address, clientHost: req.headers.host ?? '' }, config.upstreamHost, keepUpgrade);
+    const address = clientAddress(
+      req.socket.remoteAddress ?? '127.0.0.1',
+      header(req, 'x-forwarded-for'),
+      header(req, 'x-forwarded-proto'),
+      config.trustedProxies,
+    );
+    const headers = requestHeadersToUpstream(
+      req.headers,
+      { address, clientHost: req.headers.host ?? '' },
+      config.upstreamHost,
+      keepUpgrade,
+    );
     headers.connection = 'Upgrade';
     headers.host ??= base.host; // a raw connection gets no Host from an HTTP client
     const lines = [`${req.method ?? 'GET'} ${prefix}${target} HTTP/1.1`];
-    for (const [name, value] of Object.entries(headers)) for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
+    for (const [name, value] of Object.entries(headers))
+      for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
     inFlight.trackTunnel(socket);
 
     open().then(
@@ -77,7 +88,10 @@ export function upgradeTunnel({ open, config, log, inFlight, isOwnedPath }: Upgr
         });
       },
       (err: unknown) => {
-        log.warn({ path, clientIp: address.ip, detail: LegacyError.from(err).message }, 'upgrade passthrough failed: the upstream did not answer');
+        log.warn(
+          { path, clientIp: address.ip, detail: LegacyError.from(err).message },
+          'upgrade passthrough failed: the upstream did not answer',
+        );
         refuse(socket, 502, 'Bad Gateway');
       },
     );
@@ -116,5 +130,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 function refuse(socket: Duplex, status: number, reason: string): void {
   if (socket.destroyed) return;
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${reason.length + 1}\r\n\r\n${reason}\n`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${reason.length + 1}\r\n\r\n${reason}\n`,
+  );
 }

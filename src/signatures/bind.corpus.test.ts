@@ -94,7 +94,13 @@ function decodeXmlRpcParams(xml: string): Value[] {
       v = members;
     } else {
       const s = text();
-      v = ['int', 'i4', 'i8'].includes(type) ? Number(s) : type === 'boolean' ? s.trim() === '1' : type === 'double' ? new PyFloat(Number(s)) : s;
+      v = ['int', 'i4', 'i8'].includes(type)
+        ? Number(s)
+        : type === 'boolean'
+          ? s.trim() === '1'
+          : type === 'double'
+            ? new PyFloat(Number(s))
+            : s;
     }
     close(type);
     close('value');
@@ -208,11 +214,6 @@ describe('bindArguments() on the conformance corpus', () => {
       const outcome = await bindCase(c, table);
       if (JSON.stringify(comparable(c, outcome)) !== JSON.stringify(comparable(c, expectedOutcome(c)))) failures.push(c.id);
     }
-    expect(failures).toEqual([
-      'obj-search-execute-jsonrpc',
-      'obj-search-jsonrpc',
-      'obj-search-positional-xmlrpc2',
-      'obj-search-xmlrpc1',
-    ]);
+    expect(failures).toEqual(['obj-search-execute-jsonrpc', 'obj-search-jsonrpc', 'obj-search-positional-xmlrpc2', 'obj-search-xmlrpc1']);
   });
 });

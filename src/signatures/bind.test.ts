@@ -38,7 +38,13 @@ describe('bindArguments()', () => {
     it.each([
       ['res.partner', 'name_create', [], {}, "ResPartner.name_create() missing 1 required positional argument: 'name'"],
       ['res.partner.category', 'search', [], {}, "BaseModel.search() missing 1 required positional argument: 'domain'"],
-      ['res.partner', 'search_count', [[], 1, 2, 3], {}, 'BaseModel.search_count() takes from 2 to 3 positional arguments but 5 were given'],
+      [
+        'res.partner',
+        'search_count',
+        [[], 1, 2, 3],
+        {},
+        'BaseModel.search_count() takes from 2 to 3 positional arguments but 5 were given',
+      ],
       ['res.partner', 'name_create', ['a', 'b'], {}, 'ResPartner.name_create() takes 2 positional arguments but 3 were given'],
       ['res.partner', 'search', [[]], { bogus: 1 }, "BaseModel.search() got an unexpected keyword argument 'bogus'"],
       ['res.partner', 'search', [[]], { domain: [] }, "BaseModel.search() got multiple values for argument 'domain'"],
@@ -88,22 +94,36 @@ describe('bindArguments()', () => {
     });
 
     it("names three or more with an Oxford comma: 'a', 'b', and 'c'", () => {
-      const sig = synthetic('X.f', ['a', 'b', 'c'].map((name) => ({ name, kind: 'POSITIONAL_OR_KEYWORD' }) as const));
+      const sig = synthetic(
+        'X.f',
+        ['a', 'b', 'c'].map((name) => ({ name, kind: 'POSITIONAL_OR_KEYWORD' }) as const),
+      );
       expect(bindFault(sig, []).message).toBe("X.f() missing 3 required positional arguments: 'a', 'b', and 'c'");
     });
 
     it.each([
       [[], {}, "X.f() missing 1 required keyword-only argument: 'x'"],
       [[1, 2], {}, 'X.f() takes from 1 to 2 positional arguments but 3 were given'],
-      [[1, 2], { x: 1 }, 'X.f() takes from 1 to 2 positional arguments but 3 positional arguments (and 1 keyword-only argument) were given'],
-      [[1, 2, 3], { x: 1 }, 'X.f() takes from 1 to 2 positional arguments but 4 positional arguments (and 1 keyword-only argument) were given'],
-    ] as [Value[], Record<string, Value>, string][])('handles keyword-only parameters of f(self, a=1, *, x): %j %j', (args, kwargs, message) => {
-      const sig = synthetic('X.f', [
-        { name: 'a', kind: 'POSITIONAL_OR_KEYWORD', default: '1' },
-        { name: 'x', kind: 'KEYWORD_ONLY' },
-      ]);
-      expect(bindFault(sig, args, kw(kwargs)).message).toBe(message);
-    });
+      [
+        [1, 2],
+        { x: 1 },
+        'X.f() takes from 1 to 2 positional arguments but 3 positional arguments (and 1 keyword-only argument) were given',
+      ],
+      [
+        [1, 2, 3],
+        { x: 1 },
+        'X.f() takes from 1 to 2 positional arguments but 4 positional arguments (and 1 keyword-only argument) were given',
+      ],
+    ] as [Value[], Record<string, Value>, string][])(
+      'handles keyword-only parameters of f(self, a=1, *, x): %j %j',
+      (args, kwargs, message) => {
+        const sig = synthetic('X.f', [
+          { name: 'a', kind: 'POSITIONAL_OR_KEYWORD', default: '1' },
+          { name: 'x', kind: 'KEYWORD_ONLY' },
+        ]);
+        expect(bindFault(sig, args, kw(kwargs)).message).toBe(message);
+      },
+    );
 
     it('binds a required keyword-only parameter given by name', () => {
       const sig = synthetic('X.f', [{ name: 'x', kind: 'KEYWORD_ONLY' }]);
@@ -226,7 +246,14 @@ describe('bindArguments()', () => {
 
     it("refuses a parameter named 'context' given by position", () => {
       const sig = synthetic('X.f', [{ name: 'context', kind: 'POSITIONAL_OR_KEYWORD' }]);
-      expect(bindFault(sig, [{}].map(() => kw({})), new Map(), 'x.model').message).toBe(
+      expect(
+        bindFault(
+          sig,
+          [{}].map(() => kw({})),
+          new Map(),
+          'x.model',
+        ).message,
+      ).toBe(
         "cannot call x.model.f through JSON-2 (named arguments only): argument 'context' would be taken as JSON-2's own 'context', not passed to X.f()",
       );
     });

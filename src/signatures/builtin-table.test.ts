@@ -60,9 +60,15 @@ describe('lookupBuiltinSignature()', () => {
     expect(checked).toBeGreaterThan(37_000);
   });
 
-  it('keeps the methods the 19 models gain from the extra apps, with the apps\' qualnames', () => {
-    expect(lookupBuiltinSignature(builtinTable, 'res.partner', 'action_view_tasks')).toMatchObject({ qualname: 'ResPartner.action_view_tasks', source: 'builtin' });
-    expect(lookupBuiltinSignature(builtinTable, 'sale.order', 'action_view_delivery')).toMatchObject({ qualname: 'SaleOrder.action_view_delivery', apiModel: false });
+  it("keeps the methods the 19 models gain from the extra apps, with the apps' qualnames", () => {
+    expect(lookupBuiltinSignature(builtinTable, 'res.partner', 'action_view_tasks')).toMatchObject({
+      qualname: 'ResPartner.action_view_tasks',
+      source: 'builtin',
+    });
+    expect(lookupBuiltinSignature(builtinTable, 'sale.order', 'action_view_delivery')).toMatchObject({
+      qualname: 'SaleOrder.action_view_delivery',
+      apiModel: false,
+    });
   });
 
   it.each([
@@ -84,7 +90,7 @@ describe('lookupBuiltinSignature()', () => {
     expect(lookupBuiltinSignature(builtinTable, model, method)).toMatchObject({ qualname, apiModel, source: 'builtin' });
   });
 
-  it.each(['x_custom.model', 'x_studio.thing'])('gives %s, a model of neither install, the base model\'s methods', (model) => {
+  it.each(['x_custom.model', 'x_studio.thing'])("gives %s, a model of neither install, the base model's methods", (model) => {
     expect(lookupBuiltinSignature(builtinTable, model, 'search')).toEqual({
       params: [
         { name: 'domain', kind: 'POSITIONAL_OR_KEYWORD' },
@@ -101,22 +107,36 @@ describe('lookupBuiltinSignature()', () => {
     }
   });
 
-  it("flags the methods _deprecations.json lists, on the model that declares them (base: every model), and no other", () => {
+  it('flags the methods _deprecations.json lists, on the model that declares them (base: every model), and no other', () => {
     const flagged = (model: string) =>
       [...new Set([...Object.keys(all._shared), ...Object.keys(all.models[model]?.methods ?? {})])].filter(
         (m) => lookupBuiltinSignature(builtinTable, model, m)?.deprecated === true,
       );
-    const onBase = Object.entries(deprecations.methods).filter(([, ds]) => ds.some((d) => d.model === 'base')).map(([m]) => m).sort();
+    const onBase = Object.entries(deprecations.methods)
+      .filter(([, ds]) => ds.some((d) => d.model === 'base'))
+      .map(([m]) => m)
+      .sort();
     expect(onBase).toEqual(['check_access_rights', 'check_access_rule', 'check_field_access_rights', 'read_group', 'toggle_active']);
     expect(flagged('x_custom.model').sort()).toEqual(onBase);
     expect(flagged('res.partner').sort()).toEqual(onBase);
     expect(flagged('ir.http').sort()).toEqual([...onBase, 'get_currencies'].sort());
-    expect(lookupBuiltinSignature(builtinTable, 'account.move', 'check_field_access_rights')).toMatchObject({ qualname: 'AccountMove.check_field_access_rights', deprecated: true });
+    expect(lookupBuiltinSignature(builtinTable, 'account.move', 'check_field_access_rights')).toMatchObject({
+      qualname: 'AccountMove.check_field_access_rights',
+      deprecated: true,
+    });
     expect(lookupBuiltinSignature(builtinTable, 'sale.order', 'read_group')).toMatchObject({
       qualname: 'BaseModel.read_group',
       apiModel: true,
       deprecated: true,
-      params: [{ name: 'domain' }, { name: 'fields' }, { name: 'groupby' }, { name: 'offset' }, { name: 'limit' }, { name: 'orderby' }, { name: 'lazy' }],
+      params: [
+        { name: 'domain' },
+        { name: 'fields' },
+        { name: 'groupby' },
+        { name: 'offset' },
+        { name: 'limit' },
+        { name: 'orderby' },
+        { name: 'lazy' },
+      ],
     });
     expect(lookupBuiltinSignature(builtinTable, 'res.partner', 'search')).not.toHaveProperty('deprecated');
   });

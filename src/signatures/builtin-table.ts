@@ -87,11 +87,7 @@ function paramFromRow([name, defaultText, kind]: ParamRow): Param {
  * `builtin` for a model the table knows, `generic` for any other model). `undefined` when neither
  * has it: for a known model, the method is in neither install (see {@link isBuiltinModel}).
  */
-export function lookupBuiltinSignature(
-  table: BuiltinTable,
-  model: string,
-  method: string,
-): MethodSignature | undefined {
+export function lookupBuiltinSignature(table: BuiltinTable, model: string, method: string): MethodSignature | undefined {
   const known = modelIndex(table, model);
   const qualname = known?.get(method) ?? tableIndex(table).generic.get(method);
   if (qualname === undefined) return undefined;

@@ -9,7 +9,10 @@ const ttlMs = 300_000;
 /** A `/doc-bearer/<model>.json` 200 answer listing `methods` (name → parameter names). */
 function modified(etag: string, methods: Record<string, string[]>): DocBearerAnswer {
   const entries = Object.fromEntries(
-    Object.entries(methods).map(([m, params]) => [m, { parameters: Object.fromEntries(params.map((p) => [p, {}])), model: 'x_custom.model' }]),
+    Object.entries(methods).map(([m, params]) => [
+      m,
+      { parameters: Object.fromEntries(params.map((p) => [p, {}])), model: 'x_custom.model' },
+    ]),
   );
   return { status: 'modified', etag, body: parseJson(JSON.stringify({ model: 'x_custom.model', methods: entries })) };
 }
@@ -21,7 +24,10 @@ const forbidden = new LegacyError('access_error', {
 });
 const unauthorized = new LegacyError('access_denied', { name: 'werkzeug.exceptions.Unauthorized', message: 'Invalid apikey' });
 const notFound = new LegacyError('internal', { name: 'werkzeug.exceptions.NotFound', message: "the model 'x' does not exist" });
-const timeout = new LegacyError('upstream_timeout', { name: 'legacy_rpc_gateway.UpstreamError', message: 'upstream did not answer in time (http://odoo, 120000 ms)' });
+const timeout = new LegacyError('upstream_timeout', {
+  name: 'legacy_rpc_gateway.UpstreamError',
+  message: 'upstream did not answer in time (http://odoo, 120000 ms)',
+});
 
 const serviceKey = 's'.repeat(40);
 const adminKey = 'a'.repeat(40);
@@ -47,7 +53,15 @@ function setupWith(options: { serviceKey: string | undefined }, ...answers: (Doc
   const names = async (method: string, db = 'gw', model = 'x_custom.model', callerKey?: string) =>
     (await source.lookup(db, model, method, undefined, callerKey))?.params.map((p) => p.name);
   const keysAsked = () => fetchDoc.mock.calls.map((c) => c[2]);
-  return { source, fetchDoc, log, names, keysAsked, advance: (ms: number) => void (t += ms), push: (...a: (DocBearerAnswer | Error)[]) => queue.push(...a) };
+  return {
+    source,
+    fetchDoc,
+    log,
+    names,
+    keysAsked,
+    advance: (ms: number) => void (t += ms),
+    push: (...a: (DocBearerAnswer | Error)[]) => queue.push(...a),
+  };
 }
 
 describe('createDiscoverySource()', () => {
@@ -105,7 +119,14 @@ describe('createDiscoverySource()', () => {
 
   it('passes the calling origin on to the fetch', async () => {
     const s = setup(modified('"e1"', {}));
-    const origin = { host: 'erp.example.com', ip: '10.0.0.1', proto: 'https', userAgent: 'py', requestId: 'r1', signal: new AbortController().signal };
+    const origin = {
+      host: 'erp.example.com',
+      ip: '10.0.0.1',
+      proto: 'https',
+      userAgent: 'py',
+      requestId: 'r1',
+      signal: new AbortController().signal,
+    };
     await s.source.lookup('gw', 'x_custom.model', 'a', origin);
     expect(s.fetchDoc).toHaveBeenCalledWith('gw', 'x_custom.model', serviceKey, undefined, origin);
   });
@@ -147,7 +168,13 @@ describe('createDiscoverySource()', () => {
   it('waits at least a minute before asking a refusing database again, even with a short TTL', async () => {
     const fetchDoc = vi.fn<FetchDoc>(async () => Promise.reject(forbidden));
     let t = 0;
-    const source = createDiscoverySource({ fetchDoc, serviceKeyFor: () => serviceKey, ttlMs: 0, log: { debug: vi.fn(), info: vi.fn(), warn: vi.fn() } as never, now: () => t });
+    const source = createDiscoverySource({
+      fetchDoc,
+      serviceKeyFor: () => serviceKey,
+      ttlMs: 0,
+      log: { debug: vi.fn(), info: vi.fn(), warn: vi.fn() } as never,
+      now: () => t,
+    });
     await source.lookup('gw', 'res.partner', 'search');
     t += 59_999;
     await source.lookup('gw', 'res.partner', 'search');
@@ -170,8 +197,12 @@ describe('createDiscoverySource()', () => {
 
   it.each([
     ['a timeout', timeout, 'upstream did not answer in time (http://odoo, 120000 ms)'],
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it keeps `status` the literal 'modified' in the table's inferred type
-    ['a body that is not a model document', { status: 'modified', etag: '"x"', body: parseJson('[]') } as DocBearerAnswer, '/doc-bearer/x_custom.model.json is not a model document'],
+    [
+      'a body that is not a model document',
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it keeps `status` the literal 'modified' in the table's inferred type
+      { status: 'modified', etag: '"x"', body: parseJson('[]') } as DocBearerAnswer,
+      '/doc-bearer/x_custom.model.json is not a model document',
+    ],
     ['a 304 to an unconditional request', notModified, '/doc-bearer answered 304 to a request without If-None-Match'],
   ])('falls back on %s, warns once, and retries within 10 s', async (_what, failure, error) => {
     const s = setup(failure, failure);
@@ -259,7 +290,13 @@ describe("createDiscoverySource() with the caller's key (no service key for the 
   it('remembers a refused key for at least a minute, even with a short TTL', async () => {
     const fetchDoc = vi.fn<FetchDoc>(async () => Promise.reject(forbidden));
     let t = 0;
-    const source = createDiscoverySource({ fetchDoc, serviceKeyFor: () => undefined, ttlMs: 0, log: { debug: vi.fn(), info: vi.fn(), warn: vi.fn() } as never, now: () => t });
+    const source = createDiscoverySource({
+      fetchDoc,
+      serviceKeyFor: () => undefined,
+      ttlMs: 0,
+      log: { debug: vi.fn(), info: vi.fn(), warn: vi.fn() } as never,
+      now: () => t,
+    });
     await source.lookup('gw', 'res.partner', 'search', undefined, demoKey);
     t += 59_999;
     await source.lookup('gw', 'res.partner', 'search', undefined, demoKey);
@@ -304,7 +341,10 @@ describe("createDiscoverySource() with the caller's key (no service key for the 
     s.advance(ttlMs);
     await s.names('action_a', 'gw', 'res.users', 'c'.repeat(40));
     const logged = JSON.stringify([s.log.debug.mock.calls, s.log.info.mock.calls, s.log.warn.mock.calls]);
-    expect(s.log.debug).toHaveBeenCalledWith(expect.objectContaining({ db: 'gw', model: 'x_custom.model', status: 403 }), expect.stringContaining("refused the caller's key"));
+    expect(s.log.debug).toHaveBeenCalledWith(
+      expect.objectContaining({ db: 'gw', model: 'x_custom.model', status: 403 }),
+      expect.stringContaining("refused the caller's key"),
+    );
     for (const k of [demoKey, adminKey, 'b'.repeat(40), 'c'.repeat(40)]) expect(logged).not.toContain(k);
   });
 });

@@ -188,7 +188,10 @@ export function createDiscoverySource(options: DiscoveryOptions): SignatureSourc
         const entry = await cache.resolve(`${db}\u0000${model}`, (stale) => refresh(db, model, stale, origin, callerKey));
         return entry.value.get(method);
       } catch (err) {
-        log.warn({ db, model, error: err instanceof Error ? err.message : String(err) }, 'signature discovery failed unexpectedly; the next signature source serves');
+        log.warn(
+          { db, model, error: err instanceof Error ? err.message : String(err) },
+          'signature discovery failed unexpectedly; the next signature source serves',
+        );
         return undefined;
       }
     },

@@ -5,7 +5,11 @@ import { isStruct, type Value } from '../value.ts';
 import { parseDocMethods, signatureFromDoc } from './doc-signatures.ts';
 
 const recorded = parseJson(readFileSync(new URL('../../fixtures/odoo-data/_method-signatures.json', import.meta.url), 'utf8'));
-const docOf = (model: string) => new Map<string, Value>([['model', model], ['methods', (recorded as Map<string, Value>).get(model) as Value]]);
+const docOf = (model: string) =>
+  new Map<string, Value>([
+    ['model', model],
+    ['methods', (recorded as Map<string, Value>).get(model) as Value],
+  ]);
 const json = (text: string) => parseJson(text);
 
 describe('parseDocMethods()', () => {
@@ -81,6 +85,11 @@ describe('signatureFromDoc()', () => {
   it('reads a method without parameters, and api without "model" as record-level', () => {
     const doc = json('{"api": ["readonly"], "model": "res.partner"}');
     expect(isStruct(doc)).toBe(true);
-    expect(signatureFromDoc('action_x', doc, 'res.partner')).toEqual({ params: [], apiModel: false, qualname: 'ResPartner.action_x', source: 'discovered' });
+    expect(signatureFromDoc('action_x', doc, 'res.partner')).toEqual({
+      params: [],
+      apiModel: false,
+      qualname: 'ResPartner.action_x',
+      source: 'discovered',
+    });
   });
 });

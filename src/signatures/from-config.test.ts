@@ -30,7 +30,10 @@ function upstreamAnswering(doc: object): Pick<Upstream, 'docBearer'> & { docBear
   return { docBearer: vi.fn(async (_req: DocBearerRequest) => answer) };
 }
 
-const demoDoc = { model: 'res.partner', methods: { action_gateway_demo: { parameters: { note: {}, flag: { default: false } }, model: 'res.partner' } } };
+const demoDoc = {
+  model: 'res.partner',
+  methods: { action_gateway_demo: { parameters: { note: {}, flag: { default: false } }, model: 'res.partner' } },
+};
 
 describe('createSignatureResolverFromConfig()', () => {
   it("without a service key, discovers with the caller's own key (never without one), and says so once at start", async () => {
@@ -41,16 +44,28 @@ describe('createSignatureResolverFromConfig()', () => {
     await expect(resolver.resolve('gw', 'res.partner', 'action_gateway_demo')).resolves.toBeUndefined();
     expect(upstream.docBearer).not.toHaveBeenCalled();
     const callerKey = 'c'.repeat(40);
-    await expect(resolver.resolve('gw', 'res.partner', 'action_gateway_demo', undefined, callerKey)).resolves.toMatchObject({ source: 'discovered' });
-    expect(upstream.docBearer).toHaveBeenCalledWith({ db: 'gw', key: callerKey, model: 'res.partner', etag: undefined }, expect.objectContaining({ host: '' }));
-    expect(messages()).toEqual(["signature discovery through /doc-bearer is on with each caller's own key (no --service-key)", 'signature discovery is on for this database']);
+    await expect(resolver.resolve('gw', 'res.partner', 'action_gateway_demo', undefined, callerKey)).resolves.toMatchObject({
+      source: 'discovered',
+    });
+    expect(upstream.docBearer).toHaveBeenCalledWith(
+      { db: 'gw', key: callerKey, model: 'res.partner', etag: undefined },
+      expect.objectContaining({ host: '' }),
+    );
+    expect(messages()).toEqual([
+      "signature discovery through /doc-bearer is on with each caller's own key (no --service-key)",
+      'signature discovery is on for this database',
+    ]);
     expect(JSON.stringify(lines)).not.toContain(callerKey);
   });
 
   it("uses each database's own service key, and the caller's key where the database has none", async () => {
     const upstream = upstreamAnswering(demoDoc);
     const other = 'e'.repeat(40);
-    const resolver = createSignatureResolverFromConfig(loadConfig(['--service-key', `gw=${key},gw2=${other}`], {}), upstream, capturedLog().log);
+    const resolver = createSignatureResolverFromConfig(
+      loadConfig(['--service-key', `gw=${key},gw2=${other}`], {}),
+      upstream,
+      capturedLog().log,
+    );
     const callerKey = 'c'.repeat(40);
     for (const db of ['gw', 'gw2', 'gw3']) await resolver.resolve(db, 'res.partner', 'action_gateway_demo', undefined, callerKey);
     expect(upstream.docBearer.mock.calls.map(([req]) => [(req as DocBearerRequest).db, (req as DocBearerRequest).key])).toEqual([
@@ -74,13 +89,19 @@ describe('createSignatureResolverFromConfig()', () => {
       qualname: 'ResPartner.action_gateway_demo',
       source: 'discovered',
     });
-    expect(upstream.docBearer).toHaveBeenCalledWith({ db: 'gw', key, model: 'res.partner', etag: undefined }, expect.objectContaining({ host: '' }));
-    expect(messages()).toEqual(["signature discovery through /doc-bearer is on: the database's service key, else each caller's own key", 'signature discovery is on for this database']);
+    expect(upstream.docBearer).toHaveBeenCalledWith(
+      { db: 'gw', key, model: 'res.partner', etag: undefined },
+      expect.objectContaining({ host: '' }),
+    );
+    expect(messages()).toEqual([
+      "signature discovery through /doc-bearer is on: the database's service key, else each caller's own key",
+      'signature discovery is on for this database',
+    ]);
     expect(lines[0]).toMatchObject({ ttlMs: 1000 });
     expect(JSON.stringify(lines)).not.toContain(key);
   });
 
-  it('gives discovery its own deadline but the calling client\'s Host', async () => {
+  it("gives discovery its own deadline but the calling client's Host", async () => {
     const upstream = upstreamAnswering(demoDoc);
     const resolver = createSignatureResolverFromConfig(loadConfig(['--service-key', key], {}), upstream, capturedLog().log);
     const client = new AbortController();
@@ -93,7 +114,10 @@ describe('createSignatureResolverFromConfig()', () => {
 
   it('puts the signatures file first: it wins over discovery and the table', async () => {
     const path = join(dir, 'sigs.yaml');
-    writeFileSync(path, 'res.partner:\n  action_gateway_demo: {level: model, parameters: {text: {}}}\n  search: {level: model, parameters: {domain: {}}}\n');
+    writeFileSync(
+      path,
+      'res.partner:\n  action_gateway_demo: {level: model, parameters: {text: {}}}\n  search: {level: model, parameters: {domain: {}}}\n',
+    );
     const upstream = upstreamAnswering(demoDoc);
     const { log, lines } = capturedLog();
     const resolver = createSignatureResolverFromConfig(loadConfig(['--service-key', key, '--signatures-file', path], {}), upstream, log);
@@ -108,6 +132,8 @@ describe('createSignatureResolverFromConfig()', () => {
   it('refuses to build with a signatures file that does not validate', () => {
     const path = join(dir, 'bad.json');
     writeFileSync(path, '{"res.partner": {"_x": {"level": "record"}}}');
-    expect(() => createSignatureResolverFromConfig(loadConfig(['--signatures-file', path], {}), upstreamAnswering({}), capturedLog().log)).toThrow(ConfigError);
+    expect(() =>
+      createSignatureResolverFromConfig(loadConfig(['--signatures-file', path], {}), upstreamAnswering({}), capturedLog().log),
+    ).toThrow(ConfigError);
   });
 });

@@ -55,6 +55,8 @@ export function createSignatureResolverFromConfig(
   );
   const fetchDoc = (db: string, model: string, key: string, etag: string | undefined, origin: CallOrigin | undefined) =>
     upstream.docBearer({ db, key, model, etag }, discoveryOrigin(origin, config.callTimeoutMs));
-  sources.push(createDiscoverySource({ fetchDoc, serviceKeyFor: (db) => keys?.keyFor(db), ttlMs: config.signatureTtlMs, log, now: options.now }));
+  sources.push(
+    createDiscoverySource({ fetchDoc, serviceKeyFor: (db) => keys?.keyFor(db), ttlMs: config.signatureTtlMs, log, now: options.now }),
+  );
   return createSignatureResolver({ sources });
 }

@@ -12,12 +12,7 @@ export {
   type ParamRow,
   type SignatureRow,
 } from './builtin-table.ts';
-export {
-  createSignatureResolver,
-  type SignatureResolver,
-  type SignatureResolverOptions,
-  type SignatureSource,
-} from './resolver.ts';
+export { createSignatureResolver, type SignatureResolver, type SignatureResolverOptions, type SignatureSource } from './resolver.ts';
 export { createSignatureResolverFromConfig, type ResolverFromConfigOptions } from './from-config.ts';
 export { createDiscoverySource, type DiscoveryOptions, type FetchDoc } from './discovery.ts';
 export { parseDocMethods, signatureFromDoc } from './doc-signatures.ts';
@@ -25,14 +20,7 @@ export { loadOverridesFile } from './overrides-file.ts';
 export { createOverridesSource } from './overrides.ts';
 export { validateOverrides, type OverrideTable } from './validate-overrides.ts';
 export { classNameFromModel, methodFromQualname, qualnameFromModel } from './qualname.ts';
-export {
-  hasDefault,
-  paramKinds,
-  type MethodSignature,
-  type Param,
-  type ParamKind,
-  type SignatureSourceName,
-} from './signature.ts';
+export { hasDefault, paramKinds, type MethodSignature, type Param, type ParamKind, type SignatureSourceName } from './signature.ts';
 
 // Internal: CPython's binding simulation, exported for tests and diagnostics only.
 export { bindPythonCall, type PythonBinding, type PythonBindingError } from './python-call.ts';

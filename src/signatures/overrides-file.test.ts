@@ -81,8 +81,16 @@ describe('loadOverridesFile()', () => {
     ['a directory', () => (mkdirSync(join(dir, 'folder.yaml')), join(dir, 'folder.yaml')), 'cannot read the file (EISDIR)'],
     ['another extension', () => file('sigs.toml', 'x = 1'), 'the file name must end in .json, .yaml or .yml'],
     ['JSON syntax', () => file('bad.json', '{"res.partner": '), 'Flow map must end with a } at line 1, column 17:'],
-    ['a duplicated JSON key', () => file('dup.json', '{"res.partner": {}, "res.partner": {}}'), 'Map keys must be unique at line 1, column 21:'],
-    ['a duplicated YAML key', () => file('dup.yaml', 'res.partner:\n  a: {level: record}\n  a: {level: model}\n'), 'Map keys must be unique at line 3, column 3:'],
+    [
+      'a duplicated JSON key',
+      () => file('dup.json', '{"res.partner": {}, "res.partner": {}}'),
+      'Map keys must be unique at line 1, column 21:',
+    ],
+    [
+      'a duplicated YAML key',
+      () => file('dup.yaml', 'res.partner:\n  a: {level: record}\n  a: {level: model}\n'),
+      'Map keys must be unique at line 3, column 3:',
+    ],
     ['an empty YAML file', () => file('empty.yaml', '# nothing yet\n'), 'the file is empty: it must map model names to their methods'],
   ])('reports %s', (_what, pathOf, problem) => {
     const path = pathOf();

@@ -41,9 +41,7 @@ function tooManyMessage(qualname: string, positional: readonly Param[], given: n
   const takes = defcount > 0 ? `from ${argcount - defcount} to ${argcount}` : `${argcount}`;
   const noun = defcount > 0 ? 'arguments' : plural(argcount, 'argument');
   const kwonly =
-    kwonlyGiven > 0
-      ? ` positional ${plural(given, 'argument')} (and ${kwonlyGiven} keyword-only ${plural(kwonlyGiven, 'argument')})`
-      : '';
+    kwonlyGiven > 0 ? ` positional ${plural(given, 'argument')} (and ${kwonlyGiven} keyword-only ${plural(kwonlyGiven, 'argument')})` : '';
   const verb = given === 1 && kwonlyGiven === 0 ? 'was' : 'were';
   return `${qualname}() takes ${takes} positional ${noun} but ${given}${kwonly} ${verb} given`;
 }
@@ -54,15 +52,15 @@ function tooManyMessage(qualname: string, positional: readonly Param[], given: n
  * text, checked in CPython's order: keywords in call order (unexpected / multiple values), then too
  * many positionals, then missing positionals, then missing keyword-only arguments.
  */
-export function bindPythonCall(
-  sig: MethodSignature,
-  args: readonly Value[],
-  kwargs: Struct,
-): PythonBinding | PythonBindingError {
+export function bindPythonCall(sig: MethodSignature, args: readonly Value[], kwargs: Struct): PythonBinding | PythonBindingError {
   const { qualname } = sig;
   // an override's `super().m(*args, kw=kw, **kwargs)`: its keywords first, then the caller's others
   const forwarded = sig.forwardedKeywords ?? [];
-  if (forwarded.length > 0) kwargs = new Map([...forwarded.map((name): [string, Value] => [name, kwargs.get(name) ?? null]), ...[...kwargs].filter(([k]) => !forwarded.includes(k))]);
+  if (forwarded.length > 0)
+    kwargs = new Map([
+      ...forwarded.map((name): [string, Value] => [name, kwargs.get(name) ?? null]),
+      ...[...kwargs].filter(([k]) => !forwarded.includes(k)),
+    ]);
   // `self` is positional-only too when the method has a `/`.
   const hasPosonly = sig.params.some((p) => p.kind === 'POSITIONAL_ONLY');
   const self: Param = { name: 'self', kind: hasPosonly ? 'POSITIONAL_ONLY' : 'POSITIONAL_OR_KEYWORD' };

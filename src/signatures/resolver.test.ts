@@ -78,7 +78,9 @@ describe('createSignatureResolver() with discovery', () => {
       qualname: 'ResPartner.name_create',
       source: 'discovered',
     });
-    await expect(resolver.resolve('gw', 'res.partner', 'action_gateway_demo')).resolves.toEqual(discovered('ResPartner.action_gateway_demo'));
+    await expect(resolver.resolve('gw', 'res.partner', 'action_gateway_demo')).resolves.toEqual(
+      discovered('ResPartner.action_gateway_demo'),
+    );
   });
 
   it("hands the calling origin and the caller's key to every source", async () => {
@@ -110,16 +112,22 @@ describe('createSignatureResolver(): an override that forwards its keywords', ()
   };
   const resolver = createSignatureResolver({ sources: [sourceOf('discovery', { 'res.partner.message_post': base })] });
 
-  it('counts the keywords the override passes on in Python\'s TypeError, as Odoo 19.0 words it', async () => {
+  it("counts the keywords the override passes on in Python's TypeError, as Odoo 19.0 words it", async () => {
     const sig = (await resolver.resolve('gw', 'res.partner', 'message_post')) as MethodSignature;
     expect(sig.forwardedKeywords).toEqual(['body', 'message_type']);
     const fault = (args: Value[], kwargs: Struct) => {
       const bound = bindArguments(sig, 'res.partner', 'message_post', args, kwargs);
       return bound instanceof Map ? undefined : bound.message;
     };
-    expect(fault(['hello'], new Map())).toBe('MailThread.message_post() takes 1 positional argument but 2 positional arguments (and 2 keyword-only arguments) were given');
-    expect(fault(['hello'], struct({ subject: 'x' }))).toBe('MailThread.message_post() takes 1 positional argument but 2 positional arguments (and 3 keyword-only arguments) were given');
-    expect(fault(['hello'], struct({ body: 'x' }))).toBe('MailThread.message_post() takes 1 positional argument but 2 positional arguments (and 2 keyword-only arguments) were given');
+    expect(fault(['hello'], new Map())).toBe(
+      'MailThread.message_post() takes 1 positional argument but 2 positional arguments (and 2 keyword-only arguments) were given',
+    );
+    expect(fault(['hello'], struct({ subject: 'x' }))).toBe(
+      'MailThread.message_post() takes 1 positional argument but 2 positional arguments (and 3 keyword-only arguments) were given',
+    );
+    expect(fault(['hello'], struct({ body: 'x' }))).toBe(
+      'MailThread.message_post() takes 1 positional argument but 2 positional arguments (and 2 keyword-only arguments) were given',
+    );
     // called by keyword only, it binds, and only what the caller sent goes to JSON-2
     expect(bindArguments(sig, 'res.partner', 'message_post', [], struct({ body: 'x' }))).toEqual(struct({ body: 'x' }));
   });

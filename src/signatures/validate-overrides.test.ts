@@ -37,7 +37,7 @@ describe('validateOverrides()', () => {
     expect(table.get('res.partner')?.get('action_none')?.params).toEqual([]);
   });
 
-  it('accepts every parameter kind in Python\'s order', () => {
+  it("accepts every parameter kind in Python's order", () => {
     const { problems } = validateOverrides({
       'x.y': {
         m: {
@@ -69,7 +69,11 @@ describe('validateOverrides()', () => {
       { 'res.partner': { _compute_x: { level: 'record' } } },
       ['res.partner._compute_x: is private (leading "_"): Odoo refuses it over RPC, so its signature would never be used'],
     ],
-    ['a method that is not a mapping', { 'res.partner': { m: 'record' } }, ['res.partner.m: must be a mapping with "level" and "parameters"; found "record"']],
+    [
+      'a method that is not a mapping',
+      { 'res.partner': { m: 'record' } },
+      ['res.partner.m: must be a mapping with "level" and "parameters"; found "record"'],
+    ],
     [
       'a missing level',
       { 'res.partner': { m: { parameters: {} } } },
@@ -80,7 +84,11 @@ describe('validateOverrides()', () => {
       { 'res.partner': { m: { level: 'recordset' } } },
       ['res.partner.m: "level" must be "record" (the first legacy argument is the ids) or "model" (@api.model, no ids); found "recordset"'],
     ],
-    ['an unknown key', { 'res.partner': { m: { level: 'model', params: ['a'] } } }, ['res.partner.m: unknown key "params" (expected level, parameters, qualname)']],
+    [
+      'an unknown key',
+      { 'res.partner': { m: { level: 'model', params: ['a'] } } },
+      ['res.partner.m: unknown key "params" (expected level, parameters, qualname)'],
+    ],
     [
       'a bad qualname',
       { 'res.partner': { m: { level: 'model', qualname: 'Res Partner.m' } } },
@@ -91,8 +99,16 @@ describe('validateOverrides()', () => {
       { 'res.partner': { m: { level: 'model', parameters: ['a', 'b'] } } },
       ['res.partner.m: "parameters" must map parameter names, in declaration order, to {} or {default, kind}; found a list'],
     ],
-    ['self listed', { 'res.partner': { m: { level: 'record', parameters: { self: {} } } } }, ['res.partner.m: parameter "self" is implicit: list the parameters after it']],
-    ['a bad parameter name', { 'res.partner': { m: { level: 'record', parameters: { '2a': {} } } } }, ['res.partner.m: parameter "2a" is not a Python identifier']],
+    [
+      'self listed',
+      { 'res.partner': { m: { level: 'record', parameters: { self: {} } } } },
+      ['res.partner.m: parameter "self" is implicit: list the parameters after it'],
+    ],
+    [
+      'a bad parameter name',
+      { 'res.partner': { m: { level: 'record', parameters: { '2a': {} } } } },
+      ['res.partner.m: parameter "2a" is not a Python identifier'],
+    ],
     [
       'a parameter given as a bare default',
       { 'res.partner': { m: { level: 'record', parameters: { flag: false } } } },
@@ -106,7 +122,9 @@ describe('validateOverrides()', () => {
     [
       'a bad kind',
       { 'res.partner': { m: { level: 'record', parameters: { a: { kind: 'KEYWORD' } } } } },
-      ['res.partner.m: parameter "a": "kind" must be one of POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWORD; found "KEYWORD"'],
+      [
+        'res.partner.m: parameter "a": "kind" must be one of POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWORD; found "KEYWORD"',
+      ],
     ],
     [
       'a default on **kwargs',
@@ -128,7 +146,9 @@ describe('validateOverrides()', () => {
     [
       'a required parameter after a default',
       { 'res.partner': { m: { level: 'record', parameters: { a: { default: 1 }, b: {} } } } },
-      ['res.partner.m: parameter "b" has no default but follows "a", which has one (Python: non-default argument follows default argument)'],
+      [
+        'res.partner.m: parameter "b" has no default but follows "a", which has one (Python: non-default argument follows default argument)',
+      ],
     ],
   ])('reports %s', (_what, tree, problems) => {
     expect(validateOverrides(tree).problems).toEqual(problems);

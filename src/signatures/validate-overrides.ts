@@ -147,7 +147,10 @@ export function validateOverrides(tree: unknown): { table: OverrideTable; proble
   const table = new Map<string, Map<string, MethodSignature>>();
   if (tree === null || tree === undefined) return { table, problems: ['the file is empty: it must map model names to their methods'] };
   if (!isMapping(tree)) {
-    return { table, problems: [`the file must map model names to their methods ({"res.partner": {"action_x": {…}}}); found ${found(tree)}`] };
+    return {
+      table,
+      problems: [`the file must map model names to their methods ({"res.partner": {"action_x": {…}}}); found ${found(tree)}`],
+    };
   }
   for (const [model, methods] of Object.entries(tree)) {
     if (!modelNamePattern.test(model)) problems.push(`${JSON.stringify(model)} is not a model name`);

@@ -16,7 +16,14 @@ async function fleet(name: string, n = 2) {
       const link = createRedisLink({ url: sharedRedisUrl(), prefix, timeoutMs: 500, log: createLogger('silent') });
       links.push(link);
       await link.ready(5000);
-      return createThrottle({ failures: 3, backoffMs: 60_000, maxBackoffMs: 600_000, max: 100, now: Date.now, shared: createFailureStore(link) });
+      return createThrottle({
+        failures: 3,
+        backoffMs: 60_000,
+        maxBackoffMs: 600_000,
+        max: 100,
+        now: Date.now,
+        shared: createFailureStore(link),
+      });
     }),
   ).then((throttles) => ({ throttles, prefix }));
 }

@@ -54,14 +54,21 @@ export function createFailureStore(link: RedisLink): SharedFailures {
   return {
     async reserve(key, id, at, rules) {
       const out = await link.attempt('throttle-reserve', (r) =>
-        link.script(r, 'gatewayThrottleReserve', [keyOf(key), flightOf(key)], [at, id, rules.failures, rules.backoffMs, rules.maxBackoffMs, Math.max(1, rules.holdMs)]),
+        link.script(
+          r,
+          'gatewayThrottleReserve',
+          [keyOf(key), flightOf(key)],
+          [at, id, rules.failures, rules.backoffMs, rules.maxBackoffMs, Math.max(1, rules.holdMs)],
+        ),
       );
       if (out === undefined) return undefined;
       const n = Number(out);
       return n === 0 ? { taken: true } : { taken: false, retryAfterMs: n > 0 ? n : 1000 };
     },
     async settle(key, id, outcome, at, forgetMs) {
-      await link.attempt('throttle-settle', (r) => link.script(r, 'gatewayThrottleSettle', [keyOf(key), flightOf(key)], [id, outcome, at, Math.max(1, forgetMs)]));
+      await link.attempt('throttle-settle', (r) =>
+        link.script(r, 'gatewayThrottleSettle', [keyOf(key), flightOf(key)], [id, outcome, at, Math.max(1, forgetMs)]),
+      );
     },
     async read(key) {
       const got = await link.attempt('throttle-read', (r) => r.hmget(keyOf(key), 'count', 'last'));

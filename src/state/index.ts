@@ -34,7 +34,11 @@ export interface SharedState {
 }
 
 /** The shared state `config` asks for, or `undefined` without `--redis-url`. */
-export function createSharedState(config: Config, log: Logger, options: { events?: RedisLinkEvents; now?: () => number } = {}): SharedState | undefined {
+export function createSharedState(
+  config: Config,
+  log: Logger,
+  options: { events?: RedisLinkEvents; now?: () => number } = {},
+): SharedState | undefined {
   if (config.redisUrl === undefined) return undefined;
   if (config.stateSecret === undefined) throw new Error('--state-secret is required with --redis-url');
   const link = createRedisLink({

@@ -27,7 +27,7 @@ describe('createSharedLocks()', () => {
     expect(await locks.exclusive('a', false, async () => 'third')).toEqual({ ran: true, value: 'third' });
   });
 
-  it('a waiter returns once the holder lets go; a dead holder\'s lock expires by itself', async () => {
+  it("a waiter returns once the holder lets go; a dead holder's lock expires by itself", async () => {
     const locks = createSharedLocks(link, { timeoutMs: 300 });
     let release!: () => void;
     const first = locks.exclusive('w', false, () => new Promise<void>((resolve) => (release = resolve)));

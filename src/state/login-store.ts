@@ -12,7 +12,15 @@ const keepMs = 30 * 24 * 3600 * 1000;
 /** Logins waiting for the store at most (the oldest give way). */
 const maxPending = 10_000;
 
-export function createLoginStore({ link, sealer, name }: { link: RedisLink; sealer: Sealer; name: (...parts: string[]) => string }): SharedLogins {
+export function createLoginStore({
+  link,
+  sealer,
+  name,
+}: {
+  link: RedisLink;
+  sealer: Sealer;
+  name: (...parts: string[]) => string;
+}): SharedLogins {
   const keyOf = (db: string, uid: number | bigint) => link.key('u', name('uid-login', db, String(uid)));
   const byDbOf = (uid: number | bigint) => link.key('u', name('uid-logins-by-db', String(uid)));
   const fieldOf = (db: string) => name('db', db);
@@ -22,18 +30,25 @@ export function createLoginStore({ link, sealer, name }: { link: RedisLink; seal
   const pendingByDb = new Map<string, { hash: string; field: string }>(); // Redis key → its place in the uid's hash
 
   const write = (key: string, login: string, byDb?: { hash: string; field: string }) =>
-    link.attempt('login-write', async (r) => {
-      const ok = await r.set(key, sealer.seal(key, login), 'PX', keepMs);
-      if (byDb !== undefined) await r.multi().hset(byDb.hash, byDb.field, sealer.seal(sealedName(byDb.hash, byDb.field), login)).pexpire(byDb.hash, keepMs).exec();
-      return ok;
-    }).then((ok) => {
-      if (ok !== undefined) return true;
-      pending.delete(key);
-      pending.set(key, login);
-      if (byDb !== undefined) pendingByDb.set(key, byDb);
-      if (pending.size > maxPending) pending.delete(pending.keys().next().value as string);
-      return false;
-    });
+    link
+      .attempt('login-write', async (r) => {
+        const ok = await r.set(key, sealer.seal(key, login), 'PX', keepMs);
+        if (byDb !== undefined)
+          await r
+            .multi()
+            .hset(byDb.hash, byDb.field, sealer.seal(sealedName(byDb.hash, byDb.field), login))
+            .pexpire(byDb.hash, keepMs)
+            .exec();
+        return ok;
+      })
+      .then((ok) => {
+        if (ok !== undefined) return true;
+        pending.delete(key);
+        pending.set(key, login);
+        if (byDb !== undefined) pendingByDb.set(key, byDb);
+        if (pending.size > maxPending) pending.delete(pending.keys().next().value as string);
+        return false;
+      });
 
   link.onUp(() => {
     void (async () => {
@@ -70,4 +85,3 @@ export function createLoginStore({ link, sealer, name }: { link: RedisLink; seal
     },
   };
 }
-

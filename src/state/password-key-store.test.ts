@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createPasswordKeys, type PasswordKey, type PasswordKeyResolvers, type PasswordRequest, type SharedPasswordKeys } from '../credentials/password-keys.ts';
+import {
+  createPasswordKeys,
+  type PasswordKey,
+  type PasswordKeyResolvers,
+  type PasswordRequest,
+  type SharedPasswordKeys,
+} from '../credentials/password-keys.ts';
 import type { CallOrigin } from '../call.ts';
 import { badCredentials, isAnsweredFalse, isBadCredentials, mintRefusal } from '../credentials/refusals.ts';
 import { createLogger } from '../log.ts';
@@ -13,7 +19,17 @@ import { createSealer } from './sealed.ts';
 const { redis, links, prefixes } = redisTestScope();
 
 const now = Date.now();
-const entry = (key: string, uid: number | bigint = 5): PasswordKey => ({ db: 'gw', uid, login: 'demo', key, source: 'minted', keyId: 9, expiresAt: now + 3_600_000, renewAt: now + 3_000_000, validatedAt: now });
+const entry = (key: string, uid: number | bigint = 5): PasswordKey => ({
+  db: 'gw',
+  uid,
+  login: 'demo',
+  key,
+  source: 'minted',
+  keyId: 9,
+  expiresAt: now + 3_600_000,
+  renewAt: now + 3_000_000,
+  validatedAt: now,
+});
 
 async function store(name: string, max = 100, prefix = testPrefix(name)) {
   prefixes.push(prefix);
@@ -21,7 +37,15 @@ async function store(name: string, max = 100, prefix = testPrefix(name)) {
   links.push(link);
   await link.ready(5000);
   const replicas = createReplicas(link);
-  const s = createPasswordKeyStore({ link, sealer: createSealer('s'.repeat(32)), locks: createSharedLocks(link, { timeoutMs: 1000 }), replicas, max, now: Date.now, log: createLogger('silent') });
+  const s = createPasswordKeyStore({
+    link,
+    sealer: createSealer('s'.repeat(32)),
+    locks: createSharedLocks(link, { timeoutMs: 1000 }),
+    replicas,
+    max,
+    now: Date.now,
+    log: createLogger('silent'),
+  });
   return { s, prefix, link };
 }
 
@@ -35,23 +59,35 @@ async function twoReplicas(name: string, revalidateIntervalMs: number) {
   const prefix = testPrefix(name);
   const [a, b] = [await store(name, 100, prefix), await store(name, 100, prefix)];
   const clock = { t: now };
-  const keyAt = (key: string): PasswordKey => ({ ...entry(key), expiresAt: clock.t + 3_600_000, renewAt: clock.t + 3_000_000, validatedAt: clock.t });
+  const keyAt = (key: string): PasswordKey => ({
+    ...entry(key),
+    expiresAt: clock.t + 3_600_000,
+    renewAt: clock.t + 3_000_000,
+    validatedAt: clock.t,
+  });
   const tableOn = (replica: { s: SharedPasswordKeys }, over: Partial<PasswordKeyResolvers>) =>
     createPasswordKeys(
       { max: 10, now: () => clock.t, negativeTtlMs: 1000, revalidateIntervalMs, localTtlMs: 0, shared: replica.s },
-      { resolve: async () => keyAt('k1'), revalidate: async () => {}, renew: async () => keyAt('k-unexpected'), retire: async () => {}, renewalFailed: () => {}, ...over },
+      {
+        resolve: async () => keyAt('k1'),
+        revalidate: async () => {},
+        renew: async () => keyAt('k-unexpected'),
+        retire: async () => {},
+        renewalFailed: () => {},
+        ...over,
+      },
     );
   return { a, b, clock, keyAt, tableOn };
 }
 
 describe('createPasswordKeyStore()', () => {
-  it('reads back what it wrote (a uid beyond 2^53 included), with a TTL up to the key\'s expiry', async () => {
+  it("reads back what it wrote (a uid beyond 2^53 included), with a TTL up to the key's expiry", async () => {
     const { s, prefix } = await store('rw');
     expect(await s.read('slot')).toEqual({});
     expect(await s.write('slot', entry('k1'))).toEqual([]);
     expect(await s.read('slot')).toEqual({ entry: entry('k1') });
     await s.write('big', entry('k2', 2n ** 60n));
-    expect((await s.read('big') as { entry: PasswordKey }).entry.uid).toBe(2n ** 60n);
+    expect(((await s.read('big')) as { entry: PasswordKey }).entry.uid).toBe(2n ** 60n);
     const ttl = await redis.pttl(`${prefix}k:slot`);
     expect(ttl).toBeGreaterThan(3_500_000);
     expect(ttl).toBeLessThanOrEqual(3_600_000);
@@ -82,7 +118,7 @@ describe('createPasswordKeyStore()', () => {
     expect(await s.read('slot')).toEqual({ entry: entry('k2') });
   });
 
-  it("a password check that ends after another replica renewed the key leaves the renewed key in the store", async () => {
+  it('a password check that ends after another replica renewed the key leaves the renewed key in the store', async () => {
     // Replica A re-checks the password (slowly); replica B, finding the check lock held, renews the key
     // meanwhile. A's write-back of the check time must not bring the removed key back: before the
     // compare-and-set, A then renewed again and two minted keys stayed alive upstream.
@@ -160,7 +196,9 @@ describe('createPasswordKeyStore()', () => {
     for (let i = 0; i < 150; i++) await a.s.write(`slot${i}`, entry(`k${i}`));
     expect(await a.s.leave()).toEqual({ last: false });
     const last = await b.s.leave();
-    expect(last !== 'unavailable' && last.last && last.entries.map((e) => e.key).sort()).toEqual(Array.from({ length: 100 }, (_, i) => `k${i + 50}`).sort());
+    expect(last !== 'unavailable' && last.last && last.entries.map((e) => e.key).sort()).toEqual(
+      Array.from({ length: 100 }, (_, i) => `k${i + 50}`).sort(),
+    );
     expect(await keysUnder(redis, `${prefix}k:`)).toEqual([]);
   });
 

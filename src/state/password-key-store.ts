@@ -113,18 +113,45 @@ export function createPasswordKeyStore({ link, sealer, locks, replicas, max, now
   const index = link.key('keys');
 
   const sealEntry = (slot: string, e: PasswordKey) =>
-    sealer.seal(entryName(slot), JSON.stringify({ db: e.db, uid: String(e.uid), login: e.login, key: e.key, keyId: e.keyId ?? null, expiresAt: e.expiresAt, renewAt: e.renewAt, validatedAt: e.validatedAt, session: e.session?.cookie ?? null } satisfies StoredKey));
+    sealer.seal(
+      entryName(slot),
+      JSON.stringify({
+        db: e.db,
+        uid: String(e.uid),
+        login: e.login,
+        key: e.key,
+        keyId: e.keyId ?? null,
+        expiresAt: e.expiresAt,
+        renewAt: e.renewAt,
+        validatedAt: e.validatedAt,
+        session: e.session?.cookie ?? null,
+      } satisfies StoredKey),
+    );
 
   function openEntry(slot: string, sealed: string): PasswordKey | undefined {
     const text = sealer.open(entryName(slot), sealed);
     if (text === undefined) {
-      log.warn({ slot: slot.slice(0, 8) }, 'a shared key entry does not open with this --state-secret (do all replicas share the same secret?); ignoring it');
+      log.warn(
+        { slot: slot.slice(0, 8) },
+        'a shared key entry does not open with this --state-secret (do all replicas share the same secret?); ignoring it',
+      );
       return undefined;
     }
     const s = JSON.parse(text) as StoredKey;
     const big = BigInt(s.uid);
     const uid = big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
-    return { db: s.db, uid, login: s.login, key: s.key, source: 'minted', keyId: s.keyId ?? undefined, expiresAt: s.expiresAt, renewAt: s.renewAt, validatedAt: s.validatedAt, session: typeof s.session === 'string' ? { db: s.db, cookie: s.session } : undefined };
+    return {
+      db: s.db,
+      uid,
+      login: s.login,
+      key: s.key,
+      source: 'minted',
+      keyId: s.keyId ?? undefined,
+      expiresAt: s.expiresAt,
+      renewAt: s.renewAt,
+      validatedAt: s.validatedAt,
+      session: typeof s.session === 'string' ? { db: s.db, cookie: s.session } : undefined,
+    };
   }
 
   /** The entries a script answered as (slot, sealed, ...) pairs. */
@@ -166,13 +193,20 @@ export function createPasswordKeyStore({ link, sealer, locks, replicas, max, now
 
     async write(slot, entry) {
       const flat = await link.attempt('key-write', (r) =>
-        link.script(r, 'gatewayKeyWrite', [entryName(slot), index, refusalName(slot)], [sealEntry(slot, entry), ttlOf(entry), slot, Date.now(), max, entryPrefix]),
+        link.script(
+          r,
+          'gatewayKeyWrite',
+          [entryName(slot), index, refusalName(slot)],
+          [sealEntry(slot, entry), ttlOf(entry), slot, Date.now(), max, entryPrefix],
+        ),
       );
       return flat === undefined ? 'unavailable' : openPairs(flat as string[]);
     },
 
     async add(slot, entry) {
-      const added = await link.attempt('key-add', (r) => link.script(r, 'gatewayKeyAdd', [entryName(slot), index], [sealEntry(slot, entry), ttlOf(entry), slot, Date.now()]));
+      const added = await link.attempt('key-add', (r) =>
+        link.script(r, 'gatewayKeyAdd', [entryName(slot), index], [sealEntry(slot, entry), ttlOf(entry), slot, Date.now()]),
+      );
       if (added === undefined) return 'unavailable';
       return added === 1 ? 'added' : 'taken';
     },
@@ -181,7 +215,9 @@ export function createPasswordKeyStore({ link, sealer, locks, replicas, max, now
       const raw = await readRaw(slot);
       if (raw === undefined) return 'unavailable';
       if (raw.entry === null || openEntry(slot, raw.entry)?.key !== key) return 'kept';
-      const removed = await link.attempt('key-remove', (r) => link.script(r, 'gatewayKeyRemove', [entryName(slot), index], [raw.entry!, slot]));
+      const removed = await link.attempt('key-remove', (r) =>
+        link.script(r, 'gatewayKeyRemove', [entryName(slot), index], [raw.entry!, slot]),
+      );
       if (removed === undefined) return 'unavailable';
       return removed === 1 ? 'removed' : 'kept';
     },
@@ -202,7 +238,8 @@ export function createPasswordKeyStore({ link, sealer, locks, replicas, max, now
       if (who === 'others') return { last: false };
       const entries: PasswordKey[] = [];
       for (;;) {
-        const batch = (await link.attempt('key-drain', (r) => link.script(r, 'gatewayKeyDrain', [index], [entryPrefix, 100]))) as [number, string[]] | undefined;
+        const batch = (await link.attempt('key-drain', (r) => link.script(r, 'gatewayKeyDrain', [index], [entryPrefix, 100]))) as
+          [number, string[]] | undefined;
         if (batch === undefined) break;
         entries.push(...openPairs(batch[1]));
         if (batch[0] === 0) break;

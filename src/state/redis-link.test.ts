@@ -18,7 +18,13 @@ describe('redisEndpoint()', () => {
 describe('createRedisLink()', () => {
   it('runs commands while Redis answers, prefixes keys, and reports its state', async () => {
     const states: boolean[] = [];
-    const link = createRedisLink({ url: sharedRedisUrl(), prefix: testPrefix('link'), timeoutMs: 500, log: createLogger('silent'), events: { state: (up) => states.push(up), failure: () => undefined } });
+    const link = createRedisLink({
+      url: sharedRedisUrl(),
+      prefix: testPrefix('link'),
+      timeoutMs: 500,
+      log: createLogger('silent'),
+      events: { state: (up) => states.push(up), failure: () => undefined },
+    });
     links.push(link);
     expect(await link.ready(5000)).toBe(true);
     expect(link.up).toBe(true);
@@ -32,7 +38,13 @@ describe('createRedisLink()', () => {
     const redis = await startPrivateRedis();
     const failures: string[] = [];
     const ups: number[] = [];
-    const link = createRedisLink({ url: redis.url, prefix: testPrefix('away'), timeoutMs: 200, log: createLogger('silent'), events: { state: () => undefined, failure: (op) => failures.push(op) } });
+    const link = createRedisLink({
+      url: redis.url,
+      prefix: testPrefix('away'),
+      timeoutMs: 200,
+      log: createLogger('silent'),
+      events: { state: () => undefined, failure: (op) => failures.push(op) },
+    });
     links.push(link);
     link.onUp(() => ups.push(Date.now()));
     expect(await link.ready(5000)).toBe(true);
@@ -51,7 +63,13 @@ describe('createRedisLink()', () => {
   it('counts a hung Redis away after a few timeouts in a row, so later calls cost no timeout, and reconnects once it answers', async () => {
     const redis = await startPrivateRedis();
     const states: boolean[] = [];
-    const link = createRedisLink({ url: redis.url, prefix: testPrefix('hung'), timeoutMs: 100, log: createLogger('silent'), events: { state: (up) => states.push(up), failure: () => undefined } });
+    const link = createRedisLink({
+      url: redis.url,
+      prefix: testPrefix('hung'),
+      timeoutMs: 100,
+      log: createLogger('silent'),
+      events: { state: (up) => states.push(up), failure: () => undefined },
+    });
     links.push(link);
     try {
       expect(await link.ready(5000)).toBe(true);
@@ -78,7 +96,13 @@ describe('createRedisLink()', () => {
 
   it('counts a command that fails, and goes on', async () => {
     const failures: string[] = [];
-    const link = createRedisLink({ url: sharedRedisUrl(), prefix: testPrefix('fail'), timeoutMs: 500, log: createLogger('silent'), events: { state: () => undefined, failure: (op) => failures.push(op) } });
+    const link = createRedisLink({
+      url: sharedRedisUrl(),
+      prefix: testPrefix('fail'),
+      timeoutMs: 500,
+      log: createLogger('silent'),
+      events: { state: () => undefined, failure: (op) => failures.push(op) },
+    });
     links.push(link);
     await link.ready(5000);
     const key = link.key('h');

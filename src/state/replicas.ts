@@ -30,7 +30,14 @@ export function createReplicas(link: RedisLink, { heartbeatMs = 5000 }: { heartb
   const id = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const set = link.key('replicas');
   // the set itself expires with its last member, so a fleet that is gone leaves nothing behind
-  const beat = () => void link.attempt('replica-heartbeat', (r) => r.multi().zadd(set, Date.now() + 3 * heartbeatMs, id).pexpire(set, 3 * heartbeatMs).exec());
+  const beat = () =>
+    void link.attempt('replica-heartbeat', (r) =>
+      r
+        .multi()
+        .zadd(set, Date.now() + 3 * heartbeatMs, id)
+        .pexpire(set, 3 * heartbeatMs)
+        .exec(),
+    );
   link.onUp(beat);
   beat();
   const timer = setInterval(beat, heartbeatMs);

@@ -9,7 +9,15 @@ const t0 = Date.parse('2026-05-01T10:00:00.000Z');
 const at = (s: number) => new Date(t0 + s * 1000).toISOString();
 
 const call = (over: Partial<ReportedCall> = {}): ReportedCall => ({
-  dialect: 'xmlrpc2', userAgent: 'Python-xmlrpc/3.11', ip: '10.0.0.5', service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'search_read', failed: false, ...over,
+  dialect: 'xmlrpc2',
+  userAgent: 'Python-xmlrpc/3.11',
+  ip: '10.0.0.5',
+  service: 'object',
+  method: 'execute_kw',
+  model: 'res.partner',
+  modelMethod: 'search_read',
+  failed: false,
+  ...over,
 });
 
 /** An in-process report with a clock that reads `clock.now` (seconds after t0). */
@@ -67,11 +75,35 @@ describe('createReportStore()', () => {
       dropped: { anonymousClients: 0, authenticatedClients: 0, unlistedCalls: 0, foldedCalls: 0 },
       clients: [
         {
-          userAgent: 'Python-xmlrpc/3.11', ip: '10.0.0.5', firstSeen: at(2), lastSeen: at(9), calls: 5, faults: 1,
-          dialects: { xmlrpc2: 4, jsonrpc: 1 }, services: { common: 1, object: 4 },
+          userAgent: 'Python-xmlrpc/3.11',
+          ip: '10.0.0.5',
+          firstSeen: at(2),
+          lastSeen: at(9),
+          calls: 5,
+          faults: 1,
+          dialects: { xmlrpc2: 4, jsonrpc: 1 },
+          services: { common: 1, object: 4 },
           methods: [
-            { service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'write', calls: 1, faults: 0, firstSeen: at(9), lastSeen: at(9) },
-            { service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'search_read', calls: 3, faults: 1, firstSeen: at(2), lastSeen: at(7) },
+            {
+              service: 'object',
+              method: 'execute_kw',
+              model: 'res.partner',
+              modelMethod: 'write',
+              calls: 1,
+              faults: 0,
+              firstSeen: at(9),
+              lastSeen: at(9),
+            },
+            {
+              service: 'object',
+              method: 'execute_kw',
+              model: 'res.partner',
+              modelMethod: 'search_read',
+              calls: 3,
+              faults: 1,
+              firstSeen: at(2),
+              lastSeen: at(7),
+            },
             { service: 'common', method: 'authenticate', calls: 1, faults: 0, firstSeen: at(5), lastSeen: at(5) },
           ],
           unlistedCalls: 0,
@@ -82,7 +114,14 @@ describe('createReportStore()', () => {
 
   it('merges shadow results across replicas: counts summed, the last differences kept, the first JSON-2 body kept', async () => {
     const { store } = await storeFor('shadow');
-    const shadowed = { userAgent: 'Python-xmlrpc/3.11', ip: '10.0.0.5', service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'search_read' };
+    const shadowed = {
+      userAgent: 'Python-xmlrpc/3.11',
+      ip: '10.0.0.5',
+      service: 'object',
+      method: 'execute_kw',
+      model: 'res.partner',
+      modelMethod: 'search_read',
+    };
     const difference = (s: number) => ({ at: at(s), dialect: 'xmlrpc2', differences: [`result: ${s}`], gateway: 'g', legacy: 'l' });
     const replica = (first: number, json2Body: string) => {
       const clock = { now: first };
@@ -106,7 +145,14 @@ describe('createReportStore()', () => {
     expect(method).toMatchObject({
       calls: 2,
       json2Body: '{"domain": []}',
-      shadow: { equal: 2, intended: 2, differs: 4, errors: 0, dropped: 1, deviations: { 'Unknown-database faults do not name the PostgreSQL server': 2 } },
+      shadow: {
+        equal: 2,
+        intended: 2,
+        differs: 4,
+        errors: 0,
+        dropped: 1,
+        deviations: { 'Unknown-database faults do not name the PostgreSQL server': 2 },
+      },
     });
     expect(method?.differences?.map((d) => d.at)).toEqual([at(12), at(21), at(22)]);
   });
@@ -129,8 +175,12 @@ describe('createReportStore()', () => {
     for (let i = 0; i < 120; i++) {
       clock.now = i;
       const c = call({
-        userAgent: agents[i % 3] as string, ip: ips[(i >> 2) % 2] as string, modelMethod: methods[Math.floor(i / 3) % 6] as string,
-        dialect: i % 5 === 0 ? 'jsonrpc' : 'xmlrpc2', failed: i % 11 === 0, successor: i % 7 === 0,
+        userAgent: agents[i % 3] as string,
+        ip: ips[(i >> 2) % 2] as string,
+        modelMethod: methods[Math.floor(i / 3) % 6] as string,
+        dialect: i % 5 === 0 ? 'jsonrpc' : 'xmlrpc2',
+        failed: i % 11 === 0,
+        successor: i % 7 === 0,
       });
       whole.record(c);
       (parts[Math.floor(i / 8) % 3] as typeof whole).record(c);
@@ -143,10 +193,18 @@ describe('createReportStore()', () => {
 
   it('keeps at most 200 methods per client and counts the calls to later ones as unlisted', async () => {
     const { store } = await storeFor('method-cap');
-    const first = deltaOf(...Array.from({ length: maxMethodsPerClient - 1 }, (_, i): [number, ReportedCall] => [i, call({ modelMethod: `m${i}` })]));
+    const first = deltaOf(
+      ...Array.from({ length: maxMethodsPerClient - 1 }, (_, i): [number, ReportedCall] => [i, call({ modelMethod: `m${i}` })]),
+    );
     expect(await store.merge(first)).toBe(true);
     // one free place left: m500 takes it (first seen earliest), m501 and m502 are only counted
-    const second = deltaOf([300, call({ modelMethod: 'm500' })], [301, call({ modelMethod: 'm501' })], [302, call({ modelMethod: 'm501' })], [303, call({ modelMethod: 'm502' })], [304, call({ modelMethod: 'm0' })]);
+    const second = deltaOf(
+      [300, call({ modelMethod: 'm500' })],
+      [301, call({ modelMethod: 'm501' })],
+      [302, call({ modelMethod: 'm501' })],
+      [303, call({ modelMethod: 'm502' })],
+      [304, call({ modelMethod: 'm0' })],
+    );
     expect(await store.merge(second)).toBe(true);
     const [client] = (await store.read())?.clients ?? [];
     expect(client?.methods).toHaveLength(maxMethodsPerClient);
@@ -173,23 +231,46 @@ describe('createReportStore()', () => {
     const { store, prefix } = await storeFor('client-bound', 2);
     expect(await store.merge(deltaOf([1, call({ userAgent: 'a' })], [2, call({ userAgent: 'b' })]))).toBe(true);
     expect(await store.merge(deltaOf([3, call({ userAgent: 'c' })], [4, call({ userAgent: 'a' })]))).toBe(true);
-    expect((await store.read())?.clients.map((c) => [c.userAgent, c.calls])).toEqual([['a', 2], ['c', 1]]);
+    expect((await store.read())?.clients.map((c) => [c.userAgent, c.calls])).toEqual([
+      ['a', 2],
+      ['c', 1],
+    ]);
     expect((await keysUnder(redis, prefix)).sort()).toEqual(
-      [`${prefix}report:clients`, `${prefix}report:dropped`, `${prefix}report:client:${clientIdOf('a', '10.0.0.5')}`, `${prefix}report:client:${clientIdOf('c', '10.0.0.5')}`].sort(),
+      [
+        `${prefix}report:clients`,
+        `${prefix}report:dropped`,
+        `${prefix}report:client:${clientIdOf('a', '10.0.0.5')}`,
+        `${prefix}report:client:${clientIdOf('c', '10.0.0.5')}`,
+      ].sort(),
     );
     // b left: it comes back as a new client
     expect(await store.merge(deltaOf([5, call({ userAgent: 'b' })]))).toBe(true);
-    expect((await store.read())?.clients.map((c) => [c.userAgent, c.calls, c.firstSeen])).toEqual([['b', 1, at(5)], ['a', 2, at(1)]]);
+    expect((await store.read())?.clients.map((c) => [c.userAgent, c.calls, c.firstSeen])).toEqual([
+      ['b', 1, at(5)],
+      ['a', 2, at(1)],
+    ]);
     expect((await store.read())?.dropped).toMatchObject({ anonymousClients: 2, authenticatedClients: 0 });
   });
 
   it('keeps an authenticated client while anonymous ones come and go, and counts the ones that left', async () => {
     const { store } = await storeFor('authenticated-first', 3);
     expect(await store.merge(deltaOf([1, call({ userAgent: 'script', database: 'demo', user: 'login:0123456789ab' })]))).toBe(true);
-    for (let i = 0; i < 10; i++) expect(await store.merge(deltaOf([2 + i, call({ userAgent: `anonymous-${i}`, service: 'common', method: 'version', model: undefined, modelMethod: undefined })]))).toBe(true);
+    for (let i = 0; i < 10; i++)
+      expect(
+        await store.merge(
+          deltaOf([
+            2 + i,
+            call({ userAgent: `anonymous-${i}`, service: 'common', method: 'version', model: undefined, modelMethod: undefined }),
+          ]),
+        ),
+      ).toBe(true);
     const read = await store.read();
     expect(read?.clients.map((c) => c.userAgent)).toEqual(['anonymous-9', 'anonymous-8', 'script']);
-    expect(read?.clients.find((c) => c.userAgent === 'script')).toMatchObject({ database: 'demo', user: 'login:0123456789ab', authenticated: true });
+    expect(read?.clients.find((c) => c.userAgent === 'script')).toMatchObject({
+      database: 'demo',
+      user: 'login:0123456789ab',
+      authenticated: true,
+    });
     expect(read?.dropped).toMatchObject({ anonymousClients: 8, authenticatedClients: 0 });
   });
 
@@ -225,7 +306,12 @@ describe('createReportStore()', () => {
   });
 
   it('answers false and undefined when Redis is away', async () => {
-    const link = createRedisLink({ url: 'redis://127.0.0.1:1', prefix: testPrefix('report-store-away'), timeoutMs: 100, log: createLogger('silent') });
+    const link = createRedisLink({
+      url: 'redis://127.0.0.1:1',
+      prefix: testPrefix('report-store-away'),
+      timeoutMs: 100,
+      log: createLogger('silent'),
+    });
     links.push(link);
     const store = createReportStore(link, { maxClients: 10 });
     expect(await store.merge(deltaOf([1, call()]))).toBe(false);

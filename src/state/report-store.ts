@@ -9,7 +9,17 @@
  * client with the calls to the others counted in `unlistedCalls`.
  */
 import { createHash } from 'node:crypto';
-import { maxDifferencesPerMethod, maxMethodsPerClient, methodReports, noneDropped, type ClientReport, type DroppedCounts, type MethodCounts, type MethodReport, type ReportSnapshot } from '../report/migration-report.ts';
+import {
+  maxDifferencesPerMethod,
+  maxMethodsPerClient,
+  methodReports,
+  noneDropped,
+  type ClientReport,
+  type DroppedCounts,
+  type MethodCounts,
+  type MethodReport,
+  type ReportSnapshot,
+} from '../report/migration-report.ts';
 import type { RedisLink } from './redis-link.ts';
 
 /**
@@ -42,7 +52,10 @@ export function clientIdOf(userAgent: string, ip: string, database?: string, use
 }
 
 const methodIdOf = (m: MethodReport): string =>
-  createHash('sha256').update(JSON.stringify([m.service, m.method, m.model, m.modelMethod])).digest('base64url').slice(0, 16);
+  createHash('sha256')
+    .update(JSON.stringify([m.service, m.method, m.model, m.modelMethod]))
+    .digest('base64url')
+    .slice(0, 16);
 
 // KEYS: clients sorted set, writer's last seq, dropped counts (hash). ARGV: client key prefix, maxClients,
 // maxMethods, delta (JSON array of clients, times in ms, methods in first-seen order), seq ('' = none),
@@ -162,10 +175,19 @@ const iso = (t: number): string => new Date(t).toISOString();
 
 function clientToStored(c: ClientReport) {
   return {
-    id: clientIdOf(c.userAgent, c.ip, c.database, c.user), userAgent: c.userAgent, ip: c.ip,
-    ...(c.database === undefined ? {} : { database: c.database }), ...(c.user === undefined ? {} : { user: c.user }), authenticated: c.authenticated === true,
-    firstSeen: ms(c.firstSeen), lastSeen: ms(c.lastSeen),
-    calls: c.calls, faults: c.faults, dialects: c.dialects, services: c.services, unlistedCalls: c.unlistedCalls,
+    id: clientIdOf(c.userAgent, c.ip, c.database, c.user),
+    userAgent: c.userAgent,
+    ip: c.ip,
+    ...(c.database === undefined ? {} : { database: c.database }),
+    ...(c.user === undefined ? {} : { user: c.user }),
+    authenticated: c.authenticated === true,
+    firstSeen: ms(c.firstSeen),
+    lastSeen: ms(c.lastSeen),
+    calls: c.calls,
+    faults: c.faults,
+    dialects: c.dialects,
+    services: c.services,
+    unlistedCalls: c.unlistedCalls,
     // first seen first: when the cap is near, the methods called earliest take the free places, as in-process
     methods: c.methods
       .map((m) => ({ id: methodIdOf(m), ...m, firstSeen: ms(m.firstSeen), lastSeen: ms(m.lastSeen) }))
@@ -175,11 +197,17 @@ function clientToStored(c: ClientReport) {
 
 function clientFromStored(c: StoredClient): ClientReport {
   return {
-    userAgent: c.userAgent, ip: c.ip,
-    ...(typeof c.database === 'string' ? { database: c.database } : {}), ...(typeof c.user === 'string' ? { user: c.user } : {}),
+    userAgent: c.userAgent,
+    ip: c.ip,
+    ...(typeof c.database === 'string' ? { database: c.database } : {}),
+    ...(typeof c.user === 'string' ? { user: c.user } : {}),
     ...(c.authenticated === true ? { authenticated: true } : {}),
-    firstSeen: iso(c.firstSeen), lastSeen: iso(c.lastSeen), calls: c.calls, faults: c.faults,
-    dialects: c.dialects, services: c.services,
+    firstSeen: iso(c.firstSeen),
+    lastSeen: iso(c.lastSeen),
+    calls: c.calls,
+    faults: c.faults,
+    dialects: c.dialects,
+    services: c.services,
     methods: methodReports(Object.values(c.methods).map(storedMethod)),
     unlistedCalls: c.unlistedCalls,
   };
@@ -225,7 +253,10 @@ function parseStoredClient(raw: string): StoredClient | undefined {
 }
 
 /** Creates the store on `link`; `maxClients` is `--report-size`, `now` the clock of `generatedAt`. */
-export function createReportStore(link: RedisLink, { maxClients, now = Date.now }: { maxClients: number; now?: () => number }): ReportStore {
+export function createReportStore(
+  link: RedisLink,
+  { maxClients, now = Date.now }: { maxClients: number; now?: () => number },
+): ReportStore {
   if (!Number.isInteger(maxClients) || maxClients < 1) throw new Error(`maxClients must be a positive integer, got ${maxClients}`);
   link.define(scripts);
   const clientsKey = link.key('report', 'clients');
@@ -237,13 +268,26 @@ export function createReportStore(link: RedisLink, { maxClients, now = Date.now 
       if (delta.clients.length === 0) return true;
       const payload = JSON.stringify(delta.clients.map(clientToStored));
       const writerKey = link.key('report', 'writer', batch?.writer ?? '-');
-      const args = [clientPrefix, maxClients, maxMethodsPerClient, payload, batch?.seq ?? '', writerMemoryMs, maxDifferencesPerMethod, authenticatedBonus];
-      const done = await link.attempt('report-merge', (r) => link.script(r, 'gatewayReportMerge', [clientsKey, writerKey, droppedKey], args));
+      const args = [
+        clientPrefix,
+        maxClients,
+        maxMethodsPerClient,
+        payload,
+        batch?.seq ?? '',
+        writerMemoryMs,
+        maxDifferencesPerMethod,
+        authenticatedBonus,
+      ];
+      const done = await link.attempt('report-merge', (r) =>
+        link.script(r, 'gatewayReportMerge', [clientsKey, writerKey, droppedKey], args),
+      );
       return done !== undefined;
     },
 
     async read() {
-      const raws = await link.attempt('report-read', (r) => link.script(r, 'gatewayReportRead', [clientsKey, droppedKey], [clientPrefix, maxClients]));
+      const raws = await link.attempt('report-read', (r) =>
+        link.script(r, 'gatewayReportRead', [clientsKey, droppedKey], [clientPrefix, maxClients]),
+      );
       if (raws === undefined) return undefined;
       const [droppedRaw, ...clientRaws] = raws as string[];
       const clients: ClientReport[] = [];

@@ -57,4 +57,3 @@ export function createSealer(secret: string): Sealer {
 export function slotSecret(secret: string): Buffer {
   return derive(secret, 'shared-state slots v1');
 }
-

@@ -12,7 +12,12 @@ import type { CallOrigin } from '../call.ts';
 import { LegacyError } from '../errors.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { isStruct, type Struct, type Value } from '../value.ts';
-import { checkAccessRightsThroughSuccessor, getCurrenciesThroughSuccessor, type MethodDeps, toggleActiveThroughSuccessor } from './other-methods.ts';
+import {
+  checkAccessRightsThroughSuccessor,
+  getCurrenciesThroughSuccessor,
+  type MethodDeps,
+  toggleActiveThroughSuccessor,
+} from './other-methods.ts';
 import { type FieldInfo, readGroupThroughSuccessor } from './read-group.ts';
 
 export const successorModes = ['auto', 'always', 'off'] as const;
@@ -77,12 +82,22 @@ function entryFor(model: string, method: string): SuccessorEntry | undefined {
 function fieldInfo(v: Value): FieldInfo | undefined {
   if (!isStruct(v)) return undefined;
   const str = (name: string) => (typeof v.get(name) === 'string' ? (v.get(name) as string) : undefined);
-  return { type: str('type') ?? '', store: v.get('store') === true, aggregator: str('aggregator'), related: str('related'), relation: str('relation') };
+  return {
+    type: str('type') ?? '',
+    store: v.get('store') === true,
+    aggregator: str('aggregator'),
+    related: str('related'),
+    relation: str('relation'),
+  };
 }
 
 /** The upstream's "does not exist" answer for a public method (JSON-2's 404 from `get_public_method`). */
 export function isMethodGone(err: unknown, model: string, method: string): boolean {
-  return err instanceof LegacyError && err.name === 'werkzeug.exceptions.NotFound' && err.message === `The method '${model}.${method}' does not exist`;
+  return (
+    err instanceof LegacyError &&
+    err.name === 'werkzeug.exceptions.NotFound' &&
+    err.message === `The method '${model}.${method}' does not exist`
+  );
 }
 
 export function createSuccessors(options: SuccessorOptions): Successors {
@@ -103,7 +118,8 @@ export function createSuccessors(options: SuccessorOptions): Successors {
     async serve(call, origin) {
       const entry = entryFor(call.model, call.method);
       if (entry === undefined) throw new Error(`no successor for ${call.method}`);
-      const ask = (model: string, method: string, body: Struct) => options.upstream.json2({ db: call.db, key: call.key, model, method, body }, origin);
+      const ask = (model: string, method: string, body: Struct) =>
+        options.upstream.json2({ db: call.db, key: call.key, model, method, body }, origin);
       const fields = (model: string): Promise<Map<string, FieldInfo>> => {
         const cacheKey = JSON.stringify([call.db, model, options.metadataKey?.(call.db) === undefined ? call.key : '']);
         let cached = fieldsCache.get(cacheKey);
@@ -112,10 +128,11 @@ export function createSuccessors(options: SuccessorOptions): Successors {
           const body = new Map<string, Value>([['attributes', fieldAttributes]]);
           cached = options.upstream.json2({ db: call.db, key, model, method: 'fields_get', body }, origin).then((answer) => {
             const out = new Map<string, FieldInfo>();
-            if (isStruct(answer)) for (const [name, v] of answer) {
-              const info = fieldInfo(v);
-              if (info !== undefined) out.set(name, info);
-            }
+            if (isStruct(answer))
+              for (const [name, v] of answer) {
+                const info = fieldInfo(v);
+                if (info !== undefined) out.set(name, info);
+              }
             return out;
           });
           fieldsCache.set(cacheKey, cached);
@@ -127,9 +144,10 @@ export function createSuccessors(options: SuccessorOptions): Successors {
       options.onServed?.(origin, call.method);
       return entry.run(call.model, call.body, { ask, fields });
     },
-    gone: () => [...goneMethods.keys()].map((k) => {
-      const [db, model, method] = JSON.parse(k) as [string, string, string];
-      return `${db}: ${model === '' ? method : `${model}.${method}`}`;
-    }),
+    gone: () =>
+      [...goneMethods.keys()].map((k) => {
+        const [db, model, method] = JSON.parse(k) as [string, string, string];
+        return `${db}: ${model === '' ? method : `${model}.${method}`}`;
+      }),
   };
 }

@@ -28,7 +28,8 @@ export async function toggleActiveThroughSuccessor(model: string, args: Struct, 
   const ids = args.get('ids') ?? [];
   if (!Array.isArray(ids)) throw cannotTranslate(model, 'toggle_active', 'action_archive', 'ids that are not a list');
   const context = contextOf(args);
-  const rows = ids.length === 0 ? [] : await deps.ask(model, 'read', new Map<string, Value>([...context, ['ids', ids], ['fields', [activeName]]]));
+  const rows =
+    ids.length === 0 ? [] : await deps.ask(model, 'read', new Map<string, Value>([...context, ['ids', ids], ['fields', [activeName]]]));
   if (!Array.isArray(rows)) throw cannotTranslate(model, 'toggle_active', 'action_archive', 'a read answer that is not a list');
   const active = new Set<Value>();
   const found = new Set<Value>();
@@ -68,5 +69,10 @@ export async function checkAccessRightsThroughSuccessor(model: string, args: Str
   if (operation === 'read') {
     await deps.ask(model, 'search', new Map<string, Value>([...contextOf(args), ['domain', [[0, '=', 1]]]]));
   }
-  throw cannotTranslate(model, 'check_access_rights', 'has_access', 'an operation the user may not do, with raise_exception (only Odoo composes the AccessError text)');
+  throw cannotTranslate(
+    model,
+    'check_access_rights',
+    'has_access',
+    'an operation the user may not do, with raise_exception (only Odoo composes the AccessError text)',
+  );
 }

@@ -17,10 +17,23 @@ const FALSE: Domain = { kind: 'bool', value: false };
 
 /** `_INVERSE_OPERATOR`: what `~condition` becomes for a plain field name. */
 const inverseOperator: Record<string, string> = {
-  'not any': 'any', 'not any!': 'any!', 'not in': 'in', 'not like': 'like', 'not ilike': 'ilike',
-  'not =like': '=like', 'not =ilike': '=ilike', '!=': '=', '<>': '=',
-  any: 'not any', 'any!': 'not any!', in: 'not in', like: 'not like', ilike: 'not ilike',
-  '=like': 'not =like', '=ilike': 'not =ilike', '=': '!=',
+  'not any': 'any',
+  'not any!': 'any!',
+  'not in': 'in',
+  'not like': 'like',
+  'not ilike': 'ilike',
+  'not =like': '=like',
+  'not =ilike': '=ilike',
+  '!=': '=',
+  '<>': '=',
+  any: 'not any',
+  'any!': 'not any!',
+  in: 'not in',
+  like: 'not like',
+  ilike: 'not ilike',
+  '=like': 'not =like',
+  '=ilike': 'not =ilike',
+  '=': '!=',
 };
 
 /** A domain the gateway cannot read as Odoo would (the upstream accepted it, so this is a gateway gap). */

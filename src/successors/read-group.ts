@@ -62,7 +62,8 @@ function parseGroupby(spec: string, model: string, fields: Map<string, FieldInfo
   const [, name = '', , property, granularity] = m;
   const info = fields.get(name);
   if (info === undefined) throw invalidField(name, model);
-  if (property !== undefined && info.type !== 'properties') throw pythonError('ValueError', `Property name ${reprValue(property)} has to be used on a property field.`);
+  if (property !== undefined && info.type !== 'properties')
+    throw pythonError('ValueError', `Property name ${reprValue(property)} has to be used on a property field.`);
   if (info.type === 'properties') throw cannotTranslate(model, 'read_group', successor, 'grouping by a property');
   const annotated = isDate(info.type) ? `${name}:${granularity ?? 'month'}` : spec;
   return { key: spec, annotated, field: name, type: info.type, granularity: isDate(info.type) ? (granularity ?? 'month') : undefined };
@@ -87,12 +88,19 @@ async function baseHasColumn(model: string, name: string, deps: ReadGroupDeps): 
 }
 
 /** `read_group`'s `annotated_aggregates`: answer key → `_read_group` aggregate, in dict order. */
-async function aggregatesOf(model: string, specs: Value[], countKey: string, groupbyKeys: Set<string>, deps: ReadGroupDeps): Promise<Map<string, string>> {
+async function aggregatesOf(
+  model: string,
+  specs: Value[],
+  countKey: string,
+  groupbyKeys: Set<string>,
+  deps: ReadGroupDeps,
+): Promise<Map<string, string>> {
   const out = new Map<string, string>([[countKey, '__count']]);
   const fields = await deps.fields(model);
   for (const spec of specs) {
     if (spec === '__count') continue;
-    if (typeof spec !== 'string') throw cannotTranslate(model, 'read_group', successor, `a field specification that is not a string (${reprValue(spec)})`);
+    if (typeof spec !== 'string')
+      throw cannotTranslate(model, 'read_group', successor, `a field specification that is not a string (${reprValue(spec)})`);
     const m = fieldAggPattern.exec(spec);
     if (m === null) throw pythonError('ValueError', `Invalid field specification ${reprValue(spec)}.`);
     const [, name = '', func, inner] = m;
@@ -101,11 +109,18 @@ async function aggregatesOf(model: string, specs: Value[], countKey: string, gro
     else {
       const info = fields.get(name);
       if (info === undefined) throw invalidField(name, model);
-      if (info.aggregator !== undefined && !groupbyKeys.has(spec) && (await baseHasColumn(model, name, deps))) out.set(name, `${name}:${info.aggregator}`);
+      if (info.aggregator !== undefined && !groupbyKeys.has(spec) && (await baseHasColumn(model, name, deps)))
+        out.set(name, `${name}:${info.aggregator}`);
     }
   }
   for (const agg of out.values()) {
-    if (agg.endsWith(':recordset')) throw cannotTranslate(model, 'read_group', successor, "a ':recordset' aggregate (read_group answers records, formatted_read_group ids)");
+    if (agg.endsWith(':recordset'))
+      throw cannotTranslate(
+        model,
+        'read_group',
+        successor,
+        "a ':recordset' aggregate (read_group answers records, formatted_read_group ids)",
+      );
   }
   return out;
 }
@@ -137,7 +152,8 @@ function withContext(context: Value | undefined, expand: boolean): Struct {
 export async function readGroupThroughSuccessor(model: string, args: Struct, deps: ReadGroupDeps): Promise<Value> {
   const context = args.get('context');
   const fill = isStruct(context ?? null) ? (context as Struct).get('fill_temporal') : undefined;
-  if (fill !== undefined && (isTruthy(fill) || isStruct(fill))) throw cannotTranslate(model, 'read_group', successor, "the 'fill_temporal' context (formatted_read_group fills dates in its own way)");
+  if (fill !== undefined && (isTruthy(fill) || isStruct(fill)))
+    throw cannotTranslate(model, 'read_group', successor, "the 'fill_temporal' context (formatted_read_group fills dates in its own way)");
   const domain = args.get('domain') ?? [];
   const rawGroupby = args.get('groupby') ?? [];
   const groupbyList = typeof rawGroupby === 'string' ? [rawGroupby] : rawGroupby;
@@ -145,12 +161,14 @@ export async function readGroupThroughSuccessor(model: string, args: Struct, dep
     throw cannotTranslate(model, 'read_group', successor, `a groupby that is not a list of names (${reprValue(rawGroupby)})`);
   }
   const rawFields = args.get('fields') ?? [];
-  if (!Array.isArray(rawFields)) throw cannotTranslate(model, 'read_group', successor, `fields that are not a list (${reprValue(rawFields)})`);
+  if (!Array.isArray(rawFields))
+    throw cannotTranslate(model, 'read_group', successor, `fields that are not a list (${reprValue(rawFields)})`);
   const lazy = isTruthy(args.has('lazy') ? (args.get('lazy') as Value) : true);
   const offset = args.get('offset') ?? 0;
   const limit = args.get('limit') ?? null;
   const orderby = args.get('orderby') ?? false;
-  if (isTruthy(orderby) && typeof orderby !== 'string') throw cannotTranslate(model, 'read_group', successor, `an orderby that is not a string (${reprValue(orderby)})`);
+  if (isTruthy(orderby) && typeof orderby !== 'string')
+    throw cannotTranslate(model, 'read_group', successor, `an orderby that is not a string (${reprValue(orderby)})`);
 
   const fields = await deps.fields(model);
   const lazyGroupby = lazy ? groupbyList.slice(0, 1) : groupbyList;
@@ -170,11 +188,22 @@ export async function readGroupThroughSuccessor(model: string, args: Struct, dep
     const reverses = order === `${first.key} desc`;
     const successorReverses = order.toLowerCase().includes(`${first.annotated} desc`);
     if (isTruthy(offset) || isTruthy(limit) || reverses !== successorReverses) {
-      const probe = await deps.ask(model, successor, new Map<string, Value>([
-        ['domain', [[0, '=', 1]]], ['groupby', [first.annotated]], ['context', withContext(context, true)],
-      ]));
+      const probe = await deps.ask(
+        model,
+        successor,
+        new Map<string, Value>([
+          ['domain', [[0, '=', 1]]],
+          ['groupby', [first.annotated]],
+          ['context', withContext(context, true)],
+        ]),
+      );
       if (Array.isArray(probe) && probe.length > 0) {
-        throw cannotTranslate(model, 'read_group', successor, `a lazy read_group on '${first.field}', whose empty groups Odoo fills (group_expand), with an offset, a limit or this orderby`);
+        throw cannotTranslate(
+          model,
+          'read_group',
+          successor,
+          `a lazy read_group on '${first.field}', whose empty groups Odoo fills (group_expand), with an offset, a limit or this orderby`,
+        );
       }
       expand = false;
     }
@@ -195,7 +224,8 @@ export async function readGroupThroughSuccessor(model: string, args: Struct, dep
   try {
     callDomain = parseDomain(domain);
   } catch (err) {
-    if (err instanceof DomainShapeError) throw cannotTranslate(model, 'read_group', successor, `a domain the gateway cannot rebuild (${err.message})`);
+    if (err instanceof DomainShapeError)
+      throw cannotTranslate(model, 'read_group', successor, `a domain the gateway cannot rebuild (${err.message})`);
     throw err;
   }
   const rest = groupbyList.slice(lazyGroupby.length);
@@ -248,7 +278,13 @@ function rowOf(model: string, group: Struct, plan: RowPlan): Struct {
       if (end?.kind !== 'condition' || end.operator !== '<') throw fail('a date group domain without its end');
       parts.set(g.key, extra.slice(at, at + 2));
       values.set(g.key, value[1] as Value);
-      range.set(g.key, new Map<string, Value>([['from', value[0] as Value], ['to', end.value]]));
+      range.set(
+        g.key,
+        new Map<string, Value>([
+          ['from', value[0] as Value],
+          ['to', end.value],
+        ]),
+      );
       at += 2;
     } else {
       parts.set(g.key, extra.slice(at, at + 1));

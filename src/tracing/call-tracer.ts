@@ -54,7 +54,8 @@ export function clientTraceContext(traceparent: string | undefined, tracestate: 
  */
 export async function loadCallTracer(env: NodeJS.ProcessEnv, log: Logger): Promise<CallTracer | undefined> {
   const { exporters, unknown } = requestedTraceExporters(env);
-  if (unknown.length > 0) log.warn({ exporters: unknown }, 'OTEL_TRACES_EXPORTER names exporters the gateway does not have (it has otlp and console): ignored');
+  if (unknown.length > 0)
+    log.warn({ exporters: unknown }, 'OTEL_TRACES_EXPORTER names exporters the gateway does not have (it has otlp and console): ignored');
   if (exporters.length === 0) return undefined;
   const { createOtelCallTracer } = await import('./otel.ts');
   const tracer = createOtelCallTracer(env, exporters);

@@ -8,7 +8,15 @@
  * method, model and database: never arguments, passwords or keys.
  * Imported only when tracing is asked for (`call-tracer.ts`).
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, defaultTextMapGetter, defaultTextMapSetter, trace, type Attributes } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  trace,
+  type Attributes,
+} from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -52,7 +60,14 @@ export function createOtelCallTracer(env: NodeJS.ProcessEnv, exporters: readonly
   return {
     startCall(dialect, client): CallSpan {
       const parent = client === undefined ? ROOT_CONTEXT : propagator.extract(ROOT_CONTEXT, client, defaultTextMapGetter);
-      const span = tracer.startSpan('legacy call', { kind: SpanKind.SERVER, attributes: { 'rpc.system': dialect === 'jsonrpc' ? 'jsonrpc' : 'xmlrpc', 'legacy_rpc.dialect': dialect } }, parent);
+      const span = tracer.startSpan(
+        'legacy call',
+        {
+          kind: SpanKind.SERVER,
+          attributes: { 'rpc.system': dialect === 'jsonrpc' ? 'jsonrpc' : 'xmlrpc', 'legacy_rpc.dialect': dialect },
+        },
+        parent,
+      );
       const context = trace.setSpan(parent, span);
       return {
         upstream(method, path, db): UpstreamSpan {
@@ -80,7 +95,11 @@ export function createOtelCallTracer(env: NodeJS.ProcessEnv, exporters: readonly
           const service = serviceLabel(outcome.service);
           const method = methodLabel(outcome.service, outcome.method, outcome.modelMethod);
           span.updateName(`${service}.${method}`);
-          const attributes: Attributes = { 'rpc.service': outcome.service, 'rpc.method': outcome.method, 'legacy_rpc.outcome': outcomeName(outcome) };
+          const attributes: Attributes = {
+            'rpc.service': outcome.service,
+            'rpc.method': outcome.method,
+            'legacy_rpc.outcome': outcomeName(outcome),
+          };
           if (outcome.model !== undefined) attributes['odoo.model'] = outcome.model;
           if (outcome.modelMethod !== undefined) attributes['odoo.method'] = outcome.modelMethod;
           span.setAttributes(attributes);

@@ -14,7 +14,10 @@ export type TraceExporterName = 'otlp' | 'console';
 /** The exporters asked for (empty: no traces), and the names it does not know. */
 export function requestedTraceExporters(env: NodeJS.ProcessEnv): { exporters: TraceExporterName[]; unknown: string[] } {
   if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return { exporters: [], unknown: [] };
-  const named = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const named = (env.OTEL_TRACES_EXPORTER ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (named.length === 0) {
     const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT;
     return { exporters: endpoint !== undefined && endpoint.trim() !== '' ? ['otlp'] : [], unknown: [] };

@@ -53,7 +53,12 @@ export function connectAhead({ build, spareMs, onConnect }: ConnectAheadOptions)
     base(options, (err, socket) => {
       pending = false;
       if (err !== null || socket === null) return; // the next call connects by itself and reports the failure
-      const spare: Spare = { socket, origin: originOf(options), timer: setTimeout(() => discard(spare), spareMs), lost: () => discard(spare) };
+      const spare: Spare = {
+        socket,
+        origin: originOf(options),
+        timer: setTimeout(() => discard(spare), spareMs),
+        lost: () => discard(spare),
+      };
       spare.timer.unref();
       // closed or ended by the server before anyone took it: never hand it out
       socket.on('end', spare.lost).on('close', spare.lost).on('error', spare.lost);

@@ -6,7 +6,14 @@ import { fetchDocBearer } from './doc-bearer.ts';
 import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from './pool.ts';
 
 const config = loadConfig(['--upstream', 'http://odoo.test:8069'], {});
-const origin: CallOrigin = { host: 'erp.example.com', ip: '10.0.0.9', proto: 'https', userAgent: 'py/3', requestId: 'r1', signal: new AbortController().signal };
+const origin: CallOrigin = {
+  host: 'erp.example.com',
+  ip: '10.0.0.9',
+  proto: 'https',
+  userAgent: 'py/3',
+  requestId: 'r1',
+  signal: new AbortController().signal,
+};
 const key = 'a'.repeat(40);
 
 function httpAnswering(res: Partial<UpstreamResponse>) {
@@ -18,7 +25,9 @@ function httpAnswering(res: Partial<UpstreamResponse>) {
 describe('fetchDocBearer()', () => {
   it('GETs the model document with the bearer key, the database headers and If-None-Match', async () => {
     const { http, send } = httpAnswering({ status: 304 });
-    await expect(fetchDocBearer(http, config, { db: 'gw', key, model: 'res.partner', etag: '"e1"' }, origin)).resolves.toEqual({ status: 'not-modified' });
+    await expect(fetchDocBearer(http, config, { db: 'gw', key, model: 'res.partner', etag: '"e1"' }, origin)).resolves.toEqual({
+      status: 'not-modified',
+    });
     const request = send.mock.calls[0]![0];
     expect(request).toMatchObject({ method: 'GET', path: '/doc-bearer/res.partner.json' });
     expect(request.body).toBeUndefined();
@@ -41,7 +50,14 @@ describe('fetchDocBearer()', () => {
     });
     const answer = await fetchDocBearer(http, config, { db: 'gw', key, model: 'res.partner' }, origin);
     expect(send.mock.calls[0]![0].headers).not.toHaveProperty('if-none-match');
-    expect(answer).toEqual({ status: 'modified', etag: '"e2"', body: new Map<string, unknown>([['model', 'res.partner'], ['methods', new Map()]]) });
+    expect(answer).toEqual({
+      status: 'modified',
+      etag: '"e2"',
+      body: new Map<string, unknown>([
+        ['model', 'res.partner'],
+        ['methods', new Map()],
+      ]),
+    });
   });
 
   it('escapes the model name in the path', async () => {
@@ -54,7 +70,7 @@ describe('fetchDocBearer()', () => {
     [403, 'odoo.exceptions.AccessError', 'access_error'],
     [401, 'werkzeug.exceptions.Unauthorized', 'internal'],
     [404, 'werkzeug.exceptions.NotFound', 'internal'],
-  ])('rejects a %i answer with the upstream\'s error (%s)', async (status, name, kind) => {
+  ])("rejects a %i answer with the upstream's error (%s)", async (status, name, kind) => {
     const text = JSON.stringify({ name, message: 'm', arguments: ['m'], context: {}, debug: '' });
     const { http } = httpAnswering({ status, contentType: 'application/json; charset=utf-8', text });
     const err = await fetchDocBearer(http, config, { db: 'gw', key, model: 'res.partner' }, origin).catch((e: unknown) => e);

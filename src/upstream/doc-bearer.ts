@@ -22,9 +22,7 @@ export interface DocBearerRequest {
 }
 
 /** 200: the document and its ETag; 304: the caller's copy is still current. */
-export type DocBearerAnswer =
-  | { status: 'modified'; etag: string | undefined; body: Value }
-  | { status: 'not-modified' };
+export type DocBearerAnswer = { status: 'modified'; etag: string | undefined; body: Value } | { status: 'not-modified' };
 
 /**
  * Fetches one model's documentation. Rejects with a {@link LegacyError} for any other answer: 403

@@ -21,7 +21,11 @@ const probeConnections = 2;
 /** Creates the probe. `signal` bounds it whole, from the moment `check` is called (connecting included). */
 export function createHealthCheck(config: Config): HealthCheck {
   const { pool, prefix, url } = createUpstreamPool(config, probeConnections);
-  const headers = forwardedHeaders(config, { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'readyz', signal: new AbortController().signal }, undefined);
+  const headers = forwardedHeaders(
+    config,
+    { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'readyz', signal: new AbortController().signal },
+    undefined,
+  );
   return {
     async check(signal) {
       const started = performance.now();
@@ -33,7 +37,8 @@ export function createHealthCheck(config: Config): HealthCheck {
       } catch (err) {
         throw errorFromTransport(err, url, performance.now() - started, signal.aborted);
       }
-      if (status !== 200) throw upstreamError('upstream_invalid', `upstream /web/health answered ${status}`, url, performance.now() - started);
+      if (status !== 200)
+        throw upstreamError('upstream_invalid', `upstream /web/health answered ${status}`, url, performance.now() - started);
     },
     close: () => pool.close(),
   };

@@ -29,13 +29,19 @@ export interface LegacyEndpointClient {
 }
 
 /** Creates the pool: `connections` is the bound on shadow calls in flight. */
-export function createLegacyEndpointClient(config: Config, { connections, maxAnswerBytes }: { connections: number; maxAnswerBytes: number }): LegacyEndpointClient {
+export function createLegacyEndpointClient(
+  config: Config,
+  { connections, maxAnswerBytes }: { connections: number; maxAnswerBytes: number },
+): LegacyEndpointClient {
   const { pool, prefix, url } = createUpstreamPool(config, connections);
   return {
     async post(path, body, contentType, origin) {
       const started = performance.now();
       const signal = AbortSignal.timeout(config.callTimeoutMs);
-      const headers: Record<string, string> = { ...forwardedHeaders(config, { ...origin, signal }, undefined), 'content-length': String(body.length) };
+      const headers: Record<string, string> = {
+        ...forwardedHeaders(config, { ...origin, signal }, undefined),
+        'content-length': String(body.length),
+      };
       if (contentType !== undefined) headers['content-type'] = contentType;
       try {
         const res = await pool.request({ method: 'POST', path: prefix + path, headers, body, signal });

@@ -4,7 +4,10 @@ import { renderManagerPage } from '../../sim/database-manager-page.ts';
 import { parseManagerPage } from './manager-page.ts';
 
 const page = readFileSync(new URL('../../fixtures/odoo-data/web-database-manager.html', import.meta.url), 'utf8');
-const recorded = (id: string) => JSON.parse(readFileSync(new URL(`../../fixtures/conformance/cases/${id}.json`, import.meta.url), 'utf8')) as { legacy_decoded: { value: unknown } };
+const recorded = (id: string) =>
+  JSON.parse(readFileSync(new URL(`../../fixtures/conformance/cases/${id}.json`, import.meta.url), 'utf8')) as {
+    legacy_decoded: { value: unknown };
+  };
 
 describe('parseManagerPage()', () => {
   const parsed = parseManagerPage(page);
@@ -32,6 +35,10 @@ describe('parseManagerPage()', () => {
   });
 
   it('has no options where the page has no select', () => {
-    expect(parseManagerPage('<html><body>The database manager has been disabled.</body></html>')).toEqual({ insecure: false, langs: undefined, countries: undefined });
+    expect(parseManagerPage('<html><body>The database manager has been disabled.</body></html>')).toEqual({
+      insecure: false,
+      langs: undefined,
+      countries: undefined,
+    });
   });
 });

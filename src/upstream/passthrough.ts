@@ -58,7 +58,10 @@ export function createPassthroughClient(config: Config): PassthroughClient {
           method: request.method,
           path: prefix + request.target,
           headers: request.headers,
-          body: request.body === null || request.body instanceof Uint8Array || request.body instanceof Readable ? request.body : Readable.from(request.body, { objectMode: false }),
+          body:
+            request.body === null || request.body instanceof Uint8Array || request.body instanceof Readable
+              ? request.body
+              : Readable.from(request.body, { objectMode: false }),
           signal: request.signal,
         });
       } catch (err) {

@@ -18,7 +18,14 @@ let http: UpstreamHttp;
 /** Requests that reached the upstream, by path. */
 const seen: string[] = [];
 
-const origin = (signal: AbortSignal = new AbortController().signal): CallOrigin => ({ host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 't', signal });
+const origin = (signal: AbortSignal = new AbortController().signal): CallOrigin => ({
+  host: '',
+  ip: '127.0.0.1',
+  proto: 'http',
+  userAgent: '',
+  requestId: 't',
+  signal,
+});
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -85,12 +92,16 @@ describe('send()', () => {
     const before = seen.length;
     const controller = new AbortController();
     controller.abort();
-    await expect(http.send({ method: 'POST', path: '/never', headers: {}, body: '{}' }, origin(controller.signal))).rejects.toThrow(/client went away/);
+    await expect(http.send({ method: 'POST', path: '/never', headers: {}, body: '{}' }, origin(controller.signal))).rejects.toThrow(
+      /client went away/,
+    );
     await new Promise((r) => setTimeout(r, 50));
     expect(seen.slice(before)).toEqual([]);
   });
 
   it('turns a header undici refuses into an UpstreamError, not a throw from dispatch', async () => {
-    await expect(http.send({ method: 'POST', path: '/bad', headers: { 'x-db': 'gw\r\nX: 1' }, body: '{}' }, origin())).rejects.toThrow(/UND_ERR_INVALID_ARG|upstream request failed/);
+    await expect(http.send({ method: 'POST', path: '/bad', headers: { 'x-db': 'gw\r\nX: 1' }, body: '{}' }, origin())).rejects.toThrow(
+      /UND_ERR_INVALID_ARG|upstream request failed/,
+    );
   });
 });

@@ -77,10 +77,17 @@ export async function openStream(http: UpstreamHttp, request: UpstreamRequest, o
  * An undici Pool to the upstream origin with the configured timeouts and TLS, plus the base path
  * prefix and the base URL for messages. `connections: null` means unbounded.
  */
-export function createUpstreamPool(config: Config, connections: number | null, { ahead = false } = {}): { pool: Pool; prefix: string; url: string; closeSpare(): void } {
+export function createUpstreamPool(
+  config: Config,
+  connections: number | null,
+  { ahead = false } = {},
+): { pool: Pool; prefix: string; url: string; closeSpare(): void } {
   const base = new URL(config.upstream);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const connector = ahead && config.connectAheadMs > 0 ? connectAhead({ build: { ...tlsOptionsFrom(config), timeout: config.connectTimeoutMs }, spareMs: config.connectAheadMs }) : undefined;
+  const connector =
+    ahead && config.connectAheadMs > 0
+      ? connectAhead({ build: { ...tlsOptionsFrom(config), timeout: config.connectTimeoutMs }, spareMs: config.connectAheadMs })
+      : undefined;
   const pool = new Pool(base.origin, {
     connections,
     pipelining: 1,
@@ -94,7 +101,9 @@ export function createUpstreamPool(config: Config, connections: number | null, {
 }
 
 /** Connections the legacy services use at most: every kind of work's share, and the slow lane. */
-export function upstreamConnectionsTotal(config: Pick<Config, 'upstreamConnections' | 'keyConnections' | 'dbConnections' | 'slowConnections' | 'slowCallMs'>): number {
+export function upstreamConnectionsTotal(
+  config: Pick<Config, 'upstreamConnections' | 'keyConnections' | 'dbConnections' | 'slowConnections' | 'slowCallMs'>,
+): number {
   return config.upstreamConnections + config.keyConnections + config.dbConnections + (config.slowCallMs > 0 ? config.slowConnections : 0);
 }
 
@@ -169,7 +178,14 @@ export function createUpstreamHttp(config: Config): UpstreamHttp {
  * before the gateway holds several times the answer in memory (300 MB of JSON took RSS
  * to 1.5 GB). The caller's signal aborts it as `request()` would, with the signal's reason.
  */
-function exchange(pool: Pool, request: UpstreamRequest, origin: CallOrigin, maxBytes: number, url: string, started: number): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+function exchange(
+  pool: Pool,
+  request: UpstreamRequest,
+  origin: CallOrigin,
+  maxBytes: number,
+  url: string,
+  started: number,
+): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
     const { signal } = origin;
     if (signal.aborted) {
@@ -183,7 +199,8 @@ function exchange(pool: Pool, request: UpstreamRequest, origin: CallOrigin, maxB
     const chunks: Buffer[] = [];
     let size = 0;
     const onAbort = () => controller?.abort(abortReason(signal));
-    const tooLarge = () => upstreamError('upstream_invalid', `upstream answer exceeds ${maxBytes} bytes (--max-answer)`, url, performance.now() - started);
+    const tooLarge = () =>
+      upstreamError('upstream_invalid', `upstream answer exceeds ${maxBytes} bytes (--max-answer)`, url, performance.now() - started);
     const settle = () => signal.removeEventListener('abort', onAbort);
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {

@@ -18,7 +18,8 @@ export function workKindOf(path: string): WorkKind {
 /** `http` with each `send` and `open` holding a share of its kind until its answer is read. */
 export function shareUpstreamHttp(http: UpstreamHttp, shares: WorkShares): UpstreamHttp {
   // the path is the cost key (a JSON-2 call's model and method); client-chosen, so a long one is not learnt
-  const acquire = (request: UpstreamRequest, origin: CallOrigin) => shares.acquire(workKindOf(request.path), origin.signal, request.path.length <= 256 ? request.path : undefined);
+  const acquire = (request: UpstreamRequest, origin: CallOrigin) =>
+    shares.acquire(workKindOf(request.path), origin.signal, request.path.length <= 256 ? request.path : undefined);
   const { open } = http;
   return {
     url: http.url,

@@ -33,18 +33,34 @@ export interface StartupCheck {
   stop(): void;
 }
 
-const ownOrigin = (config: Config): CallOrigin => ({ host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'startup', signal: AbortSignal.timeout(config.callTimeoutMs) });
+const ownOrigin = (config: Config): CallOrigin => ({
+  host: '',
+  ip: '127.0.0.1',
+  proto: 'http',
+  userAgent: '',
+  requestId: 'startup',
+  signal: AbortSignal.timeout(config.callTimeoutMs),
+});
 
 const describeError = (err: unknown) => (err instanceof LegacyError ? `${err.message.split('\n')[0]}` : 'unexpected error');
 
 /** JSON-2 answers a key-less call with 401 (its bearer check); anything else means no JSON-2 there. */
 async function json2Answers(http: UpstreamHttp, config: Config): Promise<string> {
-  const res = await http.send({ method: 'POST', path: '/json/2/res.users/context_get', headers: { 'content-type': 'application/json' }, body: '{}' }, ownOrigin(config));
+  const res = await http.send(
+    { method: 'POST', path: '/json/2/res.users/context_get', headers: { 'content-type': 'application/json' }, body: '{}' },
+    ownOrigin(config),
+  );
   return res.status === 401 ? 'yes' : `no (POST /json/2 answered ${res.status})`;
 }
 
-async function databaseFindings(config: Config, upstream: Upstream, db: string, key: string): Promise<{ apiDoc: string; baseUrl: string; baseUrlFreeze: string }> {
-  const call = (model: string, method: string, body: Map<string, Value>) => upstream.json2({ db, key, model, method, body }, ownOrigin(config));
+async function databaseFindings(
+  config: Config,
+  upstream: Upstream,
+  db: string,
+  key: string,
+): Promise<{ apiDoc: string; baseUrl: string; baseUrlFreeze: string }> {
+  const call = (model: string, method: string, body: Map<string, Value>) =>
+    upstream.json2({ db, key, model, method, body }, ownOrigin(config));
   const param = async (name: string) => {
     try {
       const value = await call('ir.config_parameter', 'get_param', struct({ key: name, default: false }));
@@ -94,7 +110,11 @@ export function createStartupCheck(config: Config, http: UpstreamHttp, upstream:
     for (let attempt = 1; !stopped; attempt++) {
       version = await reach();
       if (version !== undefined || stopped) break;
-      if (attempt === 1 || attempt % 10 === 0) log.warn({ upstream: config.upstream, attempt, reason: current.reason }, 'upstream not usable yet; retrying (/readyz answers not ready meanwhile)');
+      if (attempt === 1 || attempt % 10 === 0)
+        log.warn(
+          { upstream: config.upstream, attempt, reason: current.reason },
+          'upstream not usable yet; retrying (/readyz answers not ready meanwhile)',
+        );
       await new Promise<void>((resolve) => {
         wake = resolve;
         timer = setTimeout(resolve, wait);
@@ -114,8 +134,12 @@ export function createStartupCheck(config: Config, http: UpstreamHttp, upstream:
       `  Odoo version: ${version}`,
       `  JSON-2 answering: ${json2}`,
       `  proxy_mode: not visible over the API; set it in Odoo when the gateway forwards client addresses (docs/first-run.md)`,
-      ...Object.entries(perDatabase).map(([db, f]) => `  database ${db}: api_doc ${f.apiDoc}; web.base.url ${f.baseUrl}; web.base.url.freeze ${f.baseUrlFreeze}`),
-      ...(Object.keys(perDatabase).length === 0 ? ['  api_doc, web.base.url, web.base.url.freeze: not checked (no --service-key with a database name)'] : []),
+      ...Object.entries(perDatabase).map(
+        ([db, f]) => `  database ${db}: api_doc ${f.apiDoc}; web.base.url ${f.baseUrl}; web.base.url.freeze ${f.baseUrlFreeze}`,
+      ),
+      ...(Object.keys(perDatabase).length === 0
+        ? ['  api_doc, web.base.url, web.base.url.freeze: not checked (no --service-key with a database name)']
+        : []),
     ];
     log.info({ upstream: config.upstream, version, json2, databases: perDatabase }, lines.join('\n'));
   };

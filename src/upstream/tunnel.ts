@@ -34,7 +34,10 @@ export function createTunnelOpener(config: Config): TunnelOpener {
         socket.destroy();
         reject(errorFromTransport(err, url, performance.now() - started, timedOut) satisfies LegacyError);
       };
-      const timer = setTimeout(() => fail(Object.assign(new Error('connect timeout'), { code: 'UND_ERR_CONNECT_TIMEOUT' }), true), config.connectTimeoutMs);
+      const timer = setTimeout(
+        () => fail(Object.assign(new Error('connect timeout'), { code: 'UND_ERR_CONNECT_TIMEOUT' }), true),
+        config.connectTimeoutMs,
+      );
       socket.once('error', (err) => {
         clearTimeout(timer);
         fail(err, false);

@@ -3,7 +3,12 @@ import type { Config } from '../config.ts';
 import { upstreamError } from './errors/index.ts';
 import { createWorkShares, type Lane, type WorkShareEvents, type WorkShares } from './work-shares.ts';
 
-const shareSetting: Record<Lane, string> = { call: '--upstream-connections', keys: '--key-connections', db: '--db-connections', slow: '--slow-connections' };
+const shareSetting: Record<Lane, string> = {
+  call: '--upstream-connections',
+  keys: '--key-connections',
+  db: '--db-connections',
+  slow: '--slow-connections',
+};
 
 /** `--light-reserve` as set, or its default: a quarter of `--upstream-connections`, at least 2. */
 export function lightReserveOf(config: Pick<Config, 'lightReserve' | 'upstreamConnections'>): number {
@@ -25,9 +30,20 @@ export function createUpstreamShares(config: Config, events?: WorkShareEvents): 
     maxWaitMs: config.queueTimeoutMs,
     slowMaxWaitMs: config.callTimeoutMs,
     waitedTooLong: (queue, waitedMs, bound) => {
-      const within = bound === 'deadline' ? 'before the call\'s deadline (--call-timeout; --db-timeout for the db service)' : queue === 'slow' ? 'within --call-timeout' : 'within --queue-timeout';
-      const share = queue === 'slow' ? `${shareSetting.slow}, or one of --upstream-connections beyond --light-reserve` : shareSetting[queue];
-      return upstreamError('upstream_timeout', `no upstream connection of its share (${share}) came free ${within}: the calls before it still run`, `${url.origin}${url.pathname.replace(/\/+$/, '')}`, waitedMs);
+      const within =
+        bound === 'deadline'
+          ? "before the call's deadline (--call-timeout; --db-timeout for the db service)"
+          : queue === 'slow'
+            ? 'within --call-timeout'
+            : 'within --queue-timeout';
+      const share =
+        queue === 'slow' ? `${shareSetting.slow}, or one of --upstream-connections beyond --light-reserve` : shareSetting[queue];
+      return upstreamError(
+        'upstream_timeout',
+        `no upstream connection of its share (${share}) came free ${within}: the calls before it still run`,
+        `${url.origin}${url.pathname.replace(/\/+$/, '')}`,
+        waitedMs,
+      );
     },
     ...(events === undefined ? {} : { events }),
   });

@@ -6,9 +6,22 @@ import { LegacyError } from '../errors.ts';
 import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from './pool.ts';
 import { createWebDatabaseClient } from './web-database.ts';
 
-const origin: CallOrigin = { host: 'gateway:8070', ip: '10.0.0.7', proto: 'http', userAgent: 'py', requestId: 'r', signal: new AbortController().signal };
+const origin: CallOrigin = {
+  host: 'gateway:8070',
+  ip: '10.0.0.7',
+  proto: 'http',
+  userAgent: 'py',
+  requestId: 'r',
+  signal: new AbortController().signal,
+};
 const config = loadConfig(['--upstream', 'http://odoo:8069', '--db-timeout', '900000'], {});
-const answer = (status: number, contentType: string, text: string, headers: Record<string, string> = {}): UpstreamResponse => ({ status, contentType, text, headers, elapsedMs: 3 });
+const answer = (status: number, contentType: string, text: string, headers: Record<string, string> = {}): UpstreamResponse => ({
+  status,
+  contentType,
+  text,
+  headers,
+  elapsedMs: 3,
+});
 
 function clientAnswering(...answers: UpstreamResponse[]) {
   const sent: UpstreamRequest[] = [];
@@ -28,28 +41,55 @@ function clientAnswering(...answers: UpstreamResponse[]) {
 describe('createWebDatabaseClient()', () => {
   it('posts forms urlencoded, under the db timeout, with no database header', async () => {
     const { client, sent } = clientAnswering(answer(303, 'text/html', '', { location: '/web/database/manager' }));
-    await client.submit('duplicate', [['master_pwd', 'admin'], ['name', 'gw'], ['new_name', 'gw 3']], 'gw', origin);
-    expect(sent[0]).toMatchObject({ method: 'POST', path: '/web/database/duplicate', body: 'master_pwd=admin&name=gw&new_name=gw+3', timeoutMs: 900_000 });
+    await client.submit(
+      'duplicate',
+      [
+        ['master_pwd', 'admin'],
+        ['name', 'gw'],
+        ['new_name', 'gw 3'],
+      ],
+      'gw',
+      origin,
+    );
+    expect(sent[0]).toMatchObject({
+      method: 'POST',
+      path: '/web/database/duplicate',
+      body: 'master_pwd=admin&name=gw&new_name=gw+3',
+      timeoutMs: 900_000,
+    });
     expect(sent[0]?.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(Object.keys(sent[0]?.headers ?? {}).filter((h) => /database/i.test(h))).toEqual([]);
   });
 
-  it("rejects with the error the manager page shows", async () => {
-    const page = renderManagerPage({ databases: ['gw'], insecure: true, error: 'Database duplication error: database "gw3" already exists\n' });
+  it('rejects with the error the manager page shows', async () => {
+    const page = renderManagerPage({
+      databases: ['gw'],
+      insecure: true,
+      error: 'Database duplication error: database "gw3" already exists\n',
+    });
     const { client } = clientAnswering(answer(200, 'text/html; charset=utf-8', page));
-    await expect(client.submit('duplicate', [], 'gw', origin)).rejects.toMatchObject({ name: 'psycopg2.errors.DuplicateDatabase', message: 'database "gw3" already exists\n' });
+    await expect(client.submit('duplicate', [], 'gw', origin)).rejects.toMatchObject({
+      name: 'psycopg2.errors.DuplicateDatabase',
+      message: 'database "gw3" already exists\n',
+    });
   });
 
   it('names the status of an answer that is neither a redirect nor an error page', async () => {
     const { client } = clientAnswering(answer(502, 'text/html', '<h1>Bad Gateway</h1>'));
     const err = await client.submit('drop', [], 'gw', origin).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LegacyError);
-    expect((err as LegacyError).lastLine).toMatch(/^legacy_rpc_gateway\.UpstreamError: upstream \/web\/database\/drop answered HTTP 502, neither a redirect nor an error page \(http:\/\/odoo:8069, \d+ ms\)$/);
+    expect((err as LegacyError).lastLine).toMatch(
+      /^legacy_rpc_gateway\.UpstreamError: upstream \/web\/database\/drop answered HTTP 502, neither a redirect nor an error page \(http:\/\/odoo:8069, \d+ ms\)$/,
+    );
   });
 
   it('reads the list, and its AccessDenied under --no-database-list', async () => {
-    const denied = '{"jsonrpc": "2.0", "id": null, "error": {"code": 0, "message": "Odoo Server Error", "data": {"name": "odoo.exceptions.AccessDenied", "message": "Access Denied", "arguments": [], "context": {}, "debug": ""}}}';
-    const { client, sent } = clientAnswering(answer(200, 'application/json', '{"jsonrpc": "2.0", "id": null, "result": ["gw", "gw2"]}'), answer(200, 'application/json', denied));
+    const denied =
+      '{"jsonrpc": "2.0", "id": null, "error": {"code": 0, "message": "Odoo Server Error", "data": {"name": "odoo.exceptions.AccessDenied", "message": "Access Denied", "arguments": [], "context": {}, "debug": ""}}}';
+    const { client, sent } = clientAnswering(
+      answer(200, 'application/json', '{"jsonrpc": "2.0", "id": null, "result": ["gw", "gw2"]}'),
+      answer(200, 'application/json', denied),
+    );
     expect(await client.list(origin)).toEqual(['gw', 'gw2']);
     expect(sent[0]).toMatchObject({ path: '/web/database/list', body: '{"jsonrpc":"2.0","method":"call","params":{},"id":null}' });
     await expect(client.list(origin)).rejects.toMatchObject({ kind: 'access_denied' });
@@ -91,7 +131,10 @@ describe('createWebDatabaseClient()', () => {
 
   it('returns the backup body of a 200 octet-stream, and the error of an error page', async () => {
     const page = renderManagerPage({ databases: ['gw'], insecure: true, error: "Database backup error: Database 'nope' is not known" });
-    const { client } = clientAnswering(answer(200, 'application/octet-stream; charset=binary', 'PK\u0003\u0004'), answer(200, 'text/html', page));
+    const { client } = clientAnswering(
+      answer(200, 'application/octet-stream; charset=binary', 'PK\u0003\u0004'),
+      answer(200, 'text/html', page),
+    );
     const chunks: Uint8Array[] = [];
     for await (const chunk of await client.backup([['name', 'gw']], 'gw', origin)) chunks.push(chunk);
     expect(Buffer.concat(chunks).toString('latin1')).toBe('PK\u0003\u0004');
@@ -99,11 +142,31 @@ describe('createWebDatabaseClient()', () => {
   });
 
   it("accepts the rewritten manager's application/zip backup, asked under the db timeout (which bounds the wait for its first byte), and its error pages", async () => {
-    const page = renderManagerPage({ databases: ['gw'], insecure: false, error: "Could not backup database. Database 'nope' doesn't exist" });
-    const refused = renderManagerPage({ databases: ['gw'], insecure: false, error: 'Could not backup database. Database management function blocked, bad admin password.' });
-    const { client, sent } = clientAnswering(answer(200, 'application/zip', 'PK\u0003\u0004'), answer(422, 'text/html; charset=utf-8', page), answer(403, 'text/html; charset=utf-8', refused));
+    const page = renderManagerPage({
+      databases: ['gw'],
+      insecure: false,
+      error: "Could not backup database. Database 'nope' doesn't exist",
+    });
+    const refused = renderManagerPage({
+      databases: ['gw'],
+      insecure: false,
+      error: 'Could not backup database. Database management function blocked, bad admin password.',
+    });
+    const { client, sent } = clientAnswering(
+      answer(200, 'application/zip', 'PK\u0003\u0004'),
+      answer(422, 'text/html; charset=utf-8', page),
+      answer(403, 'text/html; charset=utf-8', refused),
+    );
     const chunks: Uint8Array[] = [];
-    for await (const chunk of await client.backup([['name', 'gw'], ['backup_format', 'zip']], 'gw', origin)) chunks.push(chunk);
+    for await (const chunk of await client.backup(
+      [
+        ['name', 'gw'],
+        ['backup_format', 'zip'],
+      ],
+      'gw',
+      origin,
+    ))
+      chunks.push(chunk);
     expect(Buffer.concat(chunks).toString('latin1')).toBe('PK\u0003\u0004');
     expect(sent[0]).toMatchObject({ path: '/web/database/backup', timeoutMs: 900_000 });
     await expect(client.backup([['name', 'nope']], 'nope', origin)).rejects.toMatchObject({ name: 'psycopg2.OperationalError' });
@@ -111,19 +174,51 @@ describe('createWebDatabaseClient()', () => {
   });
 
   it('reads the change_password error page, whose verb keeps its underscore', async () => {
-    const refused = renderManagerPage({ databases: ['gw'], insecure: false, error: 'Could not change_password database. Database management function blocked, bad admin password.' });
+    const refused = renderManagerPage({
+      databases: ['gw'],
+      insecure: false,
+      error: 'Could not change_password database. Database management function blocked, bad admin password.',
+    });
     const { client } = clientAnswering(answer(403, 'text/html; charset=utf-8', refused));
-    await expect(client.submit('change_password', [['master_pwd', 'wrong'], ['master_pwd_new', 'x']], undefined, origin)).rejects.toMatchObject({ kind: 'access_denied' });
+    await expect(
+      client.submit(
+        'change_password',
+        [
+          ['master_pwd', 'wrong'],
+          ['master_pwd_new', 'x'],
+        ],
+        undefined,
+        origin,
+      ),
+    ).rejects.toMatchObject({ kind: 'access_denied' });
   });
 
   it('uploads a restore as multipart with the backup file built from its chunks', async () => {
     const { client, sent } = clientAnswering(answer(303, 'text/html', '', { location: '/web/database/manager' }));
-    const file = { field: 'backup_file', filename: 'gw5.zip', type: 'application/zip', chunks: [Buffer.from('PK\u0003\u0004'), Buffer.from('rest')] };
-    await client.restore([['master_pwd', 'admin'], ['name', 'gw5'], ['copy', 'true']], file, 'gw5', origin);
+    const file = {
+      field: 'backup_file',
+      filename: 'gw5.zip',
+      type: 'application/zip',
+      chunks: [Buffer.from('PK\u0003\u0004'), Buffer.from('rest')],
+    };
+    await client.restore(
+      [
+        ['master_pwd', 'admin'],
+        ['name', 'gw5'],
+        ['copy', 'true'],
+      ],
+      file,
+      'gw5',
+      origin,
+    );
     const form = sent[0]?.body as unknown as { get(name: string): unknown };
     expect(form.get('name')).toBe('gw5');
     const blob = form.get('backup_file') as Blob & { name: string };
-    expect([blob.name, blob.type, Buffer.from(await blob.arrayBuffer()).toString('latin1')]).toEqual(['gw5.zip', 'application/zip', 'PK\u0003\u0004rest']);
+    expect([blob.name, blob.type, Buffer.from(await blob.arrayBuffer()).toString('latin1')]).toEqual([
+      'gw5.zip',
+      'application/zip',
+      'PK\u0003\u0004rest',
+    ]);
   });
 });
 

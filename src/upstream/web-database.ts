@@ -9,7 +9,15 @@ import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { accessDenied, type LegacyError } from '../errors.ts';
 import { isStruct } from '../value.ts';
-import { classifyDatabaseAnswer, type DatabaseOperation, errorFromAnswer, errorFromDatabaseText, errorFromJsonRpc, jsonFromAnswer, upstreamError } from './errors/index.ts';
+import {
+  classifyDatabaseAnswer,
+  type DatabaseOperation,
+  errorFromAnswer,
+  errorFromDatabaseText,
+  errorFromJsonRpc,
+  jsonFromAnswer,
+  upstreamError,
+} from './errors/index.ts';
 import { multipartForm, urlencodedForm, type FormFields, type FormFile } from './form-post.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
 import { parseManagerPage, type ManagerPage } from './manager-page.ts';
@@ -61,9 +69,16 @@ const managerRetries = 2;
 export function createWebDatabaseClient(http: UpstreamHttp, config: Config): WebDatabaseClient {
   let kind: ManagerKind | undefined;
 
-  const request = (method: 'GET' | 'POST', path: string, db: string | undefined, origin: CallOrigin, body?: UpstreamRequest['body']): UpstreamRequest => {
+  const request = (
+    method: 'GET' | 'POST',
+    path: string,
+    db: string | undefined,
+    origin: CallOrigin,
+    body?: UpstreamRequest['body'],
+  ): UpstreamRequest => {
     const headers = forwardedHeaders(config, origin, db);
-    if (typeof body === 'string') headers['content-type'] = path === '/web/database/list' ? 'application/json' : 'application/x-www-form-urlencoded';
+    if (typeof body === 'string')
+      headers['content-type'] = path === '/web/database/list' ? 'application/json' : 'application/x-www-form-urlencoded';
     return { method, path, headers, ...(body === undefined ? {} : { body }), timeoutMs: config.dbTimeoutMs };
   };
 
@@ -78,7 +93,12 @@ export function createWebDatabaseClient(http: UpstreamHttp, config: Config): Web
 
   function failure(text: string | undefined, status: number, path: string, op: DatabaseOperation, elapsedMs: number): LegacyError {
     if (text !== undefined) return errorFromDatabaseText(text, op);
-    return upstreamError('upstream_invalid', `upstream ${path} answered HTTP ${status}, neither a redirect nor an error page`, http.url, elapsedMs);
+    return upstreamError(
+      'upstream_invalid',
+      `upstream ${path} answered HTTP ${status}, neither a redirect nor an error page`,
+      http.url,
+      elapsedMs,
+    );
   }
 
   return {
@@ -101,21 +121,28 @@ export function createWebDatabaseClient(http: UpstreamHttp, config: Config): Web
       // between the list and the check fails the render with HTTP 500 (OperationalError `database
       // "x" does not exist`), which says nothing of the manager itself, so the page is asked again.
       let res = await http.send(request('GET', managerPath, undefined, origin), origin);
-      for (let again = 0; res.status >= 500 && again < managerRetries; again++) res = await http.send(request('GET', managerPath, undefined, origin), origin);
+      for (let again = 0; res.status >= 500 && again < managerRetries; again++)
+        res = await http.send(request('GET', managerPath, undefined, origin), origin);
       if (res.status !== 200 || !res.contentType.startsWith('text/html')) return undefined;
       return parseManagerPage(res.text);
     },
 
     async submit(route, fields, db, origin) {
       const path = `/web/database/${route}`;
-      await expectRedirect(path, request('POST', path, db, origin, urlencodedForm(fields)), { route, db, newName: fieldValue(fields, 'new_name') }, origin);
+      await expectRedirect(
+        path,
+        request('POST', path, db, origin, urlencodedForm(fields)),
+        { route, db, newName: fieldValue(fields, 'new_name') },
+        origin,
+      );
     },
 
     async backup(fields, db, origin) {
       const path = '/web/database/backup';
       const res = await openStream(http, request('POST', path, db, origin, urlencodedForm(fields)), origin);
       // 19.0 streams every format as octet-stream; the rewrite sends a zip as application/zip
-      if (res.status === 200 && (res.contentType.startsWith('application/octet-stream') || res.contentType.startsWith('application/zip'))) return res.body;
+      if (res.status === 200 && (res.contentType.startsWith('application/octet-stream') || res.contentType.startsWith('application/zip')))
+        return res.body;
       const text = await res.text();
       const answer = classifyDatabaseAnswer(res.status, res.contentType, undefined, text);
       throw failure(answer.kind === 'error' ? answer.text : undefined, res.status, path, { route: 'backup', db }, res.elapsedMs);
@@ -131,7 +158,12 @@ export function createWebDatabaseClient(http: UpstreamHttp, config: Config): Web
       // A GET is side-effect free: the POST-only route answers 405 where it exists, 404 where not.
       const res = await http.send(request('GET', '/web/database/rename', undefined, origin), origin);
       if (res.status !== 404 && res.status !== 405) {
-        throw upstreamError('upstream_invalid', `upstream /web/database/rename answered HTTP ${res.status} to a GET`, http.url, res.elapsedMs);
+        throw upstreamError(
+          'upstream_invalid',
+          `upstream /web/database/rename answered HTTP ${res.status} to a GET`,
+          http.url,
+          res.elapsedMs,
+        );
       }
       kind = res.status === 405 ? 'modules-db' : 'service-db';
       return kind;

@@ -3,8 +3,21 @@ import { loadConfig } from '../config.ts';
 import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from './pool.ts';
 import { createWebSessionClient } from './web-session.ts';
 
-const origin = { host: 'gateway:8070', ip: '10.0.0.7', proto: 'http', userAgent: 'client/1', requestId: 'r', signal: new AbortController().signal };
-const json = (body: string, headers: Record<string, string | string[]> = {}): UpstreamResponse => ({ status: 200, contentType: 'application/json; charset=utf-8', headers, text: body, elapsedMs: 3 });
+const origin = {
+  host: 'gateway:8070',
+  ip: '10.0.0.7',
+  proto: 'http',
+  userAgent: 'client/1',
+  requestId: 'r',
+  signal: new AbortController().signal,
+};
+const json = (body: string, headers: Record<string, string | string[]> = {}): UpstreamResponse => ({
+  status: 200,
+  contentType: 'application/json; charset=utf-8',
+  headers,
+  text: body,
+  elapsedMs: 3,
+});
 
 function fakeHttp(answers: UpstreamResponse[]) {
   const sent: UpstreamRequest[] = [];
@@ -22,13 +35,21 @@ function fakeHttp(answers: UpstreamResponse[]) {
 describe('createWebSessionClient()', () => {
   it('logs in, calls call_kw with the session cookie and no database header, follows a rotated cookie, and logs out', async () => {
     const { client, sent } = fakeHttp([
-      json('{"jsonrpc": "2.0", "id": null, "result": {"uid": 5, "name": "Marc Demo"}}', { 'set-cookie': ['session_id=first; HttpOnly; Path=/'] }),
+      json('{"jsonrpc": "2.0", "id": null, "result": {"uid": 5, "name": "Marc Demo"}}', {
+        'set-cookie': ['session_id=first; HttpOnly; Path=/'],
+      }),
       json('{"jsonrpc": "2.0", "id": null, "result": 23}', { 'set-cookie': 'session_id=rotated; Path=/' }),
       json('{"jsonrpc": "2.0", "id": null}'),
     ]);
     const login = await client.authenticate({ db: 'gw', login: 'demo', password: 'demo' }, origin);
     expect(login).toEqual({ uid: 5, session: { db: 'gw', cookie: 'first' } });
-    expect(await client.callKw(login.session, { model: 'res.users.apikeys.description', method: 'create', args: [new Map([['name', 'x']])], kwargs: new Map() }, origin)).toBe(23);
+    expect(
+      await client.callKw(
+        login.session,
+        { model: 'res.users.apikeys.description', method: 'create', args: [new Map([['name', 'x']])], kwargs: new Map() },
+        origin,
+      ),
+    ).toBe(23);
     await client.destroy(login.session, origin);
     expect(sent.map((r) => [r.path, r.headers.cookie, r.headers['x-odoo-database']])).toEqual([
       ['/web/session/authenticate', undefined, undefined],
@@ -40,23 +61,41 @@ describe('createWebSessionClient()', () => {
   });
 
   it('answers {"uid": null} (a second factor is due) with a null uid', async () => {
-    const { client } = fakeHttp([json('{"jsonrpc": "2.0", "id": null, "result": {"uid": null}}', { 'set-cookie': 'session_id=pre; Path=/' })]);
+    const { client } = fakeHttp([
+      json('{"jsonrpc": "2.0", "id": null, "result": {"uid": null}}', { 'set-cookie': 'session_id=pre; Path=/' }),
+    ]);
     expect((await client.authenticate({ db: 'gw', login: 'demo', password: 'demo' }, origin)).uid).toBeNull();
   });
 
   it.each([
-    ['AccessDenied', '{"name": "odoo.exceptions.AccessDenied", "message": "Access Denied", "arguments": ["Access Denied"], "context": {}, "debug": ""}', { kind: 'access_denied', name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' }],
-    ['a missing database', '{"name": "psycopg2.OperationalError", "message": "connection to server at \\"db\\" (10.0.0.9), port 5432 failed: FATAL:  database \\"nope\\" does not exist\\n", "arguments": [], "context": {}, "debug": ""}', { name: 'psycopg2.OperationalError', message: 'connection to server failed: FATAL:  database "gw" does not exist\n' }],
-    ['a database the dbfilter hides', '{"name": "odoo.exceptions.AccessError", "message": "Database not found.", "arguments": [], "context": {}, "debug": ""}', { name: 'psycopg2.OperationalError' }],
+    [
+      'AccessDenied',
+      '{"name": "odoo.exceptions.AccessDenied", "message": "Access Denied", "arguments": ["Access Denied"], "context": {}, "debug": ""}',
+      { kind: 'access_denied', name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' },
+    ],
+    [
+      'a missing database',
+      '{"name": "psycopg2.OperationalError", "message": "connection to server at \\"db\\" (10.0.0.9), port 5432 failed: FATAL:  database \\"nope\\" does not exist\\n", "arguments": [], "context": {}, "debug": ""}',
+      { name: 'psycopg2.OperationalError', message: 'connection to server failed: FATAL:  database "gw" does not exist\n' },
+    ],
+    [
+      'a database the dbfilter hides',
+      '{"name": "odoo.exceptions.AccessError", "message": "Database not found.", "arguments": [], "context": {}, "debug": ""}',
+      { name: 'psycopg2.OperationalError' },
+    ],
   ])('maps a login refused with %s', async (_what, data, expected) => {
-    const { client } = fakeHttp([json(`{"jsonrpc": "2.0", "id": null, "error": {"code": 0, "message": "Odoo Server Error", "data": ${data}}}`)]);
+    const { client } = fakeHttp([
+      json(`{"jsonrpc": "2.0", "id": null, "error": {"code": 0, "message": "Odoo Server Error", "data": ${data}}}`),
+    ]);
     await expect(client.authenticate({ db: 'gw', login: 'demo', password: 'x' }, origin)).rejects.toMatchObject(expected);
   });
 
   it('checks a session at /web/session/check with its cookie (answered without a result), following a rotated cookie, and rejects an ended one as Odoo 19 answers it', async () => {
     const { client, sent } = fakeHttp([
       json('{"jsonrpc": "2.0", "id": null}', { 'set-cookie': 'session_id=rotated; Path=/' }),
-      json('{"jsonrpc": "2.0", "id": null, "error": {"code": 100, "message": "Odoo Session Expired", "data": {"name": "odoo.http.SessionExpiredException", "message": "Session expired", "arguments": ["Session expired"], "context": {}, "debug": ""}}}'),
+      json(
+        '{"jsonrpc": "2.0", "id": null, "error": {"code": 100, "message": "Odoo Session Expired", "data": {"name": "odoo.http.SessionExpiredException", "message": "Session expired", "arguments": ["Session expired"], "context": {}, "debug": ""}}}',
+      ),
     ]);
     const session = { db: 'gw', cookie: 'first' };
     await client.check(session, origin);
@@ -70,7 +109,9 @@ describe('createWebSessionClient()', () => {
   });
 
   it('maps code 100 to SessionExpiredException', async () => {
-    const { client } = fakeHttp([json('{"jsonrpc": "2.0", "id": null, "error": {"code": 100, "message": "Odoo Session Expired", "data": {}}}')]);
+    const { client } = fakeHttp([
+      json('{"jsonrpc": "2.0", "id": null, "error": {"code": 100, "message": "Odoo Session Expired", "data": {}}}'),
+    ]);
     await expect(client.destroy({ db: 'gw', cookie: 'gone' }, origin)).rejects.toMatchObject({ name: 'odoo.http.SessionExpiredException' });
   });
 });

@@ -48,7 +48,13 @@ export function baseUrlHeaders(baseUrl: string): Record<string, string> | undefi
   } catch {
     return undefined;
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || (url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.username !== '') return undefined;
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    (url.pathname !== '/' && url.pathname !== '') ||
+    url.search !== '' ||
+    url.username !== ''
+  )
+    return undefined;
   if (`${url.protocol}//${url.host}` !== baseUrl.replace(/\/$/, '')) return undefined;
   return { host: url.host, 'x-forwarded-host': url.host, 'x-forwarded-proto': url.protocol.slice(0, -1) };
 }
@@ -88,7 +94,15 @@ function sessionIdFrom(setCookie: string | string[] | undefined): string | undef
 
 /** Creates the client on top of the upstream pool. */
 export function createWebSessionClient(http: UpstreamHttp, config: Config): WebSessionClient {
-  async function post(path: string, db: string, params: Struct, cookie: string | undefined, origin: CallOrigin, dbHeader = false, extra: Record<string, string> = {}): Promise<{ res: UpstreamResponse; value: Value }> {
+  async function post(
+    path: string,
+    db: string,
+    params: Struct,
+    cookie: string | undefined,
+    origin: CallOrigin,
+    dbHeader = false,
+    extra: Record<string, string> = {},
+  ): Promise<{ res: UpstreamResponse; value: Value }> {
     const headers = { ...forwardedHeaders(config, origin, db), ...extra };
     headers['content-type'] = 'application/json';
     if (cookie !== undefined) headers.cookie = `session_id=${cookie}`;
@@ -97,10 +111,14 @@ export function createWebSessionClient(http: UpstreamHttp, config: Config): WebS
     const res = await http.send({ method: 'POST', path, headers, body }, origin);
     if (res.status !== 200 || !res.contentType.startsWith('application/json')) throw errorFromAnswer(res, http.url, db, config.maxDepth);
     const envelope = jsonFromAnswer(res, http.url, config.maxDepth);
-    if (!isStruct(envelope)) throw upstreamError('upstream_invalid', `upstream ${path} answered a non-JSON-RPC body`, http.url, res.elapsedMs);
+    if (!isStruct(envelope))
+      throw upstreamError('upstream_invalid', `upstream ${path} answered a non-JSON-RPC body`, http.url, res.elapsedMs);
     const error = envelope.get('error');
     if (error !== undefined && isStruct(error)) {
-      throw errorFromJsonRpc(error, upstreamError('upstream_invalid', `upstream ${path} answered an error without data`, http.url, res.elapsedMs));
+      throw errorFromJsonRpc(
+        error,
+        upstreamError('upstream_invalid', `upstream ${path} answered an error without data`, http.url, res.elapsedMs),
+      );
     }
     return { res, value: envelope.has('result') ? (envelope.get('result') as Value) : null };
   }
@@ -113,7 +131,10 @@ export function createWebSessionClient(http: UpstreamHttp, config: Config): WebS
         answer = await post('/web/session/authenticate', db, struct({ db, login, password }), undefined, origin, false, atRoot);
       } catch (err) {
         // A missing database (or one the dbfilter hides) is the legacy unknown-database fault.
-        if (err instanceof LegacyError && (err.name.startsWith('psycopg2.') || (err.kind === 'access_error' && err.message === 'Database not found.'))) {
+        if (
+          err instanceof LegacyError &&
+          (err.name.startsWith('psycopg2.') || (err.kind === 'access_error' && err.message === 'Database not found.'))
+        ) {
           throw unknownDatabase(db);
         }
         throw err;
@@ -121,7 +142,12 @@ export function createWebSessionClient(http: UpstreamHttp, config: Config): WebS
       const uid = isStruct(answer.value) ? answer.value.get('uid') : undefined;
       const cookie = sessionIdFrom(answer.res.headers['set-cookie']);
       if (cookie === undefined || (uid !== null && (uid === undefined || !isInt(uid)))) {
-        throw upstreamError('upstream_invalid', 'upstream /web/session/authenticate answered without a uid and a session', http.url, answer.res.elapsedMs);
+        throw upstreamError(
+          'upstream_invalid',
+          'upstream /web/session/authenticate answered without a uid and a session',
+          http.url,
+          answer.res.elapsedMs,
+        );
       }
       const stated = isStruct(answer.value) ? answer.value.get('web.base.url') : undefined;
       return { uid, session: { db, cookie }, baseUrl: typeof stated === 'string' && stated !== '' ? stated : undefined };

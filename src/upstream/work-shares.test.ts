@@ -58,7 +58,10 @@ describe('createWorkShares()', () => {
 
   it('a waiter gives up after maxWaitMs, or when its signal aborts, and leaves the queue', async () => {
     const events: string[] = [];
-    const s = shares({ maxWaitMs: 30, events: { waiting: (k, d) => events.push(`${k}${d}`), waited: () => undefined, timedOut: (k) => events.push(`timeout ${k}`) } });
+    const s = shares({
+      maxWaitMs: 30,
+      events: { waiting: (k, d) => events.push(`${k}${d}`), waited: () => undefined, timedOut: (k) => events.push(`timeout ${k}`) },
+    });
     await s.acquire('db', never);
     await expect(s.acquire('db', never)).rejects.toThrow('waited too long');
     const gone = new AbortController();
@@ -75,7 +78,9 @@ describe('createWorkShares()', () => {
     await sleep(60); // ran past slowAfterMs: its key is slow, it moved to the slow lane
     expect(s.busy()).toMatchObject({ call: 0, slow: 1 });
     const order: string[] = [];
-    const slow = [1, 2, 3].map((n) => s.acquire('call', never, '/json/2/ir.model.fields/search_read').then((t) => (order.push(`slow ${n}`), t)));
+    const slow = [1, 2, 3].map((n) =>
+      s.acquire('call', never, '/json/2/ir.model.fields/search_read').then((t) => (order.push(`slow ${n}`), t)),
+    );
     const light = await s.acquire('call', never, '/json/2/res.users/context_get');
     order.push('light');
     expect(s.waiting()).toEqual({ call: 0, keys: 0, db: 0, slow: 3 });
@@ -91,7 +96,11 @@ describe('createWorkShares()', () => {
 
   it('a call queued before its key was found slow waits for the slow lane instead', async () => {
     const events: string[] = [];
-    const s = shares({ slowAfterMs: 20, slowLane: 1, events: { waiting: (q, d) => events.push(`${q}${d}`), waited: () => undefined, timedOut: () => undefined } });
+    const s = shares({
+      slowAfterMs: 20,
+      slowLane: 1,
+      events: { waiting: (q, d) => events.push(`${q}${d}`), waited: () => undefined, timedOut: () => undefined },
+    });
     const first = await s.acquire('call', never, '/json/2/a/slow');
     const second = s.acquire('call', never, '/json/2/a/slow'); // unknown yet: queued for an ordinary share
     expect(s.waiting()).toMatchObject({ call: 1, slow: 0 });
@@ -157,11 +166,14 @@ describe('createWorkShares()', () => {
     expect(s.busy()).toEqual({ call: 0, keys: 0, db: 0, slow: 0 });
   });
 
-  it('a call known slow waits up to slowMaxWaitMs, not the ordinary calls\' maxWaitMs', async () => {
+  it("a call known slow waits up to slowMaxWaitMs, not the ordinary calls' maxWaitMs", async () => {
     const events: string[] = [];
     const bounds: string[] = [];
     const s = shares({
-      slowAfterMs: 20, slowLane: 1, maxWaitMs: 30, slowMaxWaitMs: 60_000,
+      slowAfterMs: 20,
+      slowLane: 1,
+      maxWaitMs: 30,
+      slowMaxWaitMs: 60_000,
       waitedTooLong: (queue, _ms, bound) => (bounds.push(`${queue} ${bound}`), tooLong()),
       events: { waiting: () => undefined, waited: () => undefined, timedOut: (q) => events.push(`timeout ${q}`) },
     });
@@ -182,7 +194,10 @@ describe('createWorkShares()', () => {
   it('a waiter whose deadline passes (its signal aborts with a TimeoutError) fails with waitedTooLong, saying so', async () => {
     const bounds: string[] = [];
     const events: string[] = [];
-    const s = shares({ waitedTooLong: (queue, _ms, bound) => (bounds.push(`${queue} ${bound}`), tooLong()), events: { waiting: () => undefined, waited: () => undefined, timedOut: (q) => events.push(`timeout ${q}`) } });
+    const s = shares({
+      waitedTooLong: (queue, _ms, bound) => (bounds.push(`${queue} ${bound}`), tooLong()),
+      events: { waiting: () => undefined, waited: () => undefined, timedOut: (q) => events.push(`timeout ${q}`) },
+    });
     await s.acquire('db', never);
     const deadline = new AbortController();
     const waiting = s.acquire('db', deadline.signal);

@@ -187,11 +187,14 @@ export function createWorkShares(options: WorkShareOptions): WorkShares {
         let timer: NodeJS.Timeout | undefined;
         const arm = () => {
           clearTimeout(timer);
-          timer = setTimeout(() => {
-            leave();
-            events?.timedOut(queue);
-            reject(options.waitedTooLong(queue, performance.now() - started, 'queue'));
-          }, Math.max(0, (queue === 'slow' ? slowMaxWaitMs : maxWaitMs) - (performance.now() - started)));
+          timer = setTimeout(
+            () => {
+              leave();
+              events?.timedOut(queue);
+              reject(options.waitedTooLong(queue, performance.now() - started, 'queue'));
+            },
+            Math.max(0, (queue === 'slow' ? slowMaxWaitMs : maxWaitMs) - (performance.now() - started)),
+          );
         };
         const leave = () => {
           clearTimeout(timer);

@@ -27,7 +27,11 @@ function clientWentAway(): LegacyError {
  * the LegacyError the body threw (rethrown), or with a "client went away" error when the consumer
  * stops early.
  */
-export async function* reportWhenDone<T>(body: AsyncIterable<T>, outcome: CallOutcome, report: (outcome: CallOutcome) => void): AsyncGenerator<T> {
+export async function* reportWhenDone<T>(
+  body: AsyncIterable<T>,
+  outcome: CallOutcome,
+  report: (outcome: CallOutcome) => void,
+): AsyncGenerator<T> {
   let reported = false;
   try {
     yield* body;

@@ -53,8 +53,14 @@ describe('classify()', () => {
       { id: 'obj-read-html-xmlrpc2', cause: 'simulator', topic: 'html', reason: 'html sanitising' },
       { id: 'types-uid-as-string', cause: 'corpus', reason: 'state' },
     ]);
-    expect(classify(outcome('obj-read-html-xmlrpc2', diff), none, listed)).toMatchObject({ class: 'not-modelled', reason: 'html sanitising' });
-    expect(classify(outcome('obj-read-html-xmlrpc2'), none, listed)).toMatchObject({ class: 'passed', stale: expect.stringMatching(/listed as not modelled/) });
+    expect(classify(outcome('obj-read-html-xmlrpc2', diff), none, listed)).toMatchObject({
+      class: 'not-modelled',
+      reason: 'html sanitising',
+    });
+    expect(classify(outcome('obj-read-html-xmlrpc2'), none, listed)).toMatchObject({
+      class: 'passed',
+      stale: expect.stringMatching(/listed as not modelled/),
+    });
     expect(classify({ ...outcome('types-uid-as-string', diff), relativeDifferences: [] }, none, listed).class).toBe('not-modelled');
     expect(classify({ ...outcome('types-uid-as-string', diff), relativeDifferences: diff }, none, listed).class).toBe('failed');
   });

@@ -59,25 +59,48 @@ export function classify(
   notModelled: ReadonlyMap<string, NotModelledEntry>,
 ): ClassifiedOutcome {
   const id = outcome.case.id;
-  if (outcome.scope.kind === 'out-of-scope') return { ...outcome, class: 'out-of-scope', reason: `${outcome.scope.issue}: ${outcome.scope.reason}` };
+  if (outcome.scope.kind === 'out-of-scope')
+    return { ...outcome, class: 'out-of-scope', reason: `${outcome.scope.issue}: ${outcome.scope.reason}` };
   if (outcome.runnerError !== undefined) return { ...outcome, class: 'failed', reason: `runner error: ${outcome.runnerError}` };
   if (outcome.unbound !== undefined && outcome.unbound.length > 0) {
-    return { ...outcome, class: 'not-modelled', reason: `needs ${outcome.unbound.map((n) => `<${n}>`).join(', ')}, which the corpus never shows being made and the run cannot provide` };
+    return {
+      ...outcome,
+      class: 'not-modelled',
+      reason: `needs ${outcome.unbound.map((n) => `<${n}>`).join(', ')}, which the corpus never shows being made and the run cannot provide`,
+    };
   }
   const entry = notModelled.get(id);
   const clean = outcome.differences.length === 0;
   if (entry !== undefined) {
-    if (clean) return { ...outcome, class: outcome.scope.kind === 'json2' ? 'json2-passed' : 'passed', stale: `listed as not modelled (${entry.reason}) but matches the recording` };
+    if (clean)
+      return {
+        ...outcome,
+        class: outcome.scope.kind === 'json2' ? 'json2-passed' : 'passed',
+        stale: `listed as not modelled (${entry.reason}) but matches the recording`,
+      };
     // A legacy case blamed on corpus state must still agree with the simulator's own JSON-2 answer.
-    if (entry.cause === 'corpus' && outcome.scope.kind === 'legacy' && (outcome.relativeDifferences ?? [{ path: '', message: 'no relative check' }]).length > 0) {
-      return { ...outcome, class: 'failed', reason: `listed as corpus state, but the gateway also disagrees with the simulator's own JSON-2 answer` };
+    if (
+      entry.cause === 'corpus' &&
+      outcome.scope.kind === 'legacy' &&
+      (outcome.relativeDifferences ?? [{ path: '', message: 'no relative check' }]).length > 0
+    ) {
+      return {
+        ...outcome,
+        class: 'failed',
+        reason: `listed as corpus state, but the gateway also disagrees with the simulator's own JSON-2 answer`,
+      };
     }
     return { ...outcome, class: 'not-modelled', reason: entry.reason };
   }
   if (outcome.scope.kind === 'json2') return { ...outcome, class: clean ? 'json2-passed' : 'json2-failed' };
   const deviation = deviations.get(id);
   if (deviation !== undefined) {
-    return { ...outcome, class: 'deviation', reason: deviation.title, ...(clean ? { stale: 'listed in COMPATIBILITY.md but answers exactly as recorded' } : {}) };
+    return {
+      ...outcome,
+      class: 'deviation',
+      reason: deviation.title,
+      ...(clean ? { stale: 'listed in COMPATIBILITY.md but answers exactly as recorded' } : {}),
+    };
   }
   return { ...outcome, class: clean ? 'passed' : 'failed' };
 }

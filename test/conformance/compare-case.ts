@@ -3,7 +3,14 @@
  * then the body by the case's dialect (`compare.ts`), with the case's volatile markers and the run's
  * id table. Shared by the replay and the runner's self-test.
  */
-import { compareHttp, compareJsonrpcBodies, compareXmlrpcBodies, type Difference, type IdLookup, type ValueCompareOptions } from '../../src/cutover/compare/compare.ts';
+import {
+  compareHttp,
+  compareJsonrpcBodies,
+  compareXmlrpcBodies,
+  type Difference,
+  type IdLookup,
+  type ValueCompareOptions,
+} from '../../src/cutover/compare/compare.ts';
 import type { ConformanceCase } from './load-cases.ts';
 
 /** An answer as received. */
@@ -29,11 +36,18 @@ export function compareLegacyAnswer(c: ConformanceCase, answer: LegacyAnswer, ma
   if (legacy.truncated) return out;
   if (c.legacyDecoded?.kind === 'http' || !/xml|json/.test(legacy.responseContentType)) {
     if (answer.body !== legacy.responseBody) {
-      out.push({ path: 'body', message: `expected ${JSON.stringify(legacy.responseBody).slice(0, 300)}, got ${JSON.stringify(answer.body).slice(0, 300)}` });
+      out.push({
+        path: 'body',
+        message: `expected ${JSON.stringify(legacy.responseBody).slice(0, 300)}, got ${JSON.stringify(answer.body).slice(0, 300)}`,
+      });
     }
     return out;
   }
   const options = caseValueOptions(c, mapId);
-  out.push(...(/json/.test(legacy.responseContentType) ? compareJsonrpcBodies(legacy.responseBody, answer.body, options) : compareXmlrpcBodies(legacy.responseBody, answer.body, options)));
+  out.push(
+    ...(/json/.test(legacy.responseContentType)
+      ? compareJsonrpcBodies(legacy.responseBody, answer.body, options)
+      : compareXmlrpcBodies(legacy.responseBody, answer.body, options)),
+  );
   return out;
 }

@@ -51,7 +51,9 @@ describe('conformance corpus, in recorded order', () => {
 
 describe('the runner proves it can fail', () => {
   it('self-test: corrupting three recorded answers fails exactly those three against the live answers', () => {
-    const passed = (result?.outcomes ?? []).filter((o) => o.class === 'passed' && o.actual !== undefined && o.case.protocol.startsWith('xmlrpc'));
+    const passed = (result?.outcomes ?? []).filter(
+      (o) => o.class === 'passed' && o.actual !== undefined && o.case.protocol.startsWith('xmlrpc'),
+    );
     const corruptions = chooseCorruptions(passed.map((o) => o.case));
     expect(corruptions.map((k) => k.kind)).toEqual(['double-to-int', 'int-to-list', 'fault-2-to-1']);
     const corrupted = new Map(corruptions.map((k) => [k.caseId, k.body]));
@@ -59,7 +61,9 @@ describe('the runner proves it can fail', () => {
       .filter((o) => {
         const c = corrupted.has(o.case.id) ? withRecordedBody(o.case, corrupted.get(o.case.id) as string) : o.case;
         const ids = o.idsAtCompare;
-        return compareLegacyAnswer(c, o.actual as NonNullable<typeof o.actual>, ids === undefined ? undefined : (id) => ids.get(id)).length > 0;
+        return (
+          compareLegacyAnswer(c, o.actual as NonNullable<typeof o.actual>, ids === undefined ? undefined : (id) => ids.get(id)).length > 0
+        );
       })
       .map((o) => o.case.id);
     expect(failing.sort()).toEqual([...corrupted.keys()].sort());
@@ -71,11 +75,13 @@ describe('the runner proves it can fail', () => {
     if (row === undefined) throw new Error('BaseModel.search is not in the built-in table');
     const [domain, offset, limit, ...rest] = row[1];
     expect([offset?.[0], limit?.[0]]).toEqual(['offset', 'limit']);
-    row[1] = [domain, limit, offset, ...rest] as typeof row[1];
+    row[1] = [domain, limit, offset, ...rest] as (typeof row)[1];
     const mutated = await runSuite({ gateway: { signatures: createSignatureResolver({ table }) }, only: (c) => c.category === 'object' });
     const passedBefore = new Set((result?.outcomes ?? []).filter((o) => o.class === 'passed').map((o) => o.case.id));
     const broken = mutated.outcomes.filter((o) => isFailure(o) && passedBefore.has(o.case.id)).map((o) => o.case.id);
-    console.log(`mutation test: ${broken.length} object cases that pass with the real table fail with offset/limit swapped: ${broken.join(', ')}`);
+    console.log(
+      `mutation test: ${broken.length} object cases that pass with the real table fail with offset/limit swapped: ${broken.join(', ')}`,
+    );
     expect(broken.length).toBeGreaterThan(0);
   }, 60_000);
 });

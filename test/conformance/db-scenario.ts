@@ -23,10 +23,13 @@ export interface DatabaseStep {
 }
 
 const master = 'admin';
-const duplicate = (name: string, newName: string) => (ops: SimDatabaseOps) => ops.submit('duplicate', { master_pwd: master, name, new_name: newName });
-const drop = (...names: string[]) => async (ops: SimDatabaseOps) => {
-  for (const name of names) await ops.submit('drop', { master_pwd: master, name });
-};
+const duplicate = (name: string, newName: string) => (ops: SimDatabaseOps) =>
+  ops.submit('duplicate', { master_pwd: master, name, new_name: newName });
+const drop =
+  (...names: string[]) =>
+  async (ops: SimDatabaseOps) => {
+    for (const name of names) await ops.submit('drop', { master_pwd: master, name });
+  };
 
 /** The steps, in scenario order. */
 export const databaseSteps: readonly DatabaseStep[] = [
@@ -50,7 +53,10 @@ export const databaseSteps: readonly DatabaseStep[] = [
     what: 'restore the zip backup of gw4 as gw5',
     why: 'db-list-after-restore-xmlrpc2 lists gw5 and db-restore-existing-xmlrpc2 restores onto it; the ~9 s restore after the dumps is not in the corpus',
     run: async (ops) => {
-      const answer = await ops.restore({ master_pwd: master, name: 'gw5', copy: 'true' }, { filename: 'gw4.zip', data: await ops.backup('gw4') });
+      const answer = await ops.restore(
+        { master_pwd: master, name: 'gw5', copy: 'true' },
+        { filename: 'gw4.zip', data: await ops.backup('gw4') },
+      );
       if (answer.status !== 303) throw new Error(`restoring gw5 answered HTTP ${answer.status}`);
     },
   },
@@ -70,12 +76,17 @@ export const databaseSteps: readonly DatabaseStep[] = [
 
 /** Ordering facts inside one second of the db scenario (merged into `orderHints`). */
 export const databaseOrderHints: readonly { first: string; then: string; why: string }[] = [
-  { first: 'db-restore-garbage-xmlrpc2', then: 'db-list-after-restore-xmlrpc2', why: 'the list shows gw5x, the empty database the garbage restore left behind' },
+  {
+    first: 'db-restore-garbage-xmlrpc2',
+    then: 'db-list-after-restore-xmlrpc2',
+    why: 'the list shows gw5x, the empty database the garbage restore left behind',
+  },
 ];
 
 /** The simulator's `/web/database/*` at `simUrl`, for the steps and the stand-in restore. */
 export function simDatabaseOps(simUrl: string): SimDatabaseOps {
-  const post = (route: string, body: URLSearchParams | FormData) => fetch(`${simUrl}/web/database/${route}`, { method: 'POST', body, redirect: 'manual' });
+  const post = (route: string, body: URLSearchParams | FormData) =>
+    fetch(`${simUrl}/web/database/${route}`, { method: 'POST', body, redirect: 'manual' });
   const answerOf = async (res: Response): Promise<HttpAnswer> => {
     const headers: Record<string, string> = {};
     res.headers.forEach((v, k) => {

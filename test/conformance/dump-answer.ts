@@ -27,7 +27,8 @@ export function compareDumpAnswer(c: ConformanceCase, body: string): Difference[
   const legacy = c.legacy;
   if (summary === undefined || legacy === undefined || summary.type !== 'base64 string') return [];
   const framing = legacy.responseBody.slice(0, legacy.responseBody.indexOf(open) + open.length);
-  if (!body.startsWith(framing)) return [{ path: 'body', message: `does not start as recorded: ${JSON.stringify(body.slice(0, framing.length + 20))}` }];
+  if (!body.startsWith(framing))
+    return [{ path: 'body', message: `does not start as recorded: ${JSON.stringify(body.slice(0, framing.length + 20))}` }];
   if (!body.endsWith(close)) return [{ path: 'body', message: `does not end with the closing tags: ${JSON.stringify(body.slice(-80))}` }];
   const base64 = body.slice(framing.length, body.length - close.length);
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64)) return [{ path: 'result', message: 'the string is not base64' }];

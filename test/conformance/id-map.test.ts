@@ -35,7 +35,15 @@ describe('IdMap', () => {
 describe('pairCreatedIds()', () => {
   it.each([
     ['an int', 54, 47, [[54n, 47n]]],
-    ['a list', [46, 47], [43, 44], [[46n, 43n], [47n, 44n]]],
+    [
+      'a list',
+      [46, 47],
+      [43, 44],
+      [
+        [46n, 43n],
+        [47n, 44n],
+      ],
+    ],
     ['name_create', [63, 'Corpus NameCreate'], [50, 'Corpus NameCreate'], [[63n, 50n]]],
     ['an int answered as a list', 54, [47], undefined],
     ['lists of different lengths', [1, 2], [1], undefined],

@@ -27,7 +27,15 @@ function objectPart(service: string, method: string, params: Value[]): LegacyCal
   if (typeof model !== 'string' || typeof ormMethod !== 'string') return undefined;
   if (method === 'execute_kw') {
     const args = params[5];
-    return { db: db ?? null, uid: uid ?? null, password: password ?? null, model, method: ormMethod, args: Array.isArray(args) ? args : [], kwargs: params[6] ?? null };
+    return {
+      db: db ?? null,
+      uid: uid ?? null,
+      password: password ?? null,
+      model,
+      method: ormMethod,
+      args: Array.isArray(args) ? args : [],
+      kwargs: params[6] ?? null,
+    };
   }
   if (method === 'execute') {
     return { db: db ?? null, uid: uid ?? null, password: password ?? null, model, method: ormMethod, args: params.slice(5), kwargs: null };

@@ -107,12 +107,18 @@ function readJson2(o: Obj): RecordedJson2 {
   const contentType = str(o, 'response_content_type') || (headerValue(headerPairs(o.get('response_headers')), 'Content-Type') ?? '');
   let responseBody = o.get('response_body') ?? null;
   // The later-build cases keep their answer as raw text (no response_content_type): read JSON as a value.
-  if (typeof responseBody === 'string' && !o.has('response_content_type') && contentType.startsWith('application/json')) responseBody = parseJson(responseBody);
+  if (typeof responseBody === 'string' && !o.has('response_content_type') && contentType.startsWith('application/json'))
+    responseBody = parseJson(responseBody);
   return {
     method: str(o, 'method') || 'POST',
     path: str(o, 'path'),
     requestHeaders: headerPairs(o.get('request_headers')),
-    requestBody: body === null || body === undefined ? { kind: 'none' } : typeof body === 'string' ? { kind: 'text', text: body } : { kind: 'json', value: body },
+    requestBody:
+      body === null || body === undefined
+        ? { kind: 'none' }
+        : typeof body === 'string'
+          ? { kind: 'text', text: body }
+          : { kind: 'json', value: body },
     status: Number(o.get('status') ?? 0),
     responseContentType: contentType,
     responseBody,
@@ -171,10 +177,7 @@ export function loadCases(dir: URL = casesUrl): ConformanceCase[] {
  * exchange (JSON-2, the web session routes the gateway mints keys over, or the `/web/database/*`
  * controllers its db service runs on) checked against the simulator alone.
  */
-export type Scope =
-  | { kind: 'legacy' }
-  | { kind: 'json2' }
-  | { kind: 'out-of-scope'; issue: string; reason: string };
+export type Scope = { kind: 'legacy' } | { kind: 'json2' } | { kind: 'out-of-scope'; issue: string; reason: string };
 
 const inScopeCategories = new Set(['common', 'object', 'types', 'errors', 'multidb', 'auth', 'db']);
 
@@ -201,14 +204,31 @@ export function scopeOf(c: ConformanceCase): Scope {
  * `then`, because `then`'s recorded answer shows what `first` did.
  */
 export const orderHints: readonly { first: string; then: string; why: string }[] = [
-  { first: 'obj-write-xmlrpc2', then: 'obj-read-html-xmlrpc2', why: 'the read returns the (sanitised) comment that write stored on the same record' },
-  { first: 'types-read-empty-fields', then: 'types-nested-structs', why: 'tag 1 is read with no partners, before nested-structs creates a child tagged 1 and 2' },
-  ...['auth-json2-session-cookie-and-db-header', 'auth-json2-session-cookie-own-key', 'auth-json2-session-cookie-sec-fetch', 'auth-json2-session-make_key'].map((then) => ({
+  {
+    first: 'obj-write-xmlrpc2',
+    then: 'obj-read-html-xmlrpc2',
+    why: 'the read returns the (sanitised) comment that write stored on the same record',
+  },
+  {
+    first: 'types-read-empty-fields',
+    then: 'types-nested-structs',
+    why: 'tag 1 is read with no partners, before nested-structs creates a child tagged 1 and 2',
+  },
+  ...[
+    'auth-json2-session-cookie-and-db-header',
+    'auth-json2-session-cookie-own-key',
+    'auth-json2-session-cookie-sec-fetch',
+    'auth-json2-session-make_key',
+  ].map((then) => ({
     first: 'auth-web-session-authenticate',
     then,
     why: 'the JSON-2 request carries the session cookie that login set',
   })),
-  { first: 'later-apikeys-revoke-ok', then: 'later-apikeys-revoke-invalid', why: 'revoke-invalid revokes the key revoke-ok revoked ("no longer valid")' },
+  {
+    first: 'later-apikeys-revoke-ok',
+    then: 'later-apikeys-revoke-invalid',
+    why: 'revoke-invalid revokes the key revoke-ok revoked ("no longer valid")',
+  },
   ...databaseOrderHints,
 ];
 

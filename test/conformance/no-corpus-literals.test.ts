@@ -18,9 +18,15 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
  * the reference spells them out. Each needs a reason; keep this list short.
  */
 const publicNames: readonly { literal: string; why: string }[] = [
-  { literal: 'odoo.exceptions.ValidationError', why: 'the dotted name of an Odoo exception class (odoo/exceptions.py); the reference names its siblings' },
+  {
+    literal: 'odoo.exceptions.ValidationError',
+    why: 'the dotted name of an Odoo exception class (odoo/exceptions.py); the reference names its siblings',
+  },
   { literal: 'parent_path', why: 'a standard Odoo field name (_parent_store), not an answer' },
-  { literal: 'Access Control', why: "the title check_identity gives its res.users.identitycheck action (odoo/addons/base/models/res_users.py), a UI label" },
+  {
+    literal: 'Access Control',
+    why: 'the title check_identity gives its res.users.identitycheck action (odoo/addons/base/models/res_users.py), a UI label',
+  },
   { literal: 'API Key Ready', why: 'the title make_key gives its res.users.apikeys.show action (res_users.py), a UI label' },
 ];
 
@@ -32,7 +38,9 @@ function isExempt(file: string): boolean {
   if (/\.test\.ts$/.test(file)) return true;
   return /\/vectors\//.test(file) && readFileSync(file, 'utf8').includes('"generator"');
 }
-const publicTexts = [...filesUnder(`${root}fixtures/odoo-data`), ...filesUnder(`${root}test/conformance/fixtures/reference`)].map((f) => readFileSync(f, 'utf8'));
+const publicTexts = [...filesUnder(`${root}fixtures/odoo-data`), ...filesUnder(`${root}test/conformance/fixtures/reference`)].map((f) =>
+  readFileSync(f, 'utf8'),
+);
 
 describe('no corpus literals in src/ and sim/', () => {
   const all = answerLiterals(loadCases());
@@ -49,7 +57,8 @@ describe('no corpus literals in src/ and sim/', () => {
     const found = findLiterals(corpusOnly, files);
     const show = ([literal, file]: [string, string]) => `${file.slice(root.length)}: ${JSON.stringify(literal)} (from ${all.get(literal)})`;
     const exempt = found.filter(([literal, file]) => isExempt(file) || allowed.has(literal));
-    if (exempt.length > 0) console.log(`corpus literals in test files, generated vectors or allowed public names:\n${exempt.map(show).join('\n')}`);
+    if (exempt.length > 0)
+      console.log(`corpus literals in test files, generated vectors or allowed public names:\n${exempt.map(show).join('\n')}`);
     const hits = found.filter((f) => !exempt.includes(f)).map(show);
     if (hits.length > 0) console.log(`corpus literals found:\n${hits.join('\n')}`);
     expect(hits).toEqual([]);
@@ -65,6 +74,9 @@ describe('findLiterals()', () => {
     const dir = mkdtempSync(`${tmpdir()}/literals-`);
     writeFileSync(`${dir}/a.ts`, "const x = 'Corpus Zoë \\'q\\' here';\n");
     writeFileSync(`${dir}/b.json`, '{"m": "line\\nnext"}');
-    expect(findLiterals(["Corpus Zoë 'q' here", 'line\nnext', 'absent literal'], filesUnder(dir)).map(([l]) => l)).toEqual(["Corpus Zoë 'q' here", 'line\nnext']);
+    expect(findLiterals(["Corpus Zoë 'q' here", 'line\nnext', 'absent literal'], filesUnder(dir)).map(([l]) => l)).toEqual([
+      "Corpus Zoë 'q' here",
+      'line\nnext',
+    ]);
   });
 });

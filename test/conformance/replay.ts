@@ -26,7 +26,17 @@ export interface HttpAnswer {
 }
 
 // RFC 9110 §7.6.1 hop-by-hop headers, plus those the HTTP client computes itself.
-const notForwarded = new Set(['host', 'content-length', 'connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-connection']);
+const notForwarded = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+]);
 
 /** The recorded request headers a replay sends: everything end-to-end, in recorded order. */
 export function headersToSend(recorded: readonly [string, string][]): [string, string][] {
@@ -56,7 +66,12 @@ export function sendRequest(baseUrl: string, req: OutgoingRequest): Promise<Http
       res.on('end', () => {
         const out: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
-        resolve({ status: res.statusCode ?? 0, headers: out, contentType: out['content-type'] ?? '', body: Buffer.concat(chunks).toString('utf8') });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: out,
+          contentType: out['content-type'] ?? '',
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
       });
     });
     r.on('error', reject);

@@ -41,7 +41,12 @@ function differencesText(o: ClassifiedOutcome, max = 6): string[] {
 /** Builds the report text. */
 export function buildReport(
   outcomes: readonly ClassifiedOutcome[],
-  context: { notModelledEntries: readonly NotModelledEntry[]; simNotModelled: readonly NotModelled[]; sections: number; durationMs?: number },
+  context: {
+    notModelledEntries: readonly NotModelledEntry[];
+    simNotModelled: readonly NotModelled[];
+    sections: number;
+    durationMs?: number;
+  },
 ): string {
   const c = countClasses(outcomes);
   const json2 = c['json2-passed'] + c['json2-failed'];
@@ -53,14 +58,16 @@ export function buildReport(
   };
   const head = (o: ClassifiedOutcome) => `  - ${o.case.id} [${o.case.protocol}]`;
 
-  out.push(`Conformance report: legacy-rpc-gateway against ${outcomes.length} recorded Odoo 19.0 cases${context.durationMs === undefined ? '' : ` (${Math.round(context.durationMs)} ms)`}`);
+  out.push(
+    `Conformance report: legacy-rpc-gateway against ${outcomes.length} recorded Odoo 19.0 cases${context.durationMs === undefined ? '' : ` (${Math.round(context.durationMs)} ms)`}`,
+  );
   out.push(
     `  passed ${c.passed} | failed ${c.failed} | intended deviations ${c.deviation} | not modelled ${c['not-modelled']} | ` +
       `upstream-only ${json2} (JSON-2 and web-session exchanges checked against the simulator: ${c['json2-passed']} match the recording, ${c['json2-failed']} differ) | out of scope ${c['out-of-scope']}`,
   );
   out.push(
     '',
-    'Passwords are replayed as recorded: the gateway trades them for API keys it mints (docs/architecture.md §5); the later-* cases run on a simulator with the later 19.0 build\'s rules.',
+    "Passwords are replayed as recorded: the gateway trades them for API keys it mints (docs/architecture.md §5); the later-* cases run on a simulator with the later 19.0 build's rules.",
   );
   out.push(
     '',
@@ -68,19 +75,40 @@ export function buildReport(
       `${context.sections} recording sections, the simulator is reset at each boundary.`,
   );
 
-  section('Failed', outcomes.filter((o) => o.class === 'failed'), (o) => [`${head(o)}${o.reason === undefined ? '' : ` — ${o.reason}`}`, ...differencesText(o)]);
-  section('Upstream (json2, web-session) cases where the simulator differs from the recording', outcomes.filter((o) => o.class === 'json2-failed'), (o) => [head(o), ...differencesText(o, 3)]);
-  section('Intended deviations (COMPATIBILITY.md)', outcomes.filter((o) => o.class === 'deviation'), (o) => [
-    `${head(o)} — ${o.reason ?? ''}`,
-    ...(o.differences.length === 0 ? ['      (answers exactly as recorded)'] : differencesText(o, 2)),
-  ]);
-  section('Not modelled', outcomes.filter((o) => o.class === 'not-modelled'), (o) => {
-    const entry = context.notModelledEntries.find((e) => e.id === o.case.id);
-    const corpusTag = o.scope.kind === 'legacy' ? " [corpus state; the gateway agrees with the simulator's own JSON-2 answer]" : ' [corpus state]';
-    const tag = entry === undefined ? '' : entry.cause === 'corpus' ? corpusTag : ` [sim: ${entry.topic ?? '?'}]`;
-    return [`${head(o)} — ${o.reason ?? ''}${tag}`, ...differencesText(o, 2)];
-  });
-  section('Stale listings', outcomes.filter((o) => o.stale !== undefined), (o) => [`${head(o)} — ${o.stale ?? ''}`]);
+  section(
+    'Failed',
+    outcomes.filter((o) => o.class === 'failed'),
+    (o) => [`${head(o)}${o.reason === undefined ? '' : ` — ${o.reason}`}`, ...differencesText(o)],
+  );
+  section(
+    'Upstream (json2, web-session) cases where the simulator differs from the recording',
+    outcomes.filter((o) => o.class === 'json2-failed'),
+    (o) => [head(o), ...differencesText(o, 3)],
+  );
+  section(
+    'Intended deviations (COMPATIBILITY.md)',
+    outcomes.filter((o) => o.class === 'deviation'),
+    (o) => [
+      `${head(o)} — ${o.reason ?? ''}`,
+      ...(o.differences.length === 0 ? ['      (answers exactly as recorded)'] : differencesText(o, 2)),
+    ],
+  );
+  section(
+    'Not modelled',
+    outcomes.filter((o) => o.class === 'not-modelled'),
+    (o) => {
+      const entry = context.notModelledEntries.find((e) => e.id === o.case.id);
+      const corpusTag =
+        o.scope.kind === 'legacy' ? " [corpus state; the gateway agrees with the simulator's own JSON-2 answer]" : ' [corpus state]';
+      const tag = entry === undefined ? '' : entry.cause === 'corpus' ? corpusTag : ` [sim: ${entry.topic ?? '?'}]`;
+      return [`${head(o)} — ${o.reason ?? ''}${tag}`, ...differencesText(o, 2)];
+    },
+  );
+  section(
+    'Stale listings',
+    outcomes.filter((o) => o.stale !== undefined),
+    (o) => [`${head(o)} — ${o.stale ?? ''}`],
+  );
 
   const outOfScope = outcomes.filter((o) => o.class === 'out-of-scope');
   if (outOfScope.length > 0) {
@@ -90,17 +118,24 @@ export function buildReport(
     for (const [reason, ids] of byReason) out.push(`  - ${reason} (${ids.length}): ${ids.join(', ')}`);
   }
 
-  const setup = outcomes.flatMap((o) => o.notes.filter((n) => /stand-in|equivalent key|removed through/.test(n)).map((n) => `  - ${o.case.id}: ${n}`));
+  const setup = outcomes.flatMap((o) =>
+    o.notes.filter((n) => /stand-in|equivalent key|removed through/.test(n)).map((n) => `  - ${o.case.id}: ${n}`),
+  );
   if (setup.length > 0) out.push('', 'Setup the corpus does not show (done by the runner):', ...setup);
 
   out.push('', `What the simulator does not model (sim/not-modelled.ts, ${context.simNotModelled.length} entries):`);
   const methods = context.simNotModelled.filter((n) => n.topic.startsWith('method '));
   for (const n of context.simNotModelled.filter((x) => !x.topic.startsWith('method '))) out.push(`  - ${n.topic}: ${n.reason}`);
   if (methods.length > 0) {
-    out.push(`  - ${methods.length} methods of the method table answer NotImplementedError: ${methods.map((n) => `${n.topic.slice(7)} (${n.reason.replace(/^answers NotImplementedError on /, '')})`).join(', ')}`);
+    out.push(
+      `  - ${methods.length} methods of the method table answer NotImplementedError: ${methods.map((n) => `${n.topic.slice(7)} (${n.reason.replace(/^answers NotImplementedError on /, '')})`).join(', ')}`,
+    );
   }
   const mismatches = crossCheckTopics(context.notModelledEntries, context.simNotModelled);
-  out.push('', `Cross-check of not-modelled-cases.ts against sim/not-modelled.ts: ${mismatches.length === 0 ? 'every topic is listed' : ''}`);
+  out.push(
+    '',
+    `Cross-check of not-modelled-cases.ts against sim/not-modelled.ts: ${mismatches.length === 0 ? 'every topic is listed' : ''}`,
+  );
   for (const m of mismatches) out.push(`  - ${m}`);
   return out.join('\n');
 }

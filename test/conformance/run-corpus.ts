@@ -67,9 +67,27 @@ const inDays = (days: number): string => new Date(Date.now() + days * 86_400_000
  */
 export const keyEquivalents: readonly KeySpec[] = [
   { placeholder: 'SCOPE_FOO_KEY', login: 'admin', scope: 'foo', expiration: null, origin: "odoo-bin shell, scope 'foo'" },
-  { placeholder: 'EXPIRED_KEY', login: 'admin', scope: null, expiration: '2020-01-01 00:00:00', origin: 'odoo-bin shell, expired 2020-01-01' },
-  { placeholder: 'NEW_KEY_1', login: 'admin', scope: null, expiration: inDays(7), origin: 'the JSON-2 key flow (auth-json2-keyflow-3-run_check)' },
-  { placeholder: 'NEW_DEMO_KEY', login: 'demo', scope: null, expiration: inDays(7), origin: 'the JSON-2 key flow (auth-json2-demo-keyflow-3-run_check)' },
+  {
+    placeholder: 'EXPIRED_KEY',
+    login: 'admin',
+    scope: null,
+    expiration: '2020-01-01 00:00:00',
+    origin: 'odoo-bin shell, expired 2020-01-01',
+  },
+  {
+    placeholder: 'NEW_KEY_1',
+    login: 'admin',
+    scope: null,
+    expiration: inDays(7),
+    origin: 'the JSON-2 key flow (auth-json2-keyflow-3-run_check)',
+  },
+  {
+    placeholder: 'NEW_DEMO_KEY',
+    login: 'demo',
+    scope: null,
+    expiration: inDays(7),
+    origin: 'the JSON-2 key flow (auth-json2-demo-keyflow-3-run_check)',
+  },
 ];
 
 /**
@@ -77,13 +95,29 @@ export const keyEquivalents: readonly KeySpec[] = [
  * by the start of the recorded `session_id`, and the login that opens an equivalent one.
  */
 export const sessionEquivalents: readonly { cookiePrefix: string; db: string; login: string; password: string; origin: string }[] = [
-  { cookiePrefix: 'uwSVu2y1', db: 'gw', login: 'demo', password: 'demo', origin: 'a fresh demo login before retiring the minted key (sess-retire-*)' },
-  { cookiePrefix: 'Zj0MFvGa', db: 'gw2', login: 'admin', password: 'admin', origin: 'an admin login on gw2 (multidb-json2-session-gw2-sec-fetch)' },
+  {
+    cookiePrefix: 'uwSVu2y1',
+    db: 'gw',
+    login: 'demo',
+    password: 'demo',
+    origin: 'a fresh demo login before retiring the minted key (sess-retire-*)',
+  },
+  {
+    cookiePrefix: 'Zj0MFvGa',
+    db: 'gw2',
+    login: 'admin',
+    password: 'admin',
+    origin: 'an admin login on gw2 (multidb-json2-session-gw2-sec-fetch)',
+  },
 ];
 
 /** Recorded effects on keys: after `caseId` ran, the key was gone on the recorded server. */
 export const keyRemovals: readonly { caseId: string; placeholder: string; why: string }[] = [
-  { caseId: 'auth-json2-keyflow-7-remove-run_check', placeholder: 'NEW_KEY_1', why: 'run_check with the password removed the key (INDEX.md §7)' },
+  {
+    caseId: 'auth-json2-keyflow-7-remove-run_check',
+    placeholder: 'NEW_KEY_1',
+    why: 'run_check with the password removed the key (INDEX.md §7)',
+  },
 ];
 
 /** The simulator's key store, as far as the runner uses it. */
@@ -163,7 +197,9 @@ export async function runCorpus(options: CorpusRunOptions): Promise<CaseOutcome[
     const created = parseJsonText(answer.body);
     const id = Array.isArray(created) ? created[0] : undefined;
     if (answer.status !== 200 || (typeof id !== 'number' && typeof id !== 'bigint')) {
-      throw new Error(`could not create a stand-in ${model} for recorded id ${recorded}: HTTP ${answer.status} ${answer.body.slice(0, 200)}`);
+      throw new Error(
+        `could not create a stand-in ${model} for recorded id ${recorded}: HTTP ${answer.status} ${answer.body.slice(0, 200)}`,
+      );
     }
     ids.learn(model, recorded, BigInt(id), 'stand-in');
     notes.push(`stand-in ${model} ${id} for recorded id ${recorded} (its creation is not in the corpus)`);
@@ -238,15 +274,30 @@ export async function runCorpus(options: CorpusRunOptions): Promise<CaseOutcome[
     }
 
     for (const extra of c.extraExchanges) {
-      await sendRequest(gatewayUrl, { method: extra.method, path: extra.path, headers: headersToSend(extra.requestHeaders), body: fillPlaceholders(extra.requestBody, bindings).text });
+      await sendRequest(gatewayUrl, {
+        method: extra.method,
+        path: extra.path,
+        headers: headersToSend(extra.requestHeaders),
+        body: fillPlaceholders(extra.requestBody, bindings).text,
+      });
     }
     sim.clearLog();
-    const answer = await sendRequest(gatewayUrl, { method: legacy.method, path: legacy.path, headers: headersToSend(legacy.requestHeaders), body });
+    const answer = await sendRequest(gatewayUrl, {
+      method: legacy.method,
+      path: legacy.path,
+      headers: headersToSend(legacy.requestHeaders),
+      body,
+    });
     const upstream = [...sim.log];
     outcome.actual = { status: answer.status, contentType: answer.contentType, body: answer.body };
 
     learnCreatedIds(c, answer, outcome);
-    outcome.idsAtCompare = new Map(ids.entries().flatMap((m) => { const run = ids.lookupAnyModel(m.recorded); return run === undefined ? [] : [[m.recorded, run] as [bigint, bigint]]; }));
+    outcome.idsAtCompare = new Map(
+      ids.entries().flatMap((m) => {
+        const run = ids.lookupAnyModel(m.recorded);
+        return run === undefined ? [] : [[m.recorded, run] as [bigint, bigint]];
+      }),
+    );
     outcome.differences.push(...compareLegacyAnswer(c, answer, (recorded) => ids.lookupAnyModel(recorded)));
     if (legacy.truncated) outcome.differences.push(...compareDumpAnswer(c, answer.body));
     if (c.equivalent === true && c.json2 !== undefined) outcome.differences.push(...compareUpstream(c, upstream));
@@ -281,24 +332,35 @@ export async function runCorpus(options: CorpusRunOptions): Promise<CaseOutcome[
     if (j === undefined) return [];
     const candidates = upstream.filter((r) => r.method === j.method && r.path === j.path);
     if (candidates.length === 0) {
-      return [{ path: 'upstream', message: `no upstream ${j.method} ${j.path}; the gateway sent ${JSON.stringify(upstream.map((r) => `${r.method} ${r.path}`))}` }];
+      return [
+        {
+          path: 'upstream',
+          message: `no upstream ${j.method} ${j.path}; the gateway sent ${JSON.stringify(upstream.map((r) => `${r.method} ${r.path}`))}`,
+        },
+      ];
     }
     const expectedDb = headerValue(j.requestHeaders, 'X-Odoo-Database');
     let best: Difference[] | undefined;
     for (const r of candidates) {
       const diffs: Difference[] = [];
       const dbHeader = r.headers['x-odoo-database'];
-      if (expectedDb !== undefined && dbHeader !== expectedDb) diffs.push({ path: 'upstream.X-Odoo-Database', message: `expected ${expectedDb}, got ${String(dbHeader)}` });
+      if (expectedDb !== undefined && dbHeader !== expectedDb)
+        diffs.push({ path: 'upstream.X-Odoo-Database', message: `expected ${expectedDb}, got ${String(dbHeader)}` });
       if (j.requestBody.kind === 'json') {
         const actual = parseJsonText(r.body);
         if (actual === undefined) diffs.push({ path: 'upstream.body', message: `not JSON: ${r.body.slice(0, 200)}` });
         else {
           diffs.push(
-            ...compareJsonValues(j.requestBody.value, actual, {
-              ignoreMemberOrder: true,
-              volatilePaths: c.volatile.includes('json2.request_body.ids') ? ['ids'] : [],
-              mapId: (recorded) => ids.lookupAnyModel(recorded),
-            }, 'upstream.body'),
+            ...compareJsonValues(
+              j.requestBody.value,
+              actual,
+              {
+                ignoreMemberOrder: true,
+                volatilePaths: c.volatile.includes('json2.request_body.ids') ? ['ids'] : [],
+                mapId: (recorded) => ids.lookupAnyModel(recorded),
+              },
+              'upstream.body',
+            ),
           );
         }
       }
@@ -313,7 +375,9 @@ export async function runCorpus(options: CorpusRunOptions): Promise<CaseOutcome[
     if (j === undefined || j.requestBody.kind !== 'json') return [{ path: 'relative', message: 'no JSON-2 request recorded' }];
     // The recorded JSON-2 request as its client sent it (same user's key), ids mapped like the legacy call's.
     const model = /^\/json\/2\/([^/]+)\//.exec(j.path)?.[1] ?? '';
-    const value = c.volatile.includes('json2.request_body.ids') ? rewriteJson2Ids(j.requestBody.value, (id) => ids.lookup(model, id)) : j.requestBody.value;
+    const value = c.volatile.includes('json2.request_body.ids')
+      ? rewriteJson2Ids(j.requestBody.value, (id) => ids.lookup(model, id))
+      : j.requestBody.value;
     const simAnswer = await sendRequest(sim.url, {
       method: j.method,
       path: j.path,
@@ -330,7 +394,10 @@ export async function runCorpus(options: CorpusRunOptions): Promise<CaseOutcome[
     const j = c.json2;
     if (j === undefined) return;
     const db = headerValue(j.requestHeaders, 'X-Odoo-Database') || 'gw';
-    const texts = [...j.requestHeaders.map(([, v]) => v), j.requestBody.kind === 'text' ? j.requestBody.text : j.requestBody.kind === 'json' ? pythonJsonDumps(j.requestBody.value) : ''];
+    const texts = [
+      ...j.requestHeaders.map(([, v]) => v),
+      j.requestBody.kind === 'text' ? j.requestBody.text : j.requestBody.kind === 'json' ? pythonJsonDumps(j.requestBody.value) : '',
+    ];
     const unbound = texts.flatMap((t) => bindFor(t, db, outcome.notes));
     if (unbound.length > 0) {
       outcome.unbound = [...new Set(unbound)];
@@ -343,8 +410,15 @@ export async function runCorpus(options: CorpusRunOptions): Promise<CaseOutcome[
       value = rewriteJson2Ids(value, (id) => ids.lookup(model, id));
     }
     const body =
-      j.requestBody.kind === 'json' ? fillPlaceholders(pythonJsonDumps(value as Value), bindings).text : j.requestBody.kind === 'text' ? fillPlaceholders(j.requestBody.text, bindings).text : '';
-    const headers = await bindSessions(headersToSend(j.requestHeaders).map(([k, v]) => [k, fillPlaceholders(v, bindings).text] as [string, string]), outcome);
+      j.requestBody.kind === 'json'
+        ? fillPlaceholders(pythonJsonDumps(value as Value), bindings).text
+        : j.requestBody.kind === 'text'
+          ? fillPlaceholders(j.requestBody.text, bindings).text
+          : '';
+    const headers = await bindSessions(
+      headersToSend(j.requestHeaders).map(([k, v]) => [k, fillPlaceholders(v, bindings).text] as [string, string]),
+      outcome,
+    );
     if (headers === undefined) return;
     const omitContentLength = body === '' && headerValue(j.requestHeaders, 'Content-Length') === undefined;
     const answer = await sendRequest(sim.url, { method: j.method, path: j.path, headers, body, omitContentLength });
@@ -356,14 +430,22 @@ export async function runCorpus(options: CorpusRunOptions): Promise<CaseOutcome[
       outcome.differences.push({ path: 'body', message: `not JSON: ${answer.body.slice(0, 200)}` });
       return;
     }
-    const volatilePaths = c.volatile.filter((v) => v.startsWith('json2.response_body')).map((v) => v.replace(/^json2\.response_body\.?/, ''));
+    const volatilePaths = c.volatile
+      .filter((v) => v.startsWith('json2.response_body'))
+      .map((v) => v.replace(/^json2\.response_body\.?/, ''));
     const [, model = '', method = ''] = /^\/json\/2\/([^/]+)\/([^/]+)$/.exec(j.path) ?? [];
     const own = learnFromAnswer(c, { model, method }, j.responseBody, actual, j.status === 200 && answer.status === 200, outcome);
     const expected = fillValuePlaceholders(j.responseBody, bindings);
     if (typeof expected === 'string' && typeof actual === 'string' && !/json/.test(j.responseContentType)) {
-      if (expected !== actual) outcome.differences.push({ path: 'body', message: `expected ${JSON.stringify(expected).slice(0, 300)}, got ${JSON.stringify(actual).slice(0, 300)}` });
+      if (expected !== actual)
+        outcome.differences.push({
+          path: 'body',
+          message: `expected ${JSON.stringify(expected).slice(0, 300)}, got ${JSON.stringify(actual).slice(0, 300)}`,
+        });
     } else {
-      outcome.differences.push(...compareJsonValues(expected, actual, { volatilePaths, tailPaths: ['debug'], mapId: (r) => own.get(r) ?? ids.lookupAnyModel(r) }));
+      outcome.differences.push(
+        ...compareJsonValues(expected, actual, { volatilePaths, tailPaths: ['debug'], mapId: (r) => own.get(r) ?? ids.lookupAnyModel(r) }),
+      );
     }
   }
 
@@ -384,7 +466,10 @@ export async function runCorpus(options: CorpusRunOptions): Promise<CaseOutcome[
     const method = params instanceof Map && typeof params.get('method') === 'string' ? (params.get('method') as string) : '';
     let body = fillPlaceholders(legacy.requestBody, bindings).text;
     if (legacy.path.startsWith('/web/dataset/call_kw')) body = rewriteCallKwIds(body, (id) => ids.lookup(model, id));
-    const headers = await bindSessions(headersToSend(legacy.requestHeaders).map(([k, v]) => [k, fillPlaceholders(v, bindings).text] as [string, string]), outcome);
+    const headers = await bindSessions(
+      headersToSend(legacy.requestHeaders).map(([k, v]) => [k, fillPlaceholders(v, bindings).text] as [string, string]),
+      outcome,
+    );
     if (headers === undefined) return;
     const answer = await sendRequest(sim.url, { method: legacy.method, path: legacy.path, headers, body });
     outcome.actual = { status: answer.status, contentType: answer.contentType, body: answer.body };
@@ -393,15 +478,34 @@ export async function runCorpus(options: CorpusRunOptions): Promise<CaseOutcome[
     const recorded = parseJsonText(legacy.responseBody);
     const actual = parseJsonText(answer.body);
     if (recorded === undefined || actual === undefined) {
-      if (legacy.responseBody !== answer.body) outcome.differences.push({ path: 'body', message: `expected ${JSON.stringify(legacy.responseBody).slice(0, 300)}, got ${JSON.stringify(answer.body).slice(0, 300)}` });
+      if (legacy.responseBody !== answer.body)
+        outcome.differences.push({
+          path: 'body',
+          message: `expected ${JSON.stringify(legacy.responseBody).slice(0, 300)}, got ${JSON.stringify(answer.body).slice(0, 300)}`,
+        });
       return;
     }
     const resultOf = (v: Value) => (v instanceof Map && v.has('jsonrpc') ? (v.get('result') ?? null) : v);
-    const target = legacy.path.startsWith('/json/2/') ? (/^\/json\/2\/([^/]+)\/([^/]+)$/.exec(legacy.path) ?? []).slice(1) : [model, method];
-    const own = learnFromAnswer(c, { model: target[0] ?? '', method: target[1] ?? '' }, resultOf(recorded), resultOf(actual), legacy.status === 200 && answer.status === 200, outcome);
-    const volatilePaths = c.volatile.filter((v) => v.startsWith('legacy.response_body')).map((v) => v.replace(/^legacy\.response_body\.?/, ''));
+    const target = legacy.path.startsWith('/json/2/')
+      ? (/^\/json\/2\/([^/]+)\/([^/]+)$/.exec(legacy.path) ?? []).slice(1)
+      : [model, method];
+    const own = learnFromAnswer(
+      c,
+      { model: target[0] ?? '', method: target[1] ?? '' },
+      resultOf(recorded),
+      resultOf(actual),
+      legacy.status === 200 && answer.status === 200,
+      outcome,
+    );
+    const volatilePaths = c.volatile
+      .filter((v) => v.startsWith('legacy.response_body'))
+      .map((v) => v.replace(/^legacy\.response_body\.?/, ''));
     outcome.differences.push(
-      ...compareJsonValues(fillValuePlaceholders(recorded, bindings), actual, { volatilePaths, tailPaths: ['error.data.debug', 'debug'], mapId: (r) => own.get(r) ?? ids.lookupAnyModel(r) }),
+      ...compareJsonValues(fillValuePlaceholders(recorded, bindings), actual, {
+        volatilePaths,
+        tailPaths: ['error.data.debug', 'debug'],
+        mapId: (r) => own.get(r) ?? ids.lookupAnyModel(r),
+      }),
     );
   }
 
@@ -410,8 +514,16 @@ export async function runCorpus(options: CorpusRunOptions): Promise<CaseOutcome[
    * the record an action opens (`res_model`/`res_id`), of API keys a `search_read` lists (keys are
    * never the recorded server's). Returns the ids this answer paired (recorded → run).
    */
-  function learnFromAnswer(c: ConformanceCase, target: { model: string; method: string }, recorded: Value, actual: Value, ok: boolean, outcome: CaseOutcome): Map<bigint, bigint> {
-    for (const name of learnPlaceholders(recorded, actual, (n, v) => bindings.set(n, v))) outcome.notes.push(`learned <${name}> from the answer`);
+  function learnFromAnswer(
+    c: ConformanceCase,
+    target: { model: string; method: string },
+    recorded: Value,
+    actual: Value,
+    ok: boolean,
+    outcome: CaseOutcome,
+  ): Map<bigint, bigint> {
+    for (const name of learnPlaceholders(recorded, actual, (n, v) => bindings.set(n, v)))
+      outcome.notes.push(`learned <${name}> from the answer`);
     const own = new Map<bigint, bigint>();
     if (!ok) return own;
     const learn = (model: string, r: bigint, a: bigint) => {
@@ -424,14 +536,26 @@ export async function runCorpus(options: CorpusRunOptions): Promise<CaseOutcome[
         outcome.notes.push(`id map: ${(err as Error).message}`);
       }
     };
-    if (['create', 'name_create', 'copy'].includes(target.method)) for (const [r, a] of pairCreatedIds(recorded, actual) ?? []) learn(target.model, r, a);
+    if (['create', 'name_create', 'copy'].includes(target.method))
+      for (const [r, a] of pairCreatedIds(recorded, actual) ?? []) learn(target.model, r, a);
     const asInt = (v: Value | undefined) => (typeof v === 'number' || typeof v === 'bigint' ? BigInt(v) : undefined);
-    if (recorded instanceof Map && actual instanceof Map && typeof recorded.get('res_model') === 'string' && recorded.get('res_model') === actual.get('res_model')) {
+    if (
+      recorded instanceof Map &&
+      actual instanceof Map &&
+      typeof recorded.get('res_model') === 'string' &&
+      recorded.get('res_model') === actual.get('res_model')
+    ) {
       const r = asInt(recorded.get('res_id'));
       const a = asInt(actual.get('res_id'));
       if (r !== undefined && a !== undefined) learn(recorded.get('res_model') as string, r, a);
     }
-    if (target.model === 'res.users.apikeys' && target.method === 'search_read' && Array.isArray(recorded) && Array.isArray(actual) && recorded.length === actual.length) {
+    if (
+      target.model === 'res.users.apikeys' &&
+      target.method === 'search_read' &&
+      Array.isArray(recorded) &&
+      Array.isArray(actual) &&
+      recorded.length === actual.length
+    ) {
       recorded.forEach((row, i) => {
         const r = row instanceof Map ? asInt(row.get('id')) : undefined;
         const other = actual[i];
@@ -444,7 +568,10 @@ export async function runCorpus(options: CorpusRunOptions): Promise<CaseOutcome[
 
   /** Maps a recorded Set-Cookie session to the one the simulator set. */
   function learnSession(recordedHeaders: readonly [string, string][], actualSetCookie: string | undefined, outcome: CaseOutcome): void {
-    const recorded = recordedHeaders.filter(([k]) => k.toLowerCase() === 'set-cookie').map(([, v]) => sessionIdOf(v)).find((v) => v !== undefined);
+    const recorded = recordedHeaders
+      .filter(([k]) => k.toLowerCase() === 'set-cookie')
+      .map(([, v]) => sessionIdOf(v))
+      .find((v) => v !== undefined);
     const run = actualSetCookie === undefined ? undefined : sessionIdOf(actualSetCookie);
     if (recorded === undefined || run === undefined || sessions.get(recorded) === run) return;
     sessions.set(recorded, run);
@@ -477,10 +604,25 @@ export async function runCorpus(options: CorpusRunOptions): Promise<CaseOutcome[
       method: 'POST',
       path: '/web/session/authenticate',
       headers: [['Content-Type', 'application/json']],
-      body: pythonJsonDumps(new Map<string, Value>([['jsonrpc', '2.0'], ['method', 'call'], ['params', new Map<string, Value>([['db', spec.db], ['login', spec.login], ['password', spec.password]])], ['id', null]])),
+      body: pythonJsonDumps(
+        new Map<string, Value>([
+          ['jsonrpc', '2.0'],
+          ['method', 'call'],
+          [
+            'params',
+            new Map<string, Value>([
+              ['db', spec.db],
+              ['login', spec.login],
+              ['password', spec.password],
+            ]),
+          ],
+          ['id', null],
+        ]),
+      ),
     });
     const run = answer.headers['set-cookie'] === undefined ? undefined : sessionIdOf(answer.headers['set-cookie']);
-    if (run === undefined) throw new Error(`could not open a stand-in session (${spec.origin}): HTTP ${answer.status} ${answer.body.slice(0, 200)}`);
+    if (run === undefined)
+      throw new Error(`could not open a stand-in session (${spec.origin}): HTTP ${answer.status} ${answer.body.slice(0, 200)}`);
     sessions.set(recorded, run);
     outcome.notes.push(`stand-in session: ${spec.origin}`);
     return run;

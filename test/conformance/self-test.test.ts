@@ -42,8 +42,12 @@ describe('self-test: three corrupted recorded answers', () => {
 describe('corruptors', () => {
   it('turn a double into an int, an int into a list, fault 2 into fault 1', () => {
     expect(doubleToInt('<value><double>2240.0</double></value>')).toBe('<value><int>2240</int></value>');
-    expect(intToList('<params>\n<param>\n<value><int>45</int></value>\n</param>')).toBe('<params>\n<param>\n<value><array><data>\n<value><int>45</int></value>\n</data></array></value>\n</param>');
-    expect(faultTwoToOne('<name>faultCode</name>\n<value><int>2</int></value>')).toBe('<name>faultCode</name>\n<value><int>1</int></value>');
+    expect(intToList('<params>\n<param>\n<value><int>45</int></value>\n</param>')).toBe(
+      '<params>\n<param>\n<value><array><data>\n<value><int>45</int></value>\n</data></array></value>\n</param>',
+    );
+    expect(faultTwoToOne('<name>faultCode</name>\n<value><int>2</int></value>')).toBe(
+      '<name>faultCode</name>\n<value><int>1</int></value>',
+    );
     expect(doubleToInt('<int>1</int>')).toBeUndefined();
   });
 });

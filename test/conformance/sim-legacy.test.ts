@@ -51,7 +51,13 @@ function shadowable(c: ConformanceCase): boolean {
 async function replay(perturb: Perturbation | undefined) {
   const sim = await startSimulator({ databases: ['gw', 'gw2'], legacyEndpoints: { perturb } });
   sims.push(sim);
-  const outcomes = await runCorpus({ sim, gatewayUrl: sim.url, cases, keyStore: keyStoreOf(sim), only: (c) => scopeOf(c).kind === 'legacy' && !c.id.startsWith('later-') });
+  const outcomes = await runCorpus({
+    sim,
+    gatewayUrl: sim.url,
+    cases,
+    keyStore: keyStoreOf(sim),
+    only: (c) => scopeOf(c).kind === 'legacy' && !c.id.startsWith('later-'),
+  });
   const notModelled = notModelledById();
   return outcomes
     .filter((o) => shadowable(o.case))
@@ -66,9 +72,13 @@ async function replay(perturb: Perturbation | undefined) {
 describe("the simulator's legacy endpoints against the corpus", () => {
   it('answer every case shadow mode could sample as Odoo did (or as a known gap of the model layer)', async () => {
     const outcomes = await replay(undefined);
-    const failing = outcomes.filter((o) => o.class === 'failed').map((o) => `${o.case.id}: ${o.differences.map((d) => `${d.path}: ${d.message}`).join('; ')}`);
+    const failing = outcomes
+      .filter((o) => o.class === 'failed')
+      .map((o) => `${o.case.id}: ${o.differences.map((d) => `${d.path}: ${d.message}`).join('; ')}`);
     const passed = outcomes.filter((o) => o.class === 'passed').length;
-    console.log(`simulator legacy endpoints: ${passed} of ${outcomes.length} shadowable corpus cases match, ${outcomes.length - passed - failing.length} are known model-layer gaps`);
+    console.log(
+      `simulator legacy endpoints: ${passed} of ${outcomes.length} shadowable corpus cases match, ${outcomes.length - passed - failing.length} are known model-layer gaps`,
+    );
     expect(failing).toEqual([]);
     expect(passed).toBeGreaterThan(60);
   }, 120_000);
@@ -77,6 +87,8 @@ describe("the simulator's legacy endpoints against the corpus", () => {
     const outcomes = await replay('double-as-int');
     const failing = outcomes.filter((o) => o.class === 'failed').map((o) => o.case.id);
     expect(failing.length).toBeGreaterThan(0);
-    expect(failing.every((id) => outcomes.find((o) => o.case.id === id)?.differences.some((d) => /int|float|double/.test(d.message)))).toBe(true);
+    expect(failing.every((id) => outcomes.find((o) => o.case.id === id)?.differences.some((d) => /int|float|double/.test(d.message)))).toBe(
+      true,
+    );
   }, 120_000);
 });

@@ -51,7 +51,11 @@ const isLaterBuildCase = (c: ConformanceCase): boolean => c.id.startsWith('later
  * A simulator and a gateway sharing a clock. The gateway has a service key (admin's), so object
  * calls with a password can find their uid's login (docs/architecture.md §5 step 5).
  */
-async function startCorpusStack(databases: string[], laterBuild: boolean, gateway: GatewayOptions | undefined): Promise<{ stack: Stack; setClock: (ms: number) => void }> {
+async function startCorpusStack(
+  databases: string[],
+  laterBuild: boolean,
+  gateway: GatewayOptions | undefined,
+): Promise<{ stack: Stack; setClock: (ms: number) => void }> {
   const clock = createTestClock('2026-11-21T22:00:00Z');
   const stack = await startStack({
     databases,
@@ -74,7 +78,15 @@ export async function runSuite(options: SuiteOptions = {}): Promise<SuiteResult>
     const relativeCheck = new Set(notModelledCases.filter((e) => e.cause === 'corpus').map((e) => e.id));
     const selected = (c: ConformanceCase) => options.only === undefined || options.only(c);
     const run = (s: { stack: Stack; setClock: (ms: number) => void }, only: (c: ConformanceCase) => boolean): Promise<CaseOutcome[]> =>
-      runCorpus({ sim: s.stack.sim, gatewayUrl: s.stack.gateway.url, cases, keyStore: keyStoreOf(s.stack.sim), relativeCheck, setClock: s.setClock, only });
+      runCorpus({
+        sim: s.stack.sim,
+        gatewayUrl: s.stack.gateway.url,
+        cases,
+        keyStore: keyStoreOf(s.stack.sim),
+        relativeCheck,
+        setClock: s.setClock,
+        only,
+      });
     const earlier = await run(main, (c) => !isLaterBuildCase(c) && selected(c));
     const laterOutcomes = await run(later, (c) => isLaterBuildCase(c) && selected(c));
     const outcomes = earlier.map((o, i) => (isLaterBuildCase(o.case) ? (laterOutcomes[i] ?? o) : o));

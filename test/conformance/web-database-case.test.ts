@@ -16,11 +16,23 @@ describe('compareWebDatabaseAnswer()', () => {
   const recorded = drop.legacy?.responseBody ?? '';
 
   it('accepts the recorded redirect', () => {
-    expect(compareWebDatabaseAnswer(drop, webDatabaseRecording(drop), { status: 303, headers: { location: '/web/database/manager' }, contentType: html, body: recorded })).toEqual([]);
+    expect(
+      compareWebDatabaseAnswer(drop, webDatabaseRecording(drop), {
+        status: 303,
+        headers: { location: '/web/database/manager' },
+        contentType: html,
+        body: recorded,
+      }),
+    ).toEqual([]);
   });
 
   it('sees another Location, status or body', () => {
-    const paths = compareWebDatabaseAnswer(drop, webDatabaseRecording(drop), { status: 200, headers: { location: '/odoo' }, contentType: html, body: 'x' }).map((d) => d.path);
+    const paths = compareWebDatabaseAnswer(drop, webDatabaseRecording(drop), {
+      status: 200,
+      headers: { location: '/odoo' },
+      contentType: html,
+      body: 'x',
+    }).map((d) => d.path);
     expect(paths).toEqual(['status', 'location', 'body']);
   });
 
@@ -29,7 +41,9 @@ describe('compareWebDatabaseAnswer()', () => {
     const recording = webDatabaseRecording(badpw);
     expect(recording.errorTextHtml).toBe('<div class="alert alert-danger">Master password update error: Access Denied</div>');
     const other = (badpw.legacy?.responseBody ?? '').replace('Access Denied', 'Something else');
-    expect(compareWebDatabaseAnswer(badpw, recording, { status: 200, headers: {}, contentType: html, body: other }).map((d) => d.path)).toEqual(['error', 'body']);
+    expect(
+      compareWebDatabaseAnswer(badpw, recording, { status: 200, headers: {}, contentType: html, body: other }).map((d) => d.path),
+    ).toEqual(['error', 'body']);
   });
 });
 

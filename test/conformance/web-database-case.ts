@@ -25,10 +25,20 @@ export interface WebDatabaseRecording {
 /** Reads the web-database fields of a case's file. */
 export function webDatabaseRecording(c: ConformanceCase): WebDatabaseRecording {
   const raw = JSON.parse(readFileSync(new URL(c.file, casesUrl), 'utf8')) as {
-    legacy?: { form_fields?: Record<string, string>; location?: string; error_text_html?: string; request_body_meta?: { file_fields?: Record<string, { filename: string }> } };
+    legacy?: {
+      form_fields?: Record<string, string>;
+      location?: string;
+      error_text_html?: string;
+      request_body_meta?: { file_fields?: Record<string, { filename: string }> };
+    };
   };
   const legacy = raw.legacy ?? {};
-  return { formFields: legacy.form_fields, location: legacy.location, errorTextHtml: legacy.error_text_html, fileFields: legacy.request_body_meta?.file_fields };
+  return {
+    formFields: legacy.form_fields,
+    location: legacy.location,
+    errorTextHtml: legacy.error_text_html,
+    fileFields: legacy.request_body_meta?.file_fields,
+  };
 }
 
 /** Sends the case's request to the simulator and records the answer and its differences in `outcome`. */
@@ -45,7 +55,12 @@ export async function runWebDatabaseCase(c: ConformanceCase, outcome: CaseOutcom
     actual = await ops.restore(recording.formFields, { filename: file.filename, data: await ops.backup(source) });
     notes.push(`stand-in: backup_file is the simulator's backup of ${source} (the corpus keeps only the start of the recorded file)`);
   } else {
-    actual = await sendRequest(simUrl, { method: legacy.method, path: legacy.path, headers: headersToSend(legacy.requestHeaders), body: legacy.requestBody });
+    actual = await sendRequest(simUrl, {
+      method: legacy.method,
+      path: legacy.path,
+      headers: headersToSend(legacy.requestHeaders),
+      body: legacy.requestBody,
+    });
   }
   outcome.actual = { status: actual.status, contentType: actual.contentType, body: actual.body };
   outcome.differences.push(...compareWebDatabaseAnswer(c, recording, actual));
@@ -57,22 +72,34 @@ export function compareWebDatabaseAnswer(c: ConformanceCase, recording: WebDatab
   if (legacy === undefined) return [];
   const out = compareHttp({ status: legacy.status, contentType: legacy.responseContentType }, actual);
   if ((recording.location ?? '') !== (actual.headers.location ?? '')) {
-    out.push({ path: 'location', message: `expected ${JSON.stringify(recording.location)}, got ${JSON.stringify(actual.headers.location)}` });
+    out.push({
+      path: 'location',
+      message: `expected ${JSON.stringify(recording.location)}, got ${JSON.stringify(actual.headers.location)}`,
+    });
   }
   if (recording.errorTextHtml !== undefined && !actual.body.includes(recording.errorTextHtml)) {
     const shown = /<div class="alert alert-danger">[\s\S]*?<\/div>/.exec(actual.body)?.[0];
-    out.push({ path: 'error', message: `expected the page to show ${JSON.stringify(recording.errorTextHtml)}, it shows ${JSON.stringify(shown ?? '(no error)')}` });
+    out.push({
+      path: 'error',
+      message: `expected the page to show ${JSON.stringify(recording.errorTextHtml)}, it shows ${JSON.stringify(shown ?? '(no error)')}`,
+    });
   }
   if (legacy.truncated) {
-    if (!actual.body.startsWith(legacy.responseBody)) out.push({ path: 'body', message: `the answer does not start with the ${legacy.responseBody.length} recorded characters` });
+    if (!actual.body.startsWith(legacy.responseBody))
+      out.push({ path: 'body', message: `the answer does not start with the ${legacy.responseBody.length} recorded characters` });
     return out;
   }
   const expected: Value | undefined = /json/.test(legacy.responseContentType) ? parseJsonText(legacy.responseBody) : undefined;
   if (expected !== undefined) {
     const got = parseJsonText(actual.body);
-    out.push(...(got === undefined ? [{ path: 'body', message: `not JSON: ${actual.body.slice(0, 200)}` }] : compareJsonValues(expected, got, {})));
+    out.push(
+      ...(got === undefined ? [{ path: 'body', message: `not JSON: ${actual.body.slice(0, 200)}` }] : compareJsonValues(expected, got, {})),
+    );
   } else if (legacy.responseBody !== actual.body) {
-    out.push({ path: 'body', message: `expected ${JSON.stringify(legacy.responseBody).slice(0, 300)}, got ${JSON.stringify(actual.body).slice(0, 300)}` });
+    out.push({
+      path: 'body',
+      message: `expected ${JSON.stringify(legacy.responseBody).slice(0, 300)}, got ${JSON.stringify(actual.body).slice(0, 300)}`,
+    });
   }
   return out;
 }

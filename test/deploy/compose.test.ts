@@ -64,7 +64,8 @@ describe.each(files)('deploy/%s', (name) => {
 
   it("keeps PostgreSQL's data and Odoo's filestore in named volumes", () => {
     const named = Object.keys(compose.volumes ?? {});
-    const volumeOn = (service: string, path: string) => compose.services[service]?.volumes?.find((v) => v.split(':')[1] === path)?.split(':')[0];
+    const volumeOn = (service: string, path: string) =>
+      compose.services[service]?.volumes?.find((v) => v.split(':')[1] === path)?.split(':')[0];
     const pg = volumeOn('db', '/var/lib/postgresql/data');
     const filestore = volumeOn('odoo', '/var/lib/odoo');
     expect(pg !== undefined && named.includes(pg)).toBe(true);
@@ -99,7 +100,9 @@ describe.each(files)('deploy/%s', (name) => {
   const cli = composeCli();
   it.runIf(cli !== undefined)('passes the Compose CLI validation (config -q)', () => {
     const [command, ...args] = cli!;
-    expect(() => execFileSync(command!, [...args, '-f', new URL(name, deploy).pathname, 'config', '-q'], { stdio: 'pipe', timeout: 60_000 })).not.toThrow();
+    expect(() =>
+      execFileSync(command!, [...args, '-f', new URL(name, deploy).pathname, 'config', '-q'], { stdio: 'pipe', timeout: 60_000 }),
+    ).not.toThrow();
   });
 });
 

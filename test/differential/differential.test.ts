@@ -8,10 +8,16 @@ import { PyBinary } from '../../src/value.ts';
 import { generateCalls } from './generate.ts';
 import { judge, maskText, valueDeviations } from './outcome.ts';
 
-const xml = (inner: string) => ({ status: 200, contentType: 'text/xml; charset=utf-8', body: `<?xml version='1.0'?>\n<methodResponse>\n${inner}\n</methodResponse>\n` });
+const xml = (inner: string) => ({
+  status: 200,
+  contentType: 'text/xml; charset=utf-8',
+  body: `<?xml version='1.0'?>\n<methodResponse>\n${inner}\n</methodResponse>\n`,
+});
 const result = (v: string) => xml(`<params>\n<param>\n<value>${v}</value>\n</param>\n</params>`);
 const fault = (code: number, text: string) =>
-  xml(`<fault>\n<value><struct>\n<member>\n<name>faultCode</name>\n<value><int>${code}</int></value>\n</member>\n<member>\n<name>faultString</name>\n<value><string>${text}</string></value>\n</member>\n</struct></value>\n</fault>`);
+  xml(
+    `<fault>\n<value><struct>\n<member>\n<name>faultCode</name>\n<value><int>${code}</int></value>\n</member>\n<member>\n<name>faultString</name>\n<value><string>${text}</string></value>\n</member>\n</struct></value>\n</fault>`,
+  );
 
 describe('generateCalls()', () => {
   it('gives the same calls for the same seed, and others for another', () => {
@@ -30,20 +36,35 @@ describe('generateCalls()', () => {
     expect(new Set(calls.map((c) => c.service))).toEqual(new Set(['common', 'db', 'object', 'report', '']));
     expect(new Set(calls.flatMap((c) => (c.write ? [c.write] : [])))).toEqual(new Set(['create', 'write', 'unlink', 'copy']));
     expect(new Set(calls.flatMap((c) => (c.user ? [String(c.user.uid)] : []))).size).toBeGreaterThanOrEqual(4);
-    expect(calls.some((c) => c.dialect === 'jsonrpc' && JSON.stringify(c.params, (_k, v: unknown) => (v instanceof PyBinary ? 'BINARY' : v)).includes('BINARY'))).toBe(false);
+    expect(
+      calls.some(
+        (c) =>
+          c.dialect === 'jsonrpc' &&
+          JSON.stringify(c.params, (_k, v: unknown) => (v instanceof PyBinary ? 'BINARY' : v)).includes('BINARY'),
+      ),
+    ).toBe(false);
   });
 
   it('covers what XML-RPC cannot marshal, binary fields, non-dict contexts, keyword-only methods, refusals and bare service paths', () => {
     const calls = generateCalls(12000, 25);
     const families = new Set(calls.map((c) => c.family));
-    for (const family of ['object.unmarshallable', 'object.binary', 'object.context-order', 'object.keyword-only', 'object.access', 'service.bare-path']) {
+    for (const family of [
+      'object.unmarshallable',
+      'object.binary',
+      'object.context-order',
+      'object.keyword-only',
+      'object.access',
+      'service.bare-path',
+    ]) {
       expect(families).toContain(family);
     }
-    expect(new Set(calls.filter((c) => c.family === 'service.bare-path').map((c) => c.path))).toEqual(new Set(['/xmlrpc', '/xmlrpc/', '/xmlrpc/2', '/xmlrpc/2/', '//xmlrpc']));
+    expect(new Set(calls.filter((c) => c.family === 'service.bare-path').map((c) => c.path))).toEqual(
+      new Set(['/xmlrpc', '/xmlrpc/', '/xmlrpc/2', '/xmlrpc/2/', '//xmlrpc']),
+    );
     const access = calls.filter((c) => c.family === 'object.access' && c.dialect === 'jsonrpc');
     expect(new Set(access.map((c) => c.user?.password))).toEqual(new Set(['not-the-password', 'demo']));
     // every keyword-only call passes a positional argument after the ids: it fails binding, so nothing is posted
-    expect(calls.filter((c) => c.family === 'object.keyword-only').every((c) => ((c.params[2] as unknown[]).length > 1))).toBe(true);
+    expect(calls.filter((c) => c.family === 'object.keyword-only').every((c) => (c.params[2] as unknown[]).length > 1)).toBe(true);
   });
 });
 
@@ -54,7 +75,14 @@ describe('judge()', () => {
 
   it('groups differences by a cause with numbers and quoted names masked', () => {
     const a = judge('xmlrpc2', 'f', 'object', 'execute_kw', result('<int>3</int>'), result('<double>3.0</double>'));
-    const b = judge('xmlrpc2', 'f', 'object', 'execute_kw', fault(1, "Traceback\nKeyError: 'x'"), fault(1, "Traceback\nValueError: 'y' 12"));
+    const b = judge(
+      'xmlrpc2',
+      'f',
+      'object',
+      'execute_kw',
+      fault(1, "Traceback\nKeyError: 'x'"),
+      fault(1, "Traceback\nValueError: 'y' 12"),
+    );
     expect(a).toMatchObject({ kind: 'differs' });
     expect(b).toMatchObject({ kind: 'differs', cause: 'f: Odoo fault N: KeyError: ‹q› | gateway fault N: ValueError: ‹q› N' });
     expect(maskText("Record res.partner(12,) 'abc' 3.5")).toBe('Record res.partner(N,) ‹q› N');
@@ -72,12 +100,16 @@ describe('judge()', () => {
   });
 
   it('counts a difference in a call carrying a <base64> as that intended deviation', () => {
-    const outcome = judge('xmlrpc2', 'f', 'object', 'execute_kw', fault(1, 'Traceback\nTypeError: x'), result('<int>0</int>'), [[['a', '=', new PyBinary('aGk=')]]]);
+    const outcome = judge('xmlrpc2', 'f', 'object', 'execute_kw', fault(1, 'Traceback\nTypeError: x'), result('<int>0</int>'), [
+      [['a', '=', new PyBinary('aGk=')]],
+    ]);
     expect(outcome).toEqual({ kind: 'intended', title: '<base64> values are accepted' });
   });
 
   it('names value deviations that COMPATIBILITY.md has', () => {
-    const titles = readFileSync(new URL('../../COMPATIBILITY.md', import.meta.url), 'utf8').match(/^## .*$/gm)?.map((t) => t.slice(3).replaceAll('`', ''));
+    const titles = readFileSync(new URL('../../COMPATIBILITY.md', import.meta.url), 'utf8')
+      .match(/^## .*$/gm)
+      ?.map((t) => t.slice(3).replaceAll('`', ''));
     for (const d of valueDeviations) expect(titles).toContain(d.title);
   });
 });

@@ -70,9 +70,19 @@ const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.flo
 /** The models the object calls go to, with a field of each type they have. */
 export const models: Record<string, Record<string, string>> = {
   'res.partner': {
-    id: 'integer', name: 'char', email: 'char', active: 'boolean', color: 'integer', credit_limit: 'float',
-    type: 'selection', comment: 'html', create_date: 'datetime', country_id: 'many2one', parent_id: 'many2one',
-    category_id: 'many2many', child_ids: 'one2many',
+    id: 'integer',
+    name: 'char',
+    email: 'char',
+    active: 'boolean',
+    color: 'integer',
+    credit_limit: 'float',
+    type: 'selection',
+    comment: 'html',
+    create_date: 'datetime',
+    country_id: 'many2one',
+    parent_id: 'many2one',
+    category_id: 'many2many',
+    child_ids: 'one2many',
   },
   'res.users': { id: 'integer', login: 'char', active: 'boolean', partner_id: 'many2one', group_ids: 'many2many', create_date: 'datetime' },
   'res.country': { id: 'integer', name: 'char', code: 'char', phone_code: 'integer', currency_id: 'many2one' },
@@ -85,15 +95,53 @@ export const models: Record<string, Record<string, string>> = {
 };
 
 export const operators = [
-  '=', '!=', '<', '>', '<=', '>=', 'like', 'ilike', 'not like', 'not ilike', '=like', '=ilike', 'in', 'not in',
-  'child_of', 'parent_of', 'any', 'not any', '<>', '=?', 'bogus',
+  '=',
+  '!=',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  'like',
+  'ilike',
+  'not like',
+  'not ilike',
+  '=like',
+  '=ilike',
+  'in',
+  'not in',
+  'child_of',
+  'parent_of',
+  'any',
+  'not any',
+  '<>',
+  '=?',
+  'bogus',
 ] as const;
 
 /** Values of every XML-RPC type, and a few that are wrong on purpose. */
 export function valuePool(dialect: Dialect): Value[] {
   const pool: Value[] = [
-    1, 2, 0, -1, 3000000000, new PyFloat(1.5), new PyFloat(0), 'a', 'Azure', '', '%a%', 'ü€😀', true, false, null,
-    [], [1, 2], ['a', 'b'], [true], struct({ a: 1 }), new Map(),
+    1,
+    2,
+    0,
+    -1,
+    3000000000,
+    new PyFloat(1.5),
+    new PyFloat(0),
+    'a',
+    'Azure',
+    '',
+    '%a%',
+    'ü€😀',
+    true,
+    false,
+    null,
+    [],
+    [1, 2],
+    ['a', 'b'],
+    [true],
+    struct({ a: 1 }),
+    new Map(),
   ];
   // JSON-RPC carries neither: the runner would send them as text, which is another call
   if (dialect !== 'jsonrpc') pool.push(new PyDateTime('2020-01-02 03:04:05'), new PyBinary('aGVsbG8='));
@@ -101,8 +149,16 @@ export function valuePool(dialect: Dialect): Value[] {
 }
 
 const contexts: Value[] = [
-  struct({ lang: 'fr_FR' }), struct({ active_test: false }), struct({ tz: 'Europe/Brussels' }), struct({ lang: 'xx_XX' }),
-  struct({ lang: 'en_US', tz: 'UTC', active_test: true }), null, new Map(), 'ctx', 5, [1],
+  struct({ lang: 'fr_FR' }),
+  struct({ active_test: false }),
+  struct({ tz: 'Europe/Brussels' }),
+  struct({ lang: 'xx_XX' }),
+  struct({ lang: 'en_US', tz: 'UTC', active_test: true }),
+  null,
+  new Map(),
+  'ctx',
+  5,
+  [1],
 ];
 
 /** Domains for one model: each operator on each field, with a value drawn from the pool. */
@@ -117,7 +173,13 @@ function domainsFor(model: string, random: () => number, dialect: Dialect, all: 
 }
 
 function read(model: string, method: string, args: Value, kwargs?: Value, family = `object.${method}`): Omit<GeneratedCall, 'dialect'> {
-  return { family, service: 'object', method: 'execute_kw', db: 'first', params: kwargs === undefined ? [model, method, args] : [model, method, args, kwargs] };
+  return {
+    family,
+    service: 'object',
+    method: 'execute_kw',
+    db: 'first',
+    params: kwargs === undefined ? [model, method, args] : [model, method, args, kwargs],
+  };
 }
 
 /** The calls of one dialect before the user is put in (object calls carry `uid, password` after the db). */
@@ -135,12 +197,26 @@ function objectCalls(dialect: Dialect, random: () => number, systematic: boolean
     out.push(read(m, 'fields_get', [], struct({ attributes: ['type', 'string'] })));
     out.push(read(m, 'name_search', [pick(random, ['a', '', 'zz', 'Y'])], struct({ limit: 4 })));
     out.push(read(m, 'default_get', [fields.slice(0, 3)]));
-    out.push(read(m, 'check_access_rights', [pick(random, ['read', 'write', 'create', 'unlink', 'bogus'])], struct({ raise_exception: false })));
+    out.push(
+      read(m, 'check_access_rights', [pick(random, ['read', 'write', 'create', 'unlink', 'bogus'])], struct({ raise_exception: false })),
+    );
     out.push(read(m, 'search_count', [[]], struct({ context: pick(random, contexts) }), 'object.context'));
     out.push(read(m, 'read', [[1], ['display_name']], struct({ context: pick(random, contexts) }), 'object.context'));
   }
   // argument shapes: what `args` and `kw` can be
-  for (const args of [null, 5, 'ab', '', struct({ '1': 2 }), new Map(), [[]], [[], 1, 2, 3, 4, 5], [true], [[true], ['name']], [[1, true], ['name']]]) {
+  for (const args of [
+    null,
+    5,
+    'ab',
+    '',
+    struct({ '1': 2 }),
+    new Map(),
+    [[]],
+    [[], 1, 2, 3, 4, 5],
+    [true],
+    [[true], ['name']],
+    [[1, true], ['name']],
+  ]) {
     for (const method of ['search', 'read']) out.push(read('res.partner', method, args, undefined, 'object.args-shape'));
   }
   for (const kw of [null, [], [['limit', 1]], 'x', 5, struct({ limit: 'x' }), struct({ bogus: 1 }), struct({ context: 5 })]) {
@@ -148,15 +224,33 @@ function objectCalls(dialect: Dialect, random: () => number, systematic: boolean
   }
   // names: models and methods that do not exist, are private, are no str, were removed
   for (const [m, method] of [
-    ['no.such.model', 'search'], ['', 'search'], ['res/partner', 'search'], [null, 'search'], [5, 'search'], ['res.partner', '_read'],
-    ['res.partner', 'no_such_method'], ['res.partner', ''], ['res.partner', 'a/b'], ['res.partner', null], ['res.partner', 'user_has_groups'],
-    ['res.partner', 'name_get'], ['res.partner', 'browse'], ['res.partner', 'exists'], ['res.partner', 'sudo'],
+    ['no.such.model', 'search'],
+    ['', 'search'],
+    ['res/partner', 'search'],
+    [null, 'search'],
+    [5, 'search'],
+    ['res.partner', '_read'],
+    ['res.partner', 'no_such_method'],
+    ['res.partner', ''],
+    ['res.partner', 'a/b'],
+    ['res.partner', null],
+    ['res.partner', 'user_has_groups'],
+    ['res.partner', 'name_get'],
+    ['res.partner', 'browse'],
+    ['res.partner', 'exists'],
+    ['res.partner', 'sudo'],
   ] as [Value, Value][]) {
     out.push({ family: 'object.names', service: 'object', method: 'execute_kw', db: 'first', params: [m, method, [[]]] });
   }
   out.push(...unmarshallableCalls(), ...binaryFieldCalls(), ...contextOrderCalls(random), ...keywordOnlyCalls());
   out.push({ family: 'object.execute', service: 'object', method: 'execute', db: 'first', params: ['res.partner', 'search_count', []] });
-  out.push({ family: 'object.execute', service: 'object', method: 'execute', db: 'first', params: ['res.partner', 'search', [['is_company', '=', true]], 0, 3] });
+  out.push({
+    family: 'object.execute',
+    service: 'object',
+    method: 'execute',
+    db: 'first',
+    params: ['res.partner', 'search', [['is_company', '=', true]], 0, 3],
+  });
   out.push({ family: 'object.bad-method', service: 'object', method: 'execute_foo', db: 'first', params: ['res.partner', 'search', [[]]] });
   return out;
 }
@@ -166,7 +260,13 @@ function unmarshallableCalls(): Omit<GeneratedCall, 'dialect'>[] {
   return [
     read('res.currency', 'get_all_currencies', [], undefined, 'object.unmarshallable'),
     read('ir.ui.menu', 'load_menus', [false], undefined, 'object.unmarshallable'),
-    read('account.fiscal.position', 'search_read', [[]], struct({ fields: ['name', 'tax_map', 'account_map'], order: 'id' }), 'object.unmarshallable'),
+    read(
+      'account.fiscal.position',
+      'search_read',
+      [[]],
+      struct({ fields: ['name', 'tax_map', 'account_map'], order: 'id' }),
+      'object.unmarshallable',
+    ),
     read('res.partner', 'copy_data', [[1]], undefined, 'object.unmarshallable'),
     read('res.users', 'copy_data', [[2]], undefined, 'object.unmarshallable'),
     read('product.product', 'copy_data', [[1]], undefined, 'object.unmarshallable'),
@@ -178,10 +278,37 @@ function unmarshallableCalls(): Omit<GeneratedCall, 'dialect'>[] {
 /** Binary fields: base64 text, and `raw` bytes (a PDF's are no UTF-8). */
 function binaryFieldCalls(): Omit<GeneratedCall, 'dialect'>[] {
   return [
-    read('ir.attachment', 'search_read', [[['mimetype', '=', 'application/pdf']]], struct({ fields: ['name', 'raw'], limit: 1, order: 'id' }), 'object.binary'),
-    read('ir.attachment', 'search_read', [[['mimetype', '=', 'application/pdf']]], struct({ fields: ['name', 'datas'], limit: 1, order: 'id' }), 'object.binary'),
-    read('ir.attachment', 'search_read', [[['mimetype', 'like', 'image']]], struct({ fields: ['raw', 'datas', 'file_size'], limit: 2, order: 'id' }), 'object.binary'),
-    read('res.partner', 'read', [[1, 3], ['image_128', 'avatar_128']], undefined, 'object.binary'),
+    read(
+      'ir.attachment',
+      'search_read',
+      [[['mimetype', '=', 'application/pdf']]],
+      struct({ fields: ['name', 'raw'], limit: 1, order: 'id' }),
+      'object.binary',
+    ),
+    read(
+      'ir.attachment',
+      'search_read',
+      [[['mimetype', '=', 'application/pdf']]],
+      struct({ fields: ['name', 'datas'], limit: 1, order: 'id' }),
+      'object.binary',
+    ),
+    read(
+      'ir.attachment',
+      'search_read',
+      [[['mimetype', 'like', 'image']]],
+      struct({ fields: ['raw', 'datas', 'file_size'], limit: 2, order: 'id' }),
+      'object.binary',
+    ),
+    read(
+      'res.partner',
+      'read',
+      [
+        [1, 3],
+        ['image_128', 'avatar_128'],
+      ],
+      undefined,
+      'object.binary',
+    ),
     read('res.users', 'read', [[2], ['image_1920']], undefined, 'object.binary'),
   ];
 }
@@ -240,15 +367,63 @@ function writeCalls(dialect: Dialect, random: () => number): Omit<GeneratedCall,
   ];
   const out: Omit<GeneratedCall, 'dialect'>[] = [];
   for (const v of values) {
-    out.push({ family: 'object.create', service: 'object', method: 'execute_kw', db: 'first', params: ['res.partner', 'create', [v]], write: 'create' });
+    out.push({
+      family: 'object.create',
+      service: 'object',
+      method: 'execute_kw',
+      db: 'first',
+      params: ['res.partner', 'create', [v]],
+      write: 'create',
+    });
   }
-  out.push({ family: 'object.create', service: 'object', method: 'execute_kw', db: 'first', params: ['res.partner', 'create', [[values[0] as Value, values[1] as Value]]], write: 'create' });
-  out.push({ family: 'object.create', service: 'object', method: 'execute_kw', db: 'first', params: ['res.partner.category', 'create', [struct({ name: `Tag ${Math.floor(random() * 1000)}` })]], write: 'create' });
-  for (const v of [struct({ name: 'Renamed' }), struct({ comment: value() }), struct({ color: value() }), struct({ category_id: [[4, 1]] }), struct({ no_field: 1 })]) {
-    out.push({ family: 'object.write', service: 'object', method: 'execute_kw', db: 'first', params: ['res.partner', 'write', [[], v]], write: 'write' });
+  out.push({
+    family: 'object.create',
+    service: 'object',
+    method: 'execute_kw',
+    db: 'first',
+    params: ['res.partner', 'create', [[values[0] as Value, values[1] as Value]]],
+    write: 'create',
+  });
+  out.push({
+    family: 'object.create',
+    service: 'object',
+    method: 'execute_kw',
+    db: 'first',
+    params: ['res.partner.category', 'create', [struct({ name: `Tag ${Math.floor(random() * 1000)}` })]],
+    write: 'create',
+  });
+  for (const v of [
+    struct({ name: 'Renamed' }),
+    struct({ comment: value() }),
+    struct({ color: value() }),
+    struct({ category_id: [[4, 1]] }),
+    struct({ no_field: 1 }),
+  ]) {
+    out.push({
+      family: 'object.write',
+      service: 'object',
+      method: 'execute_kw',
+      db: 'first',
+      params: ['res.partner', 'write', [[], v]],
+      write: 'write',
+    });
   }
-  out.push({ family: 'object.copy', service: 'object', method: 'execute_kw', db: 'first', params: ['res.partner', 'copy', [[]]], write: 'copy' });
-  out.push({ family: 'object.unlink', service: 'object', method: 'execute_kw', db: 'first', params: ['res.partner', 'unlink', [[]]], write: 'unlink' });
+  out.push({
+    family: 'object.copy',
+    service: 'object',
+    method: 'execute_kw',
+    db: 'first',
+    params: ['res.partner', 'copy', [[]]],
+    write: 'copy',
+  });
+  out.push({
+    family: 'object.unlink',
+    service: 'object',
+    method: 'execute_kw',
+    db: 'first',
+    params: ['res.partner', 'unlink', [[]]],
+    write: 'unlink',
+  });
   return out;
 }
 
@@ -264,8 +439,20 @@ function otherServiceCalls(random: () => number): Omit<GeneratedCall, 'dialect'>
     { family: 'common.login', service: 'common', method: 'login', db: 'first', params: ['nobody', 'x'] },
     { family: 'common.login', service: 'common', method: 'login', db: 'first', params: ['nobody', pick(random, [5, true, null, ''])] },
     { family: 'common.authenticate', service: 'common', method: 'authenticate', db: 'first', params: ['demo', 'demo', struct({})] },
-    { family: 'common.authenticate', service: 'common', method: 'authenticate', db: 'first', params: ['demo', 'demo', pick(random, [null, 5, [], 'x'])] },
-    { family: 'common.database-name', service: 'common', method: 'login', db: 'given', params: [pick(random, [null, '', 5, true, ['gw'], ' x', 'x\ty']), 'admin', 'admin'] },
+    {
+      family: 'common.authenticate',
+      service: 'common',
+      method: 'authenticate',
+      db: 'first',
+      params: ['demo', 'demo', pick(random, [null, 5, [], 'x'])],
+    },
+    {
+      family: 'common.database-name',
+      service: 'common',
+      method: 'login',
+      db: 'given',
+      params: [pick(random, [null, '', 5, true, ['gw'], ' x', 'x\ty']), 'admin', 'admin'],
+    },
     { family: 'db.server_version', service: 'db', method: 'server_version', db: 'none', params: [] },
     { family: 'db.db_exist', service: 'db', method: 'db_exist', db: 'none', params: [name()] },
     { family: 'db.db_exist', service: 'db', method: 'db_exist', db: 'first', params: [] },
@@ -275,7 +462,14 @@ function otherServiceCalls(random: () => number): Omit<GeneratedCall, 'dialect'>
     { family: 'db.bad', service: 'db', method: 'nope', db: 'none', params: [] },
     { family: 'service.bad', service: 'report', method: 'x', db: 'none', params: [] },
     // paths that name no service: Odoo's 404 no-database page (or, for `/xmlrpc/2`, the v1 route of service '2')
-    ...['/xmlrpc', '/xmlrpc/', '/xmlrpc/2', '/xmlrpc/2/', '//xmlrpc'].map((path) => ({ family: 'service.bare-path', service: '', method: 'version', db: 'none' as const, params: [], path })),
+    ...['/xmlrpc', '/xmlrpc/', '/xmlrpc/2', '/xmlrpc/2/', '//xmlrpc'].map((path) => ({
+      family: 'service.bare-path',
+      service: '',
+      method: 'version',
+      db: 'none' as const,
+      params: [],
+      path,
+    })),
   ];
 }
 
@@ -293,9 +487,19 @@ export function generateCalls(count: number, seed: number): GeneratedCall[] {
   const out: GeneratedCall[] = [];
   const withUser = (c: Omit<GeneratedCall, 'dialect'>, user: User) => (c.service === 'object' ? { ...c, user } : c);
   for (const dialect of dialects) {
-    for (const c of [...otherServiceCalls(random), ...objectCalls(dialect, random, true), ...writeCalls(dialect, random)]) out.push({ ...withUser(c, users.admin), dialect: dialectFor(c, dialect) });
+    for (const c of [...otherServiceCalls(random), ...objectCalls(dialect, random, true), ...writeCalls(dialect, random)])
+      out.push({ ...withUser(c, users.admin), dialect: dialectFor(c, dialect) });
     for (const c of accessCalls()) out.push({ ...c, dialect });
-    for (const user of Object.values(users)) out.push({ family: 'object.users', dialect, service: 'object', method: 'execute_kw', db: 'first', params: ['res.partner', 'search_count', [[]]], user });
+    for (const user of Object.values(users))
+      out.push({
+        family: 'object.users',
+        dialect,
+        service: 'object',
+        method: 'execute_kw',
+        db: 'first',
+        params: ['res.partner', 'search_count', [[]]],
+        user,
+      });
   }
   while (out.length < count) {
     const dialect = pick(random, dialects);

@@ -75,7 +75,15 @@ export function summarize(answer: HttpAnswer, view: AnswerView): string {
 }
 
 /** Compares the gateway's answer with Odoo's; `family` names what the call exercises. */
-export function judge(dialect: Dialect, family: string, service: string, method: string, odoo: HttpAnswer, gateway: HttpAnswer, params: Value[] = []): Outcome {
+export function judge(
+  dialect: Dialect,
+  family: string,
+  service: string,
+  method: string,
+  odoo: HttpAnswer,
+  gateway: HttpAnswer,
+  params: Value[] = [],
+): Outcome {
   const differences = compareAnswers(dialect, gateway, odoo);
   if (differences.length === 0) return { kind: 'equal' };
   if (compareAnswers(dialect, withoutObjectAddresses(gateway), withoutObjectAddresses(odoo)).length === 0) return { kind: 'odoo-varies' };
@@ -87,5 +95,9 @@ export function judge(dialect: Dialect, family: string, service: string, method:
   if (byValue !== undefined) return { kind: 'intended', title: byValue.title };
   const same = summarize(odoo, odooView) === summarize(gateway, gatewayView);
   const where = same ? ` (${maskText(differences[0]?.path ?? '')})` : '';
-  return { kind: 'differs', cause: `${family}: Odoo ${summarize(odoo, odooView)} | gateway ${summarize(gateway, gatewayView)}${where}`, differences };
+  return {
+    kind: 'differs',
+    cause: `${family}: Odoo ${summarize(odoo, odooView)} | gateway ${summarize(gateway, gatewayView)}${where}`,
+    differences,
+  };
 }

@@ -24,11 +24,76 @@ function rand(n: number): number {
 }
 
 const pieces = [
-  '<', '>', '&', ';', '#', 'x', ']', ']]>', '\r', '\n', '\r\n', '\0', ' ', '"', "'", '=', '/', '?', '!', '-', '--',
-  'A', '1', ':', '_', '.', '<![CDATA[', '<!--', '-->', '<?', '?>', '&amp;', '&#65;', '&#x7;', '&lt', '</', '/>',
-  '<value>', '</value>', '<int>', '</int>', '<string>', '<struct>', '<member>', '<name>', '<array>', '<data>',
-  '<nil/>', '<boolean>', '<double>', '<base64>', '<dateTime.iso8601>', '<ex:i8>', 'é', '😀', '\u00a0', '\ufeff',
-  '<![CD', '<![CDATA', ']]', '%', '%a;', '<!E', '<!DOCTYPE', '\u0800', '\uffff', '<?xml ', 'encoding="', '"latin1"', 'standalone',
+  '<',
+  '>',
+  '&',
+  ';',
+  '#',
+  'x',
+  ']',
+  ']]>',
+  '\r',
+  '\n',
+  '\r\n',
+  '\0',
+  ' ',
+  '"',
+  "'",
+  '=',
+  '/',
+  '?',
+  '!',
+  '-',
+  '--',
+  'A',
+  '1',
+  ':',
+  '_',
+  '.',
+  '<![CDATA[',
+  '<!--',
+  '-->',
+  '<?',
+  '?>',
+  '&amp;',
+  '&#65;',
+  '&#x7;',
+  '&lt',
+  '</',
+  '/>',
+  '<value>',
+  '</value>',
+  '<int>',
+  '</int>',
+  '<string>',
+  '<struct>',
+  '<member>',
+  '<name>',
+  '<array>',
+  '<data>',
+  '<nil/>',
+  '<boolean>',
+  '<double>',
+  '<base64>',
+  '<dateTime.iso8601>',
+  '<ex:i8>',
+  'é',
+  '😀',
+  '\u00a0',
+  '\ufeff',
+  '<![CD',
+  '<![CDATA',
+  ']]',
+  '%',
+  '%a;',
+  '<!E',
+  '<!DOCTYPE',
+  '\u0800',
+  '\uffff',
+  '<?xml ',
+  'encoding="',
+  '"latin1"',
+  'standalone',
 ];
 const rawBytes = [0x80, 0xc3, 0xe2, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0xfe, 0x00, 0x0b, 0x1f, 0x7f, 0xbf];
 
@@ -72,20 +137,87 @@ function pick<T>(items: readonly T[]): T {
 // Text inside typed values: Python's int()/float()/Decimal()/strptime/a2b_base64 edge cases.
 const scalarTags = ['int', 'i4', 'i8', 'double', 'float', 'bigdecimal', 'boolean', 'base64', 'dateTime.iso8601'];
 const scalarChars = [
-  '0', '1', '2', '9', '5', '_', '+', '-', '.', 'e', 'E', ' ', '\t', '\n', 'inf', 'nan', 'Infinity', 'x', '=',
-  'A', 'Q', '/', '+', 'T', 't', ':', 'Z', '٣', '１', '\u00a0', '\u2003', 'é', '&amp;', '&#10;', '&#13;', '\r\n', 'sNaN',
-  '2024', '0102', '1231', '0229', '23:59:59', '3:4:5', '00', '60', '61', '13', '32',
+  '0',
+  '1',
+  '2',
+  '9',
+  '5',
+  '_',
+  '+',
+  '-',
+  '.',
+  'e',
+  'E',
+  ' ',
+  '\t',
+  '\n',
+  'inf',
+  'nan',
+  'Infinity',
+  'x',
+  '=',
+  'A',
+  'Q',
+  '/',
+  '+',
+  'T',
+  't',
+  ':',
+  'Z',
+  '٣',
+  '１',
+  '\u00a0',
+  '\u2003',
+  'é',
+  '&amp;',
+  '&#10;',
+  '&#13;',
+  '\r\n',
+  'sNaN',
+  '2024',
+  '0102',
+  '1231',
+  '0229',
+  '23:59:59',
+  '3:4:5',
+  '00',
+  '60',
+  '61',
+  '13',
+  '32',
 ];
 function scalarBody(): Buffer {
   const tag = pick(scalarTags);
   let text = '';
   for (let i = rand(8); i >= 0; i--) text += pick(scalarChars);
-  if (tag === 'dateTime.iso8601' && rand(2)) text = `${pick(['2024', '1999', '0000', '٢٠٢٤'])}${pick(['01', '1', '12', '02', '13'])}${pick(['01', '29', '30', '31', ' 1', '1'])}${pick(['T', 't', ' '])}${pick(['3', '03', '23', '24'])}:${pick(['4', '04', '59', '60'])}:${pick(['5', '05', '59', '60', '61'])}${pick(['', '', 'Z', '.5'])}`;
-  return Buffer.from(`<methodCall><methodName>m</methodName><params><param><value><${tag}>${text}</${tag}></value></param></params></methodCall>`);
+  if (tag === 'dateTime.iso8601' && rand(2))
+    text = `${pick(['2024', '1999', '0000', '٢٠٢٤'])}${pick(['01', '1', '12', '02', '13'])}${pick(['01', '29', '30', '31', ' 1', '1'])}${pick(['T', 't', ' '])}${pick(['3', '03', '23', '24'])}:${pick(['4', '04', '59', '60'])}:${pick(['5', '05', '59', '60', '61'])}${pick(['', '', 'Z', '.5'])}`;
+  return Buffer.from(
+    `<methodCall><methodName>m</methodName><params><param><value><${tag}>${text}</${tag}></value></param></params></methodCall>`,
+  );
 }
 
 // Random trees of XML-RPC tags (well-formed XML, arbitrary XML-RPC shape).
-const treeTags = ['value', 'value', 'value', 'string', 'int', 'array', 'data', 'struct', 'member', 'name', 'nil', 'params', 'param', 'methodName', 'fault', 'foo', 'ex:nil', 'boolean'];
+const treeTags = [
+  'value',
+  'value',
+  'value',
+  'string',
+  'int',
+  'array',
+  'data',
+  'struct',
+  'member',
+  'name',
+  'nil',
+  'params',
+  'param',
+  'methodName',
+  'fault',
+  'foo',
+  'ex:nil',
+  'boolean',
+];
 function tree(depth: number): string {
   if (depth > 5 || rand(3) === 0) return pick(['', 'x', '1', '0', ' ', 'a b']);
   let out = '';
@@ -100,7 +232,35 @@ function treeBody(): Buffer {
 }
 
 // Declared encodings, BOMs and UTF-16 byte orders.
-const encodingNames = ['utf-8', 'UTF-8', 'utf8', 'latin1', 'ISO-8859-1', 'iso-8859-15', 'us-ascii', 'ascii', 'windows-1252', 'cp1252', 'WINDOWS-1250', 'cp437', 'koi8-u', 'mac-roman', 'utf-16', 'UTF-16LE', 'utf-32', 'cp037', 'euc-jp', 'hex', 'x-foo', 'undefined', 'idna', 'latin_1', 'L1', 'iso8859-1', '8859'];
+const encodingNames = [
+  'utf-8',
+  'UTF-8',
+  'utf8',
+  'latin1',
+  'ISO-8859-1',
+  'iso-8859-15',
+  'us-ascii',
+  'ascii',
+  'windows-1252',
+  'cp1252',
+  'WINDOWS-1250',
+  'cp437',
+  'koi8-u',
+  'mac-roman',
+  'utf-16',
+  'UTF-16LE',
+  'utf-32',
+  'cp037',
+  'euc-jp',
+  'hex',
+  'x-foo',
+  'undefined',
+  'idna',
+  'latin_1',
+  'L1',
+  'iso8859-1',
+  '8859',
+];
 function encodingBody(): Buffer {
   const name = pick(encodingNames);
   const decl = rand(4) ? `<?xml version="1.0" encoding="${name}"?>` : '';
@@ -138,14 +298,21 @@ function edgeBody(): Buffer {
     case 2:
       return Buffer.concat([Buffer.from(doc, 'utf16le').swap16(), junk()]);
     case 3:
-      return Buffer.concat([Buffer.from(`<?xml version="1.0" encoding="${pick(['latin1', 'windows-1252', 'us-ascii', 'koi8-r'])}"?>`), junk(), Buffer.from(doc), junk()]);
+      return Buffer.concat([
+        Buffer.from(`<?xml version="1.0" encoding="${pick(['latin1', 'windows-1252', 'us-ascii', 'koi8-r'])}"?>`),
+        junk(),
+        Buffer.from(doc),
+        junk(),
+      ]);
     default:
       return Buffer.concat([Buffer.from(doc.slice(0, rand(doc.length))), junk()]);
   }
 }
 
 const mode = process.argv[4] ?? 'mutate';
-const seeds = readExpatTable().map((r) => Buffer.from(r.body, 'base64')).filter((b) => b.length < 2000);
+const seeds = readExpatTable()
+  .map((r) => Buffer.from(r.body, 'base64'))
+  .filter((b) => b.length < 2000);
 const bodies: Buffer[] = [];
 for (let i = 0; i < count; i++) {
   if (mode === 'scalars') bodies.push(scalarBody());
@@ -155,13 +322,17 @@ for (let i = 0; i < count; i++) {
   else if (mode === 'mutate16') {
     const seed16 = Buffer.from(seeds[rand(seeds.length)]!.toString('latin1'), 'utf16le');
     bodies.push(mutate(rand(2) ? seed16 : Buffer.from(seed16).swap16()));
-  }
-  else bodies.push(mutate(seeds[rand(seeds.length)]!));
+  } else bodies.push(mutate(seeds[rand(seeds.length)]!));
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'fuzz-diff-'));
 writeFileSync(join(dir, 'in.json'), JSON.stringify(bodies.map((b) => b.toString('base64'))));
-execFileSync('python3', [new URL('./gen_expat_table.py', import.meta.url).pathname, '--oracle', join(dir, 'in.json'), join(dir, 'out.json')]);
+execFileSync('python3', [
+  new URL('./gen_expat_table.py', import.meta.url).pathname,
+  '--oracle',
+  join(dir, 'in.json'),
+  join(dir, 'out.json'),
+]);
 const expected = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as unknown[];
 
 let failures = 0;
@@ -175,7 +346,8 @@ bodies.forEach((body, i) => {
     return;
   }
   failures++;
-  if (failures <= 15) console.log(`--- ${JSON.stringify(body.toString("latin1"))} (base64 ${body.toString("base64")})\n  python: ${want}\n  ours:   ${got}`);
+  if (failures <= 15)
+    console.log(`--- ${JSON.stringify(body.toString('latin1'))} (base64 ${body.toString('base64')})\n  python: ${want}\n  ours:   ${got}`);
 });
 const kinds = new Map<string, number>();
 for (const e of expected as { ok?: unknown; error?: { last: string } }[]) {

@@ -36,5 +36,8 @@ function valueXml(v: Value): string {
 /** A request body for `method(*params)`. */
 export function encodeRequest(method: string, params: readonly Value[]): Buffer {
   const body = params.map((p) => `<param>\n${valueXml(p)}</param>\n`).join('');
-  return Buffer.from(`<?xml version='1.0'?>\n<methodCall>\n<methodName>${escape(method)}</methodName>\n<params>\n${body}</params>\n</methodCall>\n`, 'utf8');
+  return Buffer.from(
+    `<?xml version='1.0'?>\n<methodCall>\n<methodName>${escape(method)}</methodName>\n<params>\n${body}</params>\n</methodCall>\n`,
+    'utf8',
+  );
 }

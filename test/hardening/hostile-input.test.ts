@@ -53,7 +53,13 @@ const send = (c: HostileCase, port: number) =>
 async function warmUp(port: number) {
   for (let i = 0; i < 30; i++) {
     await rawRequest({ port, path: '/xmlrpc/2/common', chunks: [Buffer.from(xmlCall('version'))], timeoutMs: perCaseBoundMs });
-    await rawRequest({ port, path: '/jsonrpc', headers: [['Content-Type', 'application/json']], chunks: [Buffer.from(jsonCall('common', 'version'))], timeoutMs: perCaseBoundMs });
+    await rawRequest({
+      port,
+      path: '/jsonrpc',
+      headers: [['Content-Type', 'application/json']],
+      chunks: [Buffer.from(jsonCall('common', 'version'))],
+      timeoutMs: perCaseBoundMs,
+    });
     await rawRequest({ port, path: '/xmlrpc/2/common', chunks: [Buffer.from('<methodCall><bad')], timeoutMs: perCaseBoundMs });
   }
 }
@@ -93,7 +99,15 @@ beforeAll(async () => {
     ['--expose-gc', '--import', new URL('./support/gc-on-signal.mjs', import.meta.url).pathname],
   );
   // execute_kw with a password needs the uid to have logged in once (docs/architecture.md §5)
-  const auth = await fetch(`${gateway.url}/xmlrpc/2/common`, { method: 'POST', body: xmlCall('authenticate', ['demo', 'admin', adminPassword, '<value><struct></struct></value>'].map((p) => (p.startsWith('<') ? p : `<value><string>${p}</string></value>`))) });
+  const auth = await fetch(`${gateway.url}/xmlrpc/2/common`, {
+    method: 'POST',
+    body: xmlCall(
+      'authenticate',
+      ['demo', 'admin', adminPassword, '<value><struct></struct></value>'].map((p) =>
+        p.startsWith('<') ? p : `<value><string>${p}</string></value>`,
+      ),
+    ),
+  });
   expect(await auth.text()).toContain('<int>2</int>');
   // warm-up: ordinary calls and one unasserted pass of the table (V8 and allocator pools settle)
   await warmUp(gateway.port);

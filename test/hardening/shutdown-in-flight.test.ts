@@ -37,7 +37,16 @@ let gateway: ChildGateway;
 beforeAll(async () => {
   sim = await startSimulator({ databases: ['demo'], generatedPartners: 300 });
   proxy = await holdingProxy(sim.url);
-  gateway = await startChildGateway(['--upstream', proxy.url, '--shutdown-grace', '20000', '--upstream-connections', '32', '--slow-connections', '0']);
+  gateway = await startChildGateway([
+    '--upstream',
+    proxy.url,
+    '--shutdown-grace',
+    '20000',
+    '--upstream-connections',
+    '32',
+    '--slow-connections',
+    '0',
+  ]);
 });
 afterAll(async () => {
   if (gateway?.alive()) gateway.child.kill('SIGKILL');
@@ -49,20 +58,39 @@ afterAll(async () => {
 describe(`SIGTERM with ${inFlight} calls in flight`, () => {
   it('answers every one of them in full, refuses new connections, and exits 0', async () => {
     const password = sim.users('demo').find((u) => u.login === 'admin')?.password as string;
-    const auth = await fetch(`${gateway.url}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: jsonCall('common', 'authenticate', JSON.stringify(['demo', 'admin', password, {}])) });
+    const auth = await fetch(`${gateway.url}/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: jsonCall('common', 'authenticate', JSON.stringify(['demo', 'admin', password, {}])),
+    });
     expect(await auth.json()).toEqual({ jsonrpc: '2.0', id: 1, result: 2 });
 
     // a third each on /xmlrpc/2, /xmlrpc and /jsonrpc; half of them search_read answers of tens of KB
     const s = (v: string) => `<value><string>${v}</string></value>`;
-    const xmlKw = (method: string, args: string, kwargs: string) => xmlCall('execute_kw', [s('demo'), '<value><int>2</int></value>', s(password), s('res.partner'), s(method), args, kwargs]);
+    const xmlKw = (method: string, args: string, kwargs: string) =>
+      xmlCall('execute_kw', [s('demo'), '<value><int>2</int></value>', s(password), s('res.partner'), s(method), args, kwargs]);
     const emptyDomain = '<value><array><data><value><array><data></data></array></value></data></array></value>';
-    const fields = '<value><struct><member><name>fields</name><value><array><data><value><string>name</string></value><value><string>email</string></value><value><string>street</string></value><value><string>city</string></value></data></array></value></member></struct></value>';
+    const fields =
+      '<value><struct><member><name>fields</name><value><array><data><value><string>name</string></value><value><string>email</string></value><value><string>street</string></value><value><string>city</string></value></data></array></value></member></struct></value>';
     const calls = Array.from({ length: inFlight }, (_v, i) => {
       const big = i % 2 === 0;
       const endpoint = (['xmlrpc2', 'xmlrpc1', 'jsonrpc'] as const)[i % 3] as 'xmlrpc2' | 'xmlrpc1' | 'jsonrpc';
       const body =
         endpoint === 'jsonrpc'
-          ? jsonCall('object', 'execute_kw', JSON.stringify(['demo', 2, password, 'res.partner', big ? 'search_read' : 'search_count', [[]], big ? { fields: ['name', 'email', 'street', 'city'] } : {}]), String(i))
+          ? jsonCall(
+              'object',
+              'execute_kw',
+              JSON.stringify([
+                'demo',
+                2,
+                password,
+                'res.partner',
+                big ? 'search_read' : 'search_count',
+                [[]],
+                big ? { fields: ['name', 'email', 'street', 'city'] } : {},
+              ]),
+              String(i),
+            )
           : xmlKw(big ? 'search_read' : 'search_count', emptyDomain, big ? fields : '<value><struct></struct></value>');
       return { i, endpoint, big, body };
     });
@@ -100,14 +128,28 @@ describe(`SIGTERM with ${inFlight} calls in flight`, () => {
       '    out.append(type(r).__name__ + ":" + str(len(r) if isinstance(r, list) else r > 0))',
       'json.dump(out, sys.stdout)',
     ].join('\n');
-    const run = spawnSync('python3', ['-c', script], { input: JSON.stringify(calls.map((c, n) => ({ endpoint: c.endpoint, body: (done[n] as RawAnswer).body.toString('hex') }))), encoding: 'utf8' });
+    const run = spawnSync('python3', ['-c', script], {
+      input: JSON.stringify(calls.map((c, n) => ({ endpoint: c.endpoint, body: (done[n] as RawAnswer).body.toString('hex') }))),
+      encoding: 'utf8',
+    });
     expect(run.stderr).toBe('');
-    const partners = (await (await fetch(`${sim.url}/json/2/res.partner/search_count`, { method: 'POST', headers: { authorization: `bearer ${sim.keyFor('demo', 'admin')}`, 'content-type': 'application/json', 'x-odoo-database': 'demo' }, body: '{"domain": []}' })).json()) as number;
+    const partners = (await (
+      await fetch(`${sim.url}/json/2/res.partner/search_count`, {
+        method: 'POST',
+        headers: { authorization: `bearer ${sim.keyFor('demo', 'admin')}`, 'content-type': 'application/json', 'x-odoo-database': 'demo' },
+        body: '{"domain": []}',
+      })
+    ).json()) as number;
     expect(JSON.parse(run.stdout)).toEqual(calls.map((c) => (c.big ? `list:${partners}` : 'int:True')));
     expect(done.filter((a, n) => calls[n]?.big).every((a) => a.body.length > 10_000)).toBe(true);
 
     expect(await gateway.exited).toEqual({ code: 0, signal: null });
-    expect(gateway.lines.some((l) => l.msg === 'calls still in flight after the shutdown grace period: answered with a fault where possible, their connections closed')).toBe(false);
+    expect(
+      gateway.lines.some(
+        (l) =>
+          l.msg === 'calls still in flight after the shutdown grace period: answered with a fault where possible, their connections closed',
+      ),
+    ).toBe(false);
     expect(gateway.lines.filter((l) => l.msg === 'legacy call').length).toBe(inFlight + 1);
   });
 });

@@ -12,9 +12,20 @@ describe('soak (short)', () => {
     expect(soakChecks(figures)).toEqual([]);
     expect(figures.calls).toBeGreaterThan(500);
     expect(Object.keys(figures.callsByKind).sort()).toEqual([
-      'fault malformed xml (1)', 'fault missing record (2)', 'fault unknown model', 'fault wrong password (3)',
-      'new credentials authenticate', 'new credentials call', 'read jsonrpc read', 'read jsonrpc version',
-      'read xmlrpc1 search_count', 'read xmlrpc2 search_read', 'write create', 'write read back', 'write unlink', 'write write',
+      'fault malformed xml (1)',
+      'fault missing record (2)',
+      'fault unknown model',
+      'fault wrong password (3)',
+      'new credentials authenticate',
+      'new credentials call',
+      'read jsonrpc read',
+      'read jsonrpc version',
+      'read xmlrpc1 search_count',
+      'read xmlrpc2 search_read',
+      'write create',
+      'write read back',
+      'write unlink',
+      'write write',
     ]);
   }, 240_000); // 25 s of traffic after a child gateway starts: a loaded machine stretches both
 });

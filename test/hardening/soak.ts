@@ -24,10 +24,26 @@ const rate = Number(values.rate);
 const concurrency = Number(values.concurrency);
 const warmupSeconds = Math.min(60, Math.max(5, Math.round(seconds / 10)));
 
-const figures = await runSoak({ seconds, rate, concurrency, warmupSeconds, sampleEveryMs: 5000, log: (l) => process.stdout.write(`${l}\n`) });
+const figures = await runSoak({
+  seconds,
+  rate,
+  concurrency,
+  warmupSeconds,
+  sampleEveryMs: 5000,
+  log: (l) => process.stdout.write(`${l}\n`),
+});
 const failures = soakChecks(figures);
-const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}; load average ${loadavg().map((n) => n.toFixed(2)).join(' ')} at the end`;
-const section = soakMarkdown(figures, { command: `npm run soak -- --minutes ${values.minutes} --rate ${rate} --concurrency ${concurrency}`, warmupSeconds, machine, node: process.version, date: new Date().toISOString(), failures });
+const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}; load average ${loadavg()
+  .map((n) => n.toFixed(2))
+  .join(' ')} at the end`;
+const section = soakMarkdown(figures, {
+  command: `npm run soak -- --minutes ${values.minutes} --rate ${rate} --concurrency ${concurrency}`,
+  warmupSeconds,
+  machine,
+  node: process.version,
+  date: new Date().toISOString(),
+  failures,
+});
 process.stdout.write(`${section}\n`);
 if (!values['no-write']) {
   const file = new URL('../../BENCHMARKS.md', import.meta.url);
@@ -35,7 +51,10 @@ if (!values['no-write']) {
   const block = `<!-- soak:start -->\n${section}\n<!-- soak:end -->`;
   const start = text.indexOf('<!-- soak:start -->');
   const end = text.indexOf('<!-- soak:end -->');
-  const updated = start !== -1 && end > start ? text.slice(0, start) + block + text.slice(end + '<!-- soak:end -->'.length) : `${text.trimEnd()}\n\n${block}\n`;
+  const updated =
+    start !== -1 && end > start
+      ? text.slice(0, start) + block + text.slice(end + '<!-- soak:end -->'.length)
+      : `${text.trimEnd()}\n\n${block}\n`;
   writeFileSync(file, updated);
 }
 process.exit(failures.length === 0 ? 0 : 1);

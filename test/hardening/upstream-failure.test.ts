@@ -31,7 +31,10 @@ type Answer = { status: number; ms: number; result?: Value; fault?: { code: Valu
 
 async function xmlCall(dialect: 'xmlrpc1' | 'xmlrpc2', service: string, method: string, params: unknown[]): Promise<Answer> {
   const started = performance.now();
-  const res = await fetch(`${gateway.url}${dialect === 'xmlrpc2' ? '/xmlrpc/2/' : '/xmlrpc/'}${service}`, { method: 'POST', body: new Uint8Array(encodeRequest(method, params.map(toValue))) });
+  const res = await fetch(`${gateway.url}${dialect === 'xmlrpc2' ? '/xmlrpc/2/' : '/xmlrpc/'}${service}`, {
+    method: 'POST',
+    body: new Uint8Array(encodeRequest(method, params.map(toValue))),
+  });
   const text = await res.text();
   const ms = performance.now() - started;
   const answer = parseTaggedResponse(text);
@@ -43,15 +46,24 @@ async function xmlCall(dialect: 'xmlrpc1' | 'xmlrpc2', service: string, method: 
 
 async function jsonCall(service: string, method: string, args: unknown[]): Promise<Answer> {
   const started = performance.now();
-  const res = await fetch(`${gateway.url}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service, method, args }, id: 1 }) });
+  const res = await fetch(`${gateway.url}/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service, method, args }, id: 1 }),
+  });
   const body = (await res.json()) as { result?: Value; error?: { code: number; data: { name: string; debug: string } } };
   const ms = performance.now() - started;
   if (body.error === undefined) return { status: res.status, ms, result: body.result ?? null };
-  return { status: res.status, ms, fault: { code: body.error.data.name, last: body.error.data.debug.trimEnd().split('\n').at(-1) as string } };
+  return {
+    status: res.status,
+    ms,
+    fault: { code: body.error.data.name, last: body.error.data.debug.trimEnd().split('\n').at(-1) as string },
+  };
 }
 
 const kw = (method: string, args: unknown[]) => ['demo', 2, password, 'res.partner', method, args];
-const upstreamError = (what: string) => new RegExp(`^legacy_rpc_gateway\\.UpstreamError: upstream ${what} \\(http://127\\.0\\.0\\.1:\\d+, \\d+ ms\\)$`);
+const upstreamError = (what: string) =>
+  new RegExp(`^legacy_rpc_gateway\\.UpstreamError: upstream ${what} \\(http://127\\.0\\.0\\.1:\\d+, \\d+ ms\\)$`);
 
 async function figures(fdsAtMost?: number) {
   if (fdsAtMost !== undefined) await settle(() => fdsOf(gateway.pid) <= fdsAtMost, 10_000);
@@ -67,7 +79,18 @@ beforeAll(async () => {
     // --revalidate-interval: these modes test the call's own exchange; with the default 5 s bound a
     // password confirmation falling due mid-run goes through the same broken proxy first, and a call
     // refused before it is sent would make "the write reached Odoo once" a matter of timing
-    ['--upstream', proxy.url, '--call-timeout', String(callTimeoutMs), '--connect-timeout', '500', '--upstream-connections', '8', '--revalidate-interval', '600000'],
+    [
+      '--upstream',
+      proxy.url,
+      '--call-timeout',
+      String(callTimeoutMs),
+      '--connect-timeout',
+      '500',
+      '--upstream-connections',
+      '8',
+      '--revalidate-interval',
+      '600000',
+    ],
     ['--expose-gc', '--import', new URL('./support/gc-on-signal.mjs', import.meta.url).pathname],
   );
   password = sim.users('demo').find((u) => u.login === 'admin')?.password as string;
@@ -106,7 +129,11 @@ describe('upstream failure through a fault-injecting proxy', () => {
     ]);
     expect([read2.status, read2.fault?.code, read2.fault?.last]).toEqual([200, 1, expect.stringMatching(last)]);
     expect([read1.status, typeof read1.fault?.code, read1.fault?.last]).toEqual([200, 'string', expect.stringMatching(last)]);
-    expect([readJson.status, readJson.fault?.code, readJson.fault?.last]).toEqual([200, 'legacy_rpc_gateway.UpstreamError', expect.stringMatching(last)]);
+    expect([readJson.status, readJson.fault?.code, readJson.fault?.last]).toEqual([
+      200,
+      'legacy_rpc_gateway.UpstreamError',
+      expect.stringMatching(last),
+    ]);
     expect([write.fault?.code, write.fault?.last]).toEqual([1, expect.stringMatching(last)]);
     for (const a of [read2, read1, readJson, write]) expect(a.ms).toBeLessThan(callTimeoutMs + marginMs);
     // never replayed: the create reached the simulator once when its answer was lost, else not at all

@@ -39,8 +39,12 @@ beforeAll(async () => {
   // a method nobody knows: the label must stay bounded
   await stack.jsonrpc('object', 'execute_kw', ['demo', 2, password, 'res.partner', 'zz_made_up_1234', [[]]], ua);
   // a wrong password (one failure blocks with --throttle-failures 1), then a throttled attempt
-  expect((await stack.jsonrpc('common', 'authenticate', ['demo', 'demo', 'wrong', {}], { 'user-agent': 'bad-client/1' })).result).toBe(false);
-  expect((await stack.jsonrpc('common', 'authenticate', ['demo', 'demo', 'wrong again', {}], { 'user-agent': 'bad-client/1' })).result).toBe(false);
+  expect((await stack.jsonrpc('common', 'authenticate', ['demo', 'demo', 'wrong', {}], { 'user-agent': 'bad-client/1' })).result).toBe(
+    false,
+  );
+  expect(
+    (await stack.jsonrpc('common', 'authenticate', ['demo', 'demo', 'wrong again', {}], { 'user-agent': 'bad-client/1' })).result,
+  ).toBe(false);
   await fetch(`${stack.gateway.url}/odoo`, { redirect: 'manual' });
 });
 afterAll(() => stack?.close());
@@ -57,7 +61,9 @@ describe('admin port', () => {
       'legacy_rpc_gateway_calls_total{dialect="jsonrpc",service="object",method="other",outcome="internal"} 1',
       'legacy_rpc_gateway_calls_total{dialect="jsonrpc",service="object",method="search_count",outcome="ok"} 2',
     ]);
-    expect(text).toContain('legacy_rpc_gateway_call_duration_seconds_count{dialect="jsonrpc",service="object",method="search_count",outcome="ok"} 2');
+    expect(text).toContain(
+      'legacy_rpc_gateway_call_duration_seconds_count{dialect="jsonrpc",service="object",method="search_count",outcome="ok"} 2',
+    );
   });
 
   it('exposes upstream latency, credential cache hits and misses, key exchanges, throttling and passthrough', async () => {
@@ -85,7 +91,14 @@ describe('admin port', () => {
   it('reports each client with its services, models and methods', async () => {
     const report = JSON.parse((await admin('/gateway/report.json')).text) as ReportSnapshot;
     const client = report.clients.find((c) => c.userAgent === 'Python-xmlrpc/3.11');
-    expect(client).toMatchObject({ ip: '127.0.0.1', calls: 4, faults: 1, dialects: { jsonrpc: 4 }, services: { common: 1, object: 3 }, unlistedCalls: 0 });
+    expect(client).toMatchObject({
+      ip: '127.0.0.1',
+      calls: 4,
+      faults: 1,
+      dialects: { jsonrpc: 4 },
+      services: { common: 1, object: 3 },
+      unlistedCalls: 0,
+    });
     expect(client?.methods.map((m) => [m.service, m.method, m.model, m.modelMethod, m.calls, m.faults])).toEqual([
       ['object', 'execute_kw', 'res.partner', 'zz_made_up_1234', 1, 1],
       ['object', 'execute_kw', 'res.partner', 'search_count', 2, 0],
@@ -126,13 +139,18 @@ describe('/readyz', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', `http://127.0.0.1:${port}`], {}), createLogger('silent'));
+    const gateway = await startGateway(
+      loadConfig(['--port', '0', '--admin-port', '0', '--upstream', `http://127.0.0.1:${port}`], {}),
+      createLogger('silent'),
+    );
     try {
       const res = await fetch(`${gateway.adminUrl}/readyz`);
       expect(res.status).toBe(503);
       const body = (await res.json()) as { status: string; reason: string };
       expect(body.status).toBe('not ready');
-      expect(body.reason).toMatch(new RegExp(`^upstream unreachable: upstream refused the connection \\(http://127\\.0\\.0\\.1:${port}, \\d+ ms\\)$`));
+      expect(body.reason).toMatch(
+        new RegExp(`^upstream unreachable: upstream refused the connection \\(http://127\\.0\\.0\\.1:${port}, \\d+ ms\\)$`),
+      );
     } finally {
       await gateway.close();
     }

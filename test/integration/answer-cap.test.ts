@@ -25,9 +25,13 @@ beforeAll(async () => {
   upstream = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      if (req.url === '/json/2/res.users/context_get') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"uid": 2}');
+      if (req.url === '/json/2/res.users/context_get')
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"uid": 2}');
       if (mode === 'small') return void res.writeHead(200, { 'content-type': 'application/json' }).end('[{"id": 1, "name": "small"}]');
-      if (mode === 'declared') return void res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(4 * cap) }).end(`[${'"x",'.repeat(cap - 1)}"x"]`.padEnd(4 * cap, ' '));
+      if (mode === 'declared')
+        return void res
+          .writeHead(200, { 'content-type': 'application/json', 'content-length': String(4 * cap) })
+          .end(`[${'"x",'.repeat(cap - 1)}"x"]`.padEnd(4 * cap, ' '));
       res.writeHead(200, { 'content-type': 'application/json' });
       written = 0;
       const piece = `${'{"id": 1, "name": "row"}, '.repeat(2000)}`;
@@ -44,7 +48,10 @@ beforeAll(async () => {
   }).listen(0, '127.0.0.1');
   await once(upstream, 'listening');
   const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', url, '--max-answer', String(cap)], {}), createLogger('silent'));
+  gateway = await startGateway(
+    loadConfig(['--port', '0', '--admin-port', '0', '--upstream', url, '--max-answer', String(cap)], {}),
+    createLogger('silent'),
+  );
 });
 
 afterAll(async () => {
@@ -56,11 +63,23 @@ afterAll(async () => {
 const key = 'a'.repeat(40);
 const xmlCall =
   "<?xml version='1.0'?>\n<methodCall>\n<methodName>execute_kw</methodName>\n<params>\n" +
-  ['<string>demo</string>', '<int>2</int>', `<string>${key}</string>`, '<string>res.partner</string>', '<string>search_read</string>', '<array><data>\n</data></array>']
+  [
+    '<string>demo</string>',
+    '<int>2</int>',
+    `<string>${key}</string>`,
+    '<string>res.partner</string>',
+    '<string>search_read</string>',
+    '<array><data>\n</data></array>',
+  ]
     .map((v) => `<param>\n<value>${v}</value>\n</param>\n`)
     .join('') +
   '</params>\n</methodCall>\n';
-const jsonCall = JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service: 'object', method: 'execute_kw', args: ['demo', 2, key, 'res.partner', 'search_read', []] }, id: 3 });
+const jsonCall = JSON.stringify({
+  jsonrpc: '2.0',
+  method: 'call',
+  params: { service: 'object', method: 'execute_kw', args: ['demo', 2, key, 'res.partner', 'search_read', []] },
+  id: 3,
+});
 const message = `legacy_rpc_gateway.UpstreamError: upstream answer exceeds ${cap} bytes (--max-answer)`;
 
 async function post(path: string, body: string, contentType: string): Promise<string> {

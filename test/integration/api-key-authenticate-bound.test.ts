@@ -35,7 +35,14 @@ describe('common.authenticate with an API key Odoo no longer accepts', () => {
     stack = await startStack({ flags: ['--revalidate-interval', '1000'] });
     const key = stack.sim.keyFor('demo', 'demo');
     expect((await stack.jsonrpc('common', 'authenticate', ['demo', 'demo', key, {}])).result).toBe(5);
-    const archived = await stack.jsonrpc('object', 'execute_kw', ['demo', 2, stack.sim.keyFor('demo', 'admin'), 'res.users', 'write', [[5], { active: false }]]);
+    const archived = await stack.jsonrpc('object', 'execute_kw', [
+      'demo',
+      2,
+      stack.sim.keyFor('demo', 'admin'),
+      'res.users',
+      'write',
+      [[5], { active: false }],
+    ]);
     expect(archived.error).toBeUndefined();
     expect(await untilRefused(stack, 'demo', key)).toBeGreaterThan(0);
   });

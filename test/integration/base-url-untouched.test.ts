@@ -18,7 +18,10 @@ describe('web.base.url after a system user logs in through the gateway', () => {
   for (const proxyMode of [false, true]) {
     it(`is not rewritten to the gateway's address (proxy_mode ${proxyMode ? 'on' : 'off'}, base URL learnt from the service key)`, async () => {
       const base = proxyMode ? odooAddress : 'http://odoo.internal:8069';
-      stack = await startStack({ sim: { proxyMode, configParameters: { 'web.base.url': base } }, flags: (sim) => ['--service-key', sim.keyFor('demo', 'admin')] });
+      stack = await startStack({
+        sim: { proxyMode, configParameters: { 'web.base.url': base } },
+        flags: (sim) => ['--service-key', sim.keyFor('demo', 'admin')],
+      });
       const { result, error } = await stack.jsonrpc('object', 'execute_kw', ['demo', 2, 'admin', 'res.partner', 'search_count', [[]]]);
       expect(error).toBeUndefined();
       expect(typeof result).toBe('number');

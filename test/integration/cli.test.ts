@@ -10,13 +10,19 @@ const root = new URL('../..', import.meta.url).pathname;
 // Each run compiles the whole gateway with tsx: on a loaded machine that takes its time.
 const childTimeoutMs = 150_000;
 const run = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: childTimeoutMs });
+  spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', ...env },
+    timeout: childTimeoutMs,
+  });
 
 describe('legacy-rpc-gateway (CLI)', { timeout: childTimeoutMs + 30_000 }, () => {
   it('prints every setting with its variable and default for --help', () => {
     const out = run(['--help']);
     expect(out.status).toBe(0);
-    for (const s of Object.values(settings)) expect(out.stdout).toMatch(new RegExp(`^  --${s.flag}( <value>)?  \\(${s.env}, default [^)]*\\)$`, 'm'));
+    for (const s of Object.values(settings))
+      expect(out.stdout).toMatch(new RegExp(`^  --${s.flag}( <value>)?  \\(${s.env}, default [^)]*\\)$`, 'm'));
   });
 
   it('names each bad value on its own line and exits 2', () => {

@@ -16,7 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const metric = async (name: string) => Number(new RegExp(`^legacy_rpc_gateway_${name} (\\d+)$`, 'm').exec(await stack.gateway.metrics.text())?.[1] ?? 'NaN');
+const metric = async (name: string) =>
+  Number(new RegExp(`^legacy_rpc_gateway_${name} (\\d+)$`, 'm').exec(await stack.gateway.metrics.text())?.[1] ?? 'NaN');
 
 function rawConnect(): Promise<Socket> {
   const { hostname, port } = new URL(stack.gateway.url);

@@ -43,12 +43,15 @@ describe('common', () => {
     ['login', ['demo', 'admin'], "exp_login() missing 1 required positional argument: 'password'"],
     ['version', [1], 'exp_version() takes 0 positional arguments but 1 was given'],
     ['set_loglevel', [], "exp_set_loglevel() missing 1 required positional argument: 'loglevel'"],
-  ])('raises Python\'s TypeError for %s with the wrong arity', async (method, args, message) => {
+  ])("raises Python's TypeError for %s with the wrong arity", async (method, args, message) => {
     expect(errorData((await stack.jsonrpc('common', method, args)).error)).toMatchObject({ name: 'builtins.TypeError', message });
   });
 
   it('answers an unknown method with Exception "Method not found"', async () => {
-    expect(errorData((await stack.jsonrpc('common', 'foo', [])).error)).toMatchObject({ name: 'builtins.Exception', message: 'Method not found: foo' });
+    expect(errorData((await stack.jsonrpc('common', 'foo', [])).error)).toMatchObject({
+      name: 'builtins.Exception',
+      message: 'Method not found: foo',
+    });
   });
 
   it('answers an unknown service with KeyError', async () => {
@@ -73,10 +76,13 @@ describe('common', () => {
 });
 
 describe('passwords that are no str', () => {
-  it.each([5, true, 1.5, { a: 1 }, ['x']])('answers authenticate with the password %j False, for a login that exists too', async (password) => {
-    expect((await stack.jsonrpc('common', 'authenticate', ['demo', 'admin', password, {}])).result).toBe(false);
-    expect((await stack.jsonrpc('common', 'login', ['demo', 'nobody', password])).result).toBe(false);
-  });
+  it.each([5, true, 1.5, { a: 1 }, ['x']])(
+    'answers authenticate with the password %j False, for a login that exists too',
+    async (password) => {
+      expect((await stack.jsonrpc('common', 'authenticate', ['demo', 'admin', password, {}])).result).toBe(false);
+      expect((await stack.jsonrpc('common', 'login', ['demo', 'nobody', password])).result).toBe(false);
+    },
+  );
 });
 
 describe('the body Odoo reads', () => {
@@ -95,4 +101,3 @@ describe('the body Odoo reads', () => {
     expect((await stack.post('/xmlrpc/2/common', version, contentType)).text).toContain('<name>server_serie</name>');
   });
 });
-

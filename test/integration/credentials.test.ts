@@ -20,7 +20,7 @@ beforeEach(() => stack.sim.clearLog());
 const contextGets = () => stack.sim.log.filter((r) => r.path === '/json/2/res.users/context_get').length;
 
 describe('common.authenticate with an API key', () => {
-  it('answers the uid of the key\'s owner', async () => {
+  it("answers the uid of the key's owner", async () => {
     expect((await stack.jsonrpc('common', 'authenticate', ['demo', 'admin', adminKey, new Map()])).result).toBe(2);
     expect((await stack.jsonrpc('common', 'login', ['demo', 'demo', demoKey])).result).toBe(5);
   });
@@ -60,7 +60,7 @@ describe('object calls with an API key', () => {
   const search = (uid: number, password: string) =>
     stack.jsonrpc('object', 'execute_kw', ['demo', uid, password, 'res.partner.category', 'search_count', [[]]]);
 
-  it('serves the key\'s owner', async () => {
+  it("serves the key's owner", async () => {
     expect((await search(2, adminKey)).result).toBeTypeOf('number');
   });
 
@@ -76,14 +76,20 @@ describe('object calls with an API key', () => {
   });
 
   it.each([0, false, '0'])('refuses uid %j with a key with AccessDenied, as Odoo does (no user 0 to miss)', async (uid) => {
-    expect(errorData((await stack.jsonrpc('object', 'execute_kw', ['demo', uid, adminKey, 'res.partner.category', 'search_count', [[]]])).error)).toMatchObject({
+    expect(
+      errorData((await stack.jsonrpc('object', 'execute_kw', ['demo', uid, adminKey, 'res.partner.category', 'search_count', [[]]])).error),
+    ).toMatchObject({
       name: 'odoo.exceptions.AccessDenied',
       message: 'Access Denied',
     });
   });
 
   it('refuses a wrong plain password with AccessDenied, whose debug is its last line alone (Odoo suppresses its traceback)', async () => {
-    expect(errorData((await search(2, 'not-the-password')).error)).toEqual({ name: 'odoo.exceptions.AccessDenied', message: 'Access Denied', debug: 'odoo.exceptions.AccessDenied: Access Denied\n' });
+    expect(errorData((await search(2, 'not-the-password')).error)).toEqual({
+      name: 'odoo.exceptions.AccessDenied',
+      message: 'Access Denied',
+      debug: 'odoo.exceptions.AccessDenied: Access Denied\n',
+    });
   });
 
   it('checks a key once, then serves from the cache', async () => {
@@ -106,7 +112,10 @@ describe('object calls with an API key', () => {
     expect(typeof (await search(2, record.key)).result).toBe('number');
     stack.sim.keys.removeKey(record.key);
     stack.sim.clearLog();
-    expect(errorData((await search(2, record.key)).error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' });
+    expect(errorData((await search(2, record.key)).error)).toMatchObject({
+      name: 'odoo.exceptions.AccessDenied',
+      message: 'Access Denied',
+    });
     // the model call (401), then exactly one re-check (401), and no retry of the call
     expect(stack.sim.log.map((r) => r.path)).toEqual(['/json/2/res.partner.category/search_count', '/json/2/res.users/context_get']);
   });

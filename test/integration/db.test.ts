@@ -67,7 +67,10 @@ describe.each(seriesNames)('against a %s upstream', (series) => {
     });
 
     it('answers each dialect as Odoo does', async () => {
-      expect(faultOf(await xmlrpcCall(stack, 'xmlrpc1', 'db', 'list_countries', ['wrong']))).toEqual({ faultCode: 'AccessDenied', faultString: 'Access Denied' });
+      expect(faultOf(await xmlrpcCall(stack, 'xmlrpc1', 'db', 'list_countries', ['wrong']))).toEqual({
+        faultCode: 'AccessDenied',
+        faultString: 'Access Denied',
+      });
       const json = await stack.jsonrpc('db', 'change_admin_password', ['wrong', 'x']);
       expect(errorData(json.error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' });
     });
@@ -100,9 +103,12 @@ describe.each(seriesNames)('against a %s upstream', (series) => {
       expect(stack.sim.log).toHaveLength(0);
     });
 
-    it.each([' gw2', 'gw2 ', '\tgw2', 'gw2\r\nX-Injected: 1', 'gw2\u0100'])('answers db_exist(%j) False: no header carries that name exactly', async (name) => {
-      expect(await call('db_exist', name)).toEqual({ result: false });
-    });
+    it.each([' gw2', 'gw2 ', '\tgw2', 'gw2\r\nX-Injected: 1', 'gw2\u0100'])(
+      'answers db_exist(%j) False: no header carries that name exactly',
+      async (name) => {
+        expect(await call('db_exist', name)).toEqual({ result: false });
+      },
+    );
 
     it('creates, duplicates and drops databases; a name not listed drops nothing and answers False', async () => {
       expect(await call('create_database', 'admin', 'gw6', false, 'en_US', 'admin', 'admin', 'BE', '')).toEqual({ result: true });
@@ -116,10 +122,18 @@ describe.each(seriesNames)('against a %s upstream', (series) => {
     });
 
     it('answers the errors the manager page shows with the legacy exception', async () => {
-      expect(lastLine(await call('duplicate_database', 'admin', 'gw2', 'gw'))).toBe('psycopg2.errors.DuplicateDatabase: database "gw" already exists');
-      expect(faultOf(await xmlrpcCall(stack, 'xmlrpc1', 'db', 'duplicate_database', ['admin', 'nope', 'gw3x']))?.faultCode).toBe('template database "nope" does not exist\n');
-      expect(lastLine(await call('create_database', 'admin', 'gw', false, 'en_US'))).toBe("odoo.service.db.DatabaseExists: database 'gw' already exists!");
-      expect(lastLine(await call('dump', 'admin', 'nope', 'zip'))).toBe('psycopg2.OperationalError: connection to server failed: FATAL:  database "nope" does not exist');
+      expect(lastLine(await call('duplicate_database', 'admin', 'gw2', 'gw'))).toBe(
+        'psycopg2.errors.DuplicateDatabase: database "gw" already exists',
+      );
+      expect(faultOf(await xmlrpcCall(stack, 'xmlrpc1', 'db', 'duplicate_database', ['admin', 'nope', 'gw3x']))?.faultCode).toBe(
+        'template database "nope" does not exist\n',
+      );
+      expect(lastLine(await call('create_database', 'admin', 'gw', false, 'en_US'))).toBe(
+        "odoo.service.db.DatabaseExists: database 'gw' already exists!",
+      );
+      expect(lastLine(await call('dump', 'admin', 'nope', 'zip'))).toBe(
+        'psycopg2.OperationalError: connection to server failed: FATAL:  database "nope" does not exist',
+      );
       // exp_dump's custom format copies pg_dump's empty output for a database that does not exist
       expect(await call('dump', 'admin', 'nope', 'dump')).toEqual({ result: '' });
     });
@@ -140,8 +154,12 @@ describe.each(seriesNames)('against a %s upstream', (series) => {
     it.runIf(later)("renames through the manager's rename route, its failures worded as 19.0's exp_rename", async () => {
       expect(await call('rename', 'admin', 'gw2', 'gw4')).toEqual({ result: true });
       expect(stack.sim.databases()).toEqual(['gw', 'gw4']);
-      expect(lastLine(await call('rename', 'admin', 'gw4', 'gw'))).toBe('Exception: Couldn\'t rename database gw4 to gw: database "gw" already exists');
-      expect(lastLine(await call('rename', 'admin', 'nope', 'gw9'))).toBe('Exception: Couldn\'t rename database nope to gw9: database "nope" does not exist');
+      expect(lastLine(await call('rename', 'admin', 'gw4', 'gw'))).toBe(
+        'Exception: Couldn\'t rename database gw4 to gw: database "gw" already exists',
+      );
+      expect(lastLine(await call('rename', 'admin', 'nope', 'gw9'))).toBe(
+        'Exception: Couldn\'t rename database nope to gw9: database "nope" does not exist',
+      );
       expect(faultOf(await call('rename', 'wrong', 'gw4', 'gw9'))).toEqual({ faultCode: 3, faultString: 'Access Denied' });
       expect(stack.sim.databases()).toEqual(['gw', 'gw4']);
     });
@@ -160,7 +178,11 @@ describe.each(seriesNames)('against a %s upstream', (series) => {
       expect(Buffer.from(zip, 'base64').subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
       expect(await call('restore', 'admin', 'gw5', zip, true)).toEqual({ result: true });
       const pgdump = await stack.jsonrpc('db', 'dump', ['admin', 'gw2', 'dump']);
-      expect(Buffer.from(pgdump.result as string, 'base64').subarray(0, 5).toString('latin1')).toBe('PGDMP');
+      expect(
+        Buffer.from(pgdump.result as string, 'base64')
+          .subarray(0, 5)
+          .toString('latin1'),
+      ).toBe('PGDMP');
       if (!later) expect(await call('restore', 'admin', 'gw6', pgdump.result as string)).toEqual({ result: true });
       expect(await call('list')).toEqual({ result: later ? ['gw', 'gw2', 'gw5'] : ['gw', 'gw2', 'gw5', 'gw6'] });
       expect(await stack.jsonrpc('db', 'db_exist', ['gw5'])).toEqual({ result: true });
@@ -187,13 +209,21 @@ describe.each(seriesNames)('against a %s upstream', (series) => {
       expect(await call('drop', 'S3cret', 'nope')).toEqual({ result: false });
       expect(faultOf(await call('drop', 'wrong', 'nope'))).toEqual({ faultCode: 3, faultString: 'Access Denied' });
       expect(await call('list_countries', 'S3cret')).toMatchObject({ result: expect.any(Array) });
-      expect(managerRequests().filter((r) => r.startsWith('POST') && !r.endsWith('/list'))).toEqual(['POST /web/database/backup', 'POST /web/database/backup', 'POST /web/database/backup']);
+      expect(managerRequests().filter((r) => r.startsWith('POST') && !r.endsWith('/list'))).toEqual([
+        'POST /web/database/backup',
+        'POST /web/database/backup',
+        'POST /web/database/backup',
+      ]);
       expect([stack.sim.databaseManager.masterPassword, stack.sim.databases()]).toEqual(['S3cret', ['gw', 'gw2']]);
     });
 
     it('refuses an invalid restore payload and creates nothing', async () => {
-      expect(lastLine(await call('restore', 'admin', 'gw5x', Buffer.from('not a dump').toString('base64')))).toBe("Exception: Couldn't restore database");
-      expect(lastLine(await call('restore', 'admin', 'gw2', Buffer.from('not a dump').toString('base64')))).toBe('Exception: Database already exists');
+      expect(lastLine(await call('restore', 'admin', 'gw5x', Buffer.from('not a dump').toString('base64')))).toBe(
+        "Exception: Couldn't restore database",
+      );
+      expect(lastLine(await call('restore', 'admin', 'gw2', Buffer.from('not a dump').toString('base64')))).toBe(
+        'Exception: Database already exists',
+      );
       expect(await call('list')).toEqual({ result: ['gw', 'gw2'] });
       expect(managerRequests().filter((r) => r.includes('restore'))).toEqual([]);
     });
@@ -242,7 +272,11 @@ describe.each(seriesNames)('against a %s upstream', (series) => {
 
     // the rewritten manager renders its page whatever list_db says
     it.skipIf(later)('fall back to JSON-2 with the service key when the manager is disabled', async () => {
-      const fallback = await startStack({ databases: ['gw'], sim: { databaseManager: { enabled: false } }, flags: (sim) => ['--service-key', sim.keyFor('gw', 'admin'), '--service-db', 'gw'] });
+      const fallback = await startStack({
+        databases: ['gw'],
+        sim: { databaseManager: { enabled: false } },
+        flags: (sim) => ['--service-key', sim.keyFor('gw', 'admin'), '--service-db', 'gw'],
+      });
       try {
         const langs = await xmlrpcCall(fallback, 'xmlrpc2', 'db', 'list_lang', []);
         const names = 'result' in langs ? (langs.result as [string, string][]).map(([, name]) => name) : [];
@@ -270,7 +304,6 @@ describe.each(seriesNames)('against a %s upstream', (series) => {
       }
     });
   });
-
 });
 
 function dumpRequest(db: string): string {
@@ -279,7 +312,11 @@ function dumpRequest(db: string): string {
 }
 
 /** A raw POST that keeps what arrived when the connection is cut. */
-function rawPost(base: string, path: string, body: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: string; aborted: boolean }> {
+function rawPost(
+  base: string,
+  path: string,
+  body: string,
+): Promise<{ headers: Record<string, string | string[] | undefined>; body: string; aborted: boolean }> {
   return new Promise((resolve, reject) => {
     const req = request(new URL(path, base), { method: 'POST', headers: { 'content-type': 'text/xml' }, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -291,7 +328,9 @@ function rawPost(base: string, path: string, body: string): Promise<{ headers: R
       res.on('error', () => {
         aborted = true;
       });
-      res.on('close', () => resolve({ headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), aborted: aborted || !res.complete }));
+      res.on('close', () =>
+        resolve({ headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), aborted: aborted || !res.complete }),
+      );
     });
     req.on('error', reject);
     req.end(body);

@@ -21,7 +21,9 @@ function expectContinue(path: string, contentType: string, length: number, body?
   const { hostname, port } = new URL(stack.gateway.url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => {
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: ${contentType}\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: ${contentType}\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+      );
     });
     let text = '';
     let sent = false;
@@ -59,7 +61,10 @@ describe('Expect: 100-continue', () => {
     const answer = await expectContinue('/jsonrpc', 'application/json', declared);
     expect(answer.startsWith('HTTP/1.1 200 OK\r\n')).toBe(true);
     const json = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { data: { name: string; message: string } } };
-    expect(json.error.data).toMatchObject({ name: 'werkzeug.exceptions.RequestEntityTooLarge', message: expect.stringContaining('--max-body') });
+    expect(json.error.data).toMatchObject({
+      name: 'werkzeug.exceptions.RequestEntityTooLarge',
+      message: expect.stringContaining('--max-body'),
+    });
   });
 
   it('a call within the limit is invited and answered', async () => {

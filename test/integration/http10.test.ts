@@ -22,7 +22,12 @@ afterAll(() => stack.close());
 
 const param = (v: string) => `<param>\n<value><string>${v}</string></value>\n</param>\n`;
 const xmlDump = `<?xml version='1.0'?>\n<methodCall>\n<methodName>dump</methodName>\n<params>\n${param('admin')}${param('gw')}${param('zip')}</params>\n</methodCall>\n`;
-const jsonDump = JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service: 'db', method: 'dump', args: ['admin', 'gw', 'zip'] }, id: 1 });
+const jsonDump = JSON.stringify({
+  jsonrpc: '2.0',
+  method: 'call',
+  params: { service: 'db', method: 'dump', args: ['admin', 'gw', 'zip'] },
+  id: 1,
+});
 
 describe('streamed answers to an HTTP/1.0 request', () => {
   it('db.dump over XML-RPC: no chunked framing, the connection closes, the base64 decodes to the zip', async () => {
@@ -31,7 +36,10 @@ describe('streamed answers to an HTTP/1.0 request', () => {
     expect(answer.headers['transfer-encoding']).toBeUndefined();
     expect(answer.headers.connection).toBe('close');
     const text = answer.body.toString('utf8');
-    const match = /^<\?xml version="1\.0"\?>\n<methodResponse>\n<params>\n<param>\n<value><string>([A-Za-z0-9+/=]+)<\/string><\/value>\n<\/param>\n<\/params>\n\n<\/methodResponse>\n$/.exec(text);
+    const match =
+      /^<\?xml version="1\.0"\?>\n<methodResponse>\n<params>\n<param>\n<value><string>([A-Za-z0-9+/=]+)<\/string><\/value>\n<\/param>\n<\/params>\n\n<\/methodResponse>\n$/.exec(
+        text,
+      );
     expect(match).not.toBeNull();
     const zip = Buffer.from(match?.[1] ?? '', 'base64');
     expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
@@ -47,7 +55,9 @@ describe('streamed answers to an HTTP/1.0 request', () => {
 
   it('a passed-through upstream stream (/web/database/backup): no chunked framing', async () => {
     const form = 'master_pwd=admin&name=gw&backup_format=zip';
-    const answer = await http10Request(stack.gateway.url, 'POST', '/web/database/backup', form, { 'Content-Type': 'application/x-www-form-urlencoded' });
+    const answer = await http10Request(stack.gateway.url, 'POST', '/web/database/backup', form, {
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers['transfer-encoding']).toBeUndefined();
     expect(answer.body.subarray(0, 2).toString('latin1')).toBe('PK');

@@ -19,7 +19,10 @@ let upstream: string;
 const gateways: RunningGateway[] = [];
 
 async function gatewayWith(flags: string[]): Promise<RunningGateway> {
-  const gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstream, ...flags], {}), createLogger('silent'));
+  const gateway = await startGateway(
+    loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstream, ...flags], {}),
+    createLogger('silent'),
+  );
   gateways.push(gateway);
   return gateway;
 }
@@ -72,7 +75,9 @@ describe('https upstream with --upstream-ca', () => {
   it('refuses the same upstream without the CA', async () => {
     const gateway = await gatewayWith([]);
     const answer = await version(gateway);
-    expect(answer.error?.data.message).toMatch(/^upstream request failed \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\) \(https:\/\/localhost:\d+, \d+ ms\)$/);
+    expect(answer.error?.data.message).toMatch(
+      /^upstream request failed \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\) \(https:\/\/localhost:\d+, \d+ ms\)$/,
+    );
     expect((await fetch(`${gateway.url}/web/health`)).status).toBe(502);
   });
 });

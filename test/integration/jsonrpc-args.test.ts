@@ -17,7 +17,11 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /** Sends `args` verbatim (a JSON text) and returns the error's name and message. */
-async function errorFor(service: string, method: string, args: string): Promise<{ status: number; name: Value; message: Value; code: Value }> {
+async function errorFor(
+  service: string,
+  method: string,
+  args: string,
+): Promise<{ status: number; name: Value; message: Value; code: Value }> {
   const body = `{"jsonrpc":"2.0","method":"call","params":{"service":"${service}","method":"${method}","args":${args}},"id":7}`;
   const res = await stack.post('/jsonrpc', body);
   const envelope = parseJson(res.text, { maxDepth: 64 }) as Map<string, Value>;
@@ -49,7 +53,10 @@ describe('/jsonrpc with args that are not iterable', () => {
 
   it.each(scalars)('object: unpacking %s is a TypeError, whatever the method', async (args, type) => {
     for (const method of ['execute_kw', 'execute', 'nope']) {
-      expect(await errorFor('object', method, args)).toMatchObject({ name: 'builtins.TypeError', message: `cannot unpack non-iterable ${type} object` });
+      expect(await errorFor('object', method, args)).toMatchObject({
+        name: 'builtins.TypeError',
+        message: `cannot unpack non-iterable ${type} object`,
+      });
     }
   });
 
@@ -61,7 +68,10 @@ describe('/jsonrpc with args that are not iterable', () => {
       });
     }
     for (const method of ['dump', 'create_database', 'drop']) {
-      expect(await errorFor('db', method, args)).toMatchObject({ name: 'builtins.TypeError', message: `'${type}' object is not subscriptable` });
+      expect(await errorFor('db', method, args)).toMatchObject({
+        name: 'builtins.TypeError',
+        message: `'${type}' object is not subscriptable`,
+      });
     }
   });
 
@@ -72,9 +82,18 @@ describe('/jsonrpc with args that are not iterable', () => {
   });
 
   it('still iterates a string (its characters) and an object (its keys)', async () => {
-    expect(await errorFor('common', 'version', '"ab"')).toMatchObject({ name: 'builtins.TypeError', message: 'exp_version() takes 0 positional arguments but 2 were given' });
-    expect(await errorFor('object', 'execute_kw', '"ab"')).toMatchObject({ name: 'builtins.ValueError', message: 'not enough values to unpack (expected at least 5, got 2)' });
-    expect(await errorFor('common', 'login', '{"a": 1}')).toMatchObject({ name: 'builtins.TypeError', message: "exp_login() missing 2 required positional arguments: 'login' and 'password'" });
+    expect(await errorFor('common', 'version', '"ab"')).toMatchObject({
+      name: 'builtins.TypeError',
+      message: 'exp_version() takes 0 positional arguments but 2 were given',
+    });
+    expect(await errorFor('object', 'execute_kw', '"ab"')).toMatchObject({
+      name: 'builtins.ValueError',
+      message: 'not enough values to unpack (expected at least 5, got 2)',
+    });
+    expect(await errorFor('common', 'login', '{"a": 1}')).toMatchObject({
+      name: 'builtins.TypeError',
+      message: "exp_login() missing 2 required positional arguments: 'login' and 'password'",
+    });
   });
 
   it('reaches nothing upstream for such a call', async () => {

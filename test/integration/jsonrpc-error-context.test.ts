@@ -22,7 +22,10 @@ afterAll(() => close());
 
 /** JSON-2's error body as Odoo's `serialize_exception` writes it. */
 function errorBody(name: string, message: string, context: Value): string {
-  return stringifyJson(struct({ name, message, arguments: [message], context, debug: `Traceback (most recent call last):\n${name}: ${message}\n` }), { python: true });
+  return stringifyJson(
+    struct({ name, message, arguments: [message], context, debug: `Traceback (most recent call last):\n${name}: ${message}\n` }),
+    { python: true },
+  );
 }
 
 const readCompany = () => jsonrpcAt(gateway.url, 'object', 'execute_kw', ['demo', 2, answeringKey, 'res.company', 'read', [[3], ['name']]]);
@@ -30,7 +33,10 @@ const readCompany = () => jsonrpcAt(gateway.url, 'object', 'execute_kw', ['demo'
 describe('JSON-RPC data.context', () => {
   it("is the AccessError's context from JSON-2's 403 body", async () => {
     const context = struct({ suggested_company: struct({ id: 3, display_name: 'My Company (Chicago)' }) });
-    answer = { status: 403, body: errorBody('odoo.exceptions.AccessError', 'Due to security restrictions, you are not allowed to access this record.', context) };
+    answer = {
+      status: 403,
+      body: errorBody('odoo.exceptions.AccessError', 'Due to security restrictions, you are not allowed to access this record.', context),
+    };
     const data = (await readCompany()).error?.get('data') as Map<string, Value>;
     expect(data.get('name')).toBe('odoo.exceptions.AccessError');
     expect(stringifyJson(data.get('context') as Value)).toBe(stringifyJson(context));
@@ -52,7 +58,18 @@ describe('an answer Odoo could not encode', () => {
 
   it("is werkzeug's 500 page on /jsonrpc, as Odoo's own json_default fails there too (bytes that are no UTF-8)", async () => {
     answer = { status: 500, body: page, contentType: 'text/html; charset=utf-8' };
-    const body = stringifyJson(struct({ jsonrpc: '2.0', method: 'call', id: 1, params: struct({ service: 'object', method: 'execute_kw', args: ['demo', 2, answeringKey, 'ir.attachment', 'read', [[1], ['raw']]] }) }));
+    const body = stringifyJson(
+      struct({
+        jsonrpc: '2.0',
+        method: 'call',
+        id: 1,
+        params: struct({
+          service: 'object',
+          method: 'execute_kw',
+          args: ['demo', 2, answeringKey, 'ir.attachment', 'read', [[1], ['raw']]],
+        }),
+      }),
+    );
     const res = await fetch(`${gateway.url}/jsonrpc`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');

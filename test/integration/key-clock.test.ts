@@ -19,7 +19,7 @@ const contextGet = (s: Stack) => s.jsonrpc('object', 'execute_kw', ['gw', 5, 'de
 const mints = (s: Stack) => s.sim.log.filter((r) => r.path === '/web/dataset/call_kw/res.users.apikeys.description/make_key').length;
 const day = 24 * 3600 * 1000;
 
-describe('key lifetimes on Odoo\'s clock', () => {
+describe("key lifetimes on Odoo's clock", () => {
   it('with the gateway a day ahead of Odoo, seven calls mint one key', async () => {
     const odoo = createTestClock('2026-11-21T12:00:00Z');
     const s = (stack = await startStack({ databases: ['gw'], sim: { now: odoo.date }, gateway: { now: () => odoo.now() + day } }));
@@ -32,7 +32,7 @@ describe('key lifetimes on Odoo\'s clock', () => {
     expect(mints(s)).toBe(1);
   });
 
-  it('the key is still renewed before Odoo expires it, by Odoo\'s midnight', async () => {
+  it("the key is still renewed before Odoo expires it, by Odoo's midnight", async () => {
     const odoo = createTestClock('2026-11-21T12:00:00Z');
     const s = (stack = await startStack({ databases: ['gw'], sim: { now: odoo.date }, gateway: { now: () => odoo.now() + day } }));
     expect((await login(s)).result).toBe(5);

@@ -43,7 +43,10 @@ describe('graceful shutdown', () => {
     expect(revokes(s)).toHaveLength(1);
     expect(mintedKeys(s)).toHaveLength(2);
     const left = capture.matching('minted API key left to expire (the upstream cannot revoke it)');
-    expect(left.map((l) => [l.uid, l.why]).sort()).toEqual([[2, 'the gateway is shutting down'], [5, 'the gateway is shutting down']]);
+    expect(left.map((l) => [l.uid, l.why]).sort()).toEqual([
+      [2, 'the gateway is shutting down'],
+      [5, 'the gateway is shutting down'],
+    ]);
     await s.sim.close();
   });
 

@@ -18,7 +18,8 @@ afterEach(async () => {
   sim = undefined;
 });
 
-const gatewayKeys = (s: Simulator, uid: number) => s.keys.list().filter((k) => k.uid === uid && k.name.startsWith('legacy-rpc-gateway for ') && / \[[0-9a-f]{8}\]$/.test(k.name));
+const gatewayKeys = (s: Simulator, uid: number) =>
+  s.keys.list().filter((k) => k.uid === uid && k.name.startsWith('legacy-rpc-gateway for ') && / \[[0-9a-f]{8}\]$/.test(k.name));
 
 /** Starts the gateway, makes one password call as admin, and stops it (a clean shutdown). */
 async function oneRun(s: Simulator, flags: string[] = [], log = captureLog('silent').log): Promise<void> {
@@ -26,9 +27,21 @@ async function oneRun(s: Simulator, flags: string[] = [], log = captureLog('sile
   const gateway = await startGateway(config, log);
   try {
     expect((await jsonrpcAt(gateway.url, 'common', 'login', ['gw', 'admin', 'admin'])).result).toBe(2);
-    const { result, error } = await jsonrpcAt(gateway.url, 'object', 'execute_kw', ['gw', 2, 'admin', 'res.users', 'read', [[2], ['login']]]);
+    const { result, error } = await jsonrpcAt(gateway.url, 'object', 'execute_kw', [
+      'gw',
+      2,
+      'admin',
+      'res.users',
+      'read',
+      [[2], ['login']],
+    ]);
     expect(error).toBeUndefined();
-    expect(result).toEqual([new Map<string, unknown>([['id', 2], ['login', 'admin']])]);
+    expect(result).toEqual([
+      new Map<string, unknown>([
+        ['id', 2],
+        ['login', 'admin'],
+      ]),
+    ]);
     await gateway.credentials.settled();
   } finally {
     await gateway.close();
@@ -117,9 +130,10 @@ describe('keys minted by earlier runs', () => {
     for (const secret of [...seen, 'Adm1n-Secret-Passphrase']) expect(text).not.toContain(secret);
   });
 
-  it('stops removing a user\'s keys in a process whose own key was taken away, so two gateways without their own tag do not remove each other\'s keys in turn', async () => {
+  it("stops removing a user's keys in a process whose own key was taken away, so two gateways without their own tag do not remove each other's keys in turn", async () => {
     sim = await startSimulator({ databases: ['gw'] });
-    const start = () => startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim!.url], {}), captureLog('silent').log);
+    const start = () =>
+      startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim!.url], {}), captureLog('silent').log);
     const a = await start();
     const b = await start();
     try {

@@ -17,7 +17,12 @@ afterEach(async () => {
 describe('a password refused by a 2FA policy', () => {
   it('is refused through the gateway once the last real login is older than --login-recheck-interval', async () => {
     const clock = createTestClock('2026-11-21T12:00:00Z');
-    stack = await startStack({ databases: ['gw'], sim: { now: clock.date }, gateway: { now: clock.now }, flags: ['--revalidate-interval', '5000', '--login-recheck-interval', String(minutes(10))] });
+    stack = await startStack({
+      databases: ['gw'],
+      sim: { now: clock.date },
+      gateway: { now: clock.now },
+      flags: ['--revalidate-interval', '5000', '--login-recheck-interval', String(minutes(10))],
+    });
     const call = () => stack!.jsonrpc('object', 'execute_kw', ['gw', 5, 'demo', 'res.users', 'context_get', []]);
     expect((await stack.jsonrpc('common', 'login', ['gw', 'demo', 'demo'])).result).toBe(5);
     expect((await call()).error).toBeUndefined();
@@ -29,6 +34,18 @@ describe('a password refused by a 2FA policy', () => {
     const { error } = await call();
     expect(errorData(error).name).toBe('odoo.exceptions.AccessDenied');
     // API keys keep working under the policy (JSON-2 with the user's own key)
-    expect((await fetch(`${stack.sim.url}/json/2/res.users/context_get`, { method: 'POST', headers: { authorization: `bearer ${stack.sim.keyFor('gw', 'demo')}`, 'content-type': 'application/json', 'x-odoo-database': 'gw' }, body: '{}' })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${stack.sim.url}/json/2/res.users/context_get`, {
+          method: 'POST',
+          headers: {
+            authorization: `bearer ${stack.sim.keyFor('gw', 'demo')}`,
+            'content-type': 'application/json',
+            'x-odoo-database': 'gw',
+          },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(200);
   });
 });

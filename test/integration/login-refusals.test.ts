@@ -26,7 +26,11 @@ const twoFactorText =
 
 describe('refusals with a reason', () => {
   it('refuses a two-factor user with AccessDenied naming the credential map, from authenticate and object calls alike', async () => {
-    stack = await startStack({ databases: ['gw'], sim: { totpLogins: ['demo'] }, flags: (sim) => ['--service-key', sim.keyFor('gw', 'admin')] });
+    stack = await startStack({
+      databases: ['gw'],
+      sim: { totpLogins: ['demo'] },
+      flags: (sim) => ['--service-key', sim.keyFor('gw', 'admin')],
+    });
     const s = stack;
     for (const answer of [await s.jsonrpc('common', 'authenticate', ['gw', 'demo', 'demo', {}]), await contextGet(s, 5, 'demo')]) {
       expect(errorData(answer.error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: twoFactorText });
@@ -62,7 +66,10 @@ describe('refusals with a reason', () => {
   it('answers a bad password with False from authenticate and fault 3 "Access Denied" from object calls', async () => {
     stack = await startStack({ databases: ['gw'], flags: (sim) => ['--service-key', sim.keyFor('gw', 'admin')] });
     expect((await stack.jsonrpc('common', 'authenticate', ['gw', 'demo', 'nope', {}])).result).toBe(false);
-    expect(errorData((await contextGet(stack, 5, 'nope')).error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' });
+    expect(errorData((await contextGet(stack, 5, 'nope')).error)).toMatchObject({
+      name: 'odoo.exceptions.AccessDenied',
+      message: 'Access Denied',
+    });
   });
 
   it('explains an unknown uid without a service key, and answers a uid that does not exist with MissingError with one', async () => {
@@ -89,7 +96,10 @@ describe('unknown databases', () => {
   it("answer psycopg2's fault before anything about the uid's login, as Registry(db) opens first", async () => {
     stack = await startStack({ databases: ['gw'] });
     const answer = await stack.jsonrpc('object', 'execute_kw', ['nope', 5, 'demo', 'res.users', 'context_get', []]);
-    expect(errorData(answer.error)).toMatchObject({ name: 'psycopg2.OperationalError', message: 'connection to server failed: FATAL:  database "nope" does not exist\n' });
+    expect(errorData(answer.error)).toMatchObject({
+      name: 'psycopg2.OperationalError',
+      message: 'connection to server failed: FATAL:  database "nope" does not exist\n',
+    });
   });
 });
 
@@ -105,17 +115,30 @@ describe('throttling per (client address, db, login)', () => {
       databases: ['gw'],
       sim: { now: clock.date },
       gateway: { now: clock.now },
-      flags: (sim) => ['--throttle-failures', '3', '--throttle-backoff', '60000', '--trusted-proxies', 'loopback', '--service-key', sim.keyFor('gw', 'admin')],
+      flags: (sim) => [
+        '--throttle-failures',
+        '3',
+        '--throttle-backoff',
+        '60000',
+        '--trusted-proxies',
+        'loopback',
+        '--service-key',
+        sim.keyFor('gw', 'admin'),
+      ],
     });
     return stack;
   }
 
   it('refuses further attempts after the failures, answering False from authenticate and the reason from object calls', async () => {
     const s = await throttledStack();
-    for (const pw of ['wrong-1', 'wrong-2', 'wrong-3']) expect((await s.jsonrpc('common', 'login', ['gw', 'demo', pw], from('10.0.0.1'))).result).toBe(false);
+    for (const pw of ['wrong-1', 'wrong-2', 'wrong-3'])
+      expect((await s.jsonrpc('common', 'login', ['gw', 'demo', pw], from('10.0.0.1'))).result).toBe(false);
     expect(count(s, authPath)).toBe(3);
     expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'], from('10.0.0.1'))).result).toBe(false);
-    expect(errorData((await contextGet(s, 5, 'demo', from('10.0.0.1'))).error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: throttledText(60) });
+    expect(errorData((await contextGet(s, 5, 'demo', from('10.0.0.1'))).error)).toMatchObject({
+      name: 'odoo.exceptions.AccessDenied',
+      message: throttledText(60),
+    });
     expect(count(s, authPath)).toBe(3);
     // another address, and another login from the same address, are not affected
     expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'], from('10.0.0.2'))).result).toBe(5);
@@ -136,7 +159,10 @@ describe('throttling per (client address, db, login)', () => {
 
   it('counts an IPv6 client by its /64: rotating through addresses in it gets no fresh attempts', async () => {
     const s = await throttledStack();
-    for (let i = 1; i <= 6; i++) expect((await s.jsonrpc('common', 'login', ['gw', 'demo', `wrong-${i}`], from(`2001:db8:1:2::${i.toString(16)}`))).result).toBe(false);
+    for (let i = 1; i <= 6; i++)
+      expect((await s.jsonrpc('common', 'login', ['gw', 'demo', `wrong-${i}`], from(`2001:db8:1:2::${i.toString(16)}`))).result).toBe(
+        false,
+      );
     expect(count(s, authPath)).toBe(3);
     // another /64 is another client
     expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'], from('2001:db8:1:3::1'))).result).toBe(5);
@@ -144,7 +170,9 @@ describe('throttling per (client address, db, login)', () => {
 
   it('40 parallel wrong guesses make no more upstream logins than the limit: attempts in flight are reserved', async () => {
     const s = await throttledStack();
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => s.jsonrpc('common', 'login', ['gw', 'demo', `wrong-${i}`], from('10.0.0.1'))));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => s.jsonrpc('common', 'login', ['gw', 'demo', `wrong-${i}`], from('10.0.0.1'))),
+    );
     expect(answers.every((a) => a.result === false)).toBe(true);
     expect(count(s, authPath)).toBe(3);
     // the same address for another login, and the right password from another address, still log in

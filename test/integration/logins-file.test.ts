@@ -27,9 +27,21 @@ describe('--logins-file', () => {
       expect(readFileSync(file, 'utf8')).not.toContain('"demo","demo"');
       const second = await startGateway(config, createLogger('silent'));
       try {
-        const { result, error } = await jsonrpcAt(second.url, 'object', 'execute_kw', ['gw', 5, 'demo', 'res.users', 'read', [[5], ['login']]]);
+        const { result, error } = await jsonrpcAt(second.url, 'object', 'execute_kw', [
+          'gw',
+          5,
+          'demo',
+          'res.users',
+          'read',
+          [[5], ['login']],
+        ]);
         expect(error).toBeUndefined();
-        expect(result).toEqual([new Map<string, unknown>([['id', 5], ['login', 'demo']])]);
+        expect(result).toEqual([
+          new Map<string, unknown>([
+            ['id', 5],
+            ['login', 'demo'],
+          ]),
+        ]);
       } finally {
         await second.close();
       }

@@ -37,18 +37,22 @@ function writeAllThenRead(path: string, total: number, chunked: boolean, extraHe
     socket.on('error', (err: NodeJS.ErrnoException) => (error ??= err.code ?? err.message));
     socket.on('end', () => (ended = true));
     socket.on('close', () => resolve({ error, answer: parseAnswer(Buffer.concat(received), true), ended }));
-    socket.on('connect', () => void (async () => {
-      const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${total}`;
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: gateway\r\nContent-Type: text/xml\r\n${extraHeaders}${framing}\r\n\r\n`);
-      const chunk = Buffer.alloc(64 * 1024, 'a');
-      for (let sent = 0; sent < total && error === undefined; sent += chunk.length) {
-        const data = chunked ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk;
-        if (!socket.write(data)) await new Promise<void>((r) => socket.once('drain', r).once('close', r));
-      }
-      if (chunked && error === undefined) socket.write('0\r\n\r\n');
-      socket.on('data', (d: Buffer) => received.push(d));
-      socket.resume();
-    })());
+    socket.on(
+      'connect',
+      () =>
+        void (async () => {
+          const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${total}`;
+          socket.write(`POST ${path} HTTP/1.1\r\nHost: gateway\r\nContent-Type: text/xml\r\n${extraHeaders}${framing}\r\n\r\n`);
+          const chunk = Buffer.alloc(64 * 1024, 'a');
+          for (let sent = 0; sent < total && error === undefined; sent += chunk.length) {
+            const data = chunked ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk;
+            if (!socket.write(data)) await new Promise<void>((r) => socket.once('drain', r).once('close', r));
+          }
+          if (chunked && error === undefined) socket.write('0\r\n\r\n');
+          socket.on('data', (d: Buffer) => received.push(d));
+          socket.resume();
+        })(),
+    );
   });
 }
 

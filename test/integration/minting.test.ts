@@ -34,8 +34,10 @@ async function start(clock: TestClock, flags: string[] | ((s: Stack['sim']) => s
 
 const paths = (s: Stack) => s.sim.log.map((r) => r.path).filter((p) => !p.startsWith('/doc-bearer/')); // signature discovery is not ours
 const count = (s: Stack, path: string) => s.sim.log.filter((r) => r.path === path).length;
-const bearers = (s: Stack, path: string) => s.sim.log.filter((r) => r.path === path).map((r) => r.headers.authorization?.slice('bearer '.length));
-const contextGet = (s: Stack, uid: number, password: string) => s.jsonrpc('object', 'execute_kw', ['gw', uid, password, 'res.users', 'context_get', []]);
+const bearers = (s: Stack, path: string) =>
+  s.sim.log.filter((r) => r.path === path).map((r) => r.headers.authorization?.slice('bearer '.length));
+const contextGet = (s: Stack, uid: number, password: string) =>
+  s.jsonrpc('object', 'execute_kw', ['gw', uid, password, 'res.users', 'context_get', []]);
 const mintedKeys = (s: Stack) => s.sim.keys.list().filter((k) => k.name.startsWith('legacy-rpc-gateway for '));
 
 /** A recorded request body with what differs between runs (ids, the key's description) blanked. */
@@ -54,8 +56,19 @@ describe('minting', () => {
   it('mints over the recorded web routes, request for request (corpus sess-mint-1 … sess-mint-6, the session kept open instead of sess-mint-5)', async () => {
     const s = await start(createTestClock('2026-11-21T23:40:39Z'));
     expect((await s.jsonrpc('common', 'authenticate', ['gw', 'demo', 'demo', {}])).result).toBe(5);
-    const recorded = ['sess-mint-1-authenticate', 'sess-mint-2-description-create', 'sess-mint-3-make_key', 'sess-mint-4-run_check', 'sess-mint-6-read-expiration'].map(
-      (id) => (JSON.parse(readFileSync(new URL(`../../fixtures/conformance/cases/${id}.json`, import.meta.url), 'utf8')) as { legacy: { path: string; request_body: string } }).legacy,
+    const recorded = [
+      'sess-mint-1-authenticate',
+      'sess-mint-2-description-create',
+      'sess-mint-3-make_key',
+      'sess-mint-4-run_check',
+      'sess-mint-6-read-expiration',
+    ].map(
+      (id) =>
+        (
+          JSON.parse(readFileSync(new URL(`../../fixtures/conformance/cases/${id}.json`, import.meta.url), 'utf8')) as {
+            legacy: { path: string; request_body: string };
+          }
+        ).legacy,
     );
     // then the user's earlier keys of this gateway are listed in the same session (none here)
     expect(s.sim.log.map((r) => r.path).slice(recorded.length)).toEqual([sweepPath]);
@@ -77,14 +90,22 @@ describe('minting', () => {
   it('names minted keys after the gateway and the client', async () => {
     const s = await start(createTestClock('2026-11-21T12:00:00Z'));
     await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'], { 'user-agent': 'Python-xmlrpc/3.11' });
-    expect(mintedKeys(s).map((k) => k.name)).toEqual([expect.stringMatching(/^legacy-rpc-gateway for Python-xmlrpc\/3\.11 at 127\.0\.0\.1 \[[0-9a-f]{8}\]$/)]);
+    expect(mintedKeys(s).map((k) => k.name)).toEqual([
+      expect.stringMatching(/^legacy-rpc-gateway for Python-xmlrpc\/3\.11 at 127\.0\.0\.1 \[[0-9a-f]{8}\]$/),
+    ]);
   });
 
   it('answers login and authenticate with the uid, then serves object calls with the same key', async () => {
     const s = await start(createTestClock('2026-11-21T12:00:00Z'));
     expect((await s.jsonrpc('common', 'login', ['gw', 'admin', 'admin'])).result).toBe(2);
     s.sim.clearLog();
-    expect((await contextGet(s, 2, 'admin')).result).toEqual(new Map<string, unknown>([['lang', 'en_US'], ['tz', 'Europe/Brussels'], ['uid', 2]]));
+    expect((await contextGet(s, 2, 'admin')).result).toEqual(
+      new Map<string, unknown>([
+        ['lang', 'en_US'],
+        ['tz', 'Europe/Brussels'],
+        ['uid', 2],
+      ]),
+    );
     expect(paths(s)).toEqual(['/json/2/res.users/context_get']);
     expect(bearers(s, '/json/2/res.users/context_get')).toEqual([mintedKeys(s)[0]?.key]);
   });
@@ -142,7 +163,15 @@ describe('key lifetime', () => {
     expect(bearers(s, '/json/2/res.users/context_get')).toEqual([old?.key]);
     await s.gateway.credentials.settled();
     // the identity check of the new key covers the removal: no second run_check
-    expect(paths(s).filter((p) => p !== '/json/2/res.users/context_get')).toEqual([authPath, createPath, makeKeyPath, runCheckPath, removePath, readKeyPath, sweepPath]);
+    expect(paths(s).filter((p) => p !== '/json/2/res.users/context_get')).toEqual([
+      authPath,
+      createPath,
+      makeKeyPath,
+      runCheckPath,
+      removePath,
+      readKeyPath,
+      sweepPath,
+    ]);
     const [fresh] = mintedKeys(s);
     expect(s.sim.keys.find(old?.key ?? '')).toBeUndefined();
     expect(fresh?.expiration).toBe('2026-12-04 00:00:00');
@@ -167,7 +196,10 @@ describe('key lifetime', () => {
     s.sim.control.setPassword('gw', 'demo', 'changed');
     clock.advance(5000);
     s.sim.clearLog();
-    expect(errorData((await contextGet(s, 5, 'demo')).error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' });
+    expect(errorData((await contextGet(s, 5, 'demo')).error)).toMatchObject({
+      name: 'odoo.exceptions.AccessDenied',
+      message: 'Access Denied',
+    });
     expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'])).result).toBe(false);
     await s.gateway.credentials.settled();
     // the session check failed (Odoo ended the session), one fresh login was refused, the key is revoked
@@ -204,14 +236,20 @@ describe('key lifetime', () => {
       for (const i of [1, 2, 3]) await s.jsonrpc('common', 'login', ['gw', 'demo', `wrong-${second}-${i}`]);
       clock.advance(1000);
     }
-    expect(errorData((await contextGet(s, 5, 'demo')).error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' });
+    expect(errorData((await contextGet(s, 5, 'demo')).error)).toMatchObject({
+      name: 'odoo.exceptions.AccessDenied',
+      message: 'Access Denied',
+    });
   });
 
   it('refuses a lone surrogate in a login or password with the UnicodeEncodeError Odoo raises, before any upstream login', async () => {
     const clock = createTestClock('2026-11-21T12:00:00Z');
     const s = await start(clock);
     s.sim.clearLog();
-    for (const args of [['gw', 'demo', 'demo\ud800'], ['gw', 'de\udc00mo', 'demo']]) {
+    for (const args of [
+      ['gw', 'demo', 'demo\ud800'],
+      ['gw', 'de\udc00mo', 'demo'],
+    ]) {
       const { error } = await s.jsonrpc('common', 'login', args);
       expect(errorData(error)).toMatchObject({ name: 'builtins.UnicodeEncodeError' });
     }
@@ -238,7 +276,11 @@ describe('key lifetime', () => {
     s.sim.clearLog();
     expect((await contextGet(s, 5, 'demo')).result).toBeInstanceOf(Map);
     // a live key taken away: this process no longer removes the user's older keys (no listing)
-    expect(paths(s)).toEqual(['/json/2/res.users/context_get', ...mintSequence.filter((p) => p !== sweepPath), '/json/2/res.users/context_get']);
+    expect(paths(s)).toEqual([
+      '/json/2/res.users/context_get',
+      ...mintSequence.filter((p) => p !== sweepPath),
+      '/json/2/res.users/context_get',
+    ]);
     expect(bearers(s, '/json/2/res.users/context_get')).toEqual([old?.key, mintedKeys(s)[0]?.key]);
   });
 });

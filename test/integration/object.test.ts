@@ -24,7 +24,9 @@ const lastBody = () => {
 
 describe('check order', () => {
   it('faults on fewer than five params before anything else', async () => {
-    expect(errorData((await call('execute_kw', 'demo', 2, key)).error).message).toBe('not enough values to unpack (expected at least 5, got 3)');
+    expect(errorData((await call('execute_kw', 'demo', 2, key)).error).message).toBe(
+      'not enough values to unpack (expected at least 5, got 3)',
+    );
   });
 
   it('applies int() to the uid', async () => {
@@ -40,19 +42,53 @@ describe('check order', () => {
 
   // call_kw: model, get_public_method, `args[0]` as ids, then `with_context(dict(context))`, then the call binds
   it.each([
-    ['the method lookup before the context', 'res.partner', 'no_such_method', [[]], 5, 'builtins.AttributeError', "The method 'res.partner.no_such_method' does not exist"],
+    [
+      'the method lookup before the context',
+      'res.partner',
+      'no_such_method',
+      [[]],
+      5,
+      'builtins.AttributeError',
+      "The method 'res.partner.no_such_method' does not exist",
+    ],
     ['the model before the context', 'no.such.model', 'search', [[]], 5, 'odoo.exceptions.UserError', "Object no.such.model doesn't exist"],
     ['the ids before the context', 'res.partner', 'read', [], 'ctx', 'builtins.IndexError', 'list index out of range'],
-    ['the context before the binding', 'res.partner', 'search', [[], 0, 1, 'id', false, 9, 9], 5, 'builtins.TypeError', "'int' object is not iterable"],
-    ['the context before keyword names', 'res.partner', 'search', [[]], [1], 'builtins.TypeError', 'cannot convert dictionary update sequence element #0 to a sequence'],
+    [
+      'the context before the binding',
+      'res.partner',
+      'search',
+      [[], 0, 1, 'id', false, 9, 9],
+      5,
+      'builtins.TypeError',
+      "'int' object is not iterable",
+    ],
+    [
+      'the context before keyword names',
+      'res.partner',
+      'search',
+      [[]],
+      [1],
+      'builtins.TypeError',
+      'cannot convert dictionary update sequence element #0 to a sequence',
+    ],
     ['an unhashable context key', 'res.partner', 'search_count', [[]], [[[1], 2]], 'builtins.TypeError', "unhashable type: 'list'"],
-    ['a context of one-character pairs', 'res.partner', 'search_count', [[]], 'ctx', 'builtins.ValueError', 'dictionary update sequence element #0 has length 1; 2 is required'],
+    [
+      'a context of one-character pairs',
+      'res.partner',
+      'search_count',
+      [[]],
+      'ctx',
+      'builtins.ValueError',
+      'dictionary update sequence element #0 has length 1; 2 is required',
+    ],
   ])('checks %s, as call_kw does', async (_what, model, method, args, context, name, message) => {
     expect(errorData((await call('execute_kw', 'demo', 2, key, model, method, args, { context })).error)).toMatchObject({ name, message });
   });
 
   it('sends a context of pairs on, which dict() accepts', async () => {
-    expect((await call('execute_kw', 'demo', 2, key, 'res.partner.category', 'search_count', [[]], { context: [['lang', 'en_US']] })).result).toBeTypeOf('number');
+    expect(
+      (await call('execute_kw', 'demo', 2, key, 'res.partner.category', 'search_count', [[]], { context: [['lang', 'en_US']] })).result,
+    ).toBeTypeOf('number');
   });
 
   it('checks the credentials before dict(kw), as Odoo 19.0 does', async () => {
@@ -88,8 +124,10 @@ describe('check order', () => {
     });
   });
 
-  it('answers an unknown database with psycopg2\'s OperationalError, and a blank one locally', async () => {
-    expect(errorData((await call('execute_kw', 'nope', 2, key, 'res.partner', 'search', [[]])).error).message).toContain('database "nope" does not exist');
+  it("answers an unknown database with psycopg2's OperationalError, and a blank one locally", async () => {
+    expect(errorData((await call('execute_kw', 'nope', 2, key, 'res.partner', 'search', [[]])).error).message).toContain(
+      'database "nope" does not exist',
+    );
     stack.sim.clearLog();
     expect(errorData((await call('execute_kw', ' ', 2, key, 'res.partner', 'search', [[]])).error).name).toBe('psycopg2.OperationalError');
     expect(stack.sim.log).toHaveLength(0);
@@ -103,8 +141,13 @@ describe('the database a call names', () => {
     async (db) => {
       stack.sim.clearLog();
       const error = errorData((await call('execute_kw', db, 2, key, 'res.partner', 'search_count', [[]])).error);
-      expect(error).toMatchObject({ name: 'psycopg2.OperationalError', message: `connection to server failed: FATAL:  database "${db}" does not exist\n` });
-      expect(errorData((await stack.jsonrpc('common', 'login', [db, 'admin', key])).error).message).toContain(`database "${db}" does not exist`);
+      expect(error).toMatchObject({
+        name: 'psycopg2.OperationalError',
+        message: `connection to server failed: FATAL:  database "${db}" does not exist\n`,
+      });
+      expect(errorData((await stack.jsonrpc('common', 'login', [db, 'admin', key])).error).message).toContain(
+        `database "${db}" does not exist`,
+      );
       expect(stack.sim.log.filter((r) => r.path.startsWith('/json/2/'))).toHaveLength(0);
     },
   );
@@ -119,7 +162,7 @@ describe('the database a call names', () => {
     [true, 'builtins.AttributeError', "'bool' object has no attribute 'startswith'"],
     [['demo'], 'builtins.TypeError', "unhashable type: 'list'"],
     [{ a: 1 }, 'builtins.TypeError', "unhashable type: 'dict'"],
-  ])('answers the database name %j with Odoo\'s %s', async (db, name, message) => {
+  ])("answers the database name %j with Odoo's %s", async (db, name, message) => {
     expect(errorData((await call('execute_kw', db, 2, key, 'res.partner', 'search_count', [[]])).error)).toMatchObject({ name, message });
     expect(errorData((await stack.jsonrpc('common', 'authenticate', [db, 'admin', key, {}])).error)).toMatchObject({ name, message });
   });
@@ -156,44 +199,65 @@ describe('arguments Odoo reads in its own way', () => {
     ['res.partner', null, 'builtins.AttributeError', "'NoneType' object has no attribute 'startswith'"],
     ['res.partner', 5, 'builtins.AttributeError', "'int' object has no attribute 'startswith'"],
     ['no.such.model', null, 'odoo.exceptions.UserError', "Object no.such.model doesn't exist"],
-  ])('answers model %j, method %j with Odoo\'s %s', async (model, method, name, message) => {
+  ])("answers model %j, method %j with Odoo's %s", async (model, method, name, message) => {
     expect(errorData((await call('execute_kw', 'demo', 2, key, model, method, [[]])).error)).toMatchObject({ name, message });
-    expect(stack.sim.log.filter((r) => r.path.startsWith('/json/2/') && !r.path.endsWith('/_legacy_rpc_gateway_probe') && !r.path.endsWith('/context_get'))).toHaveLength(0);
+    expect(
+      stack.sim.log.filter(
+        (r) => r.path.startsWith('/json/2/') && !r.path.endsWith('/_legacy_rpc_gateway_probe') && !r.path.endsWith('/context_get'),
+      ),
+    ).toHaveLength(0);
   });
 
   it.each([
     ['read', [[true], ['name']]],
     ['write', [[true], { comment: 'x' }]],
     ['unlink', [[true]]],
-  ])('refuses True as the only id of %s with the SQL error Odoo\'s legacy call raises, before JSON-2 reads from its cache', async (method, args) => {
-    const error = errorData((await call('execute_kw', 'demo', 2, key, 'res.partner', method, args)).error);
-    expect(error.name).toBe('psycopg2.errors.UndefinedFunction');
-    expect(error.message.trimEnd().split('\n').at(-1)).toBe('HINT:  No operator matches the given name and argument types. You might need to add explicit type casts.');
-    expect(sentTo(`/json/2/res.partner/${method}`)).toHaveLength(0);
-  });
+  ])(
+    "refuses True as the only id of %s with the SQL error Odoo's legacy call raises, before JSON-2 reads from its cache",
+    async (method, args) => {
+      const error = errorData((await call('execute_kw', 'demo', 2, key, 'res.partner', method, args)).error);
+      expect(error.name).toBe('psycopg2.errors.UndefinedFunction');
+      expect(error.message.trimEnd().split('\n').at(-1)).toBe(
+        'HINT:  No operator matches the given name and argument types. You might need to add explicit type casts.',
+      );
+      expect(sentTo(`/json/2/res.partner/${method}`)).toHaveLength(0);
+    },
+  );
 
-  it.each(['xmlrpc/2', 'xmlrpc'])('answers keyword names that were no str in the client\'s struct (value before name) with TypeError over /%s', async (path) => {
-    const member = '<member><value><int>1</int></value><name>limit</name></member>';
+  it.each(['xmlrpc/2', 'xmlrpc'])(
+    "answers keyword names that were no str in the client's struct (value before name) with TypeError over /%s",
+    async (path) => {
+      const member = '<member><value><int>1</int></value><name>limit</name></member>';
+      const param = (inner: string) => `<param><value>${inner}</value></param>`;
+      const body =
+        '<?xml version="1.0"?><methodCall><methodName>execute_kw</methodName><params>' +
+        param('<string>demo</string>') +
+        param('<int>2</int>') +
+        param(`<string>${key}</string>`) +
+        param('<string>res.partner</string>') +
+        param('<string>search</string>') +
+        param('<array><data><value><array><data/></array></value></data></array>') +
+        param(`<struct>${member}</struct>`) +
+        '</params></methodCall>';
+      const answer = await stack.post(`/${path}/object`, body, 'text/xml');
+      expect(answer.text).toContain('TypeError: keywords must be strings');
+      expect(sentTo('/json/2/res.partner/search')).toHaveLength(0);
+    },
+  );
+
+  it("sends an XML-RPC dateTime upstream as Odoo's datetime text (a str, not a datetime)", async () => {
     const param = (inner: string) => `<param><value>${inner}</value></param>`;
     const body =
       '<?xml version="1.0"?><methodCall><methodName>execute_kw</methodName><params>' +
-      param('<string>demo</string>') + param('<int>2</int>') + param(`<string>${key}</string>`) +
-      param('<string>res.partner</string>') + param('<string>search</string>') +
-      param('<array><data><value><array><data/></array></value></data></array>') + param(`<struct>${member}</struct>`) +
-      '</params></methodCall>';
-    const answer = await stack.post(`/${path}/object`, body, 'text/xml');
-    expect(answer.text).toContain('TypeError: keywords must be strings');
-    expect(sentTo('/json/2/res.partner/search')).toHaveLength(0);
-  });
-
-  it('sends an XML-RPC dateTime upstream as Odoo\'s datetime text (a str, not a datetime)', async () => {
-    const param = (inner: string) => `<param><value>${inner}</value></param>`;
-    const body =
-      '<?xml version="1.0"?><methodCall><methodName>execute_kw</methodName><params>' +
-      param('<string>demo</string>') + param('<int>2</int>') + param(`<string>${key}</string>`) +
-      param('<string>res.partner</string>') + param('<string>search</string>') +
-      param('<array><data><value><array><data><value><array><data><value><string>create_date</string></value><value><string>&lt;</string></value>' +
-        '<value><dateTime.iso8601>20200102T03:04:05</dateTime.iso8601></value></data></array></value></data></array></value></data></array>') +
+      param('<string>demo</string>') +
+      param('<int>2</int>') +
+      param(`<string>${key}</string>`) +
+      param('<string>res.partner</string>') +
+      param('<string>search</string>') +
+      param(
+        '<array><data><value><array><data><value><array><data><value><string>create_date</string></value><value><string>&lt;</string></value>' +
+          '<value><dateTime.iso8601>20200102T03:04:05</dateTime.iso8601></value></data></array></value></data></array></value></data></array>',
+      ) +
       '</params></methodCall>';
     await stack.post('/xmlrpc/2/object', body, 'text/xml');
     expect(lastBody()).toEqual(new Map([['domain', [['create_date', '<', '2020-01-02 03:04:05']]]]));
@@ -207,20 +271,29 @@ describe('arguments Odoo reads in its own way', () => {
   it.each([
     ['child_of', true],
     ['parent_of', [true, 2]],
-  ])('sends a %s domain whose value holds True to JSON-2 as it is: which records the hierarchy reads is not known before', async (operator, value) => {
-    await call('execute_kw', 'demo', 2, key, 'res.partner', 'search_count', [[['id', operator, value]]]);
-    expect(sentTo('/json/2/res.partner/search_count')).toHaveLength(1);
-    expect(lastBody()).toEqual(new Map([['domain', [['id', operator, value]]]]));
-  });
+  ])(
+    'sends a %s domain whose value holds True to JSON-2 as it is: which records the hierarchy reads is not known before',
+    async (operator, value) => {
+      await call('execute_kw', 'demo', 2, key, 'res.partner', 'search_count', [[['id', operator, value]]]);
+      expect(sentTo('/json/2/res.partner/search_count')).toHaveLength(1);
+      expect(lastBody()).toEqual(new Map([['domain', [['id', operator, value]]]]));
+    },
+  );
 });
 
 describe('binding and bodies', () => {
   it('maps positional arguments to named ones and ids first for record methods', async () => {
     await call('execute_kw', 'demo', 2, key, 'res.partner', 'read', [9, ['name']], { context: { lang: 'en_US' } });
-    expect(lastBody()).toEqual(new Map<string, unknown>([['ids', [9]], ['context', new Map([['lang', 'en_US']])], ['fields', ['name']]]));
+    expect(lastBody()).toEqual(
+      new Map<string, unknown>([
+        ['ids', [9]],
+        ['context', new Map([['lang', 'en_US']])],
+        ['fields', ['name']],
+      ]),
+    );
   });
 
-  it('reproduces Python\'s TypeError with the qualname of the method that runs', async () => {
+  it("reproduces Python's TypeError with the qualname of the method that runs", async () => {
     expect(errorData((await call('execute_kw', 'demo', 2, key, 'res.partner', 'search_count', [[], 1, 2, 3])).error).message).toBe(
       'BaseModel.search_count() takes from 2 to 3 positional arguments but 5 were given',
     );
@@ -270,7 +343,12 @@ describe('results', () => {
   it('omits the result of a None-returning method on JSON-RPC', async () => {
     const res = await stack.post(
       '/jsonrpc',
-      JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service: 'object', method: 'execute_kw', args: ['demo', 2, key, 'res.partner', 'action_archive', [[1]]] }, id: 7 }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'call',
+        params: { service: 'object', method: 'execute_kw', args: ['demo', 2, key, 'res.partner', 'action_archive', [[1]]] },
+        id: 7,
+      }),
     );
     expect(res.text).toBe('{"jsonrpc": "2.0", "id": 7}');
   });

@@ -38,7 +38,10 @@ beforeAll(async () => {
       const result = { server_version: '19.0', server_version_info: [19, 0, 0, 'final', 0, ''], server_serie: '19.0', protocol_version: 1 };
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, result }));
     }
-    if (req.url?.startsWith('/json/2/')) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"name": "werkzeug.exceptions.Unauthorized", "message": "401 Unauthorized"}');
+    if (req.url?.startsWith('/json/2/'))
+      return void res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end('{"name": "werkzeug.exceptions.Unauthorized", "message": "401 Unauthorized"}');
     heads++;
     inUpstream++;
     mostInUpstream = Math.max(mostInUpstream, inUpstream);
@@ -53,7 +56,22 @@ beforeAll(async () => {
   }).listen(0, '127.0.0.1');
   await once(upstream, 'listening');
   const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  const flags = ['--port', '0', '--admin-port', '0', '--upstream', url, '--passthrough-buffer', String(cap), '--passthrough-max-body', String(maxBody), '--passthrough-spool-dir', spoolDir, '--passthrough-connections', '2'];
+  const flags = [
+    '--port',
+    '0',
+    '--admin-port',
+    '0',
+    '--upstream',
+    url,
+    '--passthrough-buffer',
+    String(cap),
+    '--passthrough-max-body',
+    String(maxBody),
+    '--passthrough-spool-dir',
+    spoolDir,
+    '--passthrough-connections',
+    '2',
+  ];
   gateway = await startGateway(loadConfig(flags, {}), createLogger('silent'));
 });
 
@@ -85,7 +103,10 @@ describe('passthrough request buffering', () => {
   it('a login body trickled byte by byte: the upstream is not contacted until the body is complete', async () => {
     const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { db: 'gw', login: 'admin', password: 'admin' } }));
     heads = 0;
-    const upload = openUpload(`${gateway.url}/web/session/authenticate`, { 'content-type': 'application/json', 'content-length': String(body.length) });
+    const upload = openUpload(`${gateway.url}/web/session/authenticate`, {
+      'content-type': 'application/json',
+      'content-length': String(body.length),
+    });
     for (let i = 0; i < 12; i++) {
       await upload.write(body.subarray(i, i + 1));
       await sleep(20);

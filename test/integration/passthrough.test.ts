@@ -47,7 +47,11 @@ describe('passthrough', () => {
     expect(cookie).toMatch(/^session_id=[\w-]+; Expires=[^;]+; Max-Age=604800; HttpOnly; Path=\/$/);
 
     const sessionId = (cookie as string).split(';')[0] as string;
-    const count = await jsonRpc('/web/dataset/call_kw/res.partner/search_count', { model: 'res.partner', method: 'search_count', args: [[]], kwargs: {} }, { cookie: sessionId });
+    const count = await jsonRpc(
+      '/web/dataset/call_kw/res.partner/search_count',
+      { model: 'res.partner', method: 'search_count', args: [[]], kwargs: {} },
+      { cookie: sessionId },
+    );
     expect(typeof count.body.result).toBe('number');
 
     const legacy = await stack.jsonrpc('common', 'version', []);
@@ -58,7 +62,14 @@ describe('passthrough', () => {
     stack.sim.clearLog();
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(`${stack.gateway.url}/web/health?probe=1`, {
-        headers: { connection: 'keep-alive, x-private', 'x-private': 'secret', 'x-forwarded-for': '6.6.6.6', 'x-forwarded-host': 'evil.example', 'x-custom': 'kept', 'user-agent': 'probe/1.0' },
+        headers: {
+          connection: 'keep-alive, x-private',
+          'x-private': 'secret',
+          'x-forwarded-for': '6.6.6.6',
+          'x-forwarded-host': 'evil.example',
+          'x-custom': 'kept',
+          'user-agent': 'probe/1.0',
+        },
       });
       req.on('response', (res) => {
         res.resume();
@@ -151,7 +162,12 @@ describe('passthrough', () => {
     ws.close(1000);
     expect(await closed).toBe(1000);
     const handshake = stack.sim.log.find((r) => r.path === '/websocket?version=19.0');
-    expect(handshake?.headers).toMatchObject({ upgrade: 'websocket', connection: 'Upgrade', 'x-forwarded-for': '127.0.0.1', 'x-forwarded-host': gatewayHost });
+    expect(handshake?.headers).toMatchObject({
+      upgrade: 'websocket',
+      connection: 'Upgrade',
+      'x-forwarded-for': '127.0.0.1',
+      'x-forwarded-host': gatewayHost,
+    });
   });
 
   it('refuses an upgrade on a path the gateway owns', async () => {
@@ -166,7 +182,10 @@ describe('passthrough to an unreachable upstream', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port: deadPort } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', `http://127.0.0.1:${deadPort}`], {}), createLogger('silent'));
+    const gateway = await startGateway(
+      loadConfig(['--port', '0', '--admin-port', '0', '--upstream', `http://127.0.0.1:${deadPort}`], {}),
+      createLogger('silent'),
+    );
     try {
       const res = await fetch(`${gateway.url}/web/login`);
       expect(res.status).toBe(502);

@@ -23,9 +23,11 @@ async function until(what: string, check: () => Promise<boolean> | boolean, ms =
 }
 
 const readyz = async (i: number) => (await fetch(`${r.gateways[i]!.adminUrl}/readyz`)).json() as Promise<Record<string, unknown>>;
-const redisUp = async (i: number) => /legacy_rpc_gateway_redis_up (\d)/.exec(await (await fetch(`${r.gateways[i]!.adminUrl}/metrics`)).text())?.[1];
+const redisUp = async (i: number) =>
+  /legacy_rpc_gateway_redis_up (\d)/.exec(await (await fetch(`${r.gateways[i]!.adminUrl}/metrics`)).text())?.[1];
 const minted = () => r.sim.keys.list().filter((k) => k.name.startsWith('legacy-rpc-gateway for '));
-const contextGet = (i: number, uid: number, password: string) => r.call(i, 'object', 'execute_kw', ['gw', uid, password, 'res.users', 'context_get', []]);
+const contextGet = (i: number, uid: number, password: string) =>
+  r.call(i, 'object', 'execute_kw', ['gw', uid, password, 'res.users', 'context_get', []]);
 
 beforeAll(async () => {
   redis = await startPrivateRedis();
@@ -52,7 +54,11 @@ describe('Redis away', () => {
     expect(capture.matching('Redis is away: serving with in-process state until it returns').length).toBeGreaterThanOrEqual(2);
 
     // known and new credentials keep working on both replicas; each mints for itself meanwhile
-    const calls = await Promise.all([contextGet(0, 5, 'demo'), r.call(0, 'common', 'authenticate', ['gw', 'admin', 'admin', {}]), r.call(1, 'common', 'authenticate', ['gw', 'admin', 'admin', {}])]);
+    const calls = await Promise.all([
+      contextGet(0, 5, 'demo'),
+      r.call(0, 'common', 'authenticate', ['gw', 'admin', 'admin', {}]),
+      r.call(1, 'common', 'authenticate', ['gw', 'admin', 'admin', {}]),
+    ]);
     expect(calls.map((c) => c.error)).toEqual([undefined, undefined, undefined]);
     expect(calls.slice(1).map((c) => c.result)).toEqual([2, 2]);
     expect(minted().filter((k) => k.uid === 2)).toHaveLength(2);

@@ -15,7 +15,10 @@ let redis: PrivateRedis;
 let stack: Stack;
 beforeAll(async () => {
   redis = await startPrivateRedis();
-  stack = await startStack({ databases: ['gw'], flags: ['--redis-url', redis.url, '--redis-prefix', prefix, '--state-secret', 'x'.repeat(32), '--redis-timeout', '200'] });
+  stack = await startStack({
+    databases: ['gw'],
+    flags: ['--redis-url', redis.url, '--redis-prefix', prefix, '--state-secret', 'x'.repeat(32), '--redis-timeout', '200'],
+  });
 });
 afterAll(async () => {
   redis?.resume();
@@ -61,7 +64,8 @@ const readyz = async () => (await fetch(`${stack.gateway.adminUrl}/readyz`)).jso
 /** Redis commands that failed or timed out so far, every operation together. */
 const redisFailures = async () => {
   let total = 0;
-  for (const m of (await stack.gateway.metrics.text()).matchAll(/^legacy_rpc_gateway_redis_failures_total\{[^}]*\} (\d+)$/gm)) total += Number(m[1]);
+  for (const m of (await stack.gateway.metrics.text()).matchAll(/^legacy_rpc_gateway_redis_failures_total\{[^}]*\} (\d+)$/gm))
+    total += Number(m[1]);
   return total;
 };
 const redisUp = async () => /^legacy_rpc_gateway_redis_up (\d)$/m.exec(await stack.gateway.metrics.text())?.[1];

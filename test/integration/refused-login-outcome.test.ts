@@ -26,14 +26,21 @@ afterAll(() => stack?.close());
 
 async function metricLines(): Promise<string[]> {
   const text = await (await fetch(`${stack.gateway.adminUrl}/metrics`)).text();
-  return text.split('\n').filter((l) => l.startsWith('legacy_rpc_gateway_calls_total{')).sort();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('legacy_rpc_gateway_calls_total{'))
+    .sort();
 }
 
 describe('a refused login', () => {
   it('answers as Odoo does: False from common.login and common.authenticate, fault 3 from object', async () => {
     expect(await xmlrpcCall(stack, 'xmlrpc2', 'common', 'login', ['demo', 'admin', 'wrong-1'])).toEqual({ result: false });
-    expect(await xmlrpcCall(stack, 'xmlrpc2', 'common', 'authenticate', ['demo', 'admin', 'wrong-2', struct({})])).toEqual({ result: false });
-    expect(await xmlrpcCall(stack, 'xmlrpc2', 'object', 'execute_kw', ['demo', 2, 'wrong-3', 'res.partner', 'search', [[]]])).toMatchObject({ fault: { faultCode: 3 } });
+    expect(await xmlrpcCall(stack, 'xmlrpc2', 'common', 'authenticate', ['demo', 'admin', 'wrong-2', struct({})])).toEqual({
+      result: false,
+    });
+    expect(await xmlrpcCall(stack, 'xmlrpc2', 'object', 'execute_kw', ['demo', 2, 'wrong-3', 'res.partner', 'search', [[]]])).toMatchObject(
+      { fault: { faultCode: 3 } },
+    );
     expect((await stack.jsonrpc('common', 'login', ['demo', 'admin', 'wrong-4'])).result).toBe(false);
     expect((await stack.jsonrpc('common', 'authenticate', ['demo', 'admin', 'wrong-5', {}])).result).toBe(false);
   });
@@ -69,7 +76,12 @@ describe('a refused login', () => {
     const entries = report.clients.filter((c) => c.userAgent === 'refused/1');
     expect([entries.reduce((n, c) => n + c.calls, 0), entries.reduce((n, c) => n + c.faults, 0)]).toEqual([3, 3]);
     expect(entries.every((c) => c.database === 'demo' && c.authenticated !== true)).toBe(true);
-    expect(entries.flatMap((c) => c.methods).map((m) => [m.service, m.method, m.calls, m.faults]).sort()).toEqual([
+    expect(
+      entries
+        .flatMap((c) => c.methods)
+        .map((m) => [m.service, m.method, m.calls, m.faults])
+        .sort(),
+    ).toEqual([
       ['common', 'authenticate', 1, 1],
       ['common', 'login', 1, 1],
       ['object', 'execute_kw', 1, 1],
@@ -85,7 +97,12 @@ describe('a refused login', () => {
         'legacy_rpc_gateway_calls_total{dialect="jsonrpc",service="common",method="authenticate",outcome="ok"} 1',
       ]),
     );
-    expect(capture.matching('legacy call').slice(-2).map((l) => [l.method, l.outcome, l.error])).toEqual([
+    expect(
+      capture
+        .matching('legacy call')
+        .slice(-2)
+        .map((l) => [l.method, l.outcome, l.error]),
+    ).toEqual([
       ['login', 'ok', undefined],
       ['authenticate', 'ok', undefined],
     ]);

@@ -23,19 +23,23 @@ let balancer: RoundRobin;
 function call(url: string, service: string, method: string, args: unknown[]): Promise<{ result?: unknown; error?: unknown }> {
   const body = JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service, method, args }, id: 1 });
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/jsonrpc`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => {
-        try {
-          resolve(JSON.parse(text) as { result?: unknown; error?: unknown });
-        } catch (err) {
-          reject(err);
-        }
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      `${url}/jsonrpc`,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(text) as { result?: unknown; error?: unknown });
+          } catch (err) {
+            reject(err);
+          }
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -45,7 +49,24 @@ beforeAll(async () => {
   sim = await startSimulator({ databases: ['gw'] });
   const secret = randomBytes(32).toString('base64');
   replicas = Array.from({ length: 4 }, () =>
-    spawnGateway(['--upstream', sim.url, '--port', '0', '--admin-port', '0', '--log-format', 'json', '--log-level', 'info', '--redis-url', sharedRedisUrl(), '--redis-prefix', prefix, '--state-secret', secret]),
+    spawnGateway([
+      '--upstream',
+      sim.url,
+      '--port',
+      '0',
+      '--admin-port',
+      '0',
+      '--log-format',
+      'json',
+      '--log-level',
+      'info',
+      '--redis-url',
+      sharedRedisUrl(),
+      '--redis-prefix',
+      prefix,
+      '--state-secret',
+      secret,
+    ]),
   );
   const listening = await Promise.all(replicas.map((r) => r.logged('legacy-rpc-gateway listening')));
   ports = listening.map((l) => Number(new URL(l.url as string).port));
@@ -66,7 +87,9 @@ afterAll(async () => {
 describe('4 replica processes behind a round-robin balancer', () => {
   it('100 concurrent first calls spread over the replicas make one key exchange', async () => {
     sim.clearLog();
-    const answers = await Promise.all(Array.from({ length: 100 }, () => call(balancer.url, 'common', 'authenticate', ['gw', 'demo', 'demo', {}])));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => call(balancer.url, 'common', 'authenticate', ['gw', 'demo', 'demo', {}])),
+    );
     expect(answers.map((a) => a.result)).toEqual(Array.from({ length: 100 }, () => 5));
     expect(sim.log.filter((r) => r.path === authPath)).toHaveLength(1);
     expect(sim.keys.list().filter((k) => k.name.startsWith('legacy-rpc-gateway for '))).toHaveLength(1);
@@ -110,7 +133,11 @@ describe('4 replica processes behind a round-robin balancer', () => {
     await Promise.all(Array.from({ length: concurrency }, worker));
     expect(await victim.exited).toEqual({ code: null, signal: 'SIGKILL' });
     // the only calls lost are cut connections (in flight on the killed replica), never a fault
-    expect(failures.filter((f) => !(f instanceof Error && /ECONNRESET|socket hang up/.test(`${(f as NodeJS.ErrnoException).code} ${f.message}`)))).toEqual([]);
+    expect(
+      failures.filter(
+        (f) => !(f instanceof Error && /ECONNRESET|socket hang up/.test(`${(f as NodeJS.ErrnoException).code} ${f.message}`)),
+      ),
+    ).toEqual([]);
     expect(done).toBe(total);
     expect(inFlightOnKilled).toBeGreaterThanOrEqual(0);
     const lostAllowed = inFlightOnKilled + (routedAtExit - routedAtKill);
@@ -118,7 +145,9 @@ describe('4 replica processes behind a round-robin balancer', () => {
     expect(lostAllowed).toBeLessThan(concurrency * 2); // the balancer stopped routing to the dead replica
     // the survivors still answer, with the key minted before (no new exchange for known credentials)
     sim.clearLog();
-    const after = await Promise.all(Array.from({ length: 12 }, () => call(balancer.url, 'common', 'authenticate', ['gw', 'demo', 'demo', {}])));
+    const after = await Promise.all(
+      Array.from({ length: 12 }, () => call(balancer.url, 'common', 'authenticate', ['gw', 'demo', 'demo', {}])),
+    );
     expect(after.map((a) => a.result)).toEqual(Array.from({ length: 12 }, () => 5));
     expect(sim.log.filter((r) => r.path === authPath)).toHaveLength(0);
   });

@@ -14,8 +14,16 @@ import { startReplicas, type Replicas } from '../support/replicas.ts';
 import { errorData } from '../support/stack.ts';
 
 const authPath = '/web/session/authenticate';
-const mintSequence = [authPath, '/web/dataset/call_kw/res.users.apikeys.description/create', '/web/dataset/call_kw/res.users.apikeys.description/make_key', '/web/dataset/call_kw/res.users.identitycheck/run_check', '/json/2/res.users.apikeys/search_read', '/web/dataset/call_kw/res.users.apikeys/search_read'];
-const contextGet = (r: Replicas, i: number, uid: number, password: string) => r.call(i, 'object', 'execute_kw', ['gw', uid, password, 'res.users', 'context_get', []]);
+const mintSequence = [
+  authPath,
+  '/web/dataset/call_kw/res.users.apikeys.description/create',
+  '/web/dataset/call_kw/res.users.apikeys.description/make_key',
+  '/web/dataset/call_kw/res.users.identitycheck/run_check',
+  '/json/2/res.users.apikeys/search_read',
+  '/web/dataset/call_kw/res.users.apikeys/search_read',
+];
+const contextGet = (r: Replicas, i: number, uid: number, password: string) =>
+  r.call(i, 'object', 'execute_kw', ['gw', uid, password, 'res.users', 'context_get', []]);
 const paths = (r: Replicas) => r.sim.log.map((q) => q.path).filter((p) => !p.startsWith('/doc-bearer/'));
 const exchanges = (r: Replicas) => paths(r).filter((p) => p !== '/json/2/res.users/context_get');
 const mintedKeys = (r: Replicas) => r.sim.keys.list().filter((k) => k.name.startsWith('legacy-rpc-gateway for '));
@@ -36,12 +44,17 @@ describe('replicas sharing credentials through Redis', () => {
   it('100 concurrent first calls spread over 4 replicas make one exchange in total; warm calls on any replica make none', async () => {
     // the password's periodic confirmation (--revalidate-interval, 5 s by default) is a timer, not a
     // call: on a loaded machine the first 100 calls can outlast half of it, so it is set out of reach
-    const r = (replicas = await startReplicas(4, { name: 'first-calls', flags: (sim) => ['--service-key', sim.keyFor('gw', 'admin'), '--revalidate-interval', '600000'] }));
+    const r = (replicas = await startReplicas(4, {
+      name: 'first-calls',
+      flags: (sim) => ['--service-key', sim.keyFor('gw', 'admin'), '--revalidate-interval', '600000'],
+    }));
     const answers = await Promise.all(Array.from({ length: 100 }, (_, n) => contextGet(r, n % 4, 5, 'demo')));
     expect(answers.filter((a) => a.error !== undefined).map((a) => errorData(a.error).message)).toEqual([]);
     // the uid → login look-up may be made by each replica (at most once each), and the base URL read
     // with the service key before the login; the key exchange once in all
-    expect(exchanges(r).filter((p) => p !== '/json/2/res.users/search_read' && p !== '/json/2/ir.config_parameter/get_param')).toEqual(mintSequence);
+    expect(exchanges(r).filter((p) => p !== '/json/2/res.users/search_read' && p !== '/json/2/ir.config_parameter/get_param')).toEqual(
+      mintSequence,
+    );
     expect(exchanges(r).filter((p) => p === '/json/2/res.users/search_read').length).toBeLessThanOrEqual(4);
     expect(mintedKeys(r)).toHaveLength(1);
     r.sim.clearLog();
@@ -99,21 +112,33 @@ describe('replicas sharing credentials through Redis', () => {
     // every JSON-2 call with it (the web session routes carry a cookie, not a key: the checks of the
     // renewal's session, and the fresh login of a replica that read the key from the store, which
     // does not carry when its last login was)
-    expect(new Set(r.sim.log.filter((q) => q.path.startsWith('/json/2/')).map((q) => q.headers.authorization))).toEqual(new Set([`bearer ${keys[0]!.key}`]));
+    expect(new Set(r.sim.log.filter((q) => q.path.startsWith('/json/2/')).map((q) => q.headers.authorization))).toEqual(
+      new Set([`bearer ${keys[0]!.key}`]),
+    );
   });
 
   it('a changed password is refused within the bound on every replica, whatever locks are planted in Redis', async () => {
     const clock = createTestClock('2026-11-21T12:00:00Z');
-    const r = (replicas = await startReplicas(2, { name: 'planted', sim: { now: clock.date }, gateway: { now: clock.now }, flags: ['--throttle-failures', '3', '--revalidate-interval', '5000'] }));
+    const r = (replicas = await startReplicas(2, {
+      name: 'planted',
+      sim: { now: clock.date },
+      gateway: { now: clock.now },
+      flags: ['--throttle-failures', '3', '--revalidate-interval', '5000'],
+    }));
     expect((await r.call(0, 'common', 'login', ['gw', 'demo', 'demo'])).result).toBe(5);
     expect((await contextGet(r, 1, 5, 'demo')).error).toBeUndefined();
     // someone with write access to Redis plants every lock, without expiry, for every slot
     const slots = (await keysUnder(redis, `${r.prefix}k:`)).map((k) => k.slice(`${r.prefix}k:`.length));
     expect(slots.length).toBeGreaterThan(0);
-    for (const slot of slots) for (const lock of ['check', 'renew', 'resolve']) await redis.set(`${r.prefix}lock:${lock}:${slot}`, 'planted');
+    for (const slot of slots)
+      for (const lock of ['check', 'renew', 'resolve']) await redis.set(`${r.prefix}lock:${lock}:${slot}`, 'planted');
     r.sim.control.setPassword('gw', 'demo', 'changed');
     clock.advance(5000);
-    for (const i of [0, 1]) expect(errorData((await contextGet(r, i, 5, 'demo')).error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' });
+    for (const i of [0, 1])
+      expect(errorData((await contextGet(r, i, 5, 'demo')).error)).toMatchObject({
+        name: 'odoo.exceptions.AccessDenied',
+        message: 'Access Denied',
+      });
   });
 
   it('a key is retired once, by the last replica to stop', async () => {

@@ -10,8 +10,11 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 
-const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p !== undefined && existsSync(p));
-if (executablePath === undefined && process.env.CI) throw new Error('Chromium is missing: .ci/run installs Debian\'s chromium package before the tests');
+const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p) => p !== undefined && existsSync(p),
+);
+if (executablePath === undefined && process.env.CI)
+  throw new Error("Chromium is missing: .ci/run installs Debian's chromium package before the tests");
 const skipReason = executablePath === undefined ? ' (SKIPPED: no Chromium at /usr/bin/chromium; apt-get install chromium)' : '';
 
 const token = 'report-page-admin-token-0001';
@@ -49,7 +52,9 @@ describe.skipIf(executablePath === undefined)(`migration report page in headless
     expect(await python.locator('h4').innerText()).toBe('Python-xmlrpc/3.11 from 127.0.0.1');
     expect(await python.locator('.calls').innerText()).toBe('3');
     expect(await python.locator('.faults').innerText()).toBe('0');
-    const rows = await python.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 6).map((td) => td.textContent)));
+    const rows = await python
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 6).map((td) => td.textContent)));
     expect(rows).toEqual([
       ['object', 'execute_kw', 'res.partner', 'search_read', '2', '0'],
       ['common', 'authenticate', '–', '–', '1', '0'],
@@ -85,7 +90,8 @@ describe.skipIf(executablePath === undefined)(`the cutover parts of the report p
     stack = await startStack({ sim: { legacyEndpoints: true }, flags: ['--shadow-sample', '100'] });
     const password = stack.sim.users('demo').find((u) => u.login === 'admin')?.password as string;
     const ua = { 'user-agent': agent };
-    const kw = (method: string, args: unknown[], kwargs: Record<string, unknown> = {}) => stack.jsonrpc('object', 'execute_kw', ['demo', 2, password, 'res.partner', method, args, kwargs], ua);
+    const kw = (method: string, args: unknown[], kwargs: Record<string, unknown> = {}) =>
+      stack.jsonrpc('object', 'execute_kw', ['demo', 2, password, 'res.partner', method, args, kwargs], ua);
     await stack.jsonrpc('common', 'login', ['demo', 'admin', password], ua);
     await kw('search_read', [[['id', '<', 4]]], { fields: ['name', 'credit_limit'] });
     await kw('read_group', [[], ['credit_limit:sum'], ['is_company']]);
@@ -107,7 +113,9 @@ describe.skipIf(executablePath === undefined)(`the cutover parts of the report p
   it("shows shadow mode, the client's readiness, its deprecated calls, the differences and the JSON-2 way off legacy", async () => {
     const page = await browser.newPage();
     expect((await page.goto(`${stack.gateway.adminUrl}/gateway/report`))?.status()).toBe(200);
-    expect(await page.locator('#shadow-state').innerText()).toMatch(/^on: 100 % of the calls to read, search, search_read, .*, at most 4 in flight$/);
+    expect(await page.locator('#shadow-state').innerText()).toMatch(
+      /^on: 100 % of the calls to read, search, search_read, .*, at most 4 in flight$/,
+    );
 
     const client = page.locator(`section.client[data-user-agent="${agent}"]`);
     expect(await client.locator('.readiness').innerText()).toBe(
@@ -115,7 +123,10 @@ describe.skipIf(executablePath === undefined)(`the cutover parts of the report p
     );
 
     const deprecated = client.locator('ul.deprecated li');
-    expect(await deprecated.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-method')).sort())).toEqual(['check_access_rights', 'read_group']);
+    expect(await deprecated.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-method')).sort())).toEqual([
+      'check_access_rights',
+      'read_group',
+    ]);
     expect(await client.locator('ul.deprecated li[data-method="read_group"]').innerText()).toBe(
       'res.partner.read_group, 1 calls: “Since 19.0, read_group is deprecated. Please use _read_group in the backend code or formatted_read_group for a complete formatted result” (deprecated since 19.0); replace with formatted_read_group',
     );
@@ -131,7 +142,9 @@ describe.skipIf(executablePath === undefined)(`the cutover parts of the report p
     expect(await client.locator('.json2').count()).toBe(0);
     const searchRead = fleet.locator('.json2[data-method="res.partner.search_read"]');
     expect(await searchRead.locator('.request').innerText()).toBe('POST /json/2/res.partner/search_read');
-    expect(await searchRead.locator('.body').textContent()).toBe('{"domain": [["<string>", "<string>", "<int>"]], "fields": ["<string>", "<string>"]}');
+    expect(await searchRead.locator('.body').textContent()).toBe(
+      '{"domain": [["<string>", "<string>", "<int>"]], "fields": ["<string>", "<string>"]}',
+    );
     expect(await searchRead.locator('.curl').textContent()).toContain('-H "Authorization: bearer $ODOO_API_KEY"');
     expect(await searchRead.locator('.python').textContent()).toContain('response = requests.post(');
     const readGroup = fleet.locator('.json2[data-method="res.partner.read_group"]');
@@ -155,13 +168,23 @@ describe.skipIf(executablePath === undefined)(`a 1,000-client report page in hea
     const password = stack.sim.users('demo').find((u) => u.login === 'admin')?.password as string;
     // one real logged-in client, then 1,000 generated ones recorded as the client port records them
     await stack.jsonrpc('common', 'authenticate', ['demo', 'admin', password, {}], { 'user-agent': 'Python-xmlrpc/3.11' });
-    await stack.jsonrpc('object', 'execute_kw', ['demo', 2, password, 'res.partner', 'search_read', [[]], { limit: 1 }], { 'user-agent': 'Python-xmlrpc/3.11' });
+    await stack.jsonrpc('object', 'execute_kw', ['demo', 2, password, 'res.partner', 'search_read', [[]], { limit: 1 }], {
+      'user-agent': 'Python-xmlrpc/3.11',
+    });
     for (let c = 0; c < 1000; c++) {
       for (let k = 0; k < 20; k++) {
         const m = (c * 7 + k * 10) % methods;
         stack.gateway.report.record({
-          dialect: 'xmlrpc2', userAgent: `generated-client-${c}/1.0`, ip: `10.1.${c >> 8}.${c & 255}`, service: 'object', method: 'execute_kw',
-          model: `x_model_${m % 20}`, modelMethod: `x_method_${m}`, failed: c % 10 === 0, database: c % 3 === 0 ? 'demo' : 'sales', user: `login:${(c % 40).toString(16).padStart(12, '0')}`,
+          dialect: 'xmlrpc2',
+          userAgent: `generated-client-${c}/1.0`,
+          ip: `10.1.${c >> 8}.${c & 255}`,
+          service: 'object',
+          method: 'execute_kw',
+          model: `x_model_${m % 20}`,
+          modelMethod: `x_method_${m}`,
+          failed: c % 10 === 0,
+          database: c % 3 === 0 ? 'demo' : 'sales',
+          user: `login:${(c % 40).toString(16).padStart(12, '0')}`,
         });
       }
     }

@@ -42,22 +42,49 @@ describe('--service-key db=key entries', () => {
       ['gw', `bearer ${s.sim.keyFor('gw', 'admin')}`],
     ]);
     // XML-RPC too, as a client hard-coding uid 2 would
-    expect(await xmlrpcCall(s, 'xmlrpc2', 'object', 'execute_kw', ['gw2', 2, password(s, 'gw2', 'admin'), 'res.users', 'read', [[2], ['login']]])).toEqual({
-      result: [new Map<string, unknown>([['id', 2], ['login', 'admin']])],
+    expect(
+      await xmlrpcCall(s, 'xmlrpc2', 'object', 'execute_kw', [
+        'gw2',
+        2,
+        password(s, 'gw2', 'admin'),
+        'res.users',
+        'read',
+        [[2], ['login']],
+      ]),
+    ).toEqual({
+      result: [
+        new Map<string, unknown>([
+          ['id', 2],
+          ['login', 'admin'],
+        ]),
+      ],
     });
   });
 
   it('says exactly what to configure for a database without a key, and works once the uid has logged in', async () => {
     stack = await startStack({ databases: ['gw', 'gw3'], flags: (sim) => ['--service-key', `gw=${sim.keyFor('gw', 'admin')}`] });
-    expect(errorData((await countPartners(stack, 'gw3', 2, 'admin')).error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: unknownLogin('gw3') });
-    const fault = await xmlrpcCall(stack, 'xmlrpc2', 'object', 'execute_kw', ['gw3', 2, password(stack, 'gw3', 'admin'), 'res.partner', 'search_count', [[]]]);
+    expect(errorData((await countPartners(stack, 'gw3', 2, 'admin')).error)).toMatchObject({
+      name: 'odoo.exceptions.AccessDenied',
+      message: unknownLogin('gw3'),
+    });
+    const fault = await xmlrpcCall(stack, 'xmlrpc2', 'object', 'execute_kw', [
+      'gw3',
+      2,
+      password(stack, 'gw3', 'admin'),
+      'res.partner',
+      'search_count',
+      [[]],
+    ]);
     expect(fault).toMatchObject({ fault: { faultCode: 3, faultString: unknownLogin('gw3') } });
     expect((await stack.jsonrpc('common', 'login', ['gw3', 'admin', password(stack, 'gw3', 'admin')])).result).toBe(2);
     expect((await countPartners(stack, 'gw3', 2, 'admin')).result).toBeTypeOf('number');
   });
 
   it('keeps the single-key form: one key for every database', async () => {
-    stack = await startStack({ databases: ['gw', 'gw2'], flags: (sim) => ['--service-key', sim.keyFor('gw', 'admin'), '--service-db', 'gw'] });
+    stack = await startStack({
+      databases: ['gw', 'gw2'],
+      flags: (sim) => ['--service-key', sim.keyFor('gw', 'admin'), '--service-db', 'gw'],
+    });
     for (const db of ['gw', 'gw2']) expect((await countPartners(stack, db, 2, 'admin')).result).toBeTypeOf('number');
   });
 
@@ -70,11 +97,27 @@ describe('--service-key db=key entries', () => {
   });
 
   it("discovers signatures with each database's own key, for callers outside the Technical Documentation group", async () => {
-    stack = await startStack({ databases: ['gw', 'gw2'], flags: (sim) => ['--service-key', `gw=${sim.keyFor('gw', 'admin')},gw2=${sim.keyFor('gw2', 'admin')}`] });
+    stack = await startStack({
+      databases: ['gw', 'gw2'],
+      flags: (sim) => ['--service-key', `gw=${sim.keyFor('gw', 'admin')},gw2=${sim.keyFor('gw2', 'admin')}`],
+    });
     const s = stack;
     for (const db of ['gw', 'gw2']) {
-      const { result } = await s.jsonrpc('object', 'execute_kw', [db, 5, s.sim.keyFor(db, 'demo'), 'res.partner', 'action_gateway_demo', [[3], `in ${db}`]]);
-      expect(result).toEqual(new Map<string, unknown>([['ids', [3]], ['note', `in ${db}`], ['flag', false]]));
+      const { result } = await s.jsonrpc('object', 'execute_kw', [
+        db,
+        5,
+        s.sim.keyFor(db, 'demo'),
+        'res.partner',
+        'action_gateway_demo',
+        [[3], `in ${db}`],
+      ]);
+      expect(result).toEqual(
+        new Map<string, unknown>([
+          ['ids', [3]],
+          ['note', `in ${db}`],
+          ['flag', false],
+        ]),
+      );
     }
     const docs = s.sim.log.filter((r) => r.path === '/doc-bearer/res.partner.json');
     expect(docs.map((r) => [r.headers['x-odoo-database'], r.headers.authorization])).toEqual([

@@ -26,9 +26,20 @@ interface WorkloadCall {
 }
 
 function workload(password: string): WorkloadCall[] {
-  const call = (dialect: WorkloadCall['dialect'], service: string, method: string, params: unknown[], shadowed: boolean): WorkloadCall => ({ dialect, service, method, params, shadowed });
-  const kw = (dialect: WorkloadCall['dialect'], modelMethod: string, args: unknown[], kwargs: Record<string, unknown> = {}, shadowed = true) =>
-    call(dialect, 'object', 'execute_kw', ['demo', 2, password, 'res.partner', modelMethod, args, kwargs], shadowed);
+  const call = (dialect: WorkloadCall['dialect'], service: string, method: string, params: unknown[], shadowed: boolean): WorkloadCall => ({
+    dialect,
+    service,
+    method,
+    params,
+    shadowed,
+  });
+  const kw = (
+    dialect: WorkloadCall['dialect'],
+    modelMethod: string,
+    args: unknown[],
+    kwargs: Record<string, unknown> = {},
+    shadowed = true,
+  ) => call(dialect, 'object', 'execute_kw', ['demo', 2, password, 'res.partner', modelMethod, args, kwargs], shadowed);
   return [
     call('xmlrpc2', 'common', 'version', [], true),
     call('jsonrpc', 'common', 'version', [], true),
@@ -60,13 +71,23 @@ function workload(password: string): WorkloadCall[] {
 async function send(stack: Stack, c: WorkloadCall): Promise<{ status: number; contentType: string; text: string }> {
   if (c.dialect === 'jsonrpc') {
     const { stringifyJson } = await import('../../src/json/index.ts');
-    const body = stringifyJson(toValue({ jsonrpc: '2.0', method: 'call', id: 7, params: { service: c.service, method: c.method, args: c.params } }));
-    const res = await fetch(`${stack.gateway.url}/jsonrpc`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'user-agent': ua } });
+    const body = stringifyJson(
+      toValue({ jsonrpc: '2.0', method: 'call', id: 7, params: { service: c.service, method: c.method, args: c.params } }),
+    );
+    const res = await fetch(`${stack.gateway.url}/jsonrpc`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'user-agent': ua },
+    });
     return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
   }
   const { encodeRequest } = await import('../fixtures-xml/xmlrpc-request.ts');
   const path = c.dialect === 'xmlrpc2' ? `/xmlrpc/2/${c.service}` : `/xmlrpc/${c.service}`;
-  const res = await fetch(stack.gateway.url + path, { method: 'POST', body: encodeRequest(c.method, c.params.map(toValue)), headers: { 'content-type': 'text/xml', 'user-agent': ua } });
+  const res = await fetch(stack.gateway.url + path, {
+    method: 'POST',
+    body: encodeRequest(c.method, c.params.map(toValue)),
+    headers: { 'content-type': 'text/xml', 'user-agent': ua },
+  });
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
 }
 
@@ -75,7 +96,9 @@ async function report(stack: Stack): Promise<CutoverSnapshot> {
 }
 
 async function shadowSamples(stack: Stack): Promise<string[]> {
-  return (await (await fetch(`${stack.gateway.adminUrl}/metrics`)).text()).split('\n').filter((l) => l.startsWith('legacy_rpc_gateway_shadow_calls_total'));
+  return (await (await fetch(`${stack.gateway.adminUrl}/metrics`)).text())
+    .split('\n')
+    .filter((l) => l.startsWith('legacy_rpc_gateway_shadow_calls_total'));
 }
 
 const passwordOf = (sim: Simulator) => sim.users('demo').find((u) => u.login === 'admin')?.password as string;
@@ -88,7 +111,11 @@ describe('shadow mode against the simulator at 100 %', () => {
 
   beforeAll(async () => {
     captured = captureLog('debug');
-    stack = await startStack({ sim: { legacyEndpoints: true }, flags: ['--shadow-sample', '100', '--shadow-max-in-flight', '64'], log: captured.log });
+    stack = await startStack({
+      sim: { legacyEndpoints: true },
+      flags: ['--shadow-sample', '100', '--shadow-max-in-flight', '64'],
+      log: captured.log,
+    });
     calls = workload(passwordOf(stack.sim));
     stack.sim.clearLog();
     for (const c of calls) {
@@ -106,20 +133,28 @@ describe('shadow mode against the simulator at 100 %', () => {
   it('reports equal for every allowlisted call of a mixed workload, in all three dialects', async () => {
     const shadowed = calls.filter((c) => c.shadowed).length;
     const samples = await shadowSamples(stack);
-    const count = (outcome: string) => samples.filter((l) => l.includes(`outcome="${outcome}"`)).reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+    const count = (outcome: string) =>
+      samples.filter((l) => l.includes(`outcome="${outcome}"`)).reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
     expect(count('equal')).toBe(shadowed);
     for (const outcome of ['intended', 'differs', 'error', 'dropped']) expect(count(outcome), outcome).toBe(0);
     // the workload's calls are in one entry per database and login the client used: summed here
     const entries = (await report(stack)).clients;
     expect(entries.reduce((n, c) => n + c.readiness.sampled, 0)).toBe(shadowed);
     expect(entries.reduce((n, c) => n + c.readiness.equal, 0)).toBe(shadowed);
-    expect([...new Set(entries.flatMap((c) => c.readiness.neverSampled.map((n) => n.method)))].sort()).toEqual(['common.login', 'res.partner.create', 'res.partner.name_create', 'res.partner.write']);
+    expect([...new Set(entries.flatMap((c) => c.readiness.neverSampled.map((n) => n.method)))].sort()).toEqual([
+      'common.login',
+      'res.partner.create',
+      'res.partner.name_create',
+      'res.partner.write',
+    ]);
   });
 
   it('sends each allowlisted call once to the same legacy path, and no write ever', () => {
     expect(legacyRequests).toHaveLength(calls.filter((c) => c.shadowed).length);
     for (const r of legacyRequests) expect(r.body).not.toMatch(/\b(create|write|name_create|unlink|login)\b/);
-    expect(new Set(legacyRequests.map((r) => r.path))).toEqual(new Set(['/xmlrpc/2/common', '/jsonrpc', '/xmlrpc/2/db', '/xmlrpc/db', '/xmlrpc/2/object', '/xmlrpc/object']));
+    expect(new Set(legacyRequests.map((r) => r.path))).toEqual(
+      new Set(['/xmlrpc/2/common', '/jsonrpc', '/xmlrpc/2/db', '/xmlrpc/db', '/xmlrpc/2/object', '/xmlrpc/object']),
+    );
     // the writes reached the upstream once each, through JSON-2
     expect(stack.sim.log.filter((r) => /^\/json\/2\/res\.partner\/(create|write|name_create)$/.test(r.path))).toHaveLength(3);
   });
@@ -133,8 +168,12 @@ describe('shadow mode against the simulator at 100 %', () => {
     } finally {
       stack.sim.legacyEndpoints.perturb = undefined;
     }
-    expect((await shadowSamples(stack)).find((l) => l.includes('outcome="differs"'))).toBe('legacy_rpc_gateway_shadow_calls_total{service="object",method="search_read",outcome="differs"} 1');
-    const method = (await report(stack)).clients[0]?.methods.find((m) => m.modelMethod === 'search_read' && (m.differences ?? []).length > 0);
+    expect((await shadowSamples(stack)).find((l) => l.includes('outcome="differs"'))).toBe(
+      'legacy_rpc_gateway_shadow_calls_total{service="object",method="search_read",outcome="differs"} 1',
+    );
+    const method = (await report(stack)).clients[0]?.methods.find(
+      (m) => m.modelMethod === 'search_read' && (m.differences ?? []).length > 0,
+    );
     const [difference] = method?.differences ?? [];
     expect(difference?.differences[0]).toBe('result[0].credit_limit: expected <int> <int>"0", got <double> <double>"0.0"');
     expect(difference?.gateway).toContain('"credit_limit": <double>"0.0"');
@@ -143,7 +182,11 @@ describe('shadow mode against the simulator at 100 %', () => {
 
   it('keeps the password and the argument values out of the logs, the metrics and the report', async () => {
     const password = passwordOf(stack.sim);
-    const texts = [JSON.stringify(captured.lines), await (await fetch(`${stack.gateway.adminUrl}/metrics`)).text(), JSON.stringify(await report(stack))];
+    const texts = [
+      JSON.stringify(captured.lines),
+      await (await fetch(`${stack.gateway.adminUrl}/metrics`)).text(),
+      JSON.stringify(await report(stack)),
+    ];
     for (const text of texts) {
       expect(text).not.toContain(password);
       expect(text).not.toContain('written once');
@@ -190,14 +233,29 @@ describe('shadow mode leaves the clients alone', () => {
     const { loadConfig } = await import('../../src/config.ts');
     const { startGateway } = await import('../../src/server/gateway.ts');
     const { createLogger } = await import('../../src/log.ts');
-    const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', proxy.url, '--shadow-sample', '100', '--shadow-max-in-flight', '2'], {});
+    const config = loadConfig(
+      ['--port', '0', '--admin-port', '0', '--upstream', proxy.url, '--shadow-sample', '100', '--shadow-max-in-flight', '2'],
+      {},
+    );
     const gateway = await startGateway(config, createLogger('silent'));
-    held = { sim, gateway, config, post: async () => ({ status: 0, contentType: '', text: '' }), jsonrpc: async () => ({}), close: async () => { await gateway.close(); await sim.close(); } };
+    held = {
+      sim,
+      gateway,
+      config,
+      post: async () => ({ status: 0, contentType: '', text: '' }),
+      jsonrpc: async () => ({}),
+      close: async () => {
+        await gateway.close();
+        await sim.close();
+      },
+    };
     const version: WorkloadCall = { dialect: 'xmlrpc2', service: 'common', method: 'version', params: [], shadowed: true };
     for (let i = 0; i < 5; i++) expect((await send(held, version)).status).toBe(200);
     await proxy.holding(2);
     expect(gateway.shadow?.inFlight).toBe(2);
-    expect(await shadowSamples(held)).toEqual(['legacy_rpc_gateway_shadow_calls_total{service="common",method="version",outcome="dropped"} 3']);
+    expect(await shadowSamples(held)).toEqual([
+      'legacy_rpc_gateway_shadow_calls_total{service="common",method="version",outcome="dropped"} 3',
+    ]);
     proxy.release();
     await gateway.shadow?.idle();
     expect(await shadowSamples(held)).toEqual([
@@ -217,7 +275,11 @@ describe('intended deviations and upstreams without legacy endpoints', () => {
   beforeAll(async () => {
     stack = await startStack({ sim: { legacyEndpoints: true }, flags: ['--shadow-sample', '100'] });
     capturedGone = captureLog('info');
-    gone = await startStack({ sim: { series: 'saas-19.1', legacyEndpoints: true }, flags: ['--shadow-sample', '100'], log: capturedGone.log });
+    gone = await startStack({
+      sim: { series: 'saas-19.1', legacyEndpoints: true },
+      flags: ['--shadow-sample', '100'],
+      log: capturedGone.log,
+    });
   });
   afterAll(async () => {
     await stack?.close();
@@ -226,7 +288,13 @@ describe('intended deviations and upstreams without legacy endpoints', () => {
 
   it('counts the differences COMPATIBILITY.md describes as intended, by deviation', async () => {
     const password = passwordOf(stack.sim);
-    const read = (db: string, pw: string): WorkloadCall => ({ dialect: 'xmlrpc2', service: 'object', method: 'execute_kw', params: [db, 2, pw, 'res.partner', 'search_count', [[]]], shadowed: true });
+    const read = (db: string, pw: string): WorkloadCall => ({
+      dialect: 'xmlrpc2',
+      service: 'object',
+      method: 'execute_kw',
+      params: [db, 2, pw, 'res.partner', 'search_count', [[]]],
+      shadowed: true,
+    });
     // object calls with a password need their uid's login (COMPATIBILITY.md): the client logs in first
     await send(stack, { dialect: 'xmlrpc2', service: 'common', method: 'login', params: ['demo', 'admin', password], shadowed: false });
     await send(stack, read('no_such_db', password));
@@ -259,11 +327,18 @@ describe('intended deviations and upstreams without legacy endpoints', () => {
     const legacyDbRequests = gone.sim.log.filter((r) => r.path === '/xmlrpc/2/db');
     expect(legacyDbRequests).toHaveLength(1);
     expect(capturedGone.matching('shadow mode stops for the legacy db service')).toHaveLength(1);
-    expect(await shadowSamples(gone)).toEqual(['legacy_rpc_gateway_shadow_calls_total{service="common",method="version",outcome="equal"} 1']);
+    expect(await shadowSamples(gone)).toEqual([
+      'legacy_rpc_gateway_shadow_calls_total{service="common",method="version",outcome="equal"} 1',
+    ]);
     const served = await report(gone);
-    expect(served.shadow.gone).toEqual([expect.objectContaining({ service: 'db', reason: expect.stringContaining('ValueError: Invalid service name: db') })]);
+    expect(served.shadow.gone).toEqual([
+      expect.objectContaining({ service: 'db', reason: expect.stringContaining('ValueError: Invalid service name: db') }),
+    ]);
     const client = served.clients.find((c) => c.methods.some((m) => m.service === 'db'));
-    expect(client?.readiness.neverSampled).toContainEqual({ method: 'db.list', reason: 'the upstream no longer serves this legacy service' });
+    expect(client?.readiness.neverSampled).toContainEqual({
+      method: 'db.list',
+      reason: 'the upstream no longer serves this legacy service',
+    });
   });
 
   it('reports an upstream with no legacy endpoint at all (HTTP 404) the same way', async () => {
@@ -271,14 +346,22 @@ describe('intended deviations and upstreams without legacy endpoints', () => {
     const none = await startStack({ flags: ['--shadow-sample', '100'], log: captured.log });
     try {
       const password = passwordOf(none.sim);
-      const read: WorkloadCall = { dialect: 'xmlrpc2', service: 'object', method: 'execute_kw', params: ['demo', 2, password, 'res.partner', 'search_count', [[]]], shadowed: true };
+      const read: WorkloadCall = {
+        dialect: 'xmlrpc2',
+        service: 'object',
+        method: 'execute_kw',
+        params: ['demo', 2, password, 'res.partner', 'search_count', [[]]],
+        shadowed: true,
+      };
       await send(none, { dialect: 'xmlrpc2', service: 'common', method: 'login', params: ['demo', 'admin', password], shadowed: false });
       for (let i = 0; i < 3; i++) {
         expect((await send(none, read)).text).toContain('<int>');
         await none.gateway.shadow?.idle();
       }
       expect(captured.matching('shadow mode stops for the legacy object service')).toHaveLength(1);
-      expect((await report(none)).shadow.gone).toEqual([expect.objectContaining({ service: 'object', reason: expect.stringContaining('HTTP 404') })]);
+      expect((await report(none)).shadow.gone).toEqual([
+        expect.objectContaining({ service: 'object', reason: expect.stringContaining('HTTP 404') }),
+      ]);
       expect(await shadowSamples(none)).toEqual([]);
     } finally {
       await none.close();

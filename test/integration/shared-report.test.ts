@@ -14,7 +14,15 @@ import { createTestClock, type TestClock } from '../support/clock.ts';
 import { keysUnder, redisClient, sharedRedisUrl, startPrivateRedis, testPrefix, type PrivateRedis } from '../support/redis.ts';
 
 const call = (over: Partial<ReportedCall> = {}): ReportedCall => ({
-  dialect: 'xmlrpc2', userAgent: 'Python-xmlrpc/3.11', ip: '10.0.0.5', service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'read', failed: false, ...over,
+  dialect: 'xmlrpc2',
+  userAgent: 'Python-xmlrpc/3.11',
+  ip: '10.0.0.5',
+  service: 'object',
+  method: 'execute_kw',
+  model: 'res.partner',
+  modelMethod: 'read',
+  failed: false,
+  ...over,
 });
 
 /** A TCP proxy to Redis that can be cut (every connection dropped, the port closed) and restored. */
@@ -98,17 +106,58 @@ describe('shared migration report', () => {
     const merged = await a.report.snapshot();
     expect(merged.clients).toEqual([
       {
-        userAgent: 'odoorpc/0.10', ip: '10.0.0.5', firstSeen: '2026-05-01T11:00:00.000Z', lastSeen: '2026-05-01T11:00:00.000Z', calls: 1, faults: 0,
-        dialects: { xmlrpc2: 1 }, services: { object: 1 },
-        methods: [{ service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'read', calls: 1, faults: 0, firstSeen: '2026-05-01T11:00:00.000Z', lastSeen: '2026-05-01T11:00:00.000Z' }],
+        userAgent: 'odoorpc/0.10',
+        ip: '10.0.0.5',
+        firstSeen: '2026-05-01T11:00:00.000Z',
+        lastSeen: '2026-05-01T11:00:00.000Z',
+        calls: 1,
+        faults: 0,
+        dialects: { xmlrpc2: 1 },
+        services: { object: 1 },
+        methods: [
+          {
+            service: 'object',
+            method: 'execute_kw',
+            model: 'res.partner',
+            modelMethod: 'read',
+            calls: 1,
+            faults: 0,
+            firstSeen: '2026-05-01T11:00:00.000Z',
+            lastSeen: '2026-05-01T11:00:00.000Z',
+          },
+        ],
         unlistedCalls: 0,
       },
       {
-        userAgent: 'Python-xmlrpc/3.11', ip: '10.0.0.5', firstSeen: '2026-05-01T09:00:00.000Z', lastSeen: '2026-05-01T11:00:00.000Z', calls: 4, faults: 1,
-        dialects: { xmlrpc2: 3, jsonrpc: 1 }, services: { object: 4 },
+        userAgent: 'Python-xmlrpc/3.11',
+        ip: '10.0.0.5',
+        firstSeen: '2026-05-01T09:00:00.000Z',
+        lastSeen: '2026-05-01T11:00:00.000Z',
+        calls: 4,
+        faults: 1,
+        dialects: { xmlrpc2: 3, jsonrpc: 1 },
+        services: { object: 4 },
         methods: [
-          { service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'read', calls: 3, faults: 1, firstSeen: '2026-05-01T10:00:00.000Z', lastSeen: '2026-05-01T11:00:00.000Z' },
-          { service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'write', calls: 1, faults: 0, firstSeen: '2026-05-01T09:00:00.000Z', lastSeen: '2026-05-01T09:00:00.000Z' },
+          {
+            service: 'object',
+            method: 'execute_kw',
+            model: 'res.partner',
+            modelMethod: 'read',
+            calls: 3,
+            faults: 1,
+            firstSeen: '2026-05-01T10:00:00.000Z',
+            lastSeen: '2026-05-01T11:00:00.000Z',
+          },
+          {
+            service: 'object',
+            method: 'execute_kw',
+            model: 'res.partner',
+            modelMethod: 'write',
+            calls: 1,
+            faults: 0,
+            firstSeen: '2026-05-01T09:00:00.000Z',
+            lastSeen: '2026-05-01T09:00:00.000Z',
+          },
         ],
         unlistedCalls: 0,
       },
@@ -120,7 +169,10 @@ describe('shared migration report', () => {
     // sent once: more snapshots add nothing
     await a.report.flush();
     await b.report.flush();
-    expect(await callsOf(b.report)).toEqual([['odoorpc/0.10', 1], ['Python-xmlrpc/3.11', 4]]);
+    expect(await callsOf(b.report)).toEqual([
+      ['odoorpc/0.10', 1],
+      ['Python-xmlrpc/3.11', 4],
+    ]);
   });
 
   it('caps the methods of a client and the number of clients across replicas', async () => {
@@ -148,7 +200,10 @@ describe('shared migration report', () => {
     b.clock.set('2026-05-01T13:00:01.000Z');
     b.report.record(call({ userAgent: 'RPC::XML/1.61' }));
     await a.report.flush();
-    expect(await callsOf(b.report)).toEqual([['RPC::XML/1.61', 1], ['odoorpc/0.10', 1]]);
+    expect(await callsOf(b.report)).toEqual([
+      ['RPC::XML/1.61', 1],
+      ['odoorpc/0.10', 1],
+    ]);
     expect((await keysUnder(redis, `${prefix}report:client:`)).length).toBe(2);
   });
 

@@ -52,7 +52,20 @@ afterEach(async () => {
 describe('SIGTERM with calls in flight', { timeout: childTimeout }, () => {
   it('finishes them, refuses new work, retires minted keys, saves the report and exits 0', async () => {
     const reportFile = join(mkdtempSync(join(tmpdir(), 'shutdown-')), 'report.json');
-    gateway = spawnGateway(['--upstream', proxy.url, '--port', '0', '--admin-port', '0', '--report-file', reportFile, '--log-format', 'json', '--shutdown-grace', '20000']);
+    gateway = spawnGateway([
+      '--upstream',
+      proxy.url,
+      '--port',
+      '0',
+      '--admin-port',
+      '0',
+      '--report-file',
+      reportFile,
+      '--log-format',
+      'json',
+      '--shutdown-grace',
+      '20000',
+    ]);
     const listening = await gateway.logged('legacy-rpc-gateway listening');
     const url = listening.url as string;
     const adminUrl = listening.adminUrl as string;
@@ -81,20 +94,45 @@ describe('SIGTERM with calls in flight', { timeout: childTimeout }, () => {
     expect(gateway.stderr()).toBe('');
     expect(minted()).toEqual([]);
     expect(gateway.lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['revoked a minted API key', 'stopped']));
-    expect(gateway.lines.some((l) => l.msg === 'calls still in flight after the shutdown grace period: answered with a fault where possible, their connections closed')).toBe(false);
+    expect(
+      gateway.lines.some(
+        (l) =>
+          l.msg === 'calls still in flight after the shutdown grace period: answered with a fault where possible, their connections closed',
+      ),
+    ).toBe(false);
     const saved = JSON.parse(readFileSync(reportFile, 'utf8')) as ReportSnapshot;
     expect(saved.clients.map((c) => [c.userAgent, c.calls, c.services])).toEqual([['shutdown-test/1', 4, { common: 1, object: 3 }]]);
   });
 
   it('answers calls still running after the grace period with a fault in their dialect, and exits 0', async () => {
-    gateway = spawnGateway(['--upstream', proxy.url, '--port', '0', '--admin-port', '0', '--log-format', 'json', '--shutdown-grace', '300']);
+    gateway = spawnGateway([
+      '--upstream',
+      proxy.url,
+      '--port',
+      '0',
+      '--admin-port',
+      '0',
+      '--log-format',
+      'json',
+      '--shutdown-grace',
+      '300',
+    ]);
     const url = (await gateway.logged('legacy-rpc-gateway listening')).url as string;
     const key = sim.keyFor('demo', 'admin');
     const message = 'the gateway is shutting down: the call did not finish within --shutdown-grace (300 ms)';
     const stuck = jsonrpc(url, 'object', 'execute_kw', ['demo', 2, key, 'res.partner', 'search_count', [[]]]);
-    const xmlValues = ['<string>demo</string>', '<int>2</int>', `<string>${key}</string>`, '<string>res.partner</string>', '<string>search_count</string>', '<array><data>\n<value><array><data>\n</data></array></value>\n</data></array>'];
+    const xmlValues = [
+      '<string>demo</string>',
+      '<int>2</int>',
+      `<string>${key}</string>`,
+      '<string>res.partner</string>',
+      '<string>search_count</string>',
+      '<array><data>\n<value><array><data>\n</data></array></value>\n</data></array>',
+    ];
     const xmlCall = `<?xml version='1.0'?>\n<methodCall>\n<methodName>execute_kw</methodName>\n<params>\n${xmlValues.map((v) => `<param>\n<value>${v}</value>\n</param>\n`).join('')}</params>\n</methodCall>\n`;
-    const stuckXml = fetch(`${url}/xmlrpc/2/object`, { method: 'POST', body: xmlCall, headers: { 'content-type': 'text/xml' } }).then((r) => r.text());
+    const stuckXml = fetch(`${url}/xmlrpc/2/object`, { method: 'POST', body: xmlCall, headers: { 'content-type': 'text/xml' } }).then((r) =>
+      r.text(),
+    );
     await proxy.holding(2);
     gateway.child.kill('SIGTERM');
     expect(await stuck).toMatchObject({ id: 1, error: { code: 0, data: { name: 'legacy_rpc_gateway.UpstreamError', message } } });
@@ -103,7 +141,12 @@ describe('SIGTERM with calls in flight', { timeout: childTimeout }, () => {
     expect(fault).toContain(`legacy_rpc_gateway.UpstreamError: ${message}\n</string>`);
     expect(await gateway.exited).toEqual({ code: 0, signal: null });
     expect(gateway.stderr()).toBe('');
-    expect(gateway.lines.find((l) => l.msg === 'calls still in flight after the shutdown grace period: answered with a fault where possible, their connections closed')).toMatchObject({ graceMs: 300 });
+    expect(
+      gateway.lines.find(
+        (l) =>
+          l.msg === 'calls still in flight after the shutdown grace period: answered with a fault where possible, their connections closed',
+      ),
+    ).toMatchObject({ graceMs: 300 });
   });
 });
 
@@ -112,12 +155,36 @@ describe('SIGTERM with a db.dump streaming', { timeout: childTimeout }, () => {
     sim.databaseManager.backupPadding = 3_000_000;
     const backups = await stallingProxy(sim.url, (url) => url.startsWith('/web/database/backup'), 1_000_000);
     try {
-      gateway = spawnGateway(['--upstream', backups.url, '--port', '0', '--admin-port', '0', '--log-format', 'json', '--shutdown-grace', '20000']);
+      gateway = spawnGateway([
+        '--upstream',
+        backups.url,
+        '--port',
+        '0',
+        '--admin-port',
+        '0',
+        '--log-format',
+        'json',
+        '--shutdown-grace',
+        '20000',
+      ]);
       const url = (await gateway.logged('legacy-rpc-gateway listening')).url as string;
       const param = (v: string) => `<param><value><string>${v}</string></value></param>`;
       const dumps = [
-        streamedPost(`${url}/xmlrpc/2/db`, 'text/xml', `<?xml version='1.0'?><methodCall><methodName>dump</methodName><params>${param('admin')}${param('demo')}${param('zip')}</params></methodCall>`),
-        streamedPost(`${url}/jsonrpc`, 'application/json', JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service: 'db', method: 'dump', args: ['admin', 'demo', 'zip'] }, id: 1 })),
+        streamedPost(
+          `${url}/xmlrpc/2/db`,
+          'text/xml',
+          `<?xml version='1.0'?><methodCall><methodName>dump</methodName><params>${param('admin')}${param('demo')}${param('zip')}</params></methodCall>`,
+        ),
+        streamedPost(
+          `${url}/jsonrpc`,
+          'application/json',
+          JSON.stringify({
+            jsonrpc: '2.0',
+            method: 'call',
+            params: { service: 'db', method: 'dump', args: ['admin', 'demo', 'zip'] },
+            id: 1,
+          }),
+        ),
       ];
       // both answers are out mid-stream, their backups stalled a megabyte in, when SIGTERM arrives
       await backups.stalled(2);
@@ -139,7 +206,9 @@ describe('SIGTERM with a db.dump streaming', { timeout: childTimeout }, () => {
       expect(base64).toBe(jsonResult);
       expect(Buffer.from(base64, 'base64').length).toBeGreaterThan(3_000_000);
       expect(Buffer.from(base64, 'base64').subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
-      expect(gateway.lines.some((l) => l.msg === 'calls still in flight after the shutdown grace period: their connections were closed')).toBe(false);
+      expect(
+        gateway.lines.some((l) => l.msg === 'calls still in flight after the shutdown grace period: their connections were closed'),
+      ).toBe(false);
     } finally {
       backups.release();
       await backups.close();

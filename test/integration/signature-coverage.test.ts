@@ -24,7 +24,8 @@ async function documented(): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   const headers = { authorization: `bearer ${sim.keyFor('demo', 'admin')}` };
   const index = parseJson(await (await fetch(`${sim.url}/doc-bearer/index.json`, { headers })).text()) as Map<string, unknown>;
-  for (const entry of index.get('models') as Map<string, unknown>[]) out.set(entry.get('model') as string, entry.get('methods') as string[]);
+  for (const entry of index.get('models') as Map<string, unknown>[])
+    out.set(entry.get('model') as string, entry.get('methods') as string[]);
   return out;
 }
 

@@ -20,7 +20,12 @@ const docRequests = (stack: Stack) => stack.sim.log.filter((r) => r.path.startsW
 const lastJson2Body = (stack: Stack, method: string) =>
   parseJson(stack.sim.log.filter((r) => r.path === `/json/2/res.partner/${method}`).at(-1)?.body ?? 'null');
 const passTtl = () => vi.setSystemTime(Date.now() + ttlMs);
-const demoResult = (ids: number[], note: Value, flag: Value) => new Map<string, Value>([['ids', ids], ['note', note], ['flag', flag]]);
+const demoResult = (ids: number[], note: Value, flag: Value) =>
+  new Map<string, Value>([
+    ['ids', ids],
+    ['note', note],
+    ['flag', flag],
+  ]);
 
 let stack: Stack;
 let serviceKey: string;
@@ -48,9 +53,19 @@ describe('revalidation, counted at the simulator', () => {
     expect(result).toEqual(demoResult([3], 'hello', true));
     const requests = docRequests(stack);
     expect(requests.map((r) => [r.method, r.path])).toEqual([['GET', '/doc-bearer/res.partner.json']]);
-    expect(requests[0]!.headers).toMatchObject({ authorization: `bearer ${serviceKey}`, 'x-odoo-database': 'demo', 'x-service-database': 'demo' });
+    expect(requests[0]!.headers).toMatchObject({
+      authorization: `bearer ${serviceKey}`,
+      'x-odoo-database': 'demo',
+      'x-service-database': 'demo',
+    });
     expect(requests[0]!.headers).not.toHaveProperty('if-none-match');
-    expect(lastJson2Body(stack, 'action_gateway_demo')).toEqual(new Map<string, Value>([['ids', [3]], ['note', 'hello'], ['flag', true]]));
+    expect(lastJson2Body(stack, 'action_gateway_demo')).toEqual(
+      new Map<string, Value>([
+        ['ids', [3]],
+        ['note', 'hello'],
+        ['flag', true],
+      ]),
+    );
   });
 
   it('makes 0 requests within the TTL, whatever the method of the model', async () => {
@@ -78,13 +93,25 @@ describe('revalidation, counted at the simulator', () => {
       module: 'gateway_demo',
     });
     await execute_kw('res.partner', 'action_gateway_demo', [[3], 'a', 'b']);
-    expect(lastJson2Body(stack, 'action_gateway_demo')).toEqual(new Map<string, Value>([['ids', [3]], ['note', 'a'], ['flag', 'b']]));
+    expect(lastJson2Body(stack, 'action_gateway_demo')).toEqual(
+      new Map<string, Value>([
+        ['ids', [3]],
+        ['note', 'a'],
+        ['flag', 'b'],
+      ]),
+    );
     expect(docRequests(stack)).toHaveLength(0);
 
     passTtl();
     const { result } = await execute_kw('res.partner', 'action_gateway_demo', [[3], 'a', 'b']);
     expect(docRequests(stack)).toHaveLength(1);
-    expect(lastJson2Body(stack, 'action_gateway_demo')).toEqual(new Map<string, Value>([['ids', [3]], ['flag', 'a'], ['note', 'b']]));
+    expect(lastJson2Body(stack, 'action_gateway_demo')).toEqual(
+      new Map<string, Value>([
+        ['ids', [3]],
+        ['flag', 'a'],
+        ['note', 'b'],
+      ]),
+    );
     expect(result).toEqual(demoResult([3], 'b', 'a'));
     stack.sim.reset();
     passTtl();
@@ -103,7 +130,9 @@ describe('the custom method called positionally', () => {
   const withKey = () => args.map((a) => (a === '' ? clientKey : a)) as Value[];
 
   it.each(['xmlrpc1', 'xmlrpc2'] as const)('works through %s execute_kw and execute', async (dialect) => {
-    expect(await xmlrpcCall(stack, dialect, 'object', 'execute_kw', withKey())).toEqual({ result: demoResult([3, 10], 'from a legacy client', true) });
+    expect(await xmlrpcCall(stack, dialect, 'object', 'execute_kw', withKey())).toEqual({
+      result: demoResult([3, 10], 'from a legacy client', true),
+    });
     const [db, uid, key, model, method] = withKey();
     expect(await xmlrpcCall(stack, dialect, 'object', 'execute', [db!, uid!, key!, model!, method!, 3, 'via execute'])).toEqual({
       result: demoResult([3], 'via execute', false),
@@ -113,29 +142,62 @@ describe('the custom method called positionally', () => {
   it('works through JSON-RPC, and the partner keeps the note', async () => {
     expect((await stack.jsonrpc('object', 'execute_kw', withKey())).result).toEqual(demoResult([3, 10], 'from a legacy client', true));
     const { result } = await execute_kw('res.partner', 'read', [[10], ['comment']]);
-    expect(result).toEqual([new Map<string, Value>([['id', 10], ['comment', 'from a legacy client']])]);
+    expect(result).toEqual([
+      new Map<string, Value>([
+        ['id', 10],
+        ['comment', 'from a legacy client'],
+      ]),
+    ]);
   });
 
   it('calls a discovered model-level method without ids', async () => {
     expect((await execute_kw('res.partner', 'gateway_demo_echo', ['ab', 3])).result).toBe('ababab');
-    expect(lastJson2Body(stack, 'gateway_demo_echo')).toEqual(new Map<string, Value>([['text', 'ab'], ['times', 3]]));
+    expect(lastJson2Body(stack, 'gateway_demo_echo')).toEqual(
+      new Map<string, Value>([
+        ['text', 'ab'],
+        ['times', 3],
+      ]),
+    );
   });
 });
 
 describe("binding errors with Python's text, from the discovered signature", () => {
   it.each([
     ['nothing after the ids', [[3]], {}, "ResPartner.action_gateway_demo() missing 1 required positional argument: 'note'"],
-    ['one argument too many', [[3], 'a', true, 'x'], {}, 'ResPartner.action_gateway_demo() takes from 2 to 3 positional arguments but 4 were given'],
+    [
+      'one argument too many',
+      [[3], 'a', true, 'x'],
+      {},
+      'ResPartner.action_gateway_demo() takes from 2 to 3 positional arguments but 4 were given',
+    ],
     ['an unknown keyword', [[3], 'a'], { bogus: 1 }, "ResPartner.action_gateway_demo() got an unexpected keyword argument 'bogus'"],
-    ['a positional also given by keyword', [[3], 'a'], { note: 'b' }, "ResPartner.action_gateway_demo() got multiple values for argument 'note'"],
-    ['a model-level method given too much', ['ab', 2, 3], {}, 'ResPartner.gateway_demo_echo() takes from 2 to 3 positional arguments but 4 were given'],
+    [
+      'a positional also given by keyword',
+      [[3], 'a'],
+      { note: 'b' },
+      "ResPartner.action_gateway_demo() got multiple values for argument 'note'",
+    ],
+    [
+      'a model-level method given too much',
+      ['ab', 2, 3],
+      {},
+      'ResPartner.gateway_demo_echo() takes from 2 to 3 positional arguments but 4 were given',
+    ],
   ])('answers %s', async (_what, args, kw, message) => {
     const method = message.includes('echo') ? 'gateway_demo_echo' : 'action_gateway_demo';
     stack.sim.clearLog();
     const { error } = await execute_kw('res.partner', method, args, kw);
     expect(errorData(error)).toMatchObject({ name: 'builtins.TypeError', message });
     expect(stack.sim.log.some((r) => r.path === `/json/2/res.partner/${method}`)).toBe(false);
-    const fault = await xmlrpcCall(stack, 'xmlrpc2', 'object', 'execute_kw', ['demo', 5, clientKey, 'res.partner', method, args, new Map(Object.entries(kw)) as Value]);
+    const fault = await xmlrpcCall(stack, 'xmlrpc2', 'object', 'execute_kw', [
+      'demo',
+      5,
+      clientKey,
+      'res.partner',
+      method,
+      args,
+      new Map(Object.entries(kw)) as Value,
+    ]);
     expect(fault).toMatchObject({ fault: { faultCode: 1 } });
     expect('fault' in fault && fault.fault.faultString.endsWith(`TypeError: ${message}\n`)).toBe(true);
   });
@@ -168,13 +230,15 @@ describe("discovery with the caller's own key (no service key for the database)"
     'its signature is unknown. Pass them as keyword arguments (execute_kw kwargs) or declare the signature in the signatures file (--signatures-file).';
   const bearerOf = (r: { headers: Record<string, unknown> }) => String(r.headers.authorization).replace(/^bearer /, '');
 
-  it("asks with the key of a caller in the Technical Documentation group, and what it learned serves every user of the database", async () => {
+  it('asks with the key of a caller in the Technical Documentation group, and what it learned serves every user of the database', async () => {
     captured = captureLog();
     own = await startStack({ log: captured.log });
     const admin = own.sim.keyFor('demo', 'admin');
     const demo = own.sim.keyFor('demo', 'demo');
     expect((await customCall(own, 2, admin)).result).toEqual(demoResult([3], 'hello', false));
-    expect(docRequests(own).map((r) => [r.path, bearerOf(r), r.headers['x-odoo-database']])).toEqual([['/doc-bearer/res.partner.json', admin, 'demo']]);
+    expect(docRequests(own).map((r) => [r.path, bearerOf(r), r.headers['x-odoo-database']])).toEqual([
+      ['/doc-bearer/res.partner.json', admin, 'demo'],
+    ]);
     // demo is outside the group, but the document is the database's: no request, the call maps
     expect((await customCall(own, 5, demo, 'from demo')).result).toEqual(demoResult([3], 'from demo', false));
     expect(docRequests(own)).toHaveLength(1);
@@ -185,7 +249,11 @@ describe("discovery with the caller's own key (no service key for the database)"
 
   it('makes one request for concurrent first calls of several users, not one per caller', async () => {
     own = await startStack();
-    const users: [number, string][] = [[2, own.sim.keyFor('demo', 'admin')], [5, own.sim.keyFor('demo', 'demo')], [2, own.sim.keyFor('demo', 'admin')]];
+    const users: [number, string][] = [
+      [2, own.sim.keyFor('demo', 'admin')],
+      [5, own.sim.keyFor('demo', 'demo')],
+      [2, own.sim.keyFor('demo', 'admin')],
+    ];
     const results = await Promise.all(users.map(([uid, key], n) => customCall(own, uid, key, `n${n}`)));
     expect(docRequests(own)).toHaveLength(1);
     // whoever asked, the one answer served all three calls (demo's key alone would have been refused)
@@ -201,9 +269,13 @@ describe("discovery with the caller's own key (no service key for the database)"
     // a discovery failure never fails a call the built-in table maps
     const created = await own.jsonrpc('object', 'execute_kw', ['demo', 5, demo, 'res.partner', 'name_create', ['From the table']]);
     expect(created.result).toEqual([expect.any(Number), 'From the table']);
-    expect(parseJson(own.sim.log.filter((r) => r.path === '/json/2/res.partner/name_create').at(-1)!.body)).toEqual(new Map([['name', 'From the table']]));
+    expect(parseJson(own.sim.log.filter((r) => r.path === '/json/2/res.partner/name_create').at(-1)!.body)).toEqual(
+      new Map([['name', 'From the table']]),
+    );
     expect(docRequests(own).map((r) => bearerOf(r))).toEqual([demo]);
-    expect(captured.matching('signature discovery: /doc-bearer refused the caller')).toEqual([expect.objectContaining({ level: 20, db: 'demo', status: 403 })]);
+    expect(captured.matching('signature discovery: /doc-bearer refused the caller')).toEqual([
+      expect.objectContaining({ level: 20, db: 'demo', status: 403 }),
+    ]);
 
     passTtl();
     expect(errorData((await customCall(own, 5, demo)).error).message).toBe(fallbackFault);
@@ -241,12 +313,28 @@ describe("discovery with the caller's own key (no service key for the database)"
       const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', failing.url], {});
       const gateway = await startGateway(config, captured.log);
       try {
-        const answer = await jsonrpcAt(gateway.url, 'object', 'execute_kw', ['demo', 2, admin, 'res.partner', 'name_search', ['Ready Mat', [], 'ilike', 1]]);
+        const answer = await jsonrpcAt(gateway.url, 'object', 'execute_kw', [
+          'demo',
+          2,
+          admin,
+          'res.partner',
+          'name_search',
+          ['Ready Mat', [], 'ilike', 1],
+        ]);
         expect(answer.result).toEqual([[expect.any(Number), 'Ready Mat']]);
         const sent = parseJson(own.sim.log.filter((r) => r.path === '/json/2/res.partner/name_search').at(-1)!.body);
-        expect(sent).toEqual(new Map<string, Value>([['name', 'Ready Mat'], ['domain', []], ['operator', 'ilike'], ['limit', 1]]));
+        expect(sent).toEqual(
+          new Map<string, Value>([
+            ['name', 'Ready Mat'],
+            ['domain', []],
+            ['operator', 'ilike'],
+            ['limit', 1],
+          ]),
+        );
         expect(failing.docRequests).toBe(1);
-        expect(captured.matching('signature discovery failed')).toEqual([expect.objectContaining({ level: 40, db: 'demo', model: 'res.partner' })]);
+        expect(captured.matching('signature discovery failed')).toEqual([
+          expect.objectContaining({ level: 40, db: 'demo', model: 'res.partner' }),
+        ]);
       } finally {
         await gateway.close();
       }

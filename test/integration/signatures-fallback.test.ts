@@ -37,17 +37,39 @@ describe('fallback for a method without a signature', () => {
     ['an empty list', [[]], []],
   ])('treats %s as the ids of a record-level call', async (_what, args, ids) => {
     const { result } = await call('action_gateway_demo', args, { note: 'kw' });
-    expect(sentBody('action_gateway_demo')).toEqual(new Map<string, Value>([['ids', ids], ['note', 'kw']]));
-    expect(result).toEqual(new Map<string, Value>([['ids', ids], ['note', 'kw'], ['flag', false]]));
+    expect(sentBody('action_gateway_demo')).toEqual(
+      new Map<string, Value>([
+        ['ids', ids],
+        ['note', 'kw'],
+      ]),
+    );
+    expect(result).toEqual(
+      new Map<string, Value>([
+        ['ids', ids],
+        ['note', 'kw'],
+        ['flag', false],
+      ]),
+    );
   });
 
   it('sends keywords only, without ids, when no positional argument is given', async () => {
     expect((await call('gateway_demo_echo', [], { text: 'ab', times: 2 })).result).toBe('abab');
-    expect(sentBody('gateway_demo_echo')).toEqual(new Map<string, Value>([['text', 'ab'], ['times', 2]]));
+    expect(sentBody('gateway_demo_echo')).toEqual(
+      new Map<string, Value>([
+        ['text', 'ab'],
+        ['times', 2],
+      ]),
+    );
   });
 
   it('runs a record-level method on no records when called without ids (Odoo: IndexError)', async () => {
-    expect((await call('action_gateway_demo', [], { note: 'x' })).result).toEqual(new Map<string, Value>([['ids', []], ['note', 'x'], ['flag', false]]));
+    expect((await call('action_gateway_demo', [], { note: 'x' })).result).toEqual(
+      new Map<string, Value>([
+        ['ids', []],
+        ['note', 'x'],
+        ['flag', false],
+      ]),
+    );
   });
 
   it.each([
@@ -63,7 +85,7 @@ describe('fallback for a method without a signature', () => {
   it.each([
     ['a method Odoo 19 removed', 'user_has_groups', ['base.group_user']],
     ['a method that never existed', 'no_such_method', [[3], 'note']],
-  ])('answers %s with Odoo\'s AttributeError instead of naming --signatures-file', async (_what, method, args) => {
+  ])("answers %s with Odoo's AttributeError instead of naming --signatures-file", async (_what, method, args) => {
     expect(errorData((await call(method, args)).error)).toMatchObject({
       name: 'builtins.AttributeError',
       message: `The method 'res.partner.${method}' does not exist`,
@@ -76,11 +98,21 @@ describe('fallback for a method without a signature', () => {
   });
 
   it("passes the upstream's binding error on, named after the method", async () => {
-    expect(errorData((await call('action_gateway_demo', [[3]])).error).message).toBe("action_gateway_demo() missing 1 required positional argument: 'note'");
+    expect(errorData((await call('action_gateway_demo', [[3]])).error).message).toBe(
+      "action_gateway_demo() missing 1 required positional argument: 'note'",
+    );
   });
 
   it.each(['xmlrpc1', 'xmlrpc2'] as const)('answers the fault through %s (v2: code 1; v1: the message as code)', async (dialect) => {
-    const answer = await xmlrpcCall(stack, dialect, 'object', 'execute', ['demo', 5, key, 'res.partner', 'action_gateway_demo', [3], 'note']);
+    const answer = await xmlrpcCall(stack, dialect, 'object', 'execute', [
+      'demo',
+      5,
+      key,
+      'res.partner',
+      'action_gateway_demo',
+      [3],
+      'note',
+    ]);
     if (!('fault' in answer)) throw new Error('expected a fault');
     expect(answer.fault.faultString.endsWith(`TypeError: ${unmappable('action_gateway_demo')}\n`)).toBe(true);
     expect(answer.fault.faultCode).toBe(dialect === 'xmlrpc2' ? 1 : unmappable('action_gateway_demo'));

@@ -71,8 +71,20 @@ const docRequests = () => stack.sim.log.filter((r) => r.path.startsWith('/doc-be
 describe('precedence', () => {
   it('wins over discovery: the declared order binds, and /doc-bearer is not asked', async () => {
     const { result } = await call('action_gateway_demo', [[3], true, 'declared order']);
-    expect(result).toEqual(new Map<string, Value>([['ids', [3]], ['note', 'declared order'], ['flag', true]]));
-    expect(sentBody('action_gateway_demo')).toEqual(new Map<string, Value>([['ids', [3]], ['flag', true], ['note', 'declared order']]));
+    expect(result).toEqual(
+      new Map<string, Value>([
+        ['ids', [3]],
+        ['note', 'declared order'],
+        ['flag', true],
+      ]),
+    );
+    expect(sentBody('action_gateway_demo')).toEqual(
+      new Map<string, Value>([
+        ['ids', [3]],
+        ['flag', true],
+        ['note', 'declared order'],
+      ]),
+    );
     expect(docRequests()).toBe(0);
   });
 
@@ -112,8 +124,20 @@ describe("JSON-2's limits on declared signatures", () => {
       { a: 1 },
       "ResPartner.action_posonly() got some positional-only arguments passed as keyword arguments: 'a'",
     ],
-    ['a keyword-only parameter given by position', 'action_kwonly', [[3], 'fast'], {}, 'ResPartner.action_kwonly() takes 1 positional argument but 2 were given'],
-    ['a missing keyword-only parameter', 'action_kwonly', [[3]], {}, "ResPartner.action_kwonly() missing 1 required keyword-only argument: 'mode'"],
+    [
+      'a keyword-only parameter given by position',
+      'action_kwonly',
+      [[3], 'fast'],
+      {},
+      'ResPartner.action_kwonly() takes 1 positional argument but 2 were given',
+    ],
+    [
+      'a missing keyword-only parameter',
+      'action_kwonly',
+      [[3]],
+      {},
+      "ResPartner.action_kwonly() missing 1 required keyword-only argument: 'mode'",
+    ],
     [
       'a **kwargs keyword named ids',
       'action_varkw',
@@ -128,12 +152,26 @@ describe("JSON-2's limits on declared signatures", () => {
 
   it('sends keyword-only parameters and **kwargs extras by name, unchanged', async () => {
     await call('action_kwonly', [[3]], { mode: 'fast' });
-    expect(sentBody('action_kwonly')).toEqual(new Map<string, Value>([['ids', [3]], ['mode', 'fast']]));
+    expect(sentBody('action_kwonly')).toEqual(
+      new Map<string, Value>([
+        ['ids', [3]],
+        ['mode', 'fast'],
+      ]),
+    );
     const { error } = await call('action_varkw', [[3], 'n'], { extra: 1, more: [true], context: { lang: 'en_US' } });
     expect(sentBody('action_varkw')).toEqual(
-      new Map<string, Value>([['ids', [3]], ['context', new Map([['lang', 'en_US']])], ['note', 'n'], ['extra', 1], ['more', [true]]]),
+      new Map<string, Value>([
+        ['ids', [3]],
+        ['context', new Map([['lang', 'en_US']])],
+        ['note', 'n'],
+        ['extra', 1],
+        ['more', [true]],
+      ]),
     );
     // The simulator has no such method: its answer passes through as legacy's AttributeError.
-    expect(errorData(error)).toMatchObject({ name: 'builtins.AttributeError', message: "The method 'res.partner.action_varkw' does not exist" });
+    expect(errorData(error)).toMatchObject({
+      name: 'builtins.AttributeError',
+      message: "The method 'res.partner.action_varkw' does not exist",
+    });
   });
 });

@@ -20,16 +20,29 @@ const message = 'The operation cannot be completed: Contacts require a name';
 
 describe('a partner without a name', () => {
   it('is fault 2 with the ValidationError text on /xmlrpc/2', async () => {
-    expect(await xmlrpcCall(stack, 'xmlrpc2', 'object', 'execute_kw', ['demo', 2, key, 'res.partner', 'create', [struct({ name: false })]])).toEqual({
+    expect(
+      await xmlrpcCall(stack, 'xmlrpc2', 'object', 'execute_kw', ['demo', 2, key, 'res.partner', 'create', [struct({ name: false })]]),
+    ).toEqual({
       fault: { faultCode: 2, faultString: message },
     });
-    expect(await xmlrpcCall(stack, 'xmlrpc2', 'object', 'execute_kw', ['demo', 2, key, 'res.partner', 'write', [[9], struct({ name: false })]])).toEqual({
+    expect(
+      await xmlrpcCall(stack, 'xmlrpc2', 'object', 'execute_kw', ['demo', 2, key, 'res.partner', 'write', [[9], struct({ name: false })]]),
+    ).toEqual({
       fault: { faultCode: 2, faultString: message },
     });
   });
 
   it("is Odoo's `warning -- UserError` fault on /xmlrpc", async () => {
-    expect(await xmlrpcCall(stack, 'xmlrpc1', 'object', 'execute_kw', ['demo', 2, key, 'res.partner', 'create', [struct({ email: 'x@example.com' })]])).toEqual({
+    expect(
+      await xmlrpcCall(stack, 'xmlrpc1', 'object', 'execute_kw', [
+        'demo',
+        2,
+        key,
+        'res.partner',
+        'create',
+        [struct({ email: 'x@example.com' })],
+      ]),
+    ).toEqual({
       fault: { faultCode: `warning -- UserError\n\n${message}`, faultString: '' },
     });
   });
@@ -42,7 +55,9 @@ describe('a partner without a name', () => {
   });
 
   it('creates nothing', async () => {
-    const count = async () => (await stack.jsonrpc('object', 'execute_kw', ['demo', 2, key, 'res.partner', 'search_count', [[['email', '=', 'x@example.com']]]])).result;
+    const count = async () =>
+      (await stack.jsonrpc('object', 'execute_kw', ['demo', 2, key, 'res.partner', 'search_count', [[['email', '=', 'x@example.com']]]]))
+        .result;
     expect(await count()).toBe(0);
   });
 });

@@ -18,7 +18,10 @@ import { seededRandom as random } from '../differential/generate.ts';
 const db = 'demo';
 
 async function gatewayFor(sim: Simulator, mode: string): Promise<RunningGateway> {
-  return startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, '--successors', mode], {}), createLogger('silent'));
+  return startGateway(
+    loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, '--successors', mode], {}),
+    createLogger('silent'),
+  );
 }
 
 interface Shape {
@@ -28,9 +31,21 @@ interface Shape {
 }
 
 const shapeFields: Record<string, { groups: string[]; dates: string[]; numbers: string[] }> = {
-  'sale.order': { groups: ['state', 'partner_id', 'user_id', 'company_id'], dates: ['date_order', 'create_date'], numbers: ['amount_total', 'amount_untaxed'] },
-  'res.partner': { groups: ['country_id', 'is_company', 'type', 'category_id'], dates: ['create_date'], numbers: ['color', 'credit_limit'] },
-  'sale.order.line': { groups: ['order_id', 'product_id', 'state'], dates: ['create_date'], numbers: ['price_subtotal', 'product_uom_qty'] },
+  'sale.order': {
+    groups: ['state', 'partner_id', 'user_id', 'company_id'],
+    dates: ['date_order', 'create_date'],
+    numbers: ['amount_total', 'amount_untaxed'],
+  },
+  'res.partner': {
+    groups: ['country_id', 'is_company', 'type', 'category_id'],
+    dates: ['create_date'],
+    numbers: ['color', 'credit_limit'],
+  },
+  'sale.order.line': {
+    groups: ['order_id', 'product_id', 'state'],
+    dates: ['create_date'],
+    numbers: ['price_subtotal', 'product_uom_qty'],
+  },
 };
 
 function shapes(count: number, seed: number): Shape[] {
@@ -44,9 +59,11 @@ function shapes(count: number, seed: number): Shape[] {
     for (let n = pick([0, 1, 1, 2, 3]); n > 0; n--) {
       groupby.push(rnd() < 0.35 ? `${pick(f.dates)}${pick(['', ':day', ':week', ':month', ':quarter', ':year'])}` : pick(f.groups));
     }
-    const fields = [pick(['', '__count', pick(f.numbers), `${pick(f.numbers)}:max`, `total:sum(${pick(f.numbers)})`])].filter((x) => x !== '');
+    const fields = [pick(['', '__count', pick(f.numbers), `${pick(f.numbers)}:max`, `total:sum(${pick(f.numbers)})`])].filter(
+      (x) => x !== '',
+    );
     const kwargs: Record<string, unknown> = { lazy: rnd() < 0.5 };
-    if (rnd() < 0.3 && groupby[0] !== undefined) kwargs.orderby = pick([`${(groupby[0]).split(':')[0]} desc`, '__count desc']);
+    if (rnd() < 0.3 && groupby[0] !== undefined) kwargs.orderby = pick([`${groupby[0].split(':')[0]} desc`, '__count desc']);
     if (rnd() < 0.2) kwargs.limit = pick([1, 2]);
     if (rnd() < 0.2) kwargs.offset = 1;
     const domain = pick([[], [['id', '>', 2]], ['|', ['id', '<', 5], ['id', '>', 8]], ['!', ['id', '=', 3]]]);
@@ -129,7 +146,8 @@ describe('check_access_rights through has_access', () => {
               continue;
             }
             const diffs = compareJsonValues(toPlain(expected), toPlain(actual));
-            if (diffs.length > 0) differences.push(`${login} ${model} ${operation} ${JSON.stringify(kwargs)}: ${diffs.map((d) => d.message).join('; ')}`);
+            if (diffs.length > 0)
+              differences.push(`${login} ${model} ${operation} ${JSON.stringify(kwargs)}: ${diffs.map((d) => d.message).join('; ')}`);
           }
         }
       }
@@ -143,7 +161,10 @@ describe('check_access_rights through has_access', () => {
 function toPlain(answer: { result?: Value; error?: Map<string, Value> }): Value {
   if (answer.error !== undefined) {
     const data = errorData(answer.error);
-    return new Map<string, Value>([['error', data.name], ['message', data.message]]);
+    return new Map<string, Value>([
+      ['error', data.name],
+      ['message', data.message],
+    ]);
   }
   return answer.result ?? null;
 }
@@ -172,7 +193,15 @@ describe('an upstream without read_group and toggle_active', () => {
     const all = shapes(40, 11);
     const differences: string[] = [];
     for (const shape of all) {
-      const expected = await jsonrpcAt(native.url, 'object', 'execute_kw', [db, 2, reference.keyFor(db, 'admin'), shape.model, 'read_group', shape.args, shape.kwargs]);
+      const expected = await jsonrpcAt(native.url, 'object', 'execute_kw', [
+        db,
+        2,
+        reference.keyFor(db, 'admin'),
+        shape.model,
+        'read_group',
+        shape.args,
+        shape.kwargs,
+      ]);
       const actual = await readGroup(auto, sim, shape);
       const diffs = compareJsonValues(toPlain(expected), toPlain(actual));
       if (diffs.length > 0) differences.push(`${JSON.stringify(shape)}: ${diffs.map((d) => `${d.path} ${d.message}`).join('; ')}`);
@@ -181,20 +210,29 @@ describe('an upstream without read_group and toggle_active', () => {
     expect(sim.log.filter((r) => r.path.endsWith('/read_group'))).toHaveLength(1);
     const metrics = await (await fetch(`${auto.adminUrl}/metrics`)).text();
     expect(metrics).toContain(`legacy_rpc_gateway_successor_calls_total{method="read_group"} ${all.length}`);
-    const report = (await (await fetch(`${auto.adminUrl}/gateway/report.json`)).json()) as { clients: Array<{ methods: Array<{ modelMethod?: string; successorCalls?: number }> }> };
-    const counted = report.clients.flatMap((c) => c.methods).filter((m) => m.modelMethod === 'read_group').reduce((n, m) => n + (m.successorCalls ?? 0), 0);
+    const report = (await (await fetch(`${auto.adminUrl}/gateway/report.json`)).json()) as {
+      clients: Array<{ methods: Array<{ modelMethod?: string; successorCalls?: number }> }>;
+    };
+    const counted = report.clients
+      .flatMap((c) => c.methods)
+      .filter((m) => m.modelMethod === 'read_group')
+      .reduce((n, m) => n + (m.successorCalls ?? 0), 0);
     expect(counted).toBe(all.length);
   });
 
   it('with --successors off, answers as the upstream does: the method does not exist', async () => {
     const answer = await readGroup(off, sim, { model: 'res.partner', args: [[], [], ['country_id']], kwargs: {} });
-    expect(errorData(answer.error)).toMatchObject({ name: 'builtins.AttributeError', message: "The method 'res.partner.read_group' does not exist" });
+    expect(errorData(answer.error)).toMatchObject({
+      name: 'builtins.AttributeError',
+      message: "The method 'res.partner.read_group' does not exist",
+    });
   });
 
   it('toggles active through action_archive / action_unarchive, record by record', async () => {
     const key = sim.keyFor(db, 'admin');
-    const call = (method: string, args: unknown[], kwargs: Record<string, unknown> = {}) => jsonrpcAt(auto.url, 'object', 'execute_kw', [db, 2, key, 'res.partner', method, args, kwargs]);
-    const ids = ((await call('search', [[]], { limit: 3 })).result as number[]);
+    const call = (method: string, args: unknown[], kwargs: Record<string, unknown> = {}) =>
+      jsonrpcAt(auto.url, 'object', 'execute_kw', [db, 2, key, 'res.partner', method, args, kwargs]);
+    const ids = (await call('search', [[]], { limit: 3 })).result as number[];
     await call('action_archive', [[ids[0]]]);
     const toggled = await call('toggle_active', [ids]);
     expect(toggled.error).toBeUndefined();
@@ -204,7 +242,11 @@ describe('an upstream without read_group and toggle_active', () => {
   });
 
   it('refuses, naming the successor, what it cannot answer exactly', async () => {
-    const answer = await readGroup(auto, sim, { model: 'sale.order', args: [[], ['amount_total'], ['date_order']], kwargs: { context: { fill_temporal: true } } });
+    const answer = await readGroup(auto, sim, {
+      model: 'sale.order',
+      args: [[], ['amount_total'], ['date_order']],
+      kwargs: { context: { fill_temporal: true } },
+    });
     const data = errorData(answer.error);
     expect(data.name).toBe('builtins.NotImplementedError');
     expect(data.message).toContain('through its successor formatted_read_group()');
@@ -233,7 +275,15 @@ describe("the simulator's saas-19.1 persona (no read_group)", () => {
     const all = shapes(30, 23);
     const differences: string[] = [];
     for (const shape of all) {
-      const expected = await jsonrpcAt(native.url, 'object', 'execute_kw', [db, 2, reference.keyFor(db, 'admin'), shape.model, 'read_group', shape.args, shape.kwargs]);
+      const expected = await jsonrpcAt(native.url, 'object', 'execute_kw', [
+        db,
+        2,
+        reference.keyFor(db, 'admin'),
+        shape.model,
+        'read_group',
+        shape.args,
+        shape.kwargs,
+      ]);
       const actual = await readGroup(gateway, later, shape);
       const diffs = compareJsonValues(toPlain(expected), toPlain(actual));
       if (diffs.length > 0) differences.push(`${JSON.stringify(shape)}: ${diffs.map((d) => `${d.path} ${d.message}`).join('; ')}`);

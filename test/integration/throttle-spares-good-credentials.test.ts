@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { errorData, startStack, type Stack } from '../support/stack.ts';
 
 let stack: Stack;
-const searchAs = (password: string, uid = 2) => stack.jsonrpc('object', 'execute_kw', ['demo', uid, password, 'res.partner.category', 'search_count', [[]]]);
+const searchAs = (password: string, uid = 2) =>
+  stack.jsonrpc('object', 'execute_kw', ['demo', uid, password, 'res.partner.category', 'search_count', [[]]]);
 
 beforeAll(async () => {
   stack = await startStack({ databases: ['demo'], flags: ['--throttle-failures', '2', '--negative-cache-ttl', '0'] });
@@ -40,7 +41,8 @@ describe('throttle', () => {
     // a stack of its own: the tests above throttled admin and demo from this address
     const own = await startStack({ databases: ['demo'], flags: ['--throttle-failures', '2', '--negative-cache-ttl', '0'] });
     onTestFinished(() => own.close());
-    const searchAs = (password: string, uid: number) => own.jsonrpc('object', 'execute_kw', ['demo', uid, password, 'res.partner.category', 'search_count', [[]]]);
+    const searchAs = (password: string, uid: number) =>
+      own.jsonrpc('object', 'execute_kw', ['demo', uid, password, 'res.partner.category', 'search_count', [[]]]);
     const key = own.sim.keyFor('demo', 'admin');
     const wrong = async (i: number) => errorData((await searchAs(String(i).repeat(40), 2)).error).message;
     expect(await wrong(1)).not.toMatch(/^Too many login failures/); // one failure of the two allowed

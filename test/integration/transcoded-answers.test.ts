@@ -30,11 +30,13 @@ async function searchRead(json: string): Promise<{ headers: Headers; body: Buffe
 
 function rows(n: number, last: Value = false): string {
   const out: Value[] = [];
-  for (let i = 0; i < n; i++) out.push(struct({ id: i + 1, name: `Zoë & Co <${i}>`, email: `p${i}@example.com`, note: i === n - 1 ? last : false }));
+  for (let i = 0; i < n; i++)
+    out.push(struct({ id: i + 1, name: `Zoë & Co <${i}>`, email: `p${i}@example.com`, note: i === n - 1 ? last : false }));
   return stringifyJson(out, { python: true });
 }
 
-const faultString = (body: Buffer) => /<name>faultString<\/name>\n<value><string>([\s\S]*?)<\/string>/.exec(body.toString('utf8'))?.[1]?.trimEnd().split('\n').at(-1);
+const faultString = (body: Buffer) =>
+  /<name>faultString<\/name>\n<value><string>([\s\S]*?)<\/string>/.exec(body.toString('utf8'))?.[1]?.trimEnd().split('\n').at(-1);
 
 describe('transcoded object answers', () => {
   it.each([
@@ -52,8 +54,16 @@ describe('transcoded object answers', () => {
   it.each([
     ['None in the last row of a large answer', rows(15_000, null), 'TypeError: cannot marshal None unless allow_none is enabled'],
     ['a 64-bit int in the last row of a large answer', rows(15_000, 2 ** 40), 'OverflowError: int exceeds XML-RPC limits'],
-    ['a large answer cut short', rows(15_000).slice(0, -3), expect.stringMatching(/^legacy_rpc_gateway\.UpstreamError: upstream answered HTTP 200 with malformed JSON/)],
-    ['a small malformed answer', '[{"id": 1,', expect.stringMatching(/^legacy_rpc_gateway\.UpstreamError: upstream answered HTTP 200 with malformed JSON/)],
+    [
+      'a large answer cut short',
+      rows(15_000).slice(0, -3),
+      expect.stringMatching(/^legacy_rpc_gateway\.UpstreamError: upstream answered HTTP 200 with malformed JSON/),
+    ],
+    [
+      'a small malformed answer',
+      '[{"id": 1,',
+      expect.stringMatching(/^legacy_rpc_gateway\.UpstreamError: upstream answered HTTP 200 with malformed JSON/),
+    ],
   ])('answers %s with the fault the tree path gives', async (what, json, last) => {
     expect(json.length > streamAbove).toBe(what.includes('large'));
     const { headers, body } = await searchRead(json);

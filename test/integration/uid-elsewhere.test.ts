@@ -18,8 +18,10 @@ import { errorData, jsonrpcAt } from '../support/stack.ts';
 const dir = mkdtempSync(join(tmpdir(), 'uid-elsewhere-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const readLogin = (url: string, db: string, uid: number, password: string) => jsonrpcAt(url, 'object', 'execute_kw', [db, uid, password, 'res.users', 'read', [[uid], ['login']]]);
-const logins = (s: Simulator, db: string) => s.log.filter((r) => r.path === '/web/session/authenticate' && r.body.includes(`"db":"${db}"`)).length;
+const readLogin = (url: string, db: string, uid: number, password: string) =>
+  jsonrpcAt(url, 'object', 'execute_kw', [db, uid, password, 'res.users', 'read', [[uid], ['login']]]);
+const logins = (s: Simulator, db: string) =>
+  s.log.filter((r) => r.path === '/web/session/authenticate' && r.body.includes(`"db":"${db}"`)).length;
 
 /** Runs `first` on one gateway, restarts it, and runs `then` on the new one. */
 async function acrossRestart(config: Config, first: (url: string) => Promise<void>, then: (url: string) => Promise<void>): Promise<void> {
@@ -61,7 +63,12 @@ describe('a uid-only call on a database where the uid has not logged in', () => 
           sim.clearLog();
           const { result, error } = await readLogin(url, 'gw2', 5, 'demo');
           expect(error).toBeUndefined();
-          expect(result).toEqual([new Map<string, unknown>([['id', 5], ['login', 'demo']])]);
+          expect(result).toEqual([
+            new Map<string, unknown>([
+              ['id', 5],
+              ['login', 'demo'],
+            ]),
+          ]);
           // remembered for gw2: the next call makes no confirming login
           const confirmations = logins(sim, 'gw2');
           expect((await readLogin(url, 'gw2', 5, 'demo')).error).toBeUndefined();
@@ -84,7 +91,10 @@ describe('a uid-only call on a database where the uid has not logged in', () => 
         async (url) => {
           // "demo" with the portal user's password opens uid 6 in gw2, not uid 5
           const { error } = await readLogin(url, 'gw2', 5, 'portal');
-          expect(errorData(error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: expect.stringContaining('does not know the login of uid 5') });
+          expect(errorData(error)).toMatchObject({
+            name: 'odoo.exceptions.AccessDenied',
+            message: expect.stringContaining('does not know the login of uid 5'),
+          });
           expect(logins(sim, 'gw2')).toBe(1); // the one login that told whose "demo" is in gw2
           // known now: the next call makes no login to learn it again
           expect(errorData((await readLogin(url, 'gw2', 5, 'portal')).error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied' });
@@ -106,7 +116,12 @@ describe('a uid-only call on a database where the uid has not logged in', () => 
       try {
         const { result, error } = await readLogin(after.url, 'gw2', 5, 'demo');
         expect(error).toBeUndefined();
-        expect(result).toEqual([new Map<string, unknown>([['id', 5], ['login', 'demo']])]);
+        expect(result).toEqual([
+          new Map<string, unknown>([
+            ['id', 5],
+            ['login', 'demo'],
+          ]),
+        ]);
       } finally {
         await after.close();
       }

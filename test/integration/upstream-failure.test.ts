@@ -26,7 +26,10 @@ async function fakeUpstream(handler: Parameters<typeof createServer>[1]): Promis
 }
 
 async function versionThrough(upstreamUrl: string, flags: string[] = []) {
-  gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstreamUrl, ...flags], {}), createLogger('silent'));
+  gateway = await startGateway(
+    loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstreamUrl, ...flags], {}),
+    createLogger('silent'),
+  );
   const res = await fetch(`${gateway.url}/xmlrpc/2/common`, {
     method: 'POST',
     body: "<?xml version='1.0'?>\n<methodCall>\n<methodName>version</methodName>\n<params>\n</params>\n</methodCall>\n",
@@ -55,7 +58,7 @@ describe('upstream failures', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
-  it('answers a proxy\'s 502 page as a non-Odoo answer', async () => {
+  it("answers a proxy's 502 page as a non-Odoo answer", async () => {
     const url = await fakeUpstream((_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>502 Bad Gateway</h1>');
     });

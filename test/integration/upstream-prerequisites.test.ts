@@ -14,7 +14,12 @@ afterEach(async () => {
 
 async function check(serviceLogin: string, configParameters: Record<string, string> = {}) {
   const capture = captureLog('info');
-  stack = await startStack({ databases: ['gw'], log: capture.log, sim: { configParameters }, flags: (sim) => ['--service-key', sim.keyFor('gw', serviceLogin), '--service-db', 'gw'] });
+  stack = await startStack({
+    databases: ['gw'],
+    log: capture.log,
+    sim: { configParameters },
+    flags: (sim) => ['--service-key', sim.keyFor('gw', serviceLogin), '--service-db', 'gw'],
+  });
   await stack.gateway.prerequisites;
   return capture;
 }
@@ -41,6 +46,8 @@ describe('upstream prerequisites at start', () => {
 
   it('warns that it could not check with a service key of a user who cannot read system parameters', async () => {
     const capture = await check('demo');
-    expect(capture.matching('could not check web.base.url.freeze')).toEqual([expect.objectContaining({ level: 40, why: expect.stringMatching(/^odoo\.exceptions\.AccessError: /) })]);
+    expect(capture.matching('could not check web.base.url.freeze')).toEqual([
+      expect.objectContaining({ level: 40, why: expect.stringMatching(/^odoo\.exceptions\.AccessError: /) }),
+    ]);
   });
 });

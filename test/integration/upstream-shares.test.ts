@@ -34,8 +34,16 @@ async function start(flags: string[]): Promise<RunningGateway> {
     req.on('end', () => {
       if (req.url === '/json/2/res.partner/search_read') return void held.push(res);
       // what the gateway's start-up check and /readyz ask besides the calls under test
-      const versionInfo = '{"jsonrpc": "2.0", "id": null, "result": {"server_version": "19.0", "server_version_info": [19, 0, 0, "final", 0, ""], "server_serie": "19.0", "protocol_version": 1}}';
-      const body = req.url === '/web/health' ? '{"status": "pass"}' : req.url === '/json/2/res.users/context_get' ? '{"uid": 2}' : req.url === '/web/webclient/version_info' ? versionInfo : '[]';
+      const versionInfo =
+        '{"jsonrpc": "2.0", "id": null, "result": {"server_version": "19.0", "server_version_info": [19, 0, 0, "final", 0, ""], "server_serie": "19.0", "protocol_version": 1}}';
+      const body =
+        req.url === '/web/health'
+          ? '{"status": "pass"}'
+          : req.url === '/json/2/res.users/context_get'
+            ? '{"uid": 2}'
+            : req.url === '/web/webclient/version_info'
+              ? versionInfo
+              : '[]';
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
     });
   }).listen(0, '127.0.0.1');
@@ -47,8 +55,17 @@ async function start(flags: string[]): Promise<RunningGateway> {
 }
 
 async function searchRead(g: RunningGateway, model: string): Promise<{ result?: unknown; error?: { data?: { message?: string } } }> {
-  const body = { jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'object', method: 'execute_kw', args: ['demo', 2, answeringKey, model, 'search_read', [[]]] } };
-  const res = await fetch(`${g.url}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const body = {
+    jsonrpc: '2.0',
+    method: 'call',
+    id: 1,
+    params: { service: 'object', method: 'execute_kw', args: ['demo', 2, answeringKey, model, 'search_read', [[]]] },
+  };
+  const res = await fetch(`${g.url}/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return (await res.json()) as { result?: unknown; error?: { data?: { message?: string } } };
 }
 
@@ -74,7 +91,7 @@ describe('slow calls and the upstream connections', () => {
     expect((await Promise.all(slow)).map((a) => a.result)).toEqual([[], [], []]);
   });
 
-  it('the review\'s mix: more slow calls than every share and the slow lane together, and a light call is still answered at once', async () => {
+  it("the review's mix: more slow calls than every share and the slow lane together, and a light call is still answered at once", async () => {
     const g = await start(['--upstream-connections', '2', '--slow-call', '200', '--slow-connections', '1']);
     expect((await searchRead(g, 'res.country')).result).toEqual([]);
     const metrics = () => fetch(`${g.adminUrl}/metrics`).then((r) => r.text());
@@ -96,7 +113,7 @@ describe('slow calls and the upstream connections', () => {
     expect((await Promise.all(slow)).map((a) => a.result)).toEqual([[], [], [], [], []]);
   });
 
-  it('the review\'s mix past --queue-timeout: calls known slow borrow ordinary connections beyond --light-reserve, the light call takes the reserve, and no slow call is lost', async () => {
+  it("the review's mix past --queue-timeout: calls known slow borrow ordinary connections beyond --light-reserve, the light call takes the reserve, and no slow call is lost", async () => {
     // --light-reserve by default: a quarter of --upstream-connections, at least 2 (2 of 4 here)
     const g = await start(['--upstream-connections', '4', '--slow-call', '200', '--slow-connections', '1', '--queue-timeout', '300']);
     expect((await searchRead(g, 'res.country')).result).toEqual([]);
@@ -153,7 +170,7 @@ describe('slow calls and the upstream connections', () => {
     const slow = [1, 2, 3].map(() => searchRead(g, 'res.partner'));
     await until(() => held.length === 2);
     const ready = await within(
-      fetch(`${g.adminUrl}/readyz`).then(async (r) => ({ status: r.status, body: (await r.json()) })),
+      fetch(`${g.adminUrl}/readyz`).then(async (r) => ({ status: r.status, body: await r.json() })),
       4000,
     );
     expect(ready).toEqual({ status: 200, body: { status: 'ready' } });

@@ -31,17 +31,20 @@ describe('an XML-RPC body with a form content type', () => {
     expect(res.text.trimEnd()).toMatch(/xml\.parsers\.expat\.ExpatError: no element found: line 1, column 0\n<\/string><\/value>/);
   });
 
-  it('answers /xmlrpc (v1) with expat\'s message as the faultCode', async () => {
+  it("answers /xmlrpc (v1) with expat's message as the faultCode", async () => {
     const res = await stack.post('/xmlrpc/common', versionCall, 'application/x-www-form-urlencoded');
     expect(res.text).toContain('<name>faultCode</name>\n<value><string>no element found: line 1, column 0</string></value>');
   });
 
-  it.each(['text/xml', 'text/plain', 'application/x-www-form-urlencodedx', 'multipart/mixed', 'multipart/related; boundary=a'])('%s is no form: the call runs', async (contentType) => {
-    const res = await stack.post('/xmlrpc/2/common', versionCall, contentType);
-    expect(res.text).toContain('<name>server_version</name>');
-  });
+  it.each(['text/xml', 'text/plain', 'application/x-www-form-urlencodedx', 'multipart/mixed', 'multipart/related; boundary=a'])(
+    '%s is no form: the call runs',
+    async (contentType) => {
+      const res = await stack.post('/xmlrpc/2/common', versionCall, contentType);
+      expect(res.text).toContain('<name>server_version</name>');
+    },
+  );
 
-  it('answers werkzeug\'s 413 page to a urlencoded body declared longer than 10 MiB, and reads the multipart one as empty', async () => {
+  it("answers werkzeug's 413 page to a urlencoded body declared longer than 10 MiB, and reads the multipart one as empty", async () => {
     const big = versionCall.replace('<params>', `<params><param><value><string>${'a'.repeat(10 * 2 ** 20)}</string></value></param>`);
     const urlencoded = await stack.post('/xmlrpc/2/common', big, 'application/x-www-form-urlencoded');
     expect(urlencoded.status).toBe(413);

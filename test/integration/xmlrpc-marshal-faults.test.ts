@@ -29,18 +29,34 @@ async function xmlrpcLastLine(path: string, model: string, method: string, args:
   return (strings.find((s) => s.includes('Error')) ?? '').trimEnd().split('\n').at(-1) as string;
 }
 
-const currencies = '{"1": {"name": "EUR", "symbol": "€", "position": "after", "digits": [69, 2]}, "2": {"name": "USD", "symbol": "$", "position": "before", "digits": [69, 2]}}';
+const currencies =
+  '{"1": {"name": "EUR", "symbol": "€", "position": "after", "digits": [69, 2]}, "2": {"name": "USD", "symbol": "$", "position": "before", "digits": [69, 2]}}';
 const menus = '{"root": {"id": "root", "name": "root", "children": [5]}, "5": {"id": 5, "name": "Contacts", "children": []}}';
 const fiscalPositions = '[{"id": 1, "name": "Domestic", "tax_map": {}}, {"id": 2, "name": "Foreign Trade", "tax_map": {"1": [3]}}]';
-const copied = '[{"name": "YourCompany (copy)", "properties": "<odoo.orm.fields_properties.Property object at 0x7f96bc029d50>", "color": 0}]';
+const copied =
+  '[{"name": "YourCompany (copy)", "properties": "<odoo.orm.fields_properties.Property object at 0x7f96bc029d50>", "color": 0}]';
 
 describe('XML-RPC results Odoo cannot marshal', () => {
   it.each([
     ['/xmlrpc/2/object', 'res.currency', 'get_all_currencies', [], currencies, 'TypeError: dictionary key must be string'],
     ['/xmlrpc/2/object', 'ir.ui.menu', 'load_menus', [false], menus, 'TypeError: dictionary key must be string'],
     ['/xmlrpc/2/object', 'account.fiscal.position', 'search_read', [[]], fiscalPositions, 'TypeError: dictionary key must be string'],
-    ['/xmlrpc/2/object', 'res.partner', 'copy_data', [[1]], copied, "TypeError: cannot marshal <class 'odoo.orm.models.res.partner'> objects"],
-    ['/xmlrpc/object', 'product.product', 'copy_data', [[1]], copied, "TypeError: cannot marshal <class 'odoo.orm.models.product.product'> objects"],
+    [
+      '/xmlrpc/2/object',
+      'res.partner',
+      'copy_data',
+      [[1]],
+      copied,
+      "TypeError: cannot marshal <class 'odoo.orm.models.res.partner'> objects",
+    ],
+    [
+      '/xmlrpc/object',
+      'product.product',
+      'copy_data',
+      [[1]],
+      copied,
+      "TypeError: cannot marshal <class 'odoo.orm.models.product.product'> objects",
+    ],
   ])("%s %s.%s is Odoo's fault 1", async (path, model, method, args, json, lastLine) => {
     expect(await xmlrpcLastLine(path, model, method, args as Value[], json)).toBe(lastLine.replace(/</g, '&lt;').replace(/>/g, '&gt;'));
   });
@@ -55,7 +71,18 @@ describe('XML-RPC results Odoo cannot marshal', () => {
 
   it('leaves the JSON-RPC answer as JSON-2 gave it', async () => {
     answer = { status: 200, body: currencies };
-    const body = stringifyJson(struct({ jsonrpc: '2.0', method: 'call', id: 1, params: struct({ service: 'object', method: 'execute_kw', args: ['demo', 2, answeringKey, 'res.currency', 'get_all_currencies', []] }) }));
+    const body = stringifyJson(
+      struct({
+        jsonrpc: '2.0',
+        method: 'call',
+        id: 1,
+        params: struct({
+          service: 'object',
+          method: 'execute_kw',
+          args: ['demo', 2, answeringKey, 'res.currency', 'get_all_currencies', []],
+        }),
+      }),
+    );
     const res = await fetch(`${gateway.url}/jsonrpc`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
     const envelope = parseJson(await res.text()) as Map<string, Value>;
     expect([...(envelope.get('result') as Map<string, Value>).keys()]).toEqual(['1', '2']);

@@ -71,7 +71,12 @@ export const unicodeName = (tag: string) => `E2E Zoë & <tag> ]]> 😀 ${tag}`;
 export const orderDatetime = '2026-10-15 10:30:00';
 
 /** The simulated Odoo 19.0 release, as `common.version()` answers it (sim/version-routes.ts). */
-export const expectedVersion = { server_version: '19.0', server_version_info: [19, 0, 0, 'final', 0, ''], server_serie: '19.0', protocol_version: 1 };
+export const expectedVersion = {
+  server_version: '19.0',
+  server_version_info: [19, 0, 0, 'final', 0, ''],
+  server_serie: '19.0',
+  protocol_version: 1,
+};
 
 /** What the core session's deterministic calls return, from the seed data and the recorded search examples. */
 export const expectedCore = {
@@ -81,7 +86,16 @@ export const expectedCore = {
   search: companies.map((p) => p.id),
   count_key: companies.length,
   search_read: companies.slice(0, 3).map((p) => ({ id: p.id, name: p.name, credit_limit: p.credit_limit })),
-  read: [{ id: order1.id, name: order1.name, partner_id: order1.partner_id, date_order: order1.date_order, validity_date: order1.validity_date, amount_total: order1.amount_total }],
+  read: [
+    {
+      id: order1.id,
+      name: order1.name,
+      partner_id: order1.partner_id,
+      date_order: order1.date_order,
+      validity_date: order1.validity_date,
+      amount_total: order1.amount_total,
+    },
+  ],
   binary: [{ id: 13, image_128: partner(13).image_128 }],
   fields_get: example(37).response,
   name_search: example(32).response,
@@ -89,7 +103,10 @@ export const expectedCore = {
 
 /** The arguments the scripts send for fields_get and name_search: those of search examples 37 and 32. */
 export const coreRequests = {
-  fields_get: { allfields: ['name', 'country_id', 'type', 'child_ids'], attributes: ['string', 'type', 'relation', 'relation_field', 'required', 'readonly', 'selection'] },
+  fields_get: {
+    allfields: ['name', 'country_id', 'type', 'child_ids'],
+    attributes: ['string', 'type', 'relation', 'relation_field', 'required', 'readonly', 'selection'],
+  },
   name_search: { name: 'a', domain: [['is_company', '=', true]], limit: 3 },
 };
 
@@ -106,10 +123,16 @@ export const expectedFaults = {
     '4': { faultCode: 4, faultString: "Private methods (such as 'res.partner._read') cannot be called remotely." },
   },
   v1: {
-    '1': { faultCode: 'BaseModel.search_count() takes from 2 to 3 positional arguments but 5 were given', lastLine: 'TypeError: BaseModel.search_count() takes from 2 to 3 positional arguments but 5 were given' },
+    '1': {
+      faultCode: 'BaseModel.search_count() takes from 2 to 3 positional arguments but 5 were given',
+      lastLine: 'TypeError: BaseModel.search_count() takes from 2 to 3 positional arguments but 5 were given',
+    },
     '2': { faultCode: "warning -- UserError\n\nObject no.such.model doesn't exist", faultString: '' },
     '3': { faultCode: 'AccessDenied', faultString: 'Access Denied' },
-    '4': { faultCode: "warning -- AccessError\n\nPrivate methods (such as 'res.partner._read') cannot be called remotely.", faultString: '' },
+    '4': {
+      faultCode: "warning -- AccessError\n\nPrivate methods (such as 'res.partner._read') cannot be called remotely.",
+      faultString: '',
+    },
   },
 } as const;
 
@@ -162,7 +185,9 @@ export function expectCoreSession(r: Record<string, unknown>, tag: string, opts:
 
   const orderId = r.order_create as number;
   expect(orderId).toBeGreaterThan(Math.max(...orders.map((o) => o.id)));
-  expect(r.order_read).toEqual([{ id: orderId, partner_id: [...orderPartner], date_order: opts.datetimeRead ?? orderDatetime, validity_date: '2026-12-31' }]);
+  expect(r.order_read).toEqual([
+    { id: orderId, partner_id: [...orderPartner], date_order: opts.datetimeRead ?? orderDatetime, validity_date: '2026-12-31' },
+  ]);
   expect(r.order_unlink).toBe(true);
 }
 
@@ -173,14 +198,27 @@ export function expectCoreSession(r: Record<string, unknown>, tag: string, opts:
  */
 export function localWallClock(timeZone: string): string {
   const utc = new Date(`${orderDatetime.replace(' ', 'T')}Z`);
-  return new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(utc);
+  return new Intl.DateTimeFormat('sv-SE', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).format(utc);
 }
 
 /** The environment for the Node client scripts: America/New_York, so a UTC assumption would show. */
 export const nodeClientEnv = { ...process.env, TZ: 'America/New_York' };
 
 /** Runs a client script; resolves with its stdout parsed as JSON. A non-zero exit rejects with its stderr. */
-export function runClientScript(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Record<string, Record<string, unknown>>> {
+export function runClientScript(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Record<string, Record<string, unknown>>> {
   return new Promise((resolve, reject) => {
     execFile(command, args, { timeout: 60_000, env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (err) return reject(new Error(`${command} ${args[0] ?? ''} failed: ${err.message}\n${stderr}`));

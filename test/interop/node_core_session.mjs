@@ -55,7 +55,9 @@ export async function coreSession(client, tag, { password, key }) {
   r.unlink = await call('res.partner.category', 'unlink', [[id]]);
   r.read_gone = await call('res.partner.category', 'read', [[id], ['name']]);
 
-  const order = (r.order_create = await call('sale.order', 'create', [{ partner_id: 9, date_order: orderDate, validity_date: '2026-12-31' }]));
+  const order = (r.order_create = await call('sale.order', 'create', [
+    { partner_id: 9, date_order: orderDate, validity_date: '2026-12-31' },
+  ]));
   r.order_read = await call('sale.order', 'read', [[order], ['partner_id', 'date_order', 'validity_date']]);
   r.order_unlink = await call('sale.order', 'unlink', [[order]]);
 

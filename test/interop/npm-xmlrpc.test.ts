@@ -11,13 +11,21 @@ import { expectCoreSession, expectFaults, localWallClock, nodeClientEnv, runClie
 let stack: Stack;
 let out: Record<string, Record<string, unknown>>;
 
-const partners = (JSON.parse(readFileSync(new URL('../../fixtures/odoo-data/res.partner.json', import.meta.url), 'utf8')) as { records: { active: boolean }[] }).records;
+const partners = (
+  JSON.parse(readFileSync(new URL('../../fixtures/odoo-data/res.partner.json', import.meta.url), 'utf8')) as {
+    records: { active: boolean }[];
+  }
+).records;
 
 beforeAll(async () => {
   stack = await startStack({ databases: ['demo'] });
   const admin = stack.sim.users('demo').find((u) => u.login === 'admin');
   const script = new URL('./xmlrpc_session.mjs', import.meta.url).pathname;
-  out = await runClientScript(process.execPath, [script, stack.gateway.url, 'demo', 'admin', admin?.password ?? '', stack.sim.keyFor('demo', 'admin')], nodeClientEnv);
+  out = await runClientScript(
+    process.execPath,
+    [script, stack.gateway.url, 'demo', 'admin', admin?.password ?? '', stack.sim.keyFor('demo', 'admin')],
+    nodeClientEnv,
+  );
 }, 90_000);
 afterAll(() => stack.close());
 
@@ -37,7 +45,7 @@ describe.each(['v2', 'v1'] as const)('npm xmlrpc on %s', (tag) => {
     expect(out[tag]?.cdata_unlink).toBe(true);
   });
 
-  it('rejects with node-xmlrpc\'s Error carrying faultCode and faultString for codes 1 to 4', () => {
+  it("rejects with node-xmlrpc's Error carrying faultCode and faultString for codes 1 to 4", () => {
     const faults = out[tag]?.faults as Record<string, RecordedFault>;
     expectFaults(faults, tag, 'Error');
     for (const f of Object.values(faults)) expect(f.message).toBe(`XML-RPC fault${f.faultString ? `: ${String(f.faultString)}` : ''}`);

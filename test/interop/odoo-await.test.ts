@@ -18,14 +18,21 @@ interface Partner {
   is_company: boolean;
   active: boolean;
 }
-const partnerData = JSON.parse(readFileSync(new URL('../../fixtures/odoo-data/res.partner.json', import.meta.url), 'utf8')) as { fields: Record<string, { type: string }>; records: Partner[] };
+const partnerData = JSON.parse(readFileSync(new URL('../../fixtures/odoo-data/res.partner.json', import.meta.url), 'utf8')) as {
+  fields: Record<string, { type: string }>;
+  records: Partner[];
+};
 const companies = partnerData.records.filter((p) => p.is_company && p.active);
 
 beforeAll(async () => {
   stack = await startStack({ databases: ['demo'] });
   const admin = stack.sim.users('demo').find((u) => u.login === 'admin');
   const script = new URL('./odoo_await_session.mjs', import.meta.url).pathname;
-  out = await runClientScript(process.execPath, [script, stack.gateway.url, 'demo', 'admin', admin?.password ?? '', stack.sim.keyFor('demo', 'admin')], nodeClientEnv);
+  out = await runClientScript(
+    process.execPath,
+    [script, stack.gateway.url, 'demo', 'admin', admin?.password ?? '', stack.sim.keyFor('demo', 'admin')],
+    nodeClientEnv,
+  );
 }, 90_000);
 afterAll(() => stack.close());
 
@@ -60,9 +67,15 @@ describe('odoo-await on v2', () => {
   it('searches with its helpers: limit 0 and order "" mean none, the default order is complete_name, id desc', () => {
     const h = r().helpers as Record<string, unknown>;
     // res.partner's _order, `complete_name ASC, id DESC`, in code-point order (what the seed's names need)
-    const byDefaultOrder = (a: Partner, b: Partner) => (a.complete_name === b.complete_name ? b.id - a.id : a.complete_name < b.complete_name ? -1 : 1);
+    const byDefaultOrder = (a: Partner, b: Partner) =>
+      a.complete_name === b.complete_name ? b.id - a.id : a.complete_name < b.complete_name ? -1 : 1;
     const sorted = [...companies].sort(byDefaultOrder);
-    expect(h.searchRead).toEqual([...companies].sort((a, b) => a.id - b.id).slice(0, 3).map((p) => ({ id: p.id, name: p.name })));
+    expect(h.searchRead).toEqual(
+      [...companies]
+        .sort((a, b) => a.id - b.id)
+        .slice(0, 3)
+        .map((p) => ({ id: p.id, name: p.name })),
+    );
     expect(h.search).toEqual(sorted.map((p) => p.id));
     expect(h.getFields).toEqual(Object.fromEntries(Object.entries(partnerData.fields).map(([name, f]) => [name, { type: f.type }])));
   });

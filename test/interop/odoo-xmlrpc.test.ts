@@ -7,18 +7,34 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
-import { expectCoreSession, expectFaults, expectTraceback, localWallClock, nodeClientEnv, runClientScript, type RecordedFault } from './core-session.ts';
+import {
+  expectCoreSession,
+  expectFaults,
+  expectTraceback,
+  localWallClock,
+  nodeClientEnv,
+  runClientScript,
+  type RecordedFault,
+} from './core-session.ts';
 
 let stack: Stack;
 let out: Record<string, Record<string, unknown>>;
 
-const partners = (JSON.parse(readFileSync(new URL('../../fixtures/odoo-data/res.partner.json', import.meta.url), 'utf8')) as { records: { id: number; is_company: boolean; active: boolean }[] }).records;
+const partners = (
+  JSON.parse(readFileSync(new URL('../../fixtures/odoo-data/res.partner.json', import.meta.url), 'utf8')) as {
+    records: { id: number; is_company: boolean; active: boolean }[];
+  }
+).records;
 
 beforeAll(async () => {
   stack = await startStack({ databases: ['demo'] });
   const admin = stack.sim.users('demo').find((u) => u.login === 'admin');
   const script = new URL('./odoo_xmlrpc_session.mjs', import.meta.url).pathname;
-  out = await runClientScript(process.execPath, [script, stack.gateway.url, 'demo', 'admin', admin?.password ?? '', stack.sim.keyFor('demo', 'admin')], nodeClientEnv);
+  out = await runClientScript(
+    process.execPath,
+    [script, stack.gateway.url, 'demo', 'admin', admin?.password ?? '', stack.sim.keyFor('demo', 'admin')],
+    nodeClientEnv,
+  );
 }, 90_000);
 afterAll(() => stack.close());
 
@@ -42,7 +58,13 @@ describe('odoo-xmlrpc on v2', () => {
   });
 
   it('passes search arguments by position as its README does', () => {
-    expect(r().positional).toEqual(partners.filter((p) => p.is_company && p.active).map((p) => p.id).sort((a, b) => a - b).slice(0, 3));
+    expect(r().positional).toEqual(
+      partners
+        .filter((p) => p.is_company && p.active)
+        .map((p) => p.id)
+        .sort((a, b) => a - b)
+        .slice(0, 3),
+    );
   });
 
   it("gets Odoo's fault for render_report: /xmlrpc/2/report is no service since Odoo 11", () => {

@@ -13,7 +13,13 @@ const connect = async (secret) => {
 // one connected client per secret; a wrong password is never connected (its uid comes from the admin's)
 const clients = new Map();
 const clientFor = async (secret) => {
-  if (!clients.has(secret)) clients.set(secret, secret === 'wrong-password' ? Object.assign(new Odoo({ baseUrl: url, db, username: login, password: secret }), { uid: 2 }) : await connect(secret));
+  if (!clients.has(secret))
+    clients.set(
+      secret,
+      secret === 'wrong-password'
+        ? Object.assign(new Odoo({ baseUrl: url, db, username: login, password: secret }), { uid: 2 })
+        : await connect(secret),
+    );
   return clients.get(secret);
 };
 
@@ -47,7 +53,12 @@ h.update = await odoo.update('res.partner.category', id, { name: 'odoo-await & <
 h.read = await odoo.read('res.partner.category', id, ['name']);
 h.delete = await odoo.delete('res.partner.category', id);
 h.read_gone = await odoo.read('res.partner.category', [id], ['name']);
-h.searchRead = await odoo.searchRead('res.partner', [['is_company', '=', true]], ['name'], { offset: 0, limit: 3, order: 'id', context: {} });
+h.searchRead = await odoo.searchRead('res.partner', [['is_company', '=', true]], ['name'], {
+  offset: 0,
+  limit: 3,
+  order: 'id',
+  context: {},
+});
 h.search = await odoo.search('res.partner', { is_company: true });
 h.getFields = await odoo.getFields('res.partner', ['type']);
 console.log(JSON.stringify(out));

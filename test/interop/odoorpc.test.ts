@@ -44,7 +44,14 @@ beforeAll(async () => {
   const password = stack.sim.users('demo').find((u) => u.login === 'admin')?.password ?? '';
   const script = new URL('./odoorpc_session.py', import.meta.url).pathname;
   // python3-odoorpc installs into Debian's own Python
-  out = await runClientScript('/usr/bin/python3', [script, stack.gateway.url, 'demo', 'admin', password, stack.sim.keyFor('demo', 'admin')]);
+  out = await runClientScript('/usr/bin/python3', [
+    script,
+    stack.gateway.url,
+    'demo',
+    'admin',
+    password,
+    stack.sim.keyFor('demo', 'admin'),
+  ]);
 }, 90_000);
 afterAll(() => stack.close());
 
@@ -71,7 +78,11 @@ describe('OdooRPC 0.9.0', () => {
   it('searches, reads and browses res.partner, floats as float', () => {
     expect(out.search).toEqual(companies.map((p) => p.id));
     expect(out.read).toEqual(companies.slice(0, 3).map((p) => ({ id: p.id, name: p.name, country_id: p.country_id })));
-    expect(out.browse).toEqual(companies.slice(0, 3).map((p) => ({ id: p.id, name: p.name, country: p.country_id === false ? false : p.country_id[1], credit_limit: p.credit_limit })));
+    expect(out.browse).toEqual(
+      companies
+        .slice(0, 3)
+        .map((p) => ({ id: p.id, name: p.name, country: p.country_id === false ? false : p.country_id[1], credit_limit: p.credit_limit })),
+    );
     expect(out.float_type).toBe('float');
   });
 
@@ -86,7 +97,8 @@ describe('OdooRPC 0.9.0', () => {
 
   it("resolves env.ref('base.user_admin') and calls a model method with positional arguments, without a service key", () => {
     expect(out.ref).toEqual({ model: 'res.users', ids: [admin.id], login: admin.login });
-    const sent = (method: string) => stack.sim.log.filter((r) => r.path === `/json/2/${method}`).map((r) => JSON.parse(r.body) as Record<string, unknown>);
+    const sent = (method: string) =>
+      stack.sim.log.filter((r) => r.path === `/json/2/${method}`).map((r) => JSON.parse(r.body) as Record<string, unknown>);
     expect(sent('ir.model.data/check_object_reference')).toEqual([{ module: 'base', xml_id: 'user_admin', raise_on_access_error: true }]);
     expect(out.positional).toEqual({ ids: [3], note: 'from odoorpc', flag: true });
     expect(sent('res.partner/action_gateway_demo')).toEqual([expect.objectContaining({ ids: [3], note: 'from odoorpc', flag: true })]);
@@ -97,6 +109,11 @@ describe('OdooRPC 0.9.0', () => {
   });
 
   it("raises odoorpc.error.RPCError with Odoo's message", () => {
-    expect(out.error).toEqual({ class: 'odoorpc.error.RPCError', message: "Object no.such.model doesn't exist", name: 'odoo.exceptions.UserError', code: 0 });
+    expect(out.error).toEqual({
+      class: 'odoorpc.error.RPCError',
+      message: "Object no.such.model doesn't exist",
+      name: 'odoo.exceptions.UserError',
+      code: 0,
+    });
   });
 });

@@ -15,7 +15,14 @@ beforeAll(async () => {
   stack = await startStack({ databases: ['demo'] });
   const admin = stack.sim.users('demo').find((u) => u.login === 'admin');
   const script = new URL('./perl_session.pl', import.meta.url).pathname;
-  out = await runClientScript('perl', [script, stack.gateway.url, 'demo', 'admin', admin?.password ?? '', stack.sim.keyFor('demo', 'admin')]);
+  out = await runClientScript('perl', [
+    script,
+    stack.gateway.url,
+    'demo',
+    'admin',
+    admin?.password ?? '',
+    stack.sim.keyFor('demo', 'admin'),
+  ]);
 }, 90_000);
 afterAll(() => stack.close());
 
@@ -30,7 +37,7 @@ describe.each(['v2', 'v1'] as const)('Perl RPC::XML::Client on %s', (tag) => {
     expect(r().ascii_markup).toEqual([[r().create, `${unicodeName(tag)} v2`]]);
   });
 
-  it("faults on non-ASCII bytes under encoding=\"us-ascii\" with expat's message and column, as Odoo does", () => {
+  it('faults on non-ASCII bytes under encoding="us-ascii" with expat\'s message and column, as Odoo does', () => {
     const column = r().non_ascii_column as number;
     const message = `not well-formed (invalid token): line 1, column ${column}`;
     const f = r().non_ascii_fault as RecordedFault;

@@ -16,7 +16,14 @@ beforeAll(async () => {
   stack = await startStack({ databases: ['demo'] });
   const admin = stack.sim.users('demo').find((u) => u.login === 'admin');
   const script = new URL('./php_session.php', import.meta.url).pathname;
-  out = await runClientScript('php', [script, stack.gateway.url, 'demo', 'admin', admin?.password ?? '', stack.sim.keyFor('demo', 'admin')]);
+  out = await runClientScript('php', [
+    script,
+    stack.gateway.url,
+    'demo',
+    'admin',
+    admin?.password ?? '',
+    stack.sim.keyFor('demo', 'admin'),
+  ]);
 }, 90_000);
 afterAll(() => stack.close());
 

@@ -19,14 +19,23 @@ interface Partner {
   is_company: boolean;
   active: boolean;
 }
-const partners = (JSON.parse(readFileSync(new URL('../../fixtures/odoo-data/res.partner.json', import.meta.url), 'utf8')) as { records: Partner[] }).records;
+const partners = (
+  JSON.parse(readFileSync(new URL('../../fixtures/odoo-data/res.partner.json', import.meta.url), 'utf8')) as { records: Partner[] }
+).records;
 const companies = partners.filter((p) => p.is_company && p.active).sort((a, b) => a.id - b.id);
 
 beforeAll(async () => {
   stack = await startStack({ databases: ['demo'] });
   const admin = stack.sim.users('demo').find((u) => u.login === 'admin');
   const script = new URL('./python_session.py', import.meta.url).pathname;
-  out = await runClientScript('python3', [script, stack.gateway.url, 'demo', 'admin', admin?.password ?? '', stack.sim.keyFor('demo', 'admin')]);
+  out = await runClientScript('python3', [
+    script,
+    stack.gateway.url,
+    'demo',
+    'admin',
+    admin?.password ?? '',
+    stack.sim.keyFor('demo', 'admin'),
+  ]);
 }, 90_000);
 afterAll(() => stack.close());
 
@@ -44,7 +53,8 @@ describe.each(['v2', 'v1'] as const)('Python xmlrpc.client on %s', (tag) => {
 });
 
 describe('raw /jsonrpc client', () => {
-  const j = () => out.jsonrpc as Record<string, { id: number; result?: unknown; error?: { code: number; data: { name: string; message: string } } }>;
+  const j = () =>
+    out.jsonrpc as Record<string, { id: number; result?: unknown; error?: { code: number; data: { name: string; message: string } } }>;
 
   it('runs search_read, create, write, read, unlink', () => {
     expect(j().search_read?.result).toEqual(companies.slice(0, 2).map((p) => ({ id: p.id, name: p.name })));
@@ -56,7 +66,11 @@ describe('raw /jsonrpc client', () => {
   });
 
   it('answers errors in the envelope Odoo 19 uses (code 0)', () => {
-    expect(j().fault_unknown_model?.error).toMatchObject({ code: 0, message: 'Odoo Server Error', data: { name: 'odoo.exceptions.UserError' } });
+    expect(j().fault_unknown_model?.error).toMatchObject({
+      code: 0,
+      message: 'Odoo Server Error',
+      data: { name: 'odoo.exceptions.UserError' },
+    });
     expect(j().fault_bad_key?.error?.data).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' });
     expect(j().fault_typeerror?.error?.data.name).toBe('builtins.TypeError');
   });

@@ -15,7 +15,14 @@ beforeAll(async () => {
   stack = await startStack({ databases: ['demo'] });
   const admin = stack.sim.users('demo').find((u) => u.login === 'admin');
   const script = new URL('./ruby_session.rb', import.meta.url).pathname;
-  out = await runClientScript('ruby', [script, stack.gateway.url, 'demo', 'admin', admin?.password ?? '', stack.sim.keyFor('demo', 'admin')]);
+  out = await runClientScript('ruby', [
+    script,
+    stack.gateway.url,
+    'demo',
+    'admin',
+    admin?.password ?? '',
+    stack.sim.keyFor('demo', 'admin'),
+  ]);
 }, 90_000);
 afterAll(() => stack.close());
 
@@ -46,7 +53,9 @@ describe('Ruby XMLRPC::Client faults', () => {
       expect(f.class).toBe('RuntimeError');
       const head = `wrong fault-structure: {"faultCode"=>${inspect(want.faultCode)}, "faultString"=>`;
       if ('lastLine' in want) {
-        expect(f.message).toMatch(new RegExp(`^${escape(head)}"Traceback \\(most recent call last\\):\\\\n.*\\\\n${escape(want.lastLine)}\\\\n"}$`));
+        expect(f.message).toMatch(
+          new RegExp(`^${escape(head)}"Traceback \\(most recent call last\\):\\\\n.*\\\\n${escape(want.lastLine)}\\\\n"}$`),
+        );
       } else {
         expect(f.message).toBe(`${head}${inspect(want.faultString)}}`);
       }

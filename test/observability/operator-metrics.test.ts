@@ -16,7 +16,11 @@ afterEach(async () => {
 });
 
 async function gatewayBefore(upstreamUrl: string, ...argv: string[]): Promise<RunningGateway> {
-  const gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstreamUrl, '--connect-timeout', '2000', ...argv], {}), createLogger('silent'), { env: {} });
+  const gateway = await startGateway(
+    loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstreamUrl, '--connect-timeout', '2000', ...argv], {}),
+    createLogger('silent'),
+    { env: {} },
+  );
   cleanups.push(() => gateway.close());
   return gateway;
 }
@@ -33,7 +37,9 @@ describe('operator metrics', () => {
     cleanups.push(() => upstream.close());
     const gateway = await gatewayBefore(upstream.url);
     const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-    expect(sample(await gateway.metrics.text(), `legacy_rpc_gateway_build_info{version="${version}",nodejs_version="${process.versions.node}"}`)).toBe(1);
+    expect(
+      sample(await gateway.metrics.text(), `legacy_rpc_gateway_build_info{version="${version}",nodejs_version="${process.versions.node}"}`),
+    ).toBe(1);
   });
 
   it('says whether the upstream answers at each scrape, and why not', async () => {
@@ -41,7 +47,8 @@ describe('operator metrics', () => {
     const gateway = await gatewayBefore(upstream.url);
     let text = await gateway.metrics.text();
     expect(sample(text, 'legacy_rpc_gateway_upstream_up')).toBe(1);
-    for (const reason of ['timeout', 'unreachable', 'bad_answer']) expect(sample(text, `legacy_rpc_gateway_upstream_down{reason="${reason}"}`)).toBe(0);
+    for (const reason of ['timeout', 'unreachable', 'bad_answer'])
+      expect(sample(text, `legacy_rpc_gateway_upstream_down{reason="${reason}"}`)).toBe(0);
     upstream.close();
     text = await gateway.metrics.text();
     expect(sample(text, 'legacy_rpc_gateway_upstream_up')).toBe(0);
@@ -64,11 +71,16 @@ describe('operator metrics', () => {
     cleanups.push(() => upstream.close());
     const gateway = await gatewayBefore(upstream.url, '--max-body', '1024');
     let text = await gateway.metrics.text();
-    for (const policy of ['login_throttle', 'max_connections', 'max_body']) expect(sample(text, `legacy_rpc_gateway_policy_refusals_total{policy="${policy}"}`)).toBe(0);
+    for (const policy of ['login_throttle', 'max_connections', 'max_body'])
+      expect(sample(text, `legacy_rpc_gateway_policy_refusals_total{policy="${policy}"}`)).toBe(0);
     const body = encodeRequest('execute_kw', ['demo', 2, 'f'.repeat(40), 'res.partner', 'search_read', ['x'.repeat(4096)]]);
     const res = await fetch(`${gateway.url}/xmlrpc/2/object`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body });
     expect(await res.text()).toContain('--max-body');
-    await expect.poll(async () => sample(await gateway.metrics.text(), 'legacy_rpc_gateway_policy_refusals_total{policy="max_body"}'), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(async () => sample(await gateway.metrics.text(), 'legacy_rpc_gateway_policy_refusals_total{policy="max_body"}'), {
+        timeout: 10_000,
+      })
+      .toBe(1);
     text = await gateway.metrics.text();
     expect(sample(text, 'legacy_rpc_gateway_policy_refusals_total{policy="login_throttle"}')).toBe(0);
   });

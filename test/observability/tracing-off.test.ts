@@ -33,7 +33,11 @@ describe('tracing off', () => {
     const receiver = await startOtlpReceiver();
     cleanups.push(() => receiver.close());
     const env = otelEnv === false ? {} : { ...otelEnv, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
-    const gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstream.url], {}), createLogger('silent'), { env });
+    const gateway = await startGateway(
+      loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstream.url], {}),
+      createLogger('silent'),
+      { env },
+    );
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
     const res = await fetch(`${gateway.url}/xmlrpc/2/object`, {
       method: 'POST',
@@ -52,7 +56,11 @@ describe('tracing off', () => {
   it('drops a malformed traceparent instead of passing it on', async () => {
     const upstream = await startRecordingUpstream();
     cleanups.push(() => upstream.close());
-    const gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstream.url], {}), createLogger('silent'), { env: {} });
+    const gateway = await startGateway(
+      loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstream.url], {}),
+      createLogger('silent'),
+      { env: {} },
+    );
     await fetch(`${gateway.url}/xmlrpc/2/object`, {
       method: 'POST',
       headers: { 'content-type': 'text/xml', traceparent: 'not-a-trace-context', tracestate: 'vendor=abc' },
@@ -71,7 +79,9 @@ describe('tracing off', () => {
     expect(requestedTraceExporters({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).exporters).toEqual(['otlp']);
     expect(requestedTraceExporters({ OTEL_TRACES_EXPORTER: 'otlp,console' }).exporters).toEqual(['otlp', 'console']);
     expect(requestedTraceExporters({ OTEL_TRACES_EXPORTER: 'zipkin' })).toEqual({ exporters: [], unknown: ['zipkin'] });
-    expect(requestedTraceExporters({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).exporters).toEqual([]);
+    expect(
+      requestedTraceExporters({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).exporters,
+    ).toEqual([]);
     expect(requestedTraceExporters({ OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'otlp' }).exporters).toEqual([]);
   });
 });

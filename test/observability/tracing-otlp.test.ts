@@ -35,11 +35,25 @@ async function tracedCall(protocol: 'http/json' | 'http/protobuf') {
   cleanups.push(() => upstream.close());
   const receiver = await startOtlpReceiver();
   cleanups.push(() => receiver.close());
-  const env = { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_SERVICE_NAME: 'gateway-under-test' };
-  const gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstream.url], {}), createLogger('silent'), { env });
+  const env = {
+    OTEL_TRACES_EXPORTER: 'otlp',
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+    OTEL_SERVICE_NAME: 'gateway-under-test',
+  };
+  const gateway = await startGateway(
+    loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstream.url], {}),
+    createLogger('silent'),
+    { env },
+  );
   const res = await fetch(`${gateway.url}/xmlrpc/2/object`, {
     method: 'POST',
-    headers: { 'content-type': 'text/xml', traceparent: `00-${traceId}-${clientSpanId}-01`, tracestate: 'vendor=abc', 'x-request-id': 'req-42' },
+    headers: {
+      'content-type': 'text/xml',
+      traceparent: `00-${traceId}-${clientSpanId}-01`,
+      tracestate: 'vendor=abc',
+      'x-request-id': 'req-42',
+    },
     body: encodeRequest('execute_kw', ['demo', 2, apiKey, 'res.partner', 'search_read', [[['name', '=', secretArgument]]]]),
   });
   expect(res.status).toBe(200);
@@ -54,7 +68,12 @@ describe('traces over OTLP (OpenTelemetry SDK)', () => {
   it('continues the client trace: a span per legacy call, the upstream call its child, Odoo gets the child context and the request id', async () => {
     const { upstream, receiver } = await tracedCall('http/json');
     expect(receiver.exports.every((e) => e.path === '/v1/traces' && e.contentType.startsWith('application/json'))).toBe(true);
-    const batches = receiver.exports.map((e) => JSON.parse(e.body.toString('utf8')) as { resourceSpans: { resource: { attributes: OtlpSpan['attributes'] }; scopeSpans: { spans: OtlpSpan[] }[] }[] });
+    const batches = receiver.exports.map(
+      (e) =>
+        JSON.parse(e.body.toString('utf8')) as {
+          resourceSpans: { resource: { attributes: OtlpSpan['attributes'] }; scopeSpans: { spans: OtlpSpan[] }[] }[];
+        },
+    );
     const spans = batches.flatMap((b) => b.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
     const resourceAttributes = batches[0]!.resourceSpans[0]!.resource.attributes;
     expect(resourceAttributes).toContainEqual({ key: 'service.name', value: { stringValue: 'gateway-under-test' } });

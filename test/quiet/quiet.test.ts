@@ -18,7 +18,14 @@ function childVitest(files: string[] | undefined, env: Record<string, string> = 
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
   const run = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'test/quiet/fixtures/vitest.config.ts'], {
     cwd: root,
-    env: { ...inherited, ...(files === undefined ? {} : { QUIET_FILES: files.join(',') }), NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...env },
+    env: {
+      ...inherited,
+      ...(files === undefined ? {} : { QUIET_FILES: files.join(',') }),
+      NO_COLOR: '1',
+      FORCE_COLOR: '0',
+      CI: '1',
+      ...env,
+    },
     encoding: 'utf8',
     timeout: childTimeoutMs,
   });
@@ -46,11 +53,20 @@ describe('a passing test file prints nothing but the summary', { timeout: childT
 });
 
 describe('a failing test prints everything it wrote', () => {
-  it('shows each of the fixture\'s outputs with the failure', () => {
+  it("shows each of the fixture's outputs with the failure", () => {
     const { status, lines } = childVitest(undefined, { NOISY_FIXTURE_FAILS: '1' });
     expect(status).toBe(1);
     const text = lines.join('\n');
-    for (const noise of ['console.log', 'console.error', 'console.warn with a stack', 'process.stdout.write', 'process.stderr.write', 'a Node warning', 'pino to stdout', 'a giant line']) {
+    for (const noise of [
+      'console.log',
+      'console.error',
+      'console.warn with a stack',
+      'process.stdout.write',
+      'process.stderr.write',
+      'a Node warning',
+      'pino to stdout',
+      'a giant line',
+    ]) {
       expect(text, noise).toContain(`NOISE ${noise}`);
     }
     expect(text).toContain('AssertionError');
@@ -65,7 +81,8 @@ describe('child processes', () => {
         const path = join(dir, entry.name);
         if (entry.isDirectory()) {
           if (entry.name !== 'node_modules' && entry.name !== 'fixtures') walk(path);
-        } else if (/\.(ts|mjs)$/.test(entry.name) && /stdio:\s*['"]inherit['"]/.test(readFileSync(join(root, path), 'utf8'))) offenders.push(path);
+        } else if (/\.(ts|mjs)$/.test(entry.name) && /stdio:\s*['"]inherit['"]/.test(readFileSync(join(root, path), 'utf8')))
+          offenders.push(path);
       }
     };
     for (const dir of ['src', 'sim', 'test']) walk(dir);

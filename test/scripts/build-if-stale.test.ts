@@ -30,12 +30,19 @@ function project(options: { stampAge?: number; sourceAge: number; typescript?: b
     utimesSync(join(dir, 'dist/.build-stamp'), now - options.stampAge, now - options.stampAge);
   }
   if (options.typescript !== false) mkdirSync(join(dir, 'node_modules/typescript'), { recursive: true });
-  writeFileSync(join(dir, 'bin/npm'), `#!/bin/bash\necho "npm $*" >> "${dir}/npm.log"\n${options.buildFails ? 'echo "src/main.ts(1,1): error TS1005" >&2; exit 2' : 'exit 0'}\n`);
+  writeFileSync(
+    join(dir, 'bin/npm'),
+    `#!/bin/bash\necho "npm $*" >> "${dir}/npm.log"\n${options.buildFails ? 'echo "src/main.ts(1,1): error TS1005" >&2; exit 2' : 'exit 0'}\n`,
+  );
   chmodSync(join(dir, 'bin/npm'), 0o755);
 }
 
 function prestart() {
-  const r = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: dir, encoding: 'utf8', env: { PATH: `${join(dir, 'bin')}:${process.env.PATH}` } });
+  const r = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { PATH: `${join(dir, 'bin')}:${process.env.PATH}` },
+  });
   let npm = '';
   try {
     npm = readFileSync(join(dir, 'npm.log'), 'utf8');
@@ -50,7 +57,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('scripts/build-if-stale.mjs (npm start\'s prestart)', () => {
+describe("scripts/build-if-stale.mjs (npm start's prestart)", () => {
   it('does nothing and says nothing when dist/ is newer than every source', () => {
     project({ stampAge: 10, sourceAge: 60 });
     expect(prestart()).toEqual({ status: 0, stderr: '', stdout: '', npm: '' });
@@ -81,7 +88,10 @@ describe('scripts/build-if-stale.mjs (npm start\'s prestart)', () => {
 });
 
 describe('package.json', () => {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+    dependencies: Record<string, string>;
+  };
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
 
   it('starts the compiled build, and runs from source only for development', () => {
@@ -93,8 +103,12 @@ describe('package.json', () => {
   it('ships no build tool with the production dependencies', () => {
     for (const tool of ['tsx', 'esbuild', 'typescript', 'vitest']) expect(Object.keys(pkg.dependencies)).not.toContain(tool);
     // the lockfile marks what `npm ci --omit=dev` leaves out; every build tool and esbuild binary must be among it
-    const buildTools = Object.entries(lock.packages).filter(([path]) => /node_modules\/(tsx|esbuild|typescript|@esbuild\/[^/]+)$/.test(path));
-    expect(buildTools.map(([path]) => path)).toEqual(expect.arrayContaining(['node_modules/tsx', 'node_modules/esbuild', 'node_modules/typescript']));
+    const buildTools = Object.entries(lock.packages).filter(([path]) =>
+      /node_modules\/(tsx|esbuild|typescript|@esbuild\/[^/]+)$/.test(path),
+    );
+    expect(buildTools.map(([path]) => path)).toEqual(
+      expect.arrayContaining(['node_modules/tsx', 'node_modules/esbuild', 'node_modules/typescript']),
+    );
     expect(buildTools.filter(([, entry]) => entry.dev !== true).map(([path]) => path)).toEqual([]);
   });
 });

@@ -10,7 +10,19 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const script = new URL('../../scripts/install-test-deps.sh', import.meta.url).pathname;
-const everything = ['python3', 'python3-odoorpc', 'perl', 'librpc-xml-perl', 'ruby', 'ruby-xmlrpc', 'php-cli', 'php-xmlrpc', 'chromium', 'redis-server', 'redis-tools'];
+const everything = [
+  'python3',
+  'python3-odoorpc',
+  'perl',
+  'librpc-xml-perl',
+  'ruby',
+  'ruby-xmlrpc',
+  'php-cli',
+  'php-xmlrpc',
+  'chromium',
+  'redis-server',
+  'redis-tools',
+];
 
 let dir: string;
 
@@ -115,7 +127,7 @@ describe('scripts/install-test-deps.sh', () => {
     ]);
   });
 
-  it('as root, fails with apt\'s last lines when the install fails', () => {
+  it("as root, fails with apt's last lines when the install fails", () => {
     const r = run({ installed: everything.filter((p) => p !== 'php-xmlrpc'), uid: 0, installFails: true });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('E: Unable to locate package php-xmlrpc');

@@ -11,7 +11,11 @@ export type ChildGateway = ReturnType<typeof spawnGateway>;
 
 /** The gateway as a child process; its JSON log lines are collected. */
 export function spawnGateway(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: Array<Record<string, unknown>> = [];
   const waiters: Array<{ msg: string; resolve: (line: Record<string, unknown>) => void }> = [];
   createInterface({ input: child.stdout! }).on('line', (text) => {
@@ -21,17 +25,19 @@ export function spawnGateway(args: string[], env: NodeJS.ProcessEnv = process.en
   });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     child,
     lines,
     exited,
     stderr: () => stderr,
-    logged: (msg: string) => new Promise<Record<string, unknown>>((resolve) => {
-      const seen = lines.find((l) => l.msg === msg);
-      if (seen) resolve(seen);
-      else waiters.push({ msg, resolve });
-    }),
+    logged: (msg: string) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        const seen = lines.find((l) => l.msg === msg);
+        if (seen) resolve(seen);
+        else waiters.push({ msg, resolve });
+      }),
   };
 }
-

@@ -10,9 +10,45 @@ import fc from 'fast-check';
 type Doc = { obj: [string, Doc][] } | { arr: Doc[] } | { token: string };
 
 const space = fc.constantFrom('', '', '', ' ', '\n', '\t', '\r', '  ');
-const charPool = ['a', 'Z', '0', ' ', '&', '<', '>', '"', '\\', '/', '\x00', '\x01', '\x1f', '\b', '\f', '\t', '\n', '\r', '\x7f', 'é', '€', '😀', '\ud800', '\udc00', '\ufffe', '\u2028'];
+const charPool = [
+  'a',
+  'Z',
+  '0',
+  ' ',
+  '&',
+  '<',
+  '>',
+  '"',
+  '\\',
+  '/',
+  '\x00',
+  '\x01',
+  '\x1f',
+  '\b',
+  '\f',
+  '\t',
+  '\n',
+  '\r',
+  '\x7f',
+  'é',
+  '€',
+  '😀',
+  '\ud800',
+  '\udc00',
+  '\ufffe',
+  '\u2028',
+];
 
-const shortEscapes: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '/': '\\/' };
+const shortEscapes: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '/': '\\/',
+};
 
 /**
  * A string literal: each character raw where JSON allows it, else in its short escape if it has
@@ -34,14 +70,38 @@ const stringLiteral = fc.array(fc.tuple(fc.constantFrom(...charPool), fc.boolean
 });
 
 const numberLiteral = fc.oneof(
-  fc.constantFrom('0', '-0', '2147483647', '2147483648', '-2147483648', '-2147483649', '9007199254740991', '9007199254740993', '-99999999999999999999', '1e400', '-0.0', '5e-324', '1.7976931348623157e308'),
-  fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 9 }), fc.stringMatching(/^[0-9]{0,22}$/)).map(([neg, lead, rest]) => `${neg ? '-' : ''}${lead}${rest}`),
+  fc.constantFrom(
+    '0',
+    '-0',
+    '2147483647',
+    '2147483648',
+    '-2147483648',
+    '-2147483649',
+    '9007199254740991',
+    '9007199254740993',
+    '-99999999999999999999',
+    '1e400',
+    '-0.0',
+    '5e-324',
+    '1.7976931348623157e308',
+  ),
   fc
-    .tuple(fc.boolean(), fc.stringMatching(/^(0|[1-9][0-9]{0,6})$/), fc.option(fc.stringMatching(/^[0-9]{1,6}$/)), fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.stringMatching(/^[0-9]{1,3}$/))))
+    .tuple(fc.boolean(), fc.integer({ min: 1, max: 9 }), fc.stringMatching(/^[0-9]{0,22}$/))
+    .map(([neg, lead, rest]) => `${neg ? '-' : ''}${lead}${rest}`),
+  fc
+    .tuple(
+      fc.boolean(),
+      fc.stringMatching(/^(0|[1-9][0-9]{0,6})$/),
+      fc.option(fc.stringMatching(/^[0-9]{1,6}$/)),
+      fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.stringMatching(/^[0-9]{1,3}$/))),
+    )
     .map(([neg, int, frac, exp]) => `${neg ? '-' : ''}${int}${frac === null ? '' : `.${frac}`}${exp === null ? '' : exp.join('')}`),
 );
 
-const names = fc.oneof(stringLiteral, fc.constantFrom('"a"', '"b"', '"id"', '"\\u0061"', '"__proto__"', '"1"', '"a&b"', '"<k>"', '"k\\u0001"', '"é"'));
+const names = fc.oneof(
+  stringLiteral,
+  fc.constantFrom('"a"', '"b"', '"id"', '"\\u0061"', '"__proto__"', '"1"', '"a&b"', '"<k>"', '"k\\u0001"', '"é"'),
+);
 
 const { doc } = fc.letrec<{ doc: Doc }>((tie) => ({
   doc: fc.oneof(
@@ -66,10 +126,16 @@ export const jsonText = fc.tuple(doc, fc.infiniteStream(space)).map(([d, spaces]
 });
 
 /** A text damaged once: a character dropped, one put in, or the end cut off. */
-export const damagedJsonText = fc.tuple(jsonText, fc.nat(), fc.constantFrom('drop', 'insert', 'cut'), fc.constantFrom('"', ',', ':', '[', ']', '{', '}', '\\', 'x', '1', '.', 'e', '-', ' ')).map(([t, at, how, ch]) => {
-  const i = t.length === 0 ? 0 : at % t.length;
-  if (how === 'drop') return t.slice(0, i) + t.slice(i + 1);
-  if (how === 'insert') return t.slice(0, i) + ch + t.slice(i);
-  return t.slice(0, i);
-});
-
+export const damagedJsonText = fc
+  .tuple(
+    jsonText,
+    fc.nat(),
+    fc.constantFrom('drop', 'insert', 'cut'),
+    fc.constantFrom('"', ',', ':', '[', ']', '{', '}', '\\', 'x', '1', '.', 'e', '-', ' '),
+  )
+  .map(([t, at, how, ch]) => {
+    const i = t.length === 0 ? 0 : at % t.length;
+    if (how === 'drop') return t.slice(0, i) + t.slice(i + 1);
+    if (how === 'insert') return t.slice(0, i) + ch + t.slice(i);
+    return t.slice(0, i);
+  });

@@ -6,12 +6,16 @@
 type Write = typeof process.stdout.write;
 
 function throughConsole(log: (text: string) => void): Write {
-  return ((chunk: string | Uint8Array, encoding?: BufferEncoding | ((err?: Error | null) => void), callback?: (err?: Error | null) => void) => {
+  return (
+    chunk: string | Uint8Array,
+    encoding?: BufferEncoding | ((err?: Error | null) => void),
+    callback?: (err?: Error | null) => void,
+  ) => {
     const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encoding === 'string' ? encoding : 'utf8');
     log(text.endsWith('\n') ? text.slice(0, -1) : text);
     (typeof encoding === 'function' ? encoding : callback)?.();
     return true;
-  });
+  };
 }
 
 process.stdout.write = throughConsole((text) => console.log(text));

@@ -74,7 +74,13 @@ export interface Http10Answer {
  * as an HTTP/1.0 client must when no Content-Length is given: chunked framing, which such a client
  * cannot decode, stays in the body. A Content-Length cuts the body at that length.
  */
-export function http10Request(url: string, method: string, path: string, body = '', headers: Record<string, string> = {}): Promise<Http10Answer> {
+export function http10Request(
+  url: string,
+  method: string,
+  path: string,
+  body = '',
+  headers: Record<string, string> = {},
+): Promise<Http10Answer> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => {

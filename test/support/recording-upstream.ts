@@ -34,7 +34,11 @@ export async function startRecordingUpstream(): Promise<{ url: string; requests:
 }
 
 /** An OTLP/HTTP receiver: keeps each export request's path, content type and body. */
-export async function startOtlpReceiver(): Promise<{ url: string; exports: { path: string; contentType: string; body: Buffer }[]; close(): void }> {
+export async function startOtlpReceiver(): Promise<{
+  url: string;
+  exports: { path: string; contentType: string; body: Buffer }[];
+  close(): void;
+}> {
   const exports: { path: string; contentType: string; body: Buffer }[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -68,8 +68,15 @@ export async function startPrivateRedis({ password }: { password?: string } = {}
   let child: ChildProcess | undefined;
   const auth = password === undefined ? [] : ['--requirepass', password];
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...auth], { stdio: 'ignore' });
-    const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, ...(password === undefined ? {} : { password }) });
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...auth], {
+      stdio: 'ignore',
+    });
+    const probe = new Redis(port, '127.0.0.1', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      ...(password === undefined ? {} : { password }),
+    });
     probe.on('error', () => undefined);
     for (let i = 0; i < 100; i++) {
       try {

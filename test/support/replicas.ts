@@ -28,7 +28,14 @@ export interface Replicas {
 
 export async function startReplicas(
   count: number,
-  options: { name: string; redisUrl?: string; flags?: string[] | ((sim: Simulator) => string[]); sim?: SimulatorOptions; gateway?: GatewayOptions; log?: Logger } ,
+  options: {
+    name: string;
+    redisUrl?: string;
+    flags?: string[] | ((sim: Simulator) => string[]);
+    sim?: SimulatorOptions;
+    gateway?: GatewayOptions;
+    log?: Logger;
+  },
 ): Promise<Replicas> {
   const sim = await startSimulator({ databases: ['gw'], ...options.sim });
   const prefix = testPrefix(options.name);
@@ -40,7 +47,24 @@ export async function startReplicas(
   const flags = given.includes('--redis-timeout') ? given : ['--redis-timeout', '10000', ...given];
   const redisUrl = options.redisUrl ?? sharedRedisUrl();
   const configs = Array.from({ length: count }, () =>
-    loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, '--redis-url', redisUrl, '--redis-prefix', prefix, '--state-secret', secret, ...flags], {}),
+    loadConfig(
+      [
+        '--port',
+        '0',
+        '--admin-port',
+        '0',
+        '--upstream',
+        sim.url,
+        '--redis-url',
+        redisUrl,
+        '--redis-prefix',
+        prefix,
+        '--state-secret',
+        secret,
+        ...flags,
+      ],
+      {},
+    ),
   );
   const gateways: RunningGateway[] = [];
   for (const config of configs) gateways.push(await startGateway(config, options.log ?? createLogger('silent'), options.gateway));

@@ -15,7 +15,12 @@ export interface Stack {
   config: Config;
   /** POSTs a `/jsonrpc` call; resolves with the decoded envelope's `result` or `error`. */
   /** Plain objects in `args` are sent as JSON objects. */
-  jsonrpc(service: string, method: string, args: unknown[], headers?: Record<string, string>): Promise<{ result?: Value; error?: Map<string, Value> }>;
+  jsonrpc(
+    service: string,
+    method: string,
+    args: unknown[],
+    headers?: Record<string, string>,
+  ): Promise<{ result?: Value; error?: Map<string, Value> }>;
   /** POSTs a raw body to a gateway path. */
   post(path: string, body: string, contentType?: string): Promise<{ status: number; contentType: string; text: string }>;
   close(): Promise<void>;
@@ -59,7 +64,13 @@ export async function startStack(
 let nextId = 0;
 
 /** POSTs a `/jsonrpc` call to the gateway at `url`; plain objects in `args` are sent as JSON objects. */
-export async function jsonrpcAt(url: string, service: string, method: string, args: unknown[], headers: Record<string, string> = {}): Promise<{ result?: Value; error?: Map<string, Value> }> {
+export async function jsonrpcAt(
+  url: string,
+  service: string,
+  method: string,
+  args: unknown[],
+  headers: Record<string, string> = {},
+): Promise<{ result?: Value; error?: Map<string, Value> }> {
   const params = struct({ service, method, args: args.map(toValue) });
   const body = stringifyJson(struct({ jsonrpc: '2.0', method: 'call', params, id: ++nextId }));
   const res = await fetch(`${url}/jsonrpc`, { method: 'POST', body, headers: { ...headers, 'content-type': 'application/json' } });
@@ -87,4 +98,3 @@ export function toValue(v: unknown): Value {
   }
   return v as Value;
 }
-

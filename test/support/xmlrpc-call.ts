@@ -11,7 +11,13 @@ import type { Stack } from './stack.ts';
 export type XmlRpcAnswer = { result: Value } | { fault: { faultCode: Value; faultString: string } };
 
 /** POSTs `method(*params)` to `/xmlrpc/<service>` (`xmlrpc1`) or `/xmlrpc/2/<service>` (`xmlrpc2`). */
-export async function xmlrpcCall(stack: Stack, dialect: 'xmlrpc1' | 'xmlrpc2', service: string, method: string, params: Value[]): Promise<XmlRpcAnswer> {
+export async function xmlrpcCall(
+  stack: Stack,
+  dialect: 'xmlrpc1' | 'xmlrpc2',
+  service: string,
+  method: string,
+  params: Value[],
+): Promise<XmlRpcAnswer> {
   const path = dialect === 'xmlrpc2' ? `/xmlrpc/2/${service}` : `/xmlrpc/${service}`;
   const res = await stack.post(path, encodeRequest(method, params).toString('utf8'), 'text/xml');
   const answer = parseTaggedResponse(res.text);

@@ -132,7 +132,10 @@ function compareTagged(e: Tagged, a: Tagged, path: string, shape: boolean, ctx: 
   }
   if (e.kind === 'array' && a.kind === 'array') {
     if (e.items.length !== a.items.length) {
-      ctx.differences.push({ path: where, message: `expected ${e.items.length} items, got ${a.items.length}: expected ${renderTagged(e)}, got ${renderTagged(a)}` });
+      ctx.differences.push({
+        path: where,
+        message: `expected ${e.items.length} items, got ${a.items.length}: expected ${renderTagged(e)}, got ${renderTagged(a)}`,
+      });
     }
     const n = Math.min(e.items.length, a.items.length);
     for (let i = 0; i < n; i++) compareTagged(e.items[i] as Tagged, a.items[i] as Tagged, itemPath(path, i), byShape, ctx);
@@ -158,7 +161,10 @@ function compareScalar(e: TaggedScalar, a: TaggedScalar, path: string, byShape: 
   const where = display(ctx.root, path);
   if (covers(ctx.options.tailPaths, path)) {
     if (exceptionTail(e.text) !== exceptionTail(a.text)) {
-      ctx.differences.push({ path: where, message: `exception differs: expected ${short(exceptionTail(e.text), 400)}, got ${short(exceptionTail(a.text), 400)}` });
+      ctx.differences.push({
+        path: where,
+        message: `exception differs: expected ${short(exceptionTail(e.text), 400)}, got ${short(exceptionTail(a.text), 400)}`,
+      });
     }
     maskBoth(ctx, e, a);
     return;
@@ -166,7 +172,10 @@ function compareScalar(e: TaggedScalar, a: TaggedScalar, path: string, byShape: 
   if (byShape) {
     // Type is already equal; strings must also keep their length (a date stays a date).
     if (e.tag === 'string' && e.text.length !== a.text.length) {
-      ctx.differences.push({ path: where, message: `volatile string: expected length ${e.text.length} (${short(e.text)}), got length ${a.text.length} (${short(a.text)})` });
+      ctx.differences.push({
+        path: where,
+        message: `volatile string: expected length ${e.text.length} (${short(e.text)}), got length ${a.text.length} (${short(a.text)})`,
+      });
     }
     maskBoth(ctx, e, a);
     return;
@@ -182,7 +191,8 @@ function compareScalar(e: TaggedScalar, a: TaggedScalar, path: string, byShape: 
     ctx.differences.push({ path: where, message: `expected <${e.tag}>${e.text}, got <${a.tag}>${a.text}` });
     return;
   }
-  if (e.text !== a.text) ctx.differences.push({ path: where, message: `expected <${e.tag}>${short(e.text)}, got <${a.tag}>${short(a.text)}` });
+  if (e.text !== a.text)
+    ctx.differences.push({ path: where, message: `expected <${e.tag}>${short(e.text)}, got <${a.tag}>${short(a.text)}` });
 }
 
 /** How a fault's faultString is compared, from the recorded faultCode (docs/architecture.md §2 faults). */
@@ -236,11 +246,13 @@ export function compareXmlrpcBodies(expected: string, actual: string, options: V
   }
   const ctx: XmlContext = { options, root: 'result', differences: [], masks: { expected: [], actual: [] } };
   if (e.kind !== a.kind) {
-    const show = (r: typeof e) => (r.kind === 'fault' ? `fault ${renderTagged(r.fault)}` : `result ${r.params.map((p) => renderTagged(p)).join(', ')}`);
+    const show = (r: typeof e) =>
+      r.kind === 'fault' ? `fault ${renderTagged(r.fault)}` : `result ${r.params.map((p) => renderTagged(p)).join(', ')}`;
     return [{ path: 'body', message: `expected ${show(e)}, got ${show(a)}` }];
   }
   if (e.kind === 'params' && a.kind === 'params') {
-    if (e.params.length !== a.params.length) ctx.differences.push({ path: 'params', message: `expected ${e.params.length} params, got ${a.params.length}` });
+    if (e.params.length !== a.params.length)
+      ctx.differences.push({ path: 'params', message: `expected ${e.params.length} params, got ${a.params.length}` });
     e.params.forEach((p, i) => {
       const other = a.params[i];
       if (other !== undefined) compareTagged(p, other, i === 0 ? '' : `[param ${i}]`, false, ctx);
@@ -318,7 +330,9 @@ export function compareJsonValues(expected: Value, actual: Value, options: Value
   const walk = (e: Value, a: Value, path: string, shape: boolean): void => {
     const lastName = /(?:^|\.)([^.[\]]+)$/.exec(path)?.[1];
     const byShape =
-      shape || covers(options.volatilePaths, path) || (lastName !== undefined && (options.shapeMembers ?? defaultShapeMembers).has(lastName));
+      shape ||
+      covers(options.volatilePaths, path) ||
+      (lastName !== undefined && (options.shapeMembers ?? defaultShapeMembers).has(lastName));
     const where = display(root, path);
     const ek = jsonKind(e);
     const ak = jsonKind(a);
@@ -333,10 +347,17 @@ export function compareJsonValues(expected: Value, actual: Value, options: Value
         const as = a as string;
         if (covers(options.tailPaths, path)) {
           if (exceptionTail(es) !== exceptionTail(as)) {
-            differences.push({ path: where, message: `exception differs: expected ${short(exceptionTail(es), 400)}, got ${short(exceptionTail(as), 400)}` });
+            differences.push({
+              path: where,
+              message: `exception differs: expected ${short(exceptionTail(es), 400)}, got ${short(exceptionTail(as), 400)}`,
+            });
           }
         } else if (byShape) {
-          if (es.length !== as.length) differences.push({ path: where, message: `volatile string: expected length ${es.length} (${short(es)}), got length ${as.length} (${short(as)})` });
+          if (es.length !== as.length)
+            differences.push({
+              path: where,
+              message: `volatile string: expected length ${es.length} (${short(es)}), got length ${as.length} (${short(as)})`,
+            });
         } else if (es !== as) {
           differences.push({ path: where, message: `expected ${short(es)}, got ${short(as)}` });
         }
@@ -362,7 +383,11 @@ export function compareJsonValues(expected: Value, actual: Value, options: Value
       case 'array': {
         const ea = e as Value[];
         const aa = a as Value[];
-        if (ea.length !== aa.length) differences.push({ path: where, message: `expected ${ea.length} items, got ${aa.length}: expected ${renderJson(e)}, got ${renderJson(a)}` });
+        if (ea.length !== aa.length)
+          differences.push({
+            path: where,
+            message: `expected ${ea.length} items, got ${aa.length}: expected ${renderJson(e)}, got ${renderJson(a)}`,
+          });
         for (let i = 0; i < Math.min(ea.length, aa.length); i++) walk(ea[i] as Value, aa[i] as Value, itemPath(path, i), byShape);
         return;
       }
@@ -417,7 +442,10 @@ export function compareHttp(
   const out: Difference[] = [];
   if (expected.status !== actual.status) out.push({ path: 'status', message: `expected HTTP ${expected.status}, got ${actual.status}` });
   if (expected.contentType !== actual.contentType) {
-    out.push({ path: 'content-type', message: `expected ${JSON.stringify(expected.contentType)}, got ${JSON.stringify(actual.contentType)}` });
+    out.push({
+      path: 'content-type',
+      message: `expected ${JSON.stringify(expected.contentType)}, got ${JSON.stringify(actual.contentType)}`,
+    });
   }
   return out;
 }

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { PyFloat } from '../../value.ts';
-import { decodeXmlText, parseTaggedCall, parseTaggedResponse, renderTagged, taggedToValue, XmlrpcShapeError, type Tagged } from './xmlrpc-tagged.ts';
+import {
+  decodeXmlText,
+  parseTaggedCall,
+  parseTaggedResponse,
+  renderTagged,
+  taggedToValue,
+  XmlrpcShapeError,
+  type Tagged,
+} from './xmlrpc-tagged.ts';
 
-const response = (value: string) => `<?xml version="1.0"?>\n<methodResponse>\n<params>\n<param>\n${value}\n</param>\n</params>\n\n</methodResponse>\n`;
+const response = (value: string) =>
+  `<?xml version="1.0"?>\n<methodResponse>\n<params>\n<param>\n${value}\n</param>\n</params>\n\n</methodResponse>\n`;
 
 function result(xml: string): Tagged {
   const r = parseTaggedResponse(xml);
@@ -29,7 +38,11 @@ describe('parseTaggedResponse()', () => {
   });
 
   it('keeps struct member order and nesting', () => {
-    const v = result(response('<value><struct>\n<member>\n<name>b</name>\n<value><int>1</int></value>\n</member>\n<member>\n<name>a</name>\n<value><array><data>\n<value><int>2</int></value>\n</data></array></value>\n</member>\n</struct></value>'));
+    const v = result(
+      response(
+        '<value><struct>\n<member>\n<name>b</name>\n<value><int>1</int></value>\n</member>\n<member>\n<name>a</name>\n<value><array><data>\n<value><int>2</int></value>\n</data></array></value>\n</member>\n</struct></value>',
+      ),
+    );
     expect(renderTagged(v)).toBe('{"b": <int>"1", "a": [<int>"2"]}');
   });
 
@@ -65,10 +78,14 @@ describe('parseTaggedResponse()', () => {
 
 describe('parseTaggedCall()', () => {
   it('reads the method name and the span of each param value', () => {
-    const xml = "<?xml version='1.0'?>\n<methodCall>\n<methodName>login</methodName>\n<params>\n<param>\n<value><string>gw</string></value>\n</param>\n<param>\n<value><string>admin</string></value>\n</param>\n</params>\n</methodCall>\n";
+    const xml =
+      "<?xml version='1.0'?>\n<methodCall>\n<methodName>login</methodName>\n<params>\n<param>\n<value><string>gw</string></value>\n</param>\n<param>\n<value><string>admin</string></value>\n</param>\n</params>\n</methodCall>\n";
     const call = parseTaggedCall(xml);
     expect(call.methodName).toBe('login');
-    expect(call.params.map((p) => xml.slice(...p.span))).toEqual(['<value><string>gw</string></value>', '<value><string>admin</string></value>']);
+    expect(call.params.map((p) => xml.slice(...p.span))).toEqual([
+      '<value><string>gw</string></value>',
+      '<value><string>admin</string></value>',
+    ]);
   });
 
   it('accepts a call without <params>', () => {
@@ -78,8 +95,19 @@ describe('parseTaggedCall()', () => {
 
 describe('taggedToValue()', () => {
   it('keeps int vs double and struct order', () => {
-    const v = taggedToValue(result(response('<value><struct><member><name>x</name><value><double>1.0</double></value></member><member><name>n</name><value><i8>5000000000</i8></value></member></struct></value>')));
-    expect(v).toEqual(new Map<string, unknown>([['x', new PyFloat(1)], ['n', 5000000000]]));
+    const v = taggedToValue(
+      result(
+        response(
+          '<value><struct><member><name>x</name><value><double>1.0</double></value></member><member><name>n</name><value><i8>5000000000</i8></value></member></struct></value>',
+        ),
+      ),
+    );
+    expect(v).toEqual(
+      new Map<string, unknown>([
+        ['x', new PyFloat(1)],
+        ['n', 5000000000],
+      ]),
+    );
   });
 });
 

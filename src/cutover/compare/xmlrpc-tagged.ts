@@ -42,9 +42,7 @@ export interface TaggedStruct {
 export type Tagged = TaggedScalar | TaggedArray | TaggedStruct;
 
 /** A parsed `methodResponse`: the single result, or the fault struct. */
-export type TaggedResponse =
-  | { kind: 'params'; params: Tagged[] }
-  | { kind: 'fault'; fault: Tagged };
+export type TaggedResponse = { kind: 'params'; params: Tagged[] } | { kind: 'fault'; fault: Tagged };
 
 /** A parsed `methodCall`, with the span of each `<param>`'s `<value>` element. */
 export interface TaggedCall {

@@ -28,7 +28,11 @@ export const deprecatedMethodNames: ReadonlySet<string> = new Set(Object.keys(de
  * version, else the ORM's (`base`); undefined when the method is not deprecated on that model
  * (`get_currencies` is deprecated on `ir.http` only).
  */
-export function deprecationOf(model: string | undefined, method: string, table: DeprecationTable = deprecationTable): DeprecationEntry | undefined {
+export function deprecationOf(
+  model: string | undefined,
+  method: string,
+  table: DeprecationTable = deprecationTable,
+): DeprecationEntry | undefined {
   if (!Object.hasOwn(table, method)) return undefined;
   const entries = table[method] ?? [];
   const own = entries.find((e) => e.model === model && e.since !== null);

@@ -17,7 +17,14 @@ describe('deprecations.generated.ts', () => {
   });
 
   it('names the six methods Odoo 19.0 marks deprecated', () => {
-    expect([...deprecatedMethodNames].sort()).toEqual(['check_access_rights', 'check_access_rule', 'check_field_access_rights', 'get_currencies', 'read_group', 'toggle_active']);
+    expect([...deprecatedMethodNames].sort()).toEqual([
+      'check_access_rights',
+      'check_access_rule',
+      'check_field_access_rights',
+      'get_currencies',
+      'read_group',
+      'toggle_active',
+    ]);
   });
 });
 
@@ -25,7 +32,10 @@ describe('deprecationOf()', () => {
   it("gives the ORM's message on every model, and a model's own only where it states a version", () => {
     expect(deprecationOf('res.partner', 'read_group')).toMatchObject({ model: 'base', since: '19.0' });
     expect(deprecationOf('hr.employee', 'check_field_access_rights')).toMatchObject({ model: 'base', since: '19.0' });
-    expect(deprecationOf('ir.http', 'get_currencies')).toMatchObject({ model: 'ir.http', message: "Deprecated since 19.0, use get_all_currencies on 'res.currency'" });
+    expect(deprecationOf('ir.http', 'get_currencies')).toMatchObject({
+      model: 'ir.http',
+      message: "Deprecated since 19.0, use get_all_currencies on 'res.currency'",
+    });
     expect(deprecationOf('res.partner', 'get_currencies')).toBeUndefined();
     expect(deprecationOf('res.partner', 'search_read')).toBeUndefined();
   });
@@ -33,12 +43,22 @@ describe('deprecationOf()', () => {
 
 describe('placeholderBody()', () => {
   it('replaces every value by a placeholder of its type and keeps the names', () => {
-    const text = placeholderBody(body({
-      ids: [1, 2, 3, 4, 5],
-      domain: [['email', '=', 'jane@example.com']],
-      vals: new Map<string, Value>([['rate', new PyFloat(1.5)], ['active', true], ['date', new PyDateTime('2025-01-01 00:00:00')], ['file', new PyBinary('QUJD')], ['x', null]]),
-    }));
-    expect(text).toBe('{"ids": ["<int>", "<int>", "<int>", "…"], "domain": [["<string>", "<string>", "<string>"]], "vals": {"rate": "<float>", "active": "<bool>", "date": "<datetime>", "file": "<base64>", "x": null}}');
+    const text = placeholderBody(
+      body({
+        ids: [1, 2, 3, 4, 5],
+        domain: [['email', '=', 'jane@example.com']],
+        vals: new Map<string, Value>([
+          ['rate', new PyFloat(1.5)],
+          ['active', true],
+          ['date', new PyDateTime('2025-01-01 00:00:00')],
+          ['file', new PyBinary('QUJD')],
+          ['x', null],
+        ]),
+      }),
+    );
+    expect(text).toBe(
+      '{"ids": ["<int>", "<int>", "<int>", "…"], "domain": [["<string>", "<string>", "<string>"]], "vals": {"rate": "<float>", "active": "<bool>", "date": "<datetime>", "file": "<base64>", "x": null}}',
+    );
     expect(text).not.toContain('jane');
   });
 
@@ -52,7 +72,13 @@ describe('placeholderBody()', () => {
 
 describe('json2EquivalentOf()', () => {
   it('shows the JSON-2 request an object call bound to, with curl and Python examples', () => {
-    const e = json2EquivalentOf({ service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'search_read', json2Body: '{"domain": [["<string>", "<string>", "<string>"]], "limit": "<int>"}' });
+    const e = json2EquivalentOf({
+      service: 'object',
+      method: 'execute_kw',
+      model: 'res.partner',
+      modelMethod: 'search_read',
+      json2Body: '{"domain": [["<string>", "<string>", "<string>"]], "limit": "<int>"}',
+    });
     expect(e).toMatchObject({
       request: 'POST /json/2/res.partner/search_read',
       headers: { Authorization: 'bearer <api-key>', 'X-Odoo-Database': '<database>', 'Content-Type': 'application/json' },
@@ -67,9 +93,21 @@ describe('json2EquivalentOf()', () => {
   });
 
   it.each([
-    ['read_group', 'res.partner', '{"domain": [], "fields": ["<string>"], "groupby": ["<string>"], "lazy": "<bool>"}', 'POST /json/2/res.partner/formatted_read_group', '{"domain": [], "groupby": ["<string>"], "aggregates": ["<string>"]}'],
+    [
+      'read_group',
+      'res.partner',
+      '{"domain": [], "fields": ["<string>"], "groupby": ["<string>"], "lazy": "<bool>"}',
+      'POST /json/2/res.partner/formatted_read_group',
+      '{"domain": [], "groupby": ["<string>"], "aggregates": ["<string>"]}',
+    ],
     ['toggle_active', 'res.partner', '{"ids": ["<int>"]}', 'POST /json/2/res.partner/action_archive', '{"ids": ["<int>"]}'],
-    ['check_access_rights', 'res.partner', '{"operation": "<string>", "raise_exception": "<bool>"}', 'POST /json/2/res.partner/has_access', '{"operation": "<string>"}'],
+    [
+      'check_access_rights',
+      'res.partner',
+      '{"operation": "<string>", "raise_exception": "<bool>"}',
+      'POST /json/2/res.partner/has_access',
+      '{"operation": "<string>"}',
+    ],
     ['get_currencies', 'ir.http', '{"ids": []}', 'POST /json/2/res.currency/get_all_currencies', '{"ids": []}'],
   ])('replaces the deprecated %s where Odoo names a replacement', (method, model, json2Body, request, replaced) => {
     const e = json2EquivalentOf({ service: 'object', method: 'execute_kw', model, modelMethod: method, json2Body });
@@ -81,11 +119,20 @@ describe('json2EquivalentOf()', () => {
   });
 
   it('names the path without a body for a call that never reached JSON-2', () => {
-    expect(json2EquivalentOf({ service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'read' })).toMatchObject({ request: 'POST /json/2/res.partner/read', note: expect.stringContaining('never sent') });
+    expect(json2EquivalentOf({ service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'read' })).toMatchObject({
+      request: 'POST /json/2/res.partner/read',
+      note: expect.stringContaining('never sent'),
+    });
   });
 
   it('gives no example for a model or method name that is not an Odoo name (it would reach a shell)', () => {
-    const e = json2EquivalentOf({ service: 'object', method: 'execute_kw', model: `x'; rm -rf ~; '`, modelMethod: 'read', json2Body: '{}' });
+    const e = json2EquivalentOf({
+      service: 'object',
+      method: 'execute_kw',
+      model: `x'; rm -rf ~; '`,
+      modelMethod: 'read',
+      json2Body: '{}',
+    });
     expect(e?.curl).toBeUndefined();
     expect(e?.request).toBeUndefined();
   });

@@ -74,7 +74,14 @@ function examples(verb: 'GET' | 'POST', path: string, body: Struct | undefined, 
     '',
     `response = requests.${verb === 'POST' ? 'post' : 'get'}(`,
     `    f"{os.environ['ODOO_URL']}${path}",`,
-    ...(auth ? ['    headers={', `        "Authorization": f"bearer {os.environ['ODOO_API_KEY']}",`, '        "X-Odoo-Database": os.environ["ODOO_DB"],', '    },'] : []),
+    ...(auth
+      ? [
+          '    headers={',
+          `        "Authorization": f"bearer {os.environ['ODOO_API_KEY']}",`,
+          '        "X-Odoo-Database": os.environ["ODOO_DB"],',
+          '    },',
+        ]
+      : []),
     ...(body === undefined ? [] : [`    json=${pythonLiteral(body, '    ')},`]),
     ')',
     'response.raise_for_status()',
@@ -85,7 +92,12 @@ function examples(verb: 'GET' | 'POST', path: string, body: Struct | undefined, 
 
 function json2Call(model: string, method: string, body: Struct): Json2Equivalent {
   const path = `/json/2/${model}/${method}`;
-  return { request: `POST ${path}`, headers: json2Headers, body: stringifyJson(body, { python: true, ensureAscii: false }), ...examples('POST', path, body, true) };
+  return {
+    request: `POST ${path}`,
+    headers: json2Headers,
+    body: stringifyJson(body, { python: true, ensureAscii: false }),
+    ...examples('POST', path, body, true),
+  };
 }
 
 function parseBody(text: string | undefined): Struct | undefined {
@@ -102,7 +114,8 @@ function parseBody(text: string | undefined): Struct | undefined {
 function objectEquivalent(m: CalledMethod): Json2Equivalent | undefined {
   const { model, modelMethod } = m;
   if (model === undefined || modelMethod === undefined) return undefined;
-  if (!safeName.test(model) || !safeName.test(modelMethod)) return { note: 'No example: the model or method name is not a valid Odoo name.' };
+  if (!safeName.test(model) || !safeName.test(modelMethod))
+    return { note: 'No example: the model or method name is not a valid Odoo name.' };
   const body = parseBody(m.json2Body);
   const replacement = deprecationOf(model, modelMethod) === undefined ? undefined : replacementOf(modelMethod);
   if (body === undefined) {
@@ -115,7 +128,11 @@ function objectEquivalent(m: CalledMethod): Json2Equivalent | undefined {
     };
   }
   if (replacement === undefined) return json2Call(model, modelMethod, body);
-  return { ...json2Call(replacement.model ?? model, replacement.method, replacement.body(body)), replaces: modelMethod, note: replacement.note };
+  return {
+    ...json2Call(replacement.model ?? model, replacement.method, replacement.body(body)),
+    replaces: modelMethod,
+    note: replacement.note,
+  };
 }
 
 const databaseList: Json2Equivalent = {
@@ -140,26 +157,56 @@ const databaseList: Json2Equivalent = {
 const webVersion: Json2Equivalent = { request: 'GET /web/version', ...examples('GET', '/web/version', undefined, false) };
 
 const searchRead = (model: string, fields: string[], note: string): Json2Equivalent => ({
-  ...json2Call(model, 'search_read', new Map<string, Value>([['domain', []], ['fields', fields]])),
+  ...json2Call(
+    model,
+    'search_read',
+    new Map<string, Value>([
+      ['domain', []],
+      ['fields', fields],
+    ]),
+  ),
   note,
 });
 
 /** `common` and `db` calls: the routes that replace them (none are JSON-2 model calls). */
 const serviceEquivalents: Readonly<Record<string, Json2Equivalent>> = {
-  'common.version': { ...webVersion, note: 'Answers {"version_info", "version"}; the same dict as common.version is the JSON-RPC route /web/webclient/version_info.' },
-  'common.login': { note: 'JSON-2 has no login: every request carries an API key (Authorization: bearer <api-key>), made in Preferences → Account Security → New API Key. The key stands for the user.' },
-  'common.authenticate': { note: 'JSON-2 has no login: every request carries an API key (Authorization: bearer <api-key>), made in Preferences → Account Security → New API Key. The key stands for the user.' },
+  'common.version': {
+    ...webVersion,
+    note: 'Answers {"version_info", "version"}; the same dict as common.version is the JSON-RPC route /web/webclient/version_info.',
+  },
+  'common.login': {
+    note: 'JSON-2 has no login: every request carries an API key (Authorization: bearer <api-key>), made in Preferences → Account Security → New API Key. The key stands for the user.',
+  },
+  'common.authenticate': {
+    note: 'JSON-2 has no login: every request carries an API key (Authorization: bearer <api-key>), made in Preferences → Account Security → New API Key. The key stands for the user.',
+  },
   'common.about': { note: 'No replacement; /web/version names the server version.' },
-  'db.list': { ...databaseList, note: 'Applies the server\'s dbfilter, which legacy db.list ignored.' },
-  'db.db_exist': { ...databaseList, note: 'Look for the name in the list (it applies the server\'s dbfilter).' },
+  'db.list': { ...databaseList, note: "Applies the server's dbfilter, which legacy db.list ignored." },
+  'db.db_exist': { ...databaseList, note: "Look for the name in the list (it applies the server's dbfilter)." },
   'db.server_version': { ...webVersion, note: 'The "version" member is db.server_version\'s answer.' },
-  'db.list_lang': searchRead('res.lang', ['code', 'name'], 'Lists the languages of one database (installed ones; add ["active", "in", [true, false]] to the domain for all); legacy listed every language Odoo ships.'),
+  'db.list_lang': searchRead(
+    'res.lang',
+    ['code', 'name'],
+    'Lists the languages of one database (installed ones; add ["active", "in", [true, false]] to the domain for all); legacy listed every language Odoo ships.',
+  ),
   'db.list_countries': searchRead('res.country', ['code', 'name'], 'Country codes come upper-case (legacy gave them lower-case).'),
-  'db.create_database': { request: 'POST /web/database/create', note: 'A form post (master_pwd, name, login, password, lang, country_code, phone, demo); answers 303 on success.' },
-  'db.duplicate_database': { request: 'POST /web/database/duplicate', note: 'A form post (master_pwd, name, new_name, neutralize_database).' },
+  'db.create_database': {
+    request: 'POST /web/database/create',
+    note: 'A form post (master_pwd, name, login, password, lang, country_code, phone, demo); answers 303 on success.',
+  },
+  'db.duplicate_database': {
+    request: 'POST /web/database/duplicate',
+    note: 'A form post (master_pwd, name, new_name, neutralize_database).',
+  },
   'db.drop': { request: 'POST /web/database/drop', note: 'A form post (master_pwd, name).' },
-  'db.dump': { request: 'POST /web/database/backup', note: 'A form post (master_pwd, name, backup_format); answers the backup file itself, not base64.' },
-  'db.restore': { request: 'POST /web/database/restore', note: 'A multipart form post (master_pwd, name, backup_file, copy, neutralize_database).' },
+  'db.dump': {
+    request: 'POST /web/database/backup',
+    note: 'A form post (master_pwd, name, backup_format); answers the backup file itself, not base64.',
+  },
+  'db.restore': {
+    request: 'POST /web/database/restore',
+    note: 'A multipart form post (master_pwd, name, backup_file, copy, neutralize_database).',
+  },
   'db.change_admin_password': { request: 'POST /web/database/change_password', note: 'A form post (master_pwd, master_pwd_new).' },
   'db.rename': { note: 'Odoo 19 has no replacement over HTTP (later versions: POST /web/database/rename).' },
   'db.migrate_databases': { note: 'No replacement: update modules on the server (odoo-bin -u).' },

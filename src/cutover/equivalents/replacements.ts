@@ -31,7 +31,15 @@ const replacements: Readonly<Record<string, Replacement>> = {
   // "Since 19.0, read_group is deprecated. Please use … formatted_read_group for a complete formatted result"
   read_group: {
     method: 'formatted_read_group',
-    body: (b) => rename(b, [['domain', 'domain'], ['groupby', 'groupby'], ['fields', 'aggregates'], ['offset', 'offset'], ['limit', 'limit'], ['orderby', 'order']]),
+    body: (b) =>
+      rename(b, [
+        ['domain', 'domain'],
+        ['groupby', 'groupby'],
+        ['fields', 'aggregates'],
+        ['offset', 'offset'],
+        ['limit', 'limit'],
+        ['orderby', 'order'],
+      ]),
     note: "formatted_read_group groups by every groupby field at once (read_group's lazy=False), and takes its aggregates as 'field:agg' (e.g. 'amount_total:sum'; '__count' for the number of records).",
   },
   // "Deprecated since 19.0, use action_archive or action_unarchive"
@@ -44,7 +52,7 @@ const replacements: Readonly<Record<string, Replacement>> = {
   check_access_rights: {
     method: 'has_access',
     body: (b) => rename(b, [['operation', 'operation']]),
-    note: "Odoo names check_access(), which is @api.private in 19 (JSON-2 refuses it with 403); has_access(operation) answers the same question with True or False, on no records for the model-level check.",
+    note: 'Odoo names check_access(), which is @api.private in 19 (JSON-2 refuses it with 403); has_access(operation) answers the same question with True or False, on no records for the model-level check.',
   },
   // "check_access_rule() is deprecated since 18.0; use check_access() instead."
   check_access_rule: {

@@ -19,7 +19,8 @@ const decoder = new TextDecoder();
 export function copyAnswer(response: WireResponse, maxBytes: number): AnswerCopy {
   const body = response.body;
   if (typeof body === 'string') return { response, text: Promise.resolve(body.length > maxBytes ? { tooLarge: true } : { text: body }) };
-  if (body instanceof Uint8Array) return { response, text: Promise.resolve(body.length > maxBytes ? { tooLarge: true } : { text: decoder.decode(body) }) };
+  if (body instanceof Uint8Array)
+    return { response, text: Promise.resolve(body.length > maxBytes ? { tooLarge: true } : { text: decoder.decode(body) }) };
   let settle: (copy: { text: string } | { tooLarge: true } | undefined) => void = () => {};
   const text = new Promise<{ text: string } | { tooLarge: true } | undefined>((resolve) => {
     settle = resolve;
@@ -31,7 +32,8 @@ export function copyAnswer(response: WireResponse, maxBytes: number): AnswerCopy
     try {
       for await (const chunk of body as AsyncIterable<string | Uint8Array>) {
         if (size <= maxBytes) {
-          const part = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+          const part =
+            typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
           size += part.length;
           if (size <= maxBytes) parts.push(typeof chunk === 'string' ? part : Buffer.from(part));
         }

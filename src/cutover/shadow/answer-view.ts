@@ -58,7 +58,12 @@ function jsonView(body: string): AnswerView {
   const name = String(data.get('name'));
   const debug = data.get('debug');
   const tail = typeof debug === 'string' ? exceptionTail(debug) : '';
-  return { kind: 'fault', code: name, text: `${name}: ${String(data.get('message') ?? '')}\n${tail}`, accessDenied: name === 'odoo.exceptions.AccessDenied' };
+  return {
+    kind: 'fault',
+    code: name,
+    text: `${name}: ${String(data.get('message') ?? '')}\n${tail}`,
+    accessDenied: name === 'odoo.exceptions.AccessDenied',
+  };
 }
 
 /** Reads an answer body of `dialect`; `other` when it is not a legacy answer (an HTML page, garbage). */

@@ -24,5 +24,7 @@ export function compareAnswers(dialect: Dialect, gateway: HttpAnswer, legacy: Ht
   // the usual case against Odoo: the gateway wrote Odoo's bytes, so there is nothing to parse
   if (gateway.body === legacy.body) return [];
   // the legacy answer is the yardstick: "expected" is what Odoo said, "got" what the gateway said
-  return dialect === 'jsonrpc' ? compareJsonrpcBodies(legacy.body, gateway.body, exact) : compareXmlrpcBodies(legacy.body, gateway.body, exact);
+  return dialect === 'jsonrpc'
+    ? compareJsonrpcBodies(legacy.body, gateway.body, exact)
+    : compareXmlrpcBodies(legacy.body, gateway.body, exact);
 }

@@ -9,7 +9,8 @@ const compatibility = readFileSync(new URL('../../../COMPATIBILITY.md', import.m
 const fault = (text: string, accessDenied = false): AnswerView => ({ kind: 'fault', code: text.split('\n')[0] ?? '', text, accessDenied });
 const result = (value: Value): AnswerView => ({ kind: 'result', value });
 const deviations = intendedDeviations();
-const explain = (gateway: AnswerView, legacy: AnswerView, service = 'object', method = 'execute_kw') => explainDifference(deviations, { service, method }, gateway, legacy);
+const explain = (gateway: AnswerView, legacy: AnswerView, service = 'object', method = 'execute_kw') =>
+  explainDifference(deviations, { service, method }, gateway, legacy);
 
 describe('intended-rules.generated.ts', () => {
   it('is up to date with the - Shadow: lines of COMPATIBILITY.md', () => {
@@ -33,13 +34,17 @@ describe('explainDifference() with the rules of COMPATIBILITY.md', () => {
     [
       'an unknown database named with the server address by Odoo',
       fault('1\npsycopg2.OperationalError: connection to server failed: FATAL:  database "nope" does not exist\n\n'),
-      fault('1\npsycopg2.OperationalError: connection to server at "127.0.0.1", port 5432 failed: FATAL:  database "nope" does not exist\n\n'),
+      fault(
+        '1\npsycopg2.OperationalError: connection to server at "127.0.0.1", port 5432 failed: FATAL:  database "nope" does not exist\n\n',
+      ),
       'Unknown-database faults do not name the PostgreSQL server',
     ],
     [
       'an unknown database named with the socket by Odoo',
       fault('1\npsycopg2.OperationalError: connection to server failed: FATAL:  database "nope" does not exist\n\n'),
-      fault('1\npsycopg2.OperationalError: connection to server on socket "/run/postgresql/.s.PGSQL.5432" failed: FATAL:  database "nope" does not exist\n\n'),
+      fault(
+        '1\npsycopg2.OperationalError: connection to server on socket "/run/postgresql/.s.PGSQL.5432" failed: FATAL:  database "nope" does not exist\n\n',
+      ),
       'Unknown-database faults do not name the PostgreSQL server',
     ],
     [
@@ -56,7 +61,9 @@ describe('explainDifference() with the rules of COMPATIBILITY.md', () => {
     ],
     [
       'a kwarg named ids',
-      fault("1\nTypeError: cannot call x.m through JSON-2 (named arguments only): argument 'ids' would be taken as JSON-2's own 'ids', not passed to X.m()\n"),
+      fault(
+        "1\nTypeError: cannot call x.m through JSON-2 (named arguments only): argument 'ids' would be taken as JSON-2's own 'ids', not passed to X.m()\n",
+      ),
       result(true),
       'Keyword arguments named ids or context, or named like a positional-only parameter',
     ],
@@ -67,13 +74,18 @@ describe('explainDifference() with the rules of COMPATIBILITY.md', () => {
       'A method no signature source knows takes only its ids by position',
     ],
     ['a password changed a moment ago', result(3), fault('3\nAccess Denied', true), 'A changed password keeps working for up to 5 s'],
-    ['a <base64> argument', result(7), fault("1\nTypeError: argument should be a bytes-like object or ASCII string, not 'Binary'\n"), '<base64> values are accepted'],
+    [
+      'a <base64> argument',
+      result(7),
+      fault("1\nTypeError: argument should be a bytes-like object or ASCII string, not 'Binary'\n"),
+      '<base64> values are accepted',
+    ],
   ])('counts %s as intended', (_what, gateway, legacy, title) => {
     expect(explain(gateway, legacy)).toBe(title);
   });
 
   it('counts a db.list the dbfilter narrowed, and a db_exist it hid, as intended', () => {
-    const title = 'db.list and db.db_exist see the databases Odoo\'s dbfilter lets through';
+    const title = "db.list and db.db_exist see the databases Odoo's dbfilter lets through";
     expect(explain(result(['a']), result(['a', 'b']), 'db', 'list')).toBe(title);
     expect(explain(result(false), result(true), 'db', 'db_exist')).toBe(title);
     expect(explain(result(['a', 'c']), result(['a', 'b']), 'db', 'list')).toBeUndefined();

@@ -31,7 +31,8 @@ export interface IntendedDeviation {
   matches: Matcher;
 }
 
-const sameItems = (a: unknown, b: unknown) => JSON.stringify(a, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v instanceof Map ? [...v] : v)) ===
+const sameItems = (a: unknown, b: unknown) =>
+  JSON.stringify(a, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v instanceof Map ? [...v] : v)) ===
   JSON.stringify(b, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v instanceof Map ? [...v] : v));
 
 /** Turns one rule into a matcher; throws on a rule outside the grammar (a test runs every rule of the file). */
@@ -45,12 +46,16 @@ export function parseRule(rule: string): Matcher {
       return answer.kind === 'fault' && answer.text.includes(text);
     };
   }
-  if (rule === 'legacy access denied') return (_call, gateway, legacy) => legacy.kind === 'fault' && legacy.accessDenied && gateway.kind === 'result';
+  if (rule === 'legacy access denied')
+    return (_call, gateway, legacy) => legacy.kind === 'fault' && legacy.accessDenied && gateway.kind === 'result';
   m = /^same fault without \/(.+)\/$/.exec(rule);
   if (m !== null) {
     const cut = new RegExp(m[1] as string, 'g');
     return (_call, gateway, legacy) =>
-      gateway.kind === 'fault' && legacy.kind === 'fault' && gateway.text !== legacy.text && gateway.text.replace(cut, '') === legacy.text.replace(cut, '');
+      gateway.kind === 'fault' &&
+      legacy.kind === 'fault' &&
+      gateway.text !== legacy.text &&
+      gateway.text.replace(cut, '') === legacy.text.replace(cut, '');
   }
   m = /^result (subset|false) for ([\w.]+)\.(\w+)$/.exec(rule);
   if (m !== null) {
@@ -75,6 +80,11 @@ export function intendedDeviations(sections: readonly ShadowRules[] = compatibil
 }
 
 /** The title of the first deviation that explains the pair, or undefined. */
-export function explainDifference(deviations: readonly IntendedDeviation[], call: CallName, gateway: AnswerView, legacy: AnswerView): string | undefined {
+export function explainDifference(
+  deviations: readonly IntendedDeviation[],
+  call: CallName,
+  gateway: AnswerView,
+  legacy: AnswerView,
+): string | undefined {
   return deviations.find((d) => d.matches(call, gateway, legacy))?.title;
 }

@@ -26,7 +26,8 @@ export function goneReason(service: string, path: string, status: number, answer
   if (tail.endsWith(`ValueError: Invalid service name: ${service}`)) {
     return `the upstream's legacy endpoint has no "${service}" service any more (ValueError: Invalid service name: ${service}, as Odoo saas-19.1 and later answer)`;
   }
-  if (tail.endsWith(`KeyError: '${service}'`)) return `the upstream's legacy endpoint has no "${service}" service any more (KeyError: '${service}')`;
+  if (tail.endsWith(`KeyError: '${service}'`))
+    return `the upstream's legacy endpoint has no "${service}" service any more (KeyError: '${service}')`;
   return undefined;
 }
 

@@ -4,13 +4,34 @@ import type { CallOutcome } from '../../wire/response.ts';
 import { defaultShadowMethods, isRefusedLogin, mayShadow, notShadowedReason, parseShadowMethods } from './policy.ts';
 
 const defaults = new Set(defaultShadowMethods);
-const object = (modelMethod: string, error?: LegacyError): CallOutcome => ({ service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod, ...(error === undefined ? {} : { error }) });
+const object = (modelMethod: string, error?: LegacyError): CallOutcome => ({
+  service: 'object',
+  method: 'execute_kw',
+  model: 'res.partner',
+  modelMethod,
+  ...(error === undefined ? {} : { error }),
+});
 
 describe('parseShadowMethods()', () => {
   it('starts from the allowlist of ', () => {
     expect(parseShadowMethods('')).toEqual([
-      'read', 'search', 'search_read', 'search_count', 'fields_get', 'name_search', 'read_group', 'formatted_read_group',
-      'default_get', 'check_access_rights', 'context_get', 'version', 'list', 'server_version', 'db_exist', 'list_lang', 'list_countries',
+      'read',
+      'search',
+      'search_read',
+      'search_count',
+      'fields_get',
+      'name_search',
+      'read_group',
+      'formatted_read_group',
+      'default_get',
+      'check_access_rights',
+      'context_get',
+      'version',
+      'list',
+      'server_version',
+      'db_exist',
+      'list_lang',
+      'list_countries',
     ]);
   });
 

@@ -11,8 +11,23 @@ import type { AnswerView } from './answer-view.ts';
 
 /** The methods shadowed by default: model methods that only read, `common.version`, and the db functions below. */
 export const defaultShadowMethods: readonly string[] = [
-  'read', 'search', 'search_read', 'search_count', 'fields_get', 'name_search', 'read_group', 'formatted_read_group',
-  'default_get', 'check_access_rights', 'context_get', 'version', 'list', 'server_version', 'db_exist', 'list_lang', 'list_countries',
+  'read',
+  'search',
+  'search_read',
+  'search_count',
+  'fields_get',
+  'name_search',
+  'read_group',
+  'formatted_read_group',
+  'default_get',
+  'check_access_rights',
+  'context_get',
+  'version',
+  'list',
+  'server_version',
+  'db_exist',
+  'list_lang',
+  'list_countries',
 ];
 
 /** The only `db` functions ever shadowed: they read, and none takes a password but `list_countries` (the master). */
@@ -20,10 +35,33 @@ export const shadowableDbFunctions: ReadonlySet<string> = new Set(['list', 'serv
 
 /** Model methods that change state (the ORM's writers and workflow entry points). */
 const writers: ReadonlySet<string> = new Set([
-  'create', 'write', 'unlink', 'copy', 'copy_data', 'name_create', 'toggle_active', 'load', 'web_save', 'onchange',
-  'message_post', 'message_subscribe', 'message_unsubscribe', 'signal_workflow', 'exec_workflow', 'import_data',
-  'execute', 'execute_kw', 'create_database', 'duplicate_database', 'drop', 'dump', 'restore', 'rename',
-  'change_admin_password', 'migrate_databases', 'set_loglevel',
+  'create',
+  'write',
+  'unlink',
+  'copy',
+  'copy_data',
+  'name_create',
+  'toggle_active',
+  'load',
+  'web_save',
+  'onchange',
+  'message_post',
+  'message_subscribe',
+  'message_unsubscribe',
+  'signal_workflow',
+  'exec_workflow',
+  'import_data',
+  'execute',
+  'execute_kw',
+  'create_database',
+  'duplicate_database',
+  'drop',
+  'dump',
+  'restore',
+  'rename',
+  'change_admin_password',
+  'migrate_databases',
+  'set_loglevel',
 ]);
 
 /** Why a method can never be shadowed, or undefined when the operator may allow it. */
@@ -43,7 +81,10 @@ const methodName = /^[A-Za-z][A-Za-z0-9_]*$/;
  */
 export function parseShadowMethods(spec: string): string[] | string {
   const methods = new Set(defaultShadowMethods);
-  for (const raw of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const sign = raw[0];
     const name = raw.slice(1);
     if ((sign !== '+' && sign !== '-') || !methodName.test(name)) {
@@ -62,7 +103,8 @@ export function parseShadowMethods(spec: string): string[] | string {
 
 /** The name a call is allowlisted under: the model method for `object`, else the service method. */
 export function shadowedName(outcome: CallOutcome): string | undefined {
-  if (outcome.service === 'object') return outcome.method === 'execute' || outcome.method === 'execute_kw' ? outcome.modelMethod : undefined;
+  if (outcome.service === 'object')
+    return outcome.method === 'execute' || outcome.method === 'execute_kw' ? outcome.modelMethod : undefined;
   return outcome.method;
 }
 
@@ -74,7 +116,8 @@ export function shadowedName(outcome: CallOutcome): string | undefined {
 export function mayShadow(outcome: CallOutcome | undefined, allowlist: ReadonlySet<string>): boolean {
   if (outcome === undefined) return false;
   const kind = outcome.error?.kind;
-  if (kind === 'access_denied' || kind === 'upstream_timeout' || kind === 'upstream_unavailable' || kind === 'upstream_invalid') return false;
+  if (kind === 'access_denied' || kind === 'upstream_timeout' || kind === 'upstream_unavailable' || kind === 'upstream_invalid')
+    return false;
   if (outcome.service !== 'common' && outcome.service !== 'db' && outcome.service !== 'object') return false;
   if (outcome.service === 'db' && !shadowableDbFunctions.has(outcome.method)) return false;
   const name = shadowedName(outcome);
@@ -83,14 +126,24 @@ export function mayShadow(outcome: CallOutcome | undefined, allowlist: ReadonlyS
 
 /** A `login`/`authenticate` the gateway answered False: a wrong password, never sent again. */
 export function isRefusedLogin(outcome: CallOutcome, gateway: AnswerView): boolean {
-  return outcome.service === 'common' && (outcome.method === 'login' || outcome.method === 'authenticate') && gateway.kind === 'result' && gateway.value === false;
+  return (
+    outcome.service === 'common' &&
+    (outcome.method === 'login' || outcome.method === 'authenticate') &&
+    gateway.kind === 'result' &&
+    gateway.value === false
+  );
 }
 
 /**
  * Why a method the report lists is never shadowed, or undefined when shadow mode samples it (the
  * readiness line names the methods never sampled, and why).
  */
-export function notShadowedReason(service: string, method: string, modelMethod: string | undefined, allowlist: ReadonlySet<string>): string | undefined {
+export function notShadowedReason(
+  service: string,
+  method: string,
+  modelMethod: string | undefined,
+  allowlist: ReadonlySet<string>,
+): string | undefined {
   if (service !== 'common' && service !== 'db' && service !== 'object') return 'not a legacy service';
   if (service === 'db' && !shadowableDbFunctions.has(method)) return 'a db function that is never shadowed';
   const name = service === 'object' ? modelMethod : method;

@@ -7,16 +7,33 @@ const key = 'a'.repeat(40);
 
 describe('secretsOf()', () => {
   it("takes an object call's password and argument strings, not its model and method", () => {
-    const body = xmlCall(['<string>gw</string>', '<int>2</int>', '<string>pw</string>', '<string>res.partner</string>', '<string>search_read</string>', '<array><data><value><array><data><value><string>email</string></value><value><string>=</string></value><value><string>jane@example.com</string></value></data></array></value></data></array>']);
+    const body = xmlCall([
+      '<string>gw</string>',
+      '<int>2</int>',
+      '<string>pw</string>',
+      '<string>res.partner</string>',
+      '<string>search_read</string>',
+      '<array><data><value><array><data><value><string>email</string></value><value><string>=</string></value><value><string>jane@example.com</string></value></data></array></value></data></array>',
+    ]);
     const secrets = secretsOf('xmlrpc2', body, 'object');
     expect(secrets.passwords).toEqual(['pw']);
     expect(secrets.strings).toEqual(['jane@example.com', 'email', 'pw']);
   });
 
   it("takes a JSON-RPC login's password and a db call's master password", () => {
-    const login = JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'common', method: 'login', args: ['gw', 'admin', 's3cret'] } });
+    const login = JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'call',
+      id: 1,
+      params: { service: 'common', method: 'login', args: ['gw', 'admin', 's3cret'] },
+    });
     expect(secretsOf('jsonrpc', login, 'common').passwords).toEqual(['s3cret']);
-    const countries = JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'db', method: 'list_countries', args: ['master-pw'] } });
+    const countries = JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'call',
+      id: 1,
+      params: { service: 'db', method: 'list_countries', args: ['master-pw'] },
+    });
     expect(secretsOf('jsonrpc', countries, 'db').passwords).toEqual(['master-pw']);
   });
 
@@ -27,7 +44,9 @@ describe('secretsOf()', () => {
 
 describe('redactText()', () => {
   it('cuts every secret and every API key', () => {
-    expect(redactText(`login jane@example.com with pw and ${key}`, { passwords: ['pw'], strings: ['jane@example.com', 'pw'] })).toBe('login ‹redacted› with ‹redacted› and ‹redacted›');
+    expect(redactText(`login jane@example.com with pw and ${key}`, { passwords: ['pw'], strings: ['jane@example.com', 'pw'] })).toBe(
+      'login ‹redacted› with ‹redacted› and ‹redacted›',
+    );
   });
 });
 
@@ -35,10 +54,15 @@ describe('renderAnswer()', () => {
   const secrets = { passwords: ['pw'], strings: ['Jane', 'pw'] };
 
   it('keeps types and field names, cuts argument values, hides values under secret-looking names', () => {
-    const xml = '<?xml version="1.0"?>\n<methodResponse>\n<params>\n<param>\n<value><struct>\n<member>\n<name>name</name>\n<value><string>Jane Doe</string></value>\n</member>\n<member>\n<name>password</name>\n<value><string>hunter2</string></value>\n</member>\n<member>\n<name>rate</name>\n<value><double>1.5</double></value>\n</member>\n</struct></value>\n</param>\n</params>\n\n</methodResponse>\n';
-    expect(renderAnswer('xmlrpc2', 200, xml, secrets)).toBe('{"name": <string>"‹redacted› Doe", "password": <string>"‹redacted›", "rate": <double>"1.5"}');
+    const xml =
+      '<?xml version="1.0"?>\n<methodResponse>\n<params>\n<param>\n<value><struct>\n<member>\n<name>name</name>\n<value><string>Jane Doe</string></value>\n</member>\n<member>\n<name>password</name>\n<value><string>hunter2</string></value>\n</member>\n<member>\n<name>rate</name>\n<value><double>1.5</double></value>\n</member>\n</struct></value>\n</param>\n</params>\n\n</methodResponse>\n';
+    expect(renderAnswer('xmlrpc2', 200, xml, secrets)).toBe(
+      '{"name": <string>"‹redacted› Doe", "password": <string>"‹redacted›", "rate": <double>"1.5"}',
+    );
     const json = '{"jsonrpc": "2.0", "id": 1, "result": [{"name": "Jane", "api_key": "x", "n": 2.0}]}';
-    expect(renderAnswer('jsonrpc', 200, json, secrets)).toBe('{"jsonrpc": "2.0", "id": 1, "result": [{"name": "‹redacted›", "api_key": "‹redacted›", "n": 2.0}]}');
+    expect(renderAnswer('jsonrpc', 200, json, secrets)).toBe(
+      '{"jsonrpc": "2.0", "id": 1, "result": [{"name": "‹redacted›", "api_key": "‹redacted›", "n": 2.0}]}',
+    );
   });
 
   it('truncates a long answer and keeps a page that is no legacy answer as text', () => {

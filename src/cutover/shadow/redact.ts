@@ -100,14 +100,21 @@ function redactTagged(t: Tagged, secrets: Secrets, hide: boolean): Tagged {
     case 'array':
       return { ...t, items: t.items.map((item) => redactTagged(item, secrets, hide)) };
     case 'struct':
-      return { ...t, members: t.members.map((m) => ({ name: redactName(m.name, secrets), value: redactTagged(m.value, secrets, hide || secretName.test(m.name)) })) };
+      return {
+        ...t,
+        members: t.members.map((m) => ({
+          name: redactName(m.name, secrets),
+          value: redactTagged(m.value, secrets, hide || secretName.test(m.name)),
+        })),
+      };
   }
 }
 
 function redactValue(v: Value, secrets: Secrets, hide: boolean): Value {
   if (typeof v === 'string') return hide ? redacted : redactText(v, secrets);
   if (Array.isArray(v)) return v.map((item) => redactValue(item, secrets, hide));
-  if (isStruct(v)) return new Map([...v].map(([k, item]) => [redactName(k, secrets), redactValue(item, secrets, hide || secretName.test(k))]));
+  if (isStruct(v))
+    return new Map([...v].map(([k, item]) => [redactName(k, secrets), redactValue(item, secrets, hide || secretName.test(k))]));
   return hide && v !== null ? redacted : v;
 }
 
@@ -116,7 +123,10 @@ export function renderAnswer(dialect: Dialect, status: number, body: string, sec
   try {
     if (dialect === 'jsonrpc') return cut(renderJson(redactValue(parseJson(body), secrets, false), maxAnswerChars * 2), maxAnswerChars);
     const r = parseTaggedResponse(body);
-    const text = r.kind === 'fault' ? `fault ${renderTagged(redactTagged(r.fault, secrets, false), maxAnswerChars * 2)}` : r.params.map((p) => renderTagged(redactTagged(p, secrets, false), maxAnswerChars * 2)).join(', ');
+    const text =
+      r.kind === 'fault'
+        ? `fault ${renderTagged(redactTagged(r.fault, secrets, false), maxAnswerChars * 2)}`
+        : r.params.map((p) => renderTagged(redactTagged(p, secrets, false), maxAnswerChars * 2)).join(', ');
     return cut(text, maxAnswerChars);
   } catch {
     return cut(`HTTP ${status}: ${redactText(body, secrets)}`, maxAnswerChars);

@@ -7,11 +7,31 @@ import type { CallOutcome, WireResponse } from '../../wire/response.ts';
 import { defaultShadowMethods } from './policy.ts';
 import { createShadow, type ShadowExchange, type ShadowResult, type ShadowSettings } from './shadow.ts';
 
-const origin: CallOrigin = { host: 'gw', ip: '10.0.0.9', proto: 'http', userAgent: 'client/1', requestId: 'r1', signal: new AbortController().signal };
+const origin: CallOrigin = {
+  host: 'gw',
+  ip: '10.0.0.9',
+  proto: 'http',
+  userAgent: 'client/1',
+  requestId: 'r1',
+  signal: new AbortController().signal,
+};
 const read: CallOutcome = { service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'read' };
-const body = JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'object', method: 'execute_kw', args: ['db', 2, 'the-password', 'res.partner', 'read', [[7]], { fields: ['name'] }] } });
-const ok = (result: string): WireResponse => ({ status: 200, contentType: 'application/json; charset=utf-8', body: `{"jsonrpc": "2.0", "id": 1, "result": ${result}}` });
-const legacy = (result: string, status = 200): LegacyEndpointAnswer => ({ status, contentType: 'application/json; charset=utf-8', text: `{"jsonrpc": "2.0", "id": 1, "result": ${result}}` });
+const body = JSON.stringify({
+  jsonrpc: '2.0',
+  method: 'call',
+  id: 1,
+  params: { service: 'object', method: 'execute_kw', args: ['db', 2, 'the-password', 'res.partner', 'read', [[7]], { fields: ['name'] }] },
+});
+const ok = (result: string): WireResponse => ({
+  status: 200,
+  contentType: 'application/json; charset=utf-8',
+  body: `{"jsonrpc": "2.0", "id": 1, "result": ${result}}`,
+});
+const legacy = (result: string, status = 200): LegacyEndpointAnswer => ({
+  status,
+  contentType: 'application/json; charset=utf-8',
+  text: `{"jsonrpc": "2.0", "id": 1, "result": ${result}}`,
+});
 
 function setup(answers: Array<LegacyEndpointAnswer | Error>, settings: Partial<ShadowSettings> = {}, replays: WireResponse[] = []) {
   const results: ShadowResult[] = [];
@@ -24,10 +44,25 @@ function setup(answers: Array<LegacyEndpointAnswer | Error>, settings: Partial<S
   const client: LegacyEndpointClient = { post, close: async () => {} };
   const log = createLogger('silent');
   const warn = vi.spyOn(log, 'warn');
-  const shadow = createShadow({ settings: { samplePercent: 100, maxInFlight: 4, methods: defaultShadowMethods, ...settings }, client, log, onResult: (r) => results.push(r), random: () => 0.5 });
+  const shadow = createShadow({
+    settings: { samplePercent: 100, maxInFlight: 4, methods: defaultShadowMethods, ...settings },
+    client,
+    log,
+    onResult: (r) => results.push(r),
+    random: () => 0.5,
+  });
   const replay = vi.fn(async () => replays.shift() ?? ok('[]'));
   const offer = (answer: WireResponse, outcome: CallOutcome | undefined = read, runNow = true) => {
-    const exchange: ShadowExchange = { dialect: 'jsonrpc', path: '/jsonrpc', contentType: 'application/json', body: new TextEncoder().encode(body), origin, outcome: () => outcome, answer, replay };
+    const exchange: ShadowExchange = {
+      dialect: 'jsonrpc',
+      path: '/jsonrpc',
+      contentType: 'application/json',
+      body: new TextEncoder().encode(body),
+      origin,
+      outcome: () => outcome,
+      answer,
+      replay,
+    };
     let run: (() => void) | undefined;
     const sent = shadow.offer(exchange, (r) => {
       run = r;
@@ -54,7 +89,9 @@ describe('createShadow()', () => {
   });
 
   it('re-checks a difference on both sides and keeps it only if it persists, redacted', async () => {
-    const { shadow, results, post, replay, offer } = setup([legacy('[{"id": 7, "rate": 1}]'), legacy('[{"id": 7, "rate": 1}]')], {}, [ok('[{"id": 7, "rate": 1.0}]')]);
+    const { shadow, results, post, replay, offer } = setup([legacy('[{"id": 7, "rate": 1}]'), legacy('[{"id": 7, "rate": 1}]')], {}, [
+      ok('[{"id": 7, "rate": 1.0}]'),
+    ]);
     offer(ok('[{"id": 7, "rate": 1.0}]'));
     await shadow.idle();
     expect(post).toHaveBeenCalledTimes(2);
@@ -69,14 +106,22 @@ describe('createShadow()', () => {
   });
 
   it('counts a difference that does not persist (a concurrent write) as equal', async () => {
-    const { shadow, results, offer } = setup([legacy('[{"id": 7, "name": "B"}]'), legacy('[{"id": 7, "name": "B"}]')], {}, [ok('[{"id": 7, "name": "B"}]')]);
+    const { shadow, results, offer } = setup([legacy('[{"id": 7, "name": "B"}]'), legacy('[{"id": 7, "name": "B"}]')], {}, [
+      ok('[{"id": 7, "name": "B"}]'),
+    ]);
     offer(ok('[{"id": 7, "name": "A"}]'));
     await shadow.idle();
     expect(results.map((r) => r.outcome)).toEqual(['equal']);
   });
 
   it('counts a difference COMPATIBILITY.md describes as intended, naming the deviation', async () => {
-    const { shadow, results, replay, offer } = setup([{ status: 200, contentType: 'application/json; charset=utf-8', text: '{"jsonrpc": "2.0", "id": 1, "error": {"code": 0, "message": "Odoo Server Error", "data": {"name": "odoo.exceptions.AccessDenied", "message": "Access Denied", "arguments": ["Access Denied"], "context": {}, "debug": ""}}}' }]);
+    const { shadow, results, replay, offer } = setup([
+      {
+        status: 200,
+        contentType: 'application/json; charset=utf-8',
+        text: '{"jsonrpc": "2.0", "id": 1, "error": {"code": 0, "message": "Odoo Server Error", "data": {"name": "odoo.exceptions.AccessDenied", "message": "Access Denied", "arguments": ["Access Denied"], "context": {}, "debug": ""}}}',
+      },
+    ]);
     offer(ok('[{"id": 7}]'));
     await shadow.idle();
     expect(replay).not.toHaveBeenCalled();
@@ -139,10 +184,18 @@ describe('createShadow()', () => {
 describe('compareAnswers()', () => {
   it('finds identical answers equal without parsing them, and typed differences otherwise', async () => {
     const { compareAnswers } = await import('./compare-answers.ts');
-    const xml = (v: string) => ({ status: 200, contentType: 'text/xml; charset=utf-8', body: `<?xml version="1.0"?>\n<methodResponse>\n<params>\n<param>\n<value>${v}</value>\n</param>\n</params>\n\n</methodResponse>\n` });
+    const xml = (v: string) => ({
+      status: 200,
+      contentType: 'text/xml; charset=utf-8',
+      body: `<?xml version="1.0"?>\n<methodResponse>\n<params>\n<param>\n<value>${v}</value>\n</param>\n</params>\n\n</methodResponse>\n`,
+    });
     expect(compareAnswers('xmlrpc2', xml('<int>1</int>'), xml('<int>1</int>'))).toEqual([]);
     expect(compareAnswers('xmlrpc2', xml('<int>1</int>'), xml('<int>01</int>'))).toEqual([]);
-    expect(compareAnswers('xmlrpc2', xml('<double>1.0</double>'), xml('<int>1</int>'))).toEqual([{ path: 'result', message: 'expected <int> <int>"1", got <double> <double>"1.0"' }]);
-    expect(compareAnswers('xmlrpc2', { ...xml('<int>1</int>'), status: 500 }, xml('<int>1</int>'))).toEqual([{ path: 'status', message: 'expected HTTP 200, got 500' }]);
+    expect(compareAnswers('xmlrpc2', xml('<double>1.0</double>'), xml('<int>1</int>'))).toEqual([
+      { path: 'result', message: 'expected <int> <int>"1", got <double> <double>"1.0"' },
+    ]);
+    expect(compareAnswers('xmlrpc2', { ...xml('<int>1</int>'), status: 500 }, xml('<int>1</int>'))).toEqual([
+      { path: 'status', message: 'expected HTTP 200, got 500' },
+    ]);
   });
 });

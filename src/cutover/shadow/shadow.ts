@@ -112,7 +112,12 @@ export function createShadow(deps: ShadowDeps): Shadow {
     }
   }
 
-  function report(exchange: ShadowExchange, call: CallOutcome, outcome: ShadowOutcome, extra: Pick<ShadowResult, 'deviation' | 'difference'> = {}): void {
+  function report(
+    exchange: ShadowExchange,
+    call: CallOutcome,
+    outcome: ShadowOutcome,
+    extra: Pick<ShadowResult, 'deviation' | 'difference'> = {},
+  ): void {
     onResult({ userAgent: exchange.origin.userAgent, ip: exchange.origin.ip, call, outcome, ...extra });
   }
 
@@ -139,10 +144,21 @@ export function createShadow(deps: ShadowDeps): Shadow {
   }
 
   /** Compares one pair: equal, intended (with the deviation), or the differences. */
-  function judge(exchange: ShadowExchange, call: CallOutcome, gateway: HttpAnswer, legacy: HttpAnswer, legacyView: AnswerView): { equal: true } | { deviation: string } | { differences: Difference[] } {
+  function judge(
+    exchange: ShadowExchange,
+    call: CallOutcome,
+    gateway: HttpAnswer,
+    legacy: HttpAnswer,
+    legacyView: AnswerView,
+  ): { equal: true } | { deviation: string } | { differences: Difference[] } {
     const differences = compareAnswers(exchange.dialect, gateway, legacy);
     if (differences.length === 0) return { equal: true };
-    const deviation = explainDifference(deviations, { service: call.service, method: call.method }, viewAnswer(exchange.dialect, gateway.body), legacyView);
+    const deviation = explainDifference(
+      deviations,
+      { service: call.service, method: call.method },
+      viewAnswer(exchange.dialect, gateway.body),
+      legacyView,
+    );
     return deviation === undefined ? { differences } : { deviation };
   }
 
@@ -164,7 +180,10 @@ export function createShadow(deps: ShadowDeps): Shadow {
     const goneWhy = goneReason(call.service, exchange.path, legacy.status, legacyView);
     if (goneWhy !== undefined) return gone.mark(call.service, goneWhy);
     if (legacyView.kind === 'other') {
-      log.debug({ requestId: exchange.origin.requestId, service: call.service, status: legacy.status }, 'shadow call: the legacy endpoint answered no legacy answer');
+      log.debug(
+        { requestId: exchange.origin.requestId, service: call.service, status: legacy.status },
+        'shadow call: the legacy endpoint answered no legacy answer',
+      );
       return report(exchange, call, 'error');
     }
     const first = judge(exchange, call, gateway, legacy, legacyView);
@@ -189,7 +208,15 @@ export function createShadow(deps: ShadowDeps): Shadow {
       gateway: renderAnswer(exchange.dialect, gateway2.status, gateway2.body, secrets),
       legacy: renderAnswer(exchange.dialect, legacy2.status, legacy2.body, secrets),
     };
-    log.info({ requestId: exchange.origin.requestId, service: call.service, method: call.modelMethod ?? call.method, differences: second.differences.length }, 'shadow: the legacy endpoint answered differently, twice');
+    log.info(
+      {
+        requestId: exchange.origin.requestId,
+        service: call.service,
+        method: call.modelMethod ?? call.method,
+        differences: second.differences.length,
+      },
+      'shadow: the legacy endpoint answered differently, twice',
+    );
     report(exchange, call, 'differs', { difference });
   }
 

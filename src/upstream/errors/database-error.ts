@@ -41,7 +41,10 @@ const wordings: readonly Wording[] = [
 ];
 
 /** The AccessDenied texts of `odoo/modules/db.py` (`verify_admin_password`, `verify_db_management_enabled`). */
-const refusals = new Set(['Database management function blocked, bad admin password.', 'Database management functions blocked, admin disabled database listing.']);
+const refusals = new Set([
+  'Database management function blocked, bad admin password.',
+  'Database management functions blocked, admin disabled database listing.',
+]);
 
 /** The naming check of every 19.0 form, whose lazy `_()` fails without an environment. */
 const namingIssue19 = "'NoneType' object has no attribute 'uid'";
@@ -54,7 +57,8 @@ function as19(text: string, op: DatabaseOperation): LegacyError | undefined {
   if (refusals.has(text)) return accessDenied();
   // The bare naming page (create, duplicate, rename) and modules.db's own check of a new name:
   // on 19.0 the same name stops at the controller's check.
-  if (text.startsWith('Houston, we have a database naming issue!') || /^Invalid db_name='.*'$/s.test(text)) return pythonError('builtins.AttributeError', namingIssue19);
+  if (text.startsWith('Houston, we have a database naming issue!') || /^Invalid db_name='.*'$/s.test(text))
+    return pythonError('builtins.AttributeError', namingIssue19);
   // dump(): ValueError(f"Database {db_name!r} doesn't exist")
   if (op.db !== undefined && /^Database '.*' doesn't exist$/s.test(text)) return unknownDatabase(op.db);
   // _create_empty_database: DatabaseExists(f"Database {db_name!r} already exists!")
@@ -64,10 +68,12 @@ function as19(text: string, op: DatabaseOperation): LegacyError | undefined {
     // restore(): ValueError(f"Database {db_name!r} already exists"), checked first as restore_db does
     if (/^Database '.*' already exists$/s.test(text)) return pythonError('Exception', 'Database already exists');
     // not a zip, no dump.sql in it, psql's exit status (CalledProcessError.args[0]): restore_db's one text
-    if (text === 'File is not a zip file' || /^There is no item named /.test(text) || /^\d+$/.test(text)) return pythonError('Exception', "Couldn't restore database");
+    if (text === 'File is not a zip file' || /^There is no item named /.test(text) || /^\d+$/.test(text))
+      return pythonError('Exception', "Couldn't restore database");
   }
   // exp_drop / exp_rename wrap PostgreSQL's error; modules.db lets it through
-  if (op.route === 'drop' && !text.startsWith("Couldn't drop database ")) return pythonError('Exception', `Couldn't drop database ${op.db ?? ''}: ${text}`);
+  if (op.route === 'drop' && !text.startsWith("Couldn't drop database "))
+    return pythonError('Exception', `Couldn't drop database ${op.db ?? ''}: ${text}`);
   if (op.route === 'rename' && !text.startsWith("Couldn't rename database ")) {
     return pythonError('Exception', `Couldn't rename database ${op.db ?? ''} to ${op.newName ?? ''}: ${text}`);
   }

@@ -8,7 +8,15 @@
  * - a `/web/database/*` form's answer: redirect, error page or neither (`classifyDatabaseAnswer`),
  *   and the error page's text as the legacy `db` service's exception (`errorFromDatabaseText`).
  */
-export { errorFromAnswer, errorFromJsonRpc, jsonFromAnswer, jsonTextFromAnswer, unauthorizedName, unknownDatabase, type UpstreamAnswer } from './answer.ts';
+export {
+  errorFromAnswer,
+  errorFromJsonRpc,
+  jsonFromAnswer,
+  jsonTextFromAnswer,
+  unauthorizedName,
+  unknownDatabase,
+  type UpstreamAnswer,
+} from './answer.ts';
 export { errorFromJson2, kindFromName } from './error-json.ts';
 export { classifyDatabaseAnswer, errorTextOf, type DatabaseAnswer } from './database-answer.ts';
 export { errorFromDatabaseText, type DatabaseOperation } from './database-error.ts';

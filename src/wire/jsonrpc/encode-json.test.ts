@@ -6,7 +6,12 @@ import { JsonText, type Value } from '../../value.ts';
 import { encodeResult } from './encode.ts';
 import { encodeJsonResult } from './encode-json.ts';
 
-const answer = (json: string) => new JsonText(json, 256, vi.fn(() => parseJson(json, { maxDepth: 256 })));
+const answer = (json: string) =>
+  new JsonText(
+    json,
+    256,
+    vi.fn(() => parseJson(json, { maxDepth: 256 })),
+  );
 const ids: Value[] = [1, 'abc', null, 12345678901234567890n, new Map([['x', [1]]])];
 
 describe('encodeJsonResult()', () => {

@@ -8,7 +8,13 @@ import { hasLoneSurrogate } from '../../python/lone-surrogate.ts';
 import { JsonText, StreamedString, type CallResult, type Value } from '../../value.ts';
 import type { CallOutcome, WireResponse } from '../response.ts';
 import { reportWhenDone } from '../streamed-body.ts';
-import { badRequestPage, contentTypeJson, internalServerErrorPage, isJsonRpcContentType, unsupportedMediaTypePage } from './content-type.ts';
+import {
+  badRequestPage,
+  contentTypeJson,
+  internalServerErrorPage,
+  isJsonRpcContentType,
+  unsupportedMediaTypePage,
+} from './content-type.ts';
 import { BadJsonRpcBody, decodeRequest } from './decode.ts';
 import { encodeResult } from './encode.ts';
 import { encodeJsonResult } from './encode-json.ts';
@@ -42,7 +48,12 @@ export function createJsonRpcHandler(deps: JsonRpcHandlerDeps) {
     report: (outcome: CallOutcome) => void,
   ): Promise<WireResponse> {
     if (!isJsonRpcContentType(contentType)) {
-      return { status: 415, contentType: contentTypeHtml, body: unsupportedMediaTypePage(body.length > 0), headers: { accept: 'application/json, application/json-rpc' } };
+      return {
+        status: 415,
+        contentType: contentTypeHtml,
+        body: unsupportedMediaTypePage(body.length > 0),
+        headers: { accept: 'application/json, application/json-rpc' },
+      };
     }
     // werkzeug's get_data(as_text=True) keeps a leading BOM, which json.loads refuses ("Invalid JSON data")
     const decoded = decodeRequest(new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(body), deps.maxDepth);
@@ -59,7 +70,8 @@ export function createJsonRpcHandler(deps: JsonRpcHandlerDeps) {
       const outcome: CallOutcome = { service: call.service, method: call.method, ...targetOf(call) };
       if (isRefusedLogin(call, result)) outcome.refusedLogin = true;
       // db.dump: the answer goes out while it is produced; its outcome is known at the end.
-      if (result instanceof StreamedString) return { status: 200, contentType: contentTypeJson, body: reportWhenDone(encodeStreamedResult(id, result), outcome, report) };
+      if (result instanceof StreamedString)
+        return { status: 200, contentType: contentTypeJson, body: reportWhenDone(encodeStreamedResult(id, result), outcome, report) };
       // object calls: the upstream's JSON passed on as it is where that gives the same bytes
       report(outcome);
       if (!(result instanceof JsonText) && carriesLoneSurrogate(result)) return unencodable;

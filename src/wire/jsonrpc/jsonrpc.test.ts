@@ -14,7 +14,10 @@ function corpus(id: string) {
 
 describe('decodeRequest()', () => {
   it('reads service, method, args and echoes the id', () => {
-    const d = decodeRequest('{"jsonrpc":"2.0","method":"call","params":{"service":"common","method":"login","args":["gw","admin","x"]},"id":"abc"}', 64);
+    const d = decodeRequest(
+      '{"jsonrpc":"2.0","method":"call","params":{"service":"common","method":"login","args":["gw","admin","x"]},"id":"abc"}',
+      64,
+    );
     expect(d).not.toBeInstanceOf(BadJsonRpcBody);
     expect(d).toMatchObject({ id: 'abc', call: { dialect: 'jsonrpc', service: 'common', method: 'login', params: ['gw', 'admin', 'x'] } });
   });
@@ -74,30 +77,66 @@ describe('decodeRequest()', () => {
 describe('createJsonRpcHandler()', () => {
   it('refuses a body starting with a UTF-8 BOM as invalid JSON, as json.loads does', async () => {
     const handle = createJsonRpcHandler({ dispatch: () => Promise.reject(new Error('not reached')), maxDepth: 64 });
-    const body = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"params":{"service":"common","method":"version","args":[]}}')]);
-    const res = await handle('application/json', body, { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'r', signal: new AbortController().signal }, () => undefined);
+    const body = new Uint8Array([
+      0xef,
+      0xbb,
+      0xbf,
+      ...new TextEncoder().encode('{"params":{"service":"common","method":"version","args":[]}}'),
+    ]);
+    const res = await handle(
+      'application/json',
+      body,
+      { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'r', signal: new AbortController().signal },
+      () => undefined,
+    );
     expect([res.status, res.body]).toEqual([400, badRequestPage('Invalid JSON data')]);
   });
 
   it.each([
     ['{"jsonrpc":"2.0","params":{"service":"common"', 'Invalid JSON data'],
     ['[1]', 'Invalid JSON-RPC data'],
-  ])('answers %j with a 400 whose body is only Odoo\'s description, %j', async (text, description) => {
+  ])("answers %j with a 400 whose body is only Odoo's description, %j", async (text, description) => {
     const handle = createJsonRpcHandler({ dispatch: () => Promise.reject(new Error('not reached')), maxDepth: 64 });
-    const res = await handle('application/json', new TextEncoder().encode(text), { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'r', signal: new AbortController().signal }, () => undefined);
+    const res = await handle(
+      'application/json',
+      new TextEncoder().encode(text),
+      { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'r', signal: new AbortController().signal },
+      () => undefined,
+    );
     expect([res.status, res.contentType, res.body]).toEqual([400, 'text/html; charset=utf-8', description]);
   });
 
   describe('a lone surrogate Odoo cannot encode back', () => {
-    const origin = { host: '', ip: '127.0.0.1', proto: 'http' as const, userAgent: '', requestId: 'r', signal: new AbortController().signal };
-    const request = (args: string) => new TextEncoder().encode(`{"jsonrpc":"2.0","method":"call","id":1,"params":{"service":"object","method":"execute_kw","args":${args}}}`);
-    const upstream500 = new LegacyError('upstream_invalid', { name: 'legacy_rpc_gateway.UpstreamError', message: 'upstream answered HTTP 500 text/html (u, 1 ms)' });
+    const origin = {
+      host: '',
+      ip: '127.0.0.1',
+      proto: 'http' as const,
+      userAgent: '',
+      requestId: 'r',
+      signal: new AbortController().signal,
+    };
+    const request = (args: string) =>
+      new TextEncoder().encode(
+        `{"jsonrpc":"2.0","method":"call","id":1,"params":{"service":"object","method":"execute_kw","args":${args}}}`,
+      );
+    const upstream500 = new LegacyError('upstream_invalid', {
+      name: 'legacy_rpc_gateway.UpstreamError',
+      message: 'upstream answered HTTP 500 text/html (u, 1 ms)',
+    });
 
     it.each([
-      ['an upstream that failed to encode its answer', '["db",2,"pw","res.partner","search",[[["name","=","\\ud800"]]]]', () => Promise.reject(upstream500)],
-      ['a fault that echoes the surrogate', '["\\ud800",2,"pw","res.partner","search",[]]', () => Promise.reject(pythonError('ValueError', 'bad \ud800'))],
+      [
+        'an upstream that failed to encode its answer',
+        '["db",2,"pw","res.partner","search",[[["name","=","\\ud800"]]]]',
+        () => Promise.reject(upstream500),
+      ],
+      [
+        'a fault that echoes the surrogate',
+        '["\\ud800",2,"pw","res.partner","search",[]]',
+        () => Promise.reject(pythonError('ValueError', 'bad \ud800')),
+      ],
       ['a result that echoes it', '["db",2,"pw","res.partner","name_search",["\\ud800"]]', () => Promise.resolve('\ud800')],
-    ])('answers Werkzeug\'s 500 page for %s', async (_what, args, dispatch) => {
+    ])("answers Werkzeug's 500 page for %s", async (_what, args, dispatch) => {
       const handle = createJsonRpcHandler({ dispatch, maxDepth: 64 });
       const res = await handle('application/json', request(args), origin, () => undefined);
       expect([res.status, res.contentType, res.body]).toEqual([500, 'text/html; charset=utf-8', internalServerErrorPage]);
@@ -105,7 +144,12 @@ describe('createJsonRpcHandler()', () => {
 
     it('answers an upstream failure as usual when the request carries no lone surrogate', async () => {
       const handle = createJsonRpcHandler({ dispatch: () => Promise.reject(upstream500), maxDepth: 64 });
-      const res = await handle('application/json', request('["db",2,"pw","res.partner","search",[[["name","=","\\ud83d\\ude00"]]]]'), origin, () => undefined);
+      const res = await handle(
+        'application/json',
+        request('["db",2,"pw","res.partner","search",[[["name","=","\\ud83d\\ude00"]]]]'),
+        origin,
+        () => undefined,
+      );
       expect(res.status).toBe(200);
     });
   });
@@ -127,20 +171,25 @@ describe('encodeResult() and encodeError()', () => {
     const theirs = JSON.parse(c.legacy.response_body);
     expect(Object.keys(ours)).toEqual(Object.keys(theirs));
     expect(Object.keys(ours.error.data)).toEqual(Object.keys(theirs.error.data));
-    expect({ ...ours.error, data: { ...ours.error.data, debug: '' } }).toEqual({ ...theirs.error, data: { ...theirs.error.data, debug: '' } });
+    expect({ ...ours.error, data: { ...ours.error.data, debug: '' } }).toEqual({
+      ...theirs.error,
+      data: { ...theirs.error.data, debug: '' },
+    });
     expect(ours.error.data.debug.trimEnd().split('\n').at(-1)).toBe("KeyError: 'foo'");
   });
 });
 
 describe('content type', () => {
-  it.each([['application/json', true], ['application/json-rpc; charset=utf-8', true], ['text/plain', false], [undefined, false]])(
-    '%s → %s',
-    (header, ok) => {
-      expect(isJsonRpcContentType(header)).toBe(ok);
-    },
-  );
+  it.each([
+    ['application/json', true],
+    ['application/json-rpc; charset=utf-8', true],
+    ['text/plain', false],
+    [undefined, false],
+  ])('%s → %s', (header, ok) => {
+    expect(isJsonRpcContentType(header)).toBe(ok);
+  });
 
-  it('reproduces Werkzeug\'s 415 page for a text/plain body', () => {
+  it("reproduces Werkzeug's 415 page for a text/plain body", () => {
     expect(unsupportedMediaTypePage(true)).toBe(corpus('err-jsonrpc-wrong-content-type').legacy.response_body);
   });
 });

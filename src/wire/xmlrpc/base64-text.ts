@@ -95,7 +95,12 @@ function asciiEncodeError(data: string, firstUnit: number): LegacyError {
   let str: string;
   if (end === start + 1) {
     const cp = chars[start]!.codePointAt(0)!;
-    const hex = cp <= 0xff ? `\\x${cp.toString(16).padStart(2, '0')}` : cp <= 0xffff ? `\\u${cp.toString(16).padStart(4, '0')}` : `\\U${cp.toString(16).padStart(8, '0')}`;
+    const hex =
+      cp <= 0xff
+        ? `\\x${cp.toString(16).padStart(2, '0')}`
+        : cp <= 0xffff
+          ? `\\u${cp.toString(16).padStart(4, '0')}`
+          : `\\U${cp.toString(16).padStart(8, '0')}`;
     str = `'ascii' codec can't encode character '${hex}' in position ${start}: ${reason}`;
   } else {
     str = `'ascii' codec can't encode characters in position ${start}-${end - 1}: ${reason}`;

@@ -29,7 +29,5 @@ export function dateTimeFromText(text: string): PyDateTime | { error: string } {
   if (day! > days) return { error: 'day is out of range for month' };
   if (second! > 59) return { error: 'second must be in 0..59' };
   const two = (n: number) => String(n).padStart(2, '0');
-  return new PyDateTime(
-    `${String(year).padStart(4, '0')}-${two(month!)}-${two(day!)} ${two(hour!)}:${two(minute!)}:${two(second!)}`,
-  );
+  return new PyDateTime(`${String(year).padStart(4, '0')}-${two(month!)}-${two(day!)} ${two(hour!)}:${two(minute!)}:${two(second!)}`);
 }

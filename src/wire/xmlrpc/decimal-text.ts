@@ -5,8 +5,9 @@
 import { unicodeDigitValue } from '../../python/int-text.ts';
 
 // `str.isspace()` characters (Decimal strips these from both ends, unlike int()).
-// eslint-disable-next-line no-control-regex -- Python's str.isspace() includes the separators U+001C-U+001F
-const spaceRe = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+const spaceRe =
+  // eslint-disable-next-line no-control-regex -- Python's str.isspace() includes the separators U+001C-U+001F
+  /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 const finiteRe = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 const specialRe = /^([+-]?)(?:(inf|infinity)|(s?nan)(\d*))$/i;
 
@@ -48,9 +49,7 @@ function toSciString(coefficient: string, exponent: bigint, adjusted: bigint): s
   if (exponent <= 0n && adjusted >= -6n) {
     if (exponent === 0n) return coefficient;
     const point = coefficient.length + Number(exponent);
-    return point > 0
-      ? `${coefficient.slice(0, point)}.${coefficient.slice(point)}`
-      : `0.${'0'.repeat(-point)}${coefficient}`;
+    return point > 0 ? `${coefficient.slice(0, point)}.${coefficient.slice(point)}` : `0.${'0'.repeat(-point)}${coefficient}`;
   }
   const head = coefficient.length > 1 ? `${coefficient[0]}.${coefficient.slice(1)}` : coefficient;
   return `${head}E${adjusted >= 0n ? '+' : ''}${adjusted}`;

@@ -53,7 +53,7 @@ describe('decodeRequest()', () => {
   it.each([
     ['common', 'TypeError: can only concatenate str (not "NoneType") to str'],
     ['db', 'TypeError: can only concatenate str (not "NoneType") to str'],
-  ])('gives the %s dispatcher\'s error for a body without <methodName>', (service, last) => {
+  ])("gives the %s dispatcher's error for a body without <methodName>", (service, last) => {
     const body = Buffer.from('<methodCall><params><param><value>x</value></param></params></methodCall>');
     expect((decodeRequest(body, 'xmlrpc2', service, limits) as LegacyError).lastLine).toBe(last);
   });
@@ -68,7 +68,11 @@ describe('decodeRequest() intended deviations', () => {
   const refusal = 'xml.parsers.expat.ExpatError: DOCTYPE and ENTITY declarations are refused by the gateway';
   it.each([
     ['a DOCTYPE', '<!DOCTYPE methodCall><methodCall><methodName>m</methodName></methodCall>', `${refusal}: line 1, column 0`],
-    ['an internal subset with entities', '<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;">]>\n<r>&b;</r>', `${refusal}: line 2, column 0`],
+    [
+      'an internal subset with entities',
+      '<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;">]>\n<r>&b;</r>',
+      `${refusal}: line 2, column 0`,
+    ],
     ['an ENTITY declaration', '<!ENTITY a "x"><methodCall/>', `${refusal}: line 1, column 0`],
   ])('refuses %s before reading it', (_what, xml, last) => {
     expect((unmarshalRequest(Buffer.from(xml), 64) as LegacyError).lastLine).toBe(last);
@@ -118,7 +122,8 @@ const valueArb: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
     fc.boolean(),
     fc.constant(null),
     xmlText,
-    fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
+    fc
+      .date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
       .map((d) => new PyDateTime(d.toISOString().slice(0, 19).replace('T', ' '))),
     fc.uint8Array({ maxLength: 40 }).map((b) => new PyBinary(Buffer.from(b).toString('base64'))),
     fc.tuple(fc.integer({ min: 1, max: 999999 }), fc.nat(9999)).map(([a, b]) => new PyDecimal(`${a}.${b}`)),
@@ -202,11 +207,31 @@ describe('decodeRequest() on hostile bodies (linear work: a quadratic path would
   const n = 300_000;
   const digits = '1'.repeat(n);
   it.each([
-    ['a long <double> with a bad end', encodeCall(`<value><double>${digits}x</double></value>`), `ValueError: could not convert string to float: '${digits}x'`],
-    ['a long <int>', encodeCall(`<value><int>${digits}</int></value>`), `ValueError: Exceeds the limit (4300 digits) for integer string conversion: value has ${n} digits; use sys.set_int_max_str_digits() to increase the limit`],
-    ['a long <bigdecimal> with a bad end', encodeCall(`<value><bigdecimal>${digits}x</bigdecimal></value>`), "decimal.InvalidOperation: [<class 'decimal.ConversionSyntax'>]"],
-    ['many attributes, the last repeated', Buffer.from(`<a ${Array.from({ length: 20_000 }, (_, i) => `a${i}="1"`).join(' ')} a7="2"/>`), 'xml.parsers.expat.ExpatError: duplicate attribute: line 1, column 208893'],
-    ['deep nesting', Buffer.from('<a>'.repeat(n)), 'xml.parsers.expat.ExpatError: xml nesting depth 65 exceeds maxDepth 64: line 1, column 192'],
+    [
+      'a long <double> with a bad end',
+      encodeCall(`<value><double>${digits}x</double></value>`),
+      `ValueError: could not convert string to float: '${digits}x'`,
+    ],
+    [
+      'a long <int>',
+      encodeCall(`<value><int>${digits}</int></value>`),
+      `ValueError: Exceeds the limit (4300 digits) for integer string conversion: value has ${n} digits; use sys.set_int_max_str_digits() to increase the limit`,
+    ],
+    [
+      'a long <bigdecimal> with a bad end',
+      encodeCall(`<value><bigdecimal>${digits}x</bigdecimal></value>`),
+      "decimal.InvalidOperation: [<class 'decimal.ConversionSyntax'>]",
+    ],
+    [
+      'many attributes, the last repeated',
+      Buffer.from(`<a ${Array.from({ length: 20_000 }, (_, i) => `a${i}="1"`).join(' ')} a7="2"/>`),
+      'xml.parsers.expat.ExpatError: duplicate attribute: line 1, column 208893',
+    ],
+    [
+      'deep nesting',
+      Buffer.from('<a>'.repeat(n)),
+      'xml.parsers.expat.ExpatError: xml nesting depth 65 exceeds maxDepth 64: line 1, column 192',
+    ],
     ['base64 of pure padding', encodeCall(`<value><base64>${'='.repeat(n)}</base64></value>`), undefined],
   ])('%s', (_what, body, last) => {
     const got = decodeRequest(body, 'xmlrpc2', 'object', { maxDepth: 64 });

@@ -24,7 +24,15 @@ async function bytesOf(answer: JsonAnswer): Promise<Buffer> {
 function rows(n: number, last: Value = false): string {
   const out: Value[] = [];
   for (let i = 0; i < n; i++) {
-    out.push(struct({ id: i, name: `Zoë & Co <${i}> 🙂`, email: `p${i}@example.com`, country_id: [233, 'United States'], note: i === n - 1 ? last : false }));
+    out.push(
+      struct({
+        id: i,
+        name: `Zoë & Co <${i}> 🙂`,
+        email: `p${i}@example.com`,
+        country_id: [233, 'United States'],
+        note: i === n - 1 ? last : false,
+      }),
+    );
   }
   return stringifyJson(out, { python: true });
 }

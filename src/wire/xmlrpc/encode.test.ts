@@ -15,7 +15,10 @@ function body(value: Value, opts: MarshalOptions = odoo): string {
 
 /** The XML of one value, as it sits between `<param>\n` and `</param>`. */
 function valueXml(value: Value, opts: MarshalOptions = odoo): string {
-  return body(value, opts).slice('<?xml version="1.0"?>\n<methodResponse>\n<params>\n<param>\n'.length, -'</param>\n</params>\n\n</methodResponse>\n'.length);
+  return body(value, opts).slice(
+    '<?xml version="1.0"?>\n<methodResponse>\n<params>\n<param>\n'.length,
+    -'</param>\n</params>\n\n</methodResponse>\n'.length,
+  );
 }
 
 function failure(value: Value, opts: MarshalOptions = odoo): string {
@@ -82,11 +85,23 @@ describe('encodeResponse() value layout', () => {
     ['-2^31', -2147483648, '<value><int>-2147483648</int></value>\n'],
     ['a float', new PyFloat(0.1), '<value><double>0.1</double></value>\n'],
     ['a large float', new PyFloat(1e16), '<value><double>1e+16</double></value>\n'],
-    ['a datetime, as Odoo marshals it (a string)', new PyDateTime('2024-01-02 03:04:05'), '<value><string>2024-01-02 03:04:05</string></value>\n'],
+    [
+      'a datetime, as Odoo marshals it (a string)',
+      new PyDateTime('2024-01-02 03:04:05'),
+      '<value><string>2024-01-02 03:04:05</string></value>\n',
+    ],
     ['a binary, as its base64 text', new PyBinary('aGk='), '<value><string>aGk=</string></value>\n'],
     ['an empty list', [], '<value><array><data>\n</data></array></value>\n'],
     ['an empty dict', new Map(), '<value><struct>\n</struct></value>\n'],
-    ['struct names in order, escaped, controls kept', struct([['b', 1], ['a&<', 2], ['c\x01', 3]]), '<value><struct>\n<member>\n<name>b</name>\n<value><int>1</int></value>\n</member>\n<member>\n<name>a&amp;&lt;</name>\n<value><int>2</int></value>\n</member>\n<member>\n<name>c\x01</name>\n<value><int>3</int></value>\n</member>\n</struct></value>\n'],
+    [
+      'struct names in order, escaped, controls kept',
+      struct([
+        ['b', 1],
+        ['a&<', 2],
+        ['c\x01', 3],
+      ]),
+      '<value><struct>\n<member>\n<name>b</name>\n<value><int>1</int></value>\n</member>\n<member>\n<name>a&amp;&lt;</name>\n<value><int>2</int></value>\n</member>\n<member>\n<name>c\x01</name>\n<value><int>3</int></value>\n</member>\n</struct></value>\n',
+    ],
   ] as const)('writes %s', (_what, value, xml) => {
     expect(valueXml(value as Value)).toBe(xml);
   });
@@ -99,7 +114,11 @@ describe('encodeResponse() checks the whole result before writing', () => {
     ['2^31 in an array', [1, [2147483648]], 'OverflowError: int exceeds XML-RPC limits'],
     ['a bigint deep inside', struct({ x: [struct({ y: -9007199254740993n })] }), 'OverflowError: int exceeds XML-RPC limits'],
     ['the first problem in Python order (int before None)', [3000000000, null], 'OverflowError: int exceeds XML-RPC limits'],
-    ['the first problem in Python order (None before int)', struct({ a: null, b: 3000000000 }), 'TypeError: cannot marshal None unless allow_none is enabled'],
+    [
+      'the first problem in Python order (None before int)',
+      struct({ a: null, b: 3000000000 }),
+      'TypeError: cannot marshal None unless allow_none is enabled',
+    ],
     ['a Decimal', [new PyDecimal('1.5')], "TypeError: cannot marshal <class 'decimal.Decimal'> objects"],
   ] as const)('faults on %s', (_what, value, last) => {
     expect(failure(value as Value)).toBe(last);
@@ -115,9 +134,24 @@ describe('encodeResponse() checks the whole result before writing', () => {
 
 describe('encodeResponse() opt-outs', () => {
   it.each([
-    ["nullAs 'nil' (Python's allow_none layout, no newline)", [1, null], { nullAs: 'nil', bigIntAs: 'fault' }, '<value><array><data>\n<value><int>1</int></value>\n<value><nil/></value></data></array></value>\n'],
-    ["nullAs 'false'", struct({ a: null }), { nullAs: 'false', bigIntAs: 'fault' }, '<value><struct>\n<member>\n<name>a</name>\n<value><boolean>0</boolean></value>\n</member>\n</struct></value>\n'],
-    ["bigIntAs 'i8'", [3000000000, -9007199254740993n], { nullAs: 'fault', bigIntAs: 'i8' }, '<value><array><data>\n<value><i8>3000000000</i8></value>\n<value><i8>-9007199254740993</i8></value>\n</data></array></value>\n'],
+    [
+      "nullAs 'nil' (Python's allow_none layout, no newline)",
+      [1, null],
+      { nullAs: 'nil', bigIntAs: 'fault' },
+      '<value><array><data>\n<value><int>1</int></value>\n<value><nil/></value></data></array></value>\n',
+    ],
+    [
+      "nullAs 'false'",
+      struct({ a: null }),
+      { nullAs: 'false', bigIntAs: 'fault' },
+      '<value><struct>\n<member>\n<name>a</name>\n<value><boolean>0</boolean></value>\n</member>\n</struct></value>\n',
+    ],
+    [
+      "bigIntAs 'i8'",
+      [3000000000, -9007199254740993n],
+      { nullAs: 'fault', bigIntAs: 'i8' },
+      '<value><array><data>\n<value><i8>3000000000</i8></value>\n<value><i8>-9007199254740993</i8></value>\n</data></array></value>\n',
+    ],
   ] as const)('%s', (_what, value, opts, xml) => {
     expect(valueXml(value as Value, opts as MarshalOptions)).toBe(xml);
   });

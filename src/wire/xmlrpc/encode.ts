@@ -100,7 +100,8 @@ function dump(v: Value, out: Sink, opts: MarshalOptions, depth: number): LegacyE
       return undefined;
   }
   if (v === null) {
-    if (opts.nullAs === 'nil') out.add('<value><nil/></value>'); // Python writes no newline here
+    if (opts.nullAs === 'nil')
+      out.add('<value><nil/></value>'); // Python writes no newline here
     else if (opts.nullAs === 'false') out.add('<value><boolean>0</boolean></value>\n');
     else return pythonError('TypeError', 'cannot marshal None unless allow_none is enabled');
     return undefined;
@@ -132,8 +133,10 @@ function dump(v: Value, out: Sink, opts: MarshalOptions, depth: number): LegacyE
     out.add('</struct></value>\n');
     return undefined;
   }
-  if (v instanceof PyDateTime) dumpString(v.odoo, out); // OdooMarshaller.dump_datetime
-  else if (v instanceof PyBinary) dumpString(v.base64, out); // OdooMarshaller.dump_bytes
+  if (v instanceof PyDateTime)
+    dumpString(v.odoo, out); // OdooMarshaller.dump_datetime
+  else if (v instanceof PyBinary)
+    dumpString(v.base64, out); // OdooMarshaller.dump_bytes
   else if (v instanceof PyDecimal) return pythonError('TypeError', "cannot marshal <class 'decimal.Decimal'> objects");
   return undefined;
 }

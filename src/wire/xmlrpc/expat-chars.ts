@@ -55,10 +55,30 @@ function buildTable(): Uint8Array {
   t[0x0d] = btCr;
   t[0x20] = btS;
   const ascii: Record<string, number> = {
-    '!': btExcl, '"': btQuot, '#': btNum, '%': btPercnt, '&': btAmp, "'": btApos, '(': btLpar,
-    ')': btRpar, '*': btAst, '+': btPlus, ',': btComma, '-': btMinus, '.': btName, '/': btSol,
-    ':': btNmstrt, ';': btSemi, '<': btLt, '=': btEquals, '>': btGt, '?': btQuest, '[': btLsqb,
-    ']': btRsqb, _: btNmstrt, '|': btVerbar,
+    '!': btExcl,
+    '"': btQuot,
+    '#': btNum,
+    '%': btPercnt,
+    '&': btAmp,
+    "'": btApos,
+    '(': btLpar,
+    ')': btRpar,
+    '*': btAst,
+    '+': btPlus,
+    ',': btComma,
+    '-': btMinus,
+    '.': btName,
+    '/': btSol,
+    ':': btNmstrt,
+    ';': btSemi,
+    '<': btLt,
+    '=': btEquals,
+    '>': btGt,
+    '?': btQuest,
+    '[': btLsqb,
+    ']': btRsqb,
+    _: btNmstrt,
+    '|': btVerbar,
   };
   for (const [ch, type] of Object.entries(ascii)) t[ch.charCodeAt(0)] = type;
   for (let c = 0x30; c <= 0x39; c++) t[c] = btDigit;

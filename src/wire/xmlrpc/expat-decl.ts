@@ -11,10 +11,7 @@ function isDeclSpace(c: number): boolean {
 }
 
 function isValueChar(c: number): boolean {
-  return (
-    (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) ||
-    c === 0x2e || c === 0x2d || c === 0x5f
-  );
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d || c === 0x5f;
 }
 
 interface PseudoAttribute {
@@ -69,7 +66,7 @@ export function parseXmlDecl(text: string, start: number, end: number): XmlDecl 
     if (open !== 0x22 && open !== 0x27) return void (failAt = p);
     p++;
     const valueAt = p;
-    for (;; p++) {
+    for (; ; p++) {
       const c = code(p);
       if (c === open) break;
       if (!isValueChar(c)) return void (failAt = p);

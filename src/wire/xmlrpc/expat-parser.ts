@@ -15,10 +15,30 @@ import { decodeBytes, detectEncoding, lookupPythonEncoding, type ByteEncoding } 
 
 // Module-local copies of the token codes (see expat-scan.ts on why).
 const {
-  tokCdataSectClose, tokCdataSectOpen, tokCharRef, tokComment, tokDataChars, tokDataNewline,
-  tokDeclOpen, tokEmptyElementNoAtts, tokEmptyElementWithAtts, tokEndTag, tokEntityRef,
-  tokInstanceStart, tokInvalid, tokNone, tokParamEntityRef, tokPartial, tokPartialChar, tokPi,
-  tokPrologS, tokStartTagNoAtts, tokStartTagWithAtts, tokTrailingCr, tokTrailingRsqb, tokXmlDecl,
+  tokCdataSectClose,
+  tokCdataSectOpen,
+  tokCharRef,
+  tokComment,
+  tokDataChars,
+  tokDataNewline,
+  tokDeclOpen,
+  tokEmptyElementNoAtts,
+  tokEmptyElementWithAtts,
+  tokEndTag,
+  tokEntityRef,
+  tokInstanceStart,
+  tokInvalid,
+  tokNone,
+  tokParamEntityRef,
+  tokPartial,
+  tokPartialChar,
+  tokPi,
+  tokPrologS,
+  tokStartTagNoAtts,
+  tokStartTagWithAtts,
+  tokTrailingCr,
+  tokTrailingRsqb,
+  tokXmlDecl,
 } = tokens;
 
 /** What the parser reports; a returned LegacyError stops parsing (pyexpat re-raises it). */
@@ -371,8 +391,27 @@ class ExpatParser {
 // XML-RPC's element names by length, returned as constants (cheap to compare and hash later).
 const knownNames: readonly (readonly string[])[] = (() => {
   const byLength: string[][] = Array.from({ length: 17 }, () => []);
-  for (const name of ['value', 'string', 'int', 'i4', 'i8', 'array', 'data', 'struct', 'member', 'name', 'param',
-    'params', 'methodCall', 'methodName', 'boolean', 'double', 'nil', 'base64', 'dateTime.iso8601']) {
+  for (const name of [
+    'value',
+    'string',
+    'int',
+    'i4',
+    'i8',
+    'array',
+    'data',
+    'struct',
+    'member',
+    'name',
+    'param',
+    'params',
+    'methodCall',
+    'methodName',
+    'boolean',
+    'double',
+    'nil',
+    'base64',
+    'dateTime.iso8601',
+  ]) {
     byLength[name.length]!.push(name);
   }
   return byLength;

@@ -9,16 +9,65 @@ import * as tokens from './expat-tokens.ts';
 
 // Module-local copies (see expat-scan.ts).
 const {
-  btApos, btAst, btComma, btCr, btDigit, btExcl, btGt, btHex, btLead4, btLf, btLpar, btLsqb, btLt,
-  btMinus, btName, btNmstrt, btNonXml, btNum, btPartial, btPercnt, btPlus, btQuest, btQuot, btRpar,
-  btRsqb, btS, btSemi, btVerbar, charTypes,
+  btApos,
+  btAst,
+  btComma,
+  btCr,
+  btDigit,
+  btExcl,
+  btGt,
+  btHex,
+  btLead4,
+  btLf,
+  btLpar,
+  btLsqb,
+  btLt,
+  btMinus,
+  btName,
+  btNmstrt,
+  btNonXml,
+  btNum,
+  btPartial,
+  btPercnt,
+  btPlus,
+  btQuest,
+  btQuot,
+  btRpar,
+  btRsqb,
+  btS,
+  btSemi,
+  btVerbar,
+  charTypes,
 } = chars;
 const {
-  tokCloseBracket, tokCloseParen, tokCloseParenAsterisk, tokCloseParenPlus, tokCloseParenQuestion,
-  tokComma, tokCondSectClose, tokCondSectOpen, tokDeclClose, tokDeclOpen, tokInstanceStart,
-  tokInvalid, tokLiteral, tokName, tokNameAsterisk, tokNamePlus, tokNameQuestion, tokNmtoken,
-  tokNone, tokOpenBracket, tokOpenParen, tokOr, tokParamEntityRef, tokPartial, tokPartialChar,
-  tokPercent, tokPoundName, tokPrologS,
+  tokCloseBracket,
+  tokCloseParen,
+  tokCloseParenAsterisk,
+  tokCloseParenPlus,
+  tokCloseParenQuestion,
+  tokComma,
+  tokCondSectClose,
+  tokCondSectOpen,
+  tokDeclClose,
+  tokDeclOpen,
+  tokInstanceStart,
+  tokInvalid,
+  tokLiteral,
+  tokName,
+  tokNameAsterisk,
+  tokNamePlus,
+  tokNameQuestion,
+  tokNmtoken,
+  tokNone,
+  tokOpenBracket,
+  tokOpenParen,
+  tokOr,
+  tokParamEntityRef,
+  tokPartial,
+  tokPartialChar,
+  tokPercent,
+  tokPoundName,
+  tokPrologS,
 } = tokens;
 
 /** All of expat's scanners over one decoded document: content (expat-scan.ts) and prolog. */
@@ -240,7 +289,6 @@ export class XmlScanner extends ContentScanner {
     const c = this.text.charCodeAt(ptr);
     return this.utf8 ? c < 0x80 : !this.utf16 || c < 0x100;
   }
-
 
   private scanPercent(ptr: number): number {
     const n = this.n;

@@ -29,7 +29,11 @@ describe('faultFromError()', () => {
   });
 
   it("carries str(e) for faults 2–4 (a RedirectWarning's args tuple)", () => {
-    const err = new LegacyError('redirect_warning', { name: 'odoo.exceptions.RedirectWarning', message: 'Go', str: "('Go', 12, 'Open', None)" });
+    const err = new LegacyError('redirect_warning', {
+      name: 'odoo.exceptions.RedirectWarning',
+      message: 'Go',
+      str: "('Go', 12, 'Open', None)",
+    });
     expect(faultFromError(err)).toEqual({ faultCode: 2, faultString: "('Go', 12, 'Open', None)" });
   });
 });

@@ -5,9 +5,18 @@ import { PyFloat, type Value } from '../../value.ts';
 import type { CallOutcome } from '../response.ts';
 import { createXmlRpcHandler } from './handler.ts';
 
-const origin: CallOrigin = { host: 'h', ip: '127.0.0.1', proto: 'http', userAgent: 't', requestId: 'r', signal: new AbortController().signal };
+const origin: CallOrigin = {
+  host: 'h',
+  ip: '127.0.0.1',
+  proto: 'http',
+  userAgent: 't',
+  requestId: 'r',
+  signal: new AbortController().signal,
+};
 const request = (method: string, params: string) =>
-  new TextEncoder().encode(`<?xml version='1.0'?>\n<methodCall>\n<methodName>${method}</methodName>\n<params>\n${params}</params>\n</methodCall>\n`);
+  new TextEncoder().encode(
+    `<?xml version='1.0'?>\n<methodCall>\n<methodName>${method}</methodName>\n<params>\n${params}</params>\n</methodCall>\n`,
+  );
 const param = (v: string) => `<param>\n<value>${v}</value>\n</param>\n`;
 
 function handlerWith(dispatch: (call: LegacyCall) => Value, strictBase64 = false) {
@@ -41,7 +50,9 @@ describe('createXmlRpcHandler()', () => {
 
   it('refuses <base64> under --strict-base64 with the TypeError Odoo 19 raises', async () => {
     const h = handlerWith(() => true, true);
-    const res = await h.run(request('execute_kw', param('<struct><member><name>datas</name><value><base64>aGVsbG8=</base64></value></member></struct>')));
+    const res = await h.run(
+      request('execute_kw', param('<struct><member><name>datas</name><value><base64>aGVsbG8=</base64></value></member></struct>')),
+    );
     expect(h.seen).toHaveLength(0);
     expect(res.text).toContain("TypeError: argument should be a bytes-like object or ASCII string, not 'Binary'\n");
   });
@@ -55,7 +66,7 @@ describe('createXmlRpcHandler()', () => {
     expect(bad.text).toContain('xml.parsers.expat.ExpatError: no element found: line 1, column 12\n');
   });
 
-  it('turns a None result into Odoo\'s marshalling fault, after the call ran', async () => {
+  it("turns a None result into Odoo's marshalling fault, after the call ran", async () => {
     const h = handlerWith(() => null);
     const res = await h.run(request('execute_kw', ''));
     expect(h.seen).toHaveLength(1);

@@ -92,7 +92,11 @@ describe('JsonTranscoder against encodeResponse(parseJson()) on the corpus', () 
     expect(values.length).toBeGreaterThan(300);
   });
   it.each(values)('%s', (_name, value) => {
-    for (const text of [stringifyJson(value, { python: true }), stringifyJson(value), stringifyJson(value, { python: true, ensureAscii: true })]) {
+    for (const text of [
+      stringifyJson(value, { python: true }),
+      stringifyJson(value),
+      stringifyJson(value, { python: true, ensureAscii: true }),
+    ]) {
       for (const opts of optionSets) expectSameAsOracle(text, opts);
       expectSameAsOracle(text, optionSets[0]!, 256, false, 7); // in small pieces
     }
@@ -135,7 +139,9 @@ describe('JsonTranscoder on hand-picked texts', () => {
   });
 
   it('writes a null as the options say: no newline after <nil/>', () => {
-    expect(transcode('[null]', optionSets[1]!, 8)?.xml).toBe(`${resultHead}<value><array><data>\n<value><nil/></value></data></array></value>\n${resultTail}`);
+    expect(transcode('[null]', optionSets[1]!, 8)?.xml).toBe(
+      `${resultHead}<value><array><data>\n<value><nil/></value></data></array></value>\n${resultTail}`,
+    );
   });
 
   it('declines at the marshaller’s nesting limit even when --max-depth allows more', () => {
@@ -162,17 +168,20 @@ describe('JsonTranscoder on hand-picked texts', () => {
 // ------------------------------------------------------------------ random documents
 
 describe('JsonTranscoder on random JSON texts', () => {
-  it.each(optionSets.map((o) => [`${o.nullAs}/${o.bigIntAs}`, o] as const))('matches the oracle on well-formed texts (%s)', (_name, opts) => {
-    let answered = 0;
-    fc.assert(
-      fc.property(jsonText, fc.constantFrom(Infinity, 1, 5, 40), fc.constantFrom(3, 256), (t, size, maxDepth) => {
-        if (expectSameAsOracle(t, opts, maxDepth, false, size)) answered++;
-      }),
-      { numRuns: 3000 },
-    );
-    // most texts are written, not declined: the comparison covers the transcoder's own output
-    expect(answered).toBeGreaterThan(1500);
-  });
+  it.each(optionSets.map((o) => [`${o.nullAs}/${o.bigIntAs}`, o] as const))(
+    'matches the oracle on well-formed texts (%s)',
+    (_name, opts) => {
+      let answered = 0;
+      fc.assert(
+        fc.property(jsonText, fc.constantFrom(Infinity, 1, 5, 40), fc.constantFrom(3, 256), (t, size, maxDepth) => {
+          if (expectSameAsOracle(t, opts, maxDepth, false, size)) answered++;
+        }),
+        { numRuns: 3000 },
+      );
+      // most texts are written, not declined: the comparison covers the transcoder's own output
+      expect(answered).toBeGreaterThan(1500);
+    },
+  );
 
   it('matches the oracle on damaged texts', () => {
     fc.assert(

@@ -271,7 +271,8 @@ export class JsonTranscoder {
       case 0x49: // I
         return this.#literal('Infinity', '<value><double>inf</double></value>\n');
     }
-    if (c === 0x2d && this.#text.startsWith('-Infinity', this.#pos)) return this.#literal('-Infinity', '<value><double>-inf</double></value>\n');
+    if (c === 0x2d && this.#text.startsWith('-Infinity', this.#pos))
+      return this.#literal('-Infinity', '<value><double>-inf</double></value>\n');
     return c === 0x2d || isDigit(c) ? this.#number() : undefined;
   }
 
@@ -323,4 +324,3 @@ function utf8Extra(s: string): number {
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
-

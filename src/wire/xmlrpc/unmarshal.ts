@@ -5,9 +5,7 @@
  */
 import { LegacyError, pythonError } from '../../errors.ts';
 import { floatJson } from '../../python/float-repr.ts';
-import {
-  floatValueErrorMessage, intValueErrorMessage, parsePythonFloat, parsePythonInt, pyRepr,
-} from '../../python/int-text.ts';
+import { floatValueErrorMessage, intValueErrorMessage, parsePythonFloat, parsePythonInt, pyRepr } from '../../python/int-text.ts';
 import { hasNonStringNames, markNonStringNames, PyBinary, PyDateTime, PyDecimal, PyFloat, type Struct, type Value } from '../../value.ts';
 import { binaryFromBase64Text } from './base64-text.ts';
 import { dateTimeFromText } from './datetime-text.ts';
@@ -23,8 +21,26 @@ export interface Unmarshalled {
 
 // Unmarshaller.dispatch: the tags with an end handler (and allowed directly inside <value>).
 const dispatchTags = new Set([
-  'nil', 'boolean', 'i1', 'i2', 'i4', 'i8', 'int', 'biginteger', 'double', 'float', 'bigdecimal',
-  'string', 'name', 'array', 'struct', 'base64', 'dateTime.iso8601', 'value', 'params', 'fault',
+  'nil',
+  'boolean',
+  'i1',
+  'i2',
+  'i4',
+  'i8',
+  'int',
+  'biginteger',
+  'double',
+  'float',
+  'bigdecimal',
+  'string',
+  'name',
+  'array',
+  'struct',
+  'base64',
+  'dateTime.iso8601',
+  'value',
+  'params',
+  'fault',
   'methodName',
 ]);
 

@@ -79,7 +79,14 @@ function decodeUtf8(bytes: Uint8Array): XmlText {
     const tailBytes = bytes.length - bad.at;
     return bad.partial
       ? { text: `${prefix}\ud800`, partial: true, odd: false, utf8: true, tailBytes }
-      : { text: prefix + invalidChar, partial: false, odd: false, utf8: true, tailBytes, badLead: bytes[bad.at]! >= 0xc0 && bytes[bad.at]! <= 0xf4 };
+      : {
+          text: prefix + invalidChar,
+          partial: false,
+          odd: false,
+          utf8: true,
+          tailBytes,
+          badLead: bytes[bad.at]! >= 0xc0 && bytes[bad.at]! <= 0xf4,
+        };
   }
 }
 
@@ -135,10 +142,7 @@ function decodeUtf16(bytes: Uint8Array, bigEndian: boolean): XmlText {
 }
 
 /** What pyexpat makes of an `encoding=` name expat does not know itself. */
-export type EncodingLookup =
-  | { page: string }
-  | { expat: 'unknown encoding' }
-  | { pyName: string; message: string };
+export type EncodingLookup = { page: string } | { expat: 'unknown encoding' } | { pyName: string; message: string };
 
 /** Python's codec lookup (`normalize_encoding` of the lower-cased name, then aliases) as pyexpat sees it. */
 export function lookupPythonEncoding(name: string): EncodingLookup {

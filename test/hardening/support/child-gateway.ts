@@ -28,10 +28,14 @@ export interface ChildGateway {
 
 /** Starts `src/main.ts` with `args` (plus `--port 0 --admin-port 0 --log-format json`) and waits until it listens. */
 export async function startChildGateway(args: string[], nodeArgs: string[] = []): Promise<ChildGateway> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', '--port', '0', '--admin-port', '0', '--log-format', 'json', ...args], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', 'src/main.ts', '--port', '0', '--admin-port', '0', '--log-format', 'json', ...args],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const lines: Array<Record<string, unknown>> = [];
   const waiters: Array<{ msg: string; resolve: (line: Record<string, unknown>) => void }> = [];
   createInterface({ input: child.stdout }).on('line', (text) => {
@@ -47,7 +51,9 @@ export async function startChildGateway(args: string[], nodeArgs: string[] = [])
   });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const logged = (msg: string) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const seen = lines.find((l) => l.msg === msg);

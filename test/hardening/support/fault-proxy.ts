@@ -7,7 +7,8 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type FaultMode = 'pass' | 'refuse' | 'reset-mid-body' | 'slow-headers' | 'slow-body' | '502-page' | '503-page' | 'truncated-json' | '401-storm';
+export type FaultMode =
+  'pass' | 'refuse' | 'reset-mid-body' | 'slow-headers' | 'slow-body' | '502-page' | '503-page' | 'truncated-json' | '401-storm';
 
 export interface FaultProxy {
   url: string;
@@ -18,7 +19,8 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-const htmlPage = (status: number, reason: string) => `<html>\r\n<head><title>${status} ${reason}</title></head>\r\n<body>\r\n<center><h1>${status} ${reason}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+const htmlPage = (status: number, reason: string) =>
+  `<html>\r\n<head><title>${status} ${reason}</title></head>\r\n<body>\r\n<center><h1>${status} ${reason}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
 
 /** Starts the proxy in front of `target` (pass-through). */
 export async function startFaultProxy(target: string, opts: { slowMs: number }): Promise<FaultProxy> {
@@ -50,7 +52,11 @@ export async function startFaultProxy(target: string, opts: { slowMs: number }):
   };
 
   /** Forwards the request; `onAnswer` gets the simulator's answer (status, headers, whole body). */
-  const forward = (req: IncomingMessage, res: ServerResponse, onAnswer: (status: number, headers: IncomingMessage['headers'], body: Buffer) => void) => {
+  const forward = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    onAnswer: (status: number, headers: IncomingMessage['headers'], body: Buffer) => void,
+  ) => {
     const upstream = request(target + (req.url ?? '/'), { method: req.method, headers: req.headers }, (answer) => {
       const chunks: Buffer[] = [];
       answer.on('data', (c: Buffer) => chunks.push(c));
@@ -89,7 +95,9 @@ export async function startFaultProxy(target: string, opts: { slowMs: number }):
       case '503-page': {
         req.resume();
         const status = mode === '502-page' ? 502 : 503;
-        return res.writeHead(status, { 'content-type': 'text/html', server: 'nginx' }).end(htmlPage(status, status === 502 ? 'Bad Gateway' : 'Service Temporarily Unavailable'));
+        return res
+          .writeHead(status, { 'content-type': 'text/html', server: 'nginx' })
+          .end(htmlPage(status, status === 502 ? 'Bad Gateway' : 'Service Temporarily Unavailable'));
       }
       case 'truncated-json':
         return forward(req, res, (status, headers, body) => {
@@ -100,9 +108,15 @@ export async function startFaultProxy(target: string, opts: { slowMs: number }):
       case '401-storm':
         if (!isJson2) return forward(req, res, (status, headers, body) => res.writeHead(status, headers).end(body));
         req.resume();
-        return res
-          .writeHead(401, { 'content-type': 'application/json; charset=utf-8' })
-          .end(JSON.stringify({ name: 'werkzeug.exceptions.Unauthorized', message: 'Invalid apikey', arguments: ['Invalid apikey', 401], context: {}, debug: '' }));
+        return res.writeHead(401, { 'content-type': 'application/json; charset=utf-8' }).end(
+          JSON.stringify({
+            name: 'werkzeug.exceptions.Unauthorized',
+            message: 'Invalid apikey',
+            arguments: ['Invalid apikey', 401],
+            context: {},
+            debug: '',
+          }),
+        );
     }
   };
 

@@ -13,12 +13,17 @@ export type ParsedAnswer =
   | { kind: 'result'; type: string }
   | { kind: 'http'; status: number; text: string }
   | { kind: 'malformed' | 'none'; error: string };
-export type Oracle = { kind: 'exception'; name: string; jsonName: string; last: string } | { kind: 'http'; status: number; text: string } | { kind: 'passes' };
+export type Oracle =
+  { kind: 'exception'; name: string; jsonName: string; last: string } | { kind: 'http'; status: number; text: string } | { kind: 'passes' };
 
 const script = new URL('./validate_answers.py', import.meta.url).pathname;
 
 /** Parses every answer (and computes the oracles) in one `python3` run. */
-export function pythonVerdicts(cases: HostileCase[], answers: Map<string, RawAnswer>, valid: Array<[string, number, string]>): Map<string, { answer: ParsedAnswer; oracle: Oracle | null }> {
+export function pythonVerdicts(
+  cases: HostileCase[],
+  answers: Map<string, RawAnswer>,
+  valid: Array<[string, number, string]>,
+): Map<string, { answer: ParsedAnswer; oracle: Oracle | null }> {
   const input = cases.map((c) => {
     const a = answers.get(c.id) as RawAnswer;
     const wantsOracle = 'oracle' in c.expect;
@@ -42,7 +47,8 @@ export function pythonVerdicts(cases: HostileCase[], answers: Map<string, RawAns
 export function resolveExpected(expect: Expect, oracle: Oracle | null): Expected | string {
   if (!('oracle' in expect)) return expect;
   if (oracle === null) return 'no oracle computed';
-  if (oracle.kind === 'passes') return expect.passes ?? 'the oracle says the request reaches a real call, and the case has no expectation for that';
+  if (oracle.kind === 'passes')
+    return expect.passes ?? 'the oracle says the request reaches a real call, and the case has no expectation for that';
   if (oracle.kind === 'http') return { http: oracle.status, text: oracle.text };
   return { exception: oracle.name, last: oracle.last };
 }
@@ -65,7 +71,9 @@ export function expectedAnswer(endpoint: Endpoint, expected: Expected): unknown 
     return { kind: 'error', code: 0, name, last: lastMatches };
   }
   if (expected.exception === 'odoo.exceptions.AccessDenied') {
-    return endpoint === 'xmlrpc2' ? { kind: 'fault', code: 3, last: 'Access Denied' } : { kind: 'fault', code: 'AccessDenied', last: 'Access Denied' };
+    return endpoint === 'xmlrpc2'
+      ? { kind: 'fault', code: 3, last: 'Access Denied' }
+      : { kind: 'fault', code: 'AccessDenied', last: 'Access Denied' };
   }
   return { kind: 'fault', code: endpoint === 'xmlrpc2' ? v2Code(expected.exception) : expect_string, last: lastMatches };
 }

@@ -109,7 +109,10 @@ export function rawRequest(req: RawRequest): Promise<RawAnswer> {
 }
 
 /** Parses a (possibly partial) HTTP/1.1 answer; `atEof` marks the connection closed. */
-export function parseAnswer(data: Buffer, atEof = false): { status: number; headers: Record<string, string>; body: Buffer; complete: boolean } {
+export function parseAnswer(
+  data: Buffer,
+  atEof = false,
+): { status: number; headers: Record<string, string>; body: Buffer; complete: boolean } {
   const end = data.indexOf('\r\n\r\n');
   if (end === -1) return { status: 0, headers: {}, body: Buffer.alloc(0), complete: false };
   const [statusLine, ...lines] = data.subarray(0, end).toString('latin1').split('\r\n');

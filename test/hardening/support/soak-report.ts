@@ -11,9 +11,11 @@ export function soakChecks(f: SoakFigures): string[] {
   const failures: string[] = [];
   if (!f.gatewayAlive) failures.push('the gateway process died');
   if (f.unexpected !== 0) failures.push(`${f.unexpected} unexpected errors: ${f.unexpectedSamples.join(' | ')}`);
-  if (f.rssGrowth > soakMaxRssGrowth) failures.push(`RSS grew ${(f.rssGrowth * 100).toFixed(1)} % after warm-up (limit ${soakMaxRssGrowth * 100} %)`);
+  if (f.rssGrowth > soakMaxRssGrowth)
+    failures.push(`RSS grew ${(f.rssGrowth * 100).toFixed(1)} % after warm-up (limit ${soakMaxRssGrowth * 100} %)`);
   if (f.finalFds > f.baselineFds + soakFdTolerance) failures.push(`open descriptors grew from ${f.baselineFds} to ${f.finalFds}`);
-  if (f.createdAtSimulator !== f.unlinkedAtSimulator) failures.push(`${f.createdAtSimulator} creates reached the simulator but ${f.unlinkedAtSimulator} unlinks`);
+  if (f.createdAtSimulator !== f.unlinkedAtSimulator)
+    failures.push(`${f.createdAtSimulator} creates reached the simulator but ${f.unlinkedAtSimulator} unlinks`);
   return failures;
 }
 
@@ -41,7 +43,7 @@ export function soakMarkdown(
     'and `/jsonrpc`, create → write → read back → unlink cycles, expected faults (missing record 2, wrong password 3,',
     'unknown model, malformed XML 1; the wrong passwords go to a second database, which nothing else uses) and logins with a',
     'password the gateway has never seen (a fresh minted key each).',
-    'Every answer is checked. Memory and descriptors are the gateway\'s, read in `/proc/<pid>/status` (VmRSS) and',
+    "Every answer is checked. Memory and descriptors are the gateway's, read in `/proc/<pid>/status` (VmRSS) and",
     '`/proc/<pid>/fd`; baseline and final figures are taken with the traffic paused and answered (1 s quiet).',
     '',
     `- Machine: ${meta.machine}`,

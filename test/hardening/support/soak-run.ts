@@ -82,7 +82,11 @@ async function drive(
 
   const xml = async (dialect: 'xmlrpc1' | 'xmlrpc2', service: string, method: string, params: unknown[]): Promise<Answer> => {
     const path = dialect === 'xmlrpc2' ? `/xmlrpc/2/${service}` : `/xmlrpc/${service}`;
-    const res = await fetch(gw.url + path, { method: 'POST', body: new Uint8Array(encodeRequest(method, params.map(toValue))), headers: { 'content-type': 'text/xml', 'user-agent': 'soak/1' } });
+    const res = await fetch(gw.url + path, {
+      method: 'POST',
+      body: new Uint8Array(encodeRequest(method, params.map(toValue))),
+      headers: { 'content-type': 'text/xml', 'user-agent': 'soak/1' },
+    });
     const text = await res.text();
     if (res.status !== 200) throw new Error(`HTTP ${res.status} ${text.slice(0, 200)}`);
     const answer = parseTaggedResponse(text);
@@ -93,7 +97,11 @@ async function drive(
   let id = 0;
   const json = async (service: string, method: string, args: unknown[]): Promise<Answer> => {
     const body = stringifyJson(toValue({ jsonrpc: '2.0', method: 'call', params: { service, method, args }, id: ++id }));
-    const res = await fetch(`${gw.url}/jsonrpc`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'user-agent': 'soak/1' } });
+    const res = await fetch(`${gw.url}/jsonrpc`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'user-agent': 'soak/1' },
+    });
     const text = await res.text();
     if (res.status !== 200) throw new Error(`HTTP ${res.status} ${text.slice(0, 200)}`);
     const envelope = parseJson(text) as Map<string, Value>;
@@ -108,25 +116,79 @@ async function drive(
     callsByKind[kind] = (callsByKind[kind] ?? 0) + 1;
     if (!ok(answer)) {
       unexpected++;
-      if (unexpectedSamples.length < 10) unexpectedSamples.push(`${kind}: ${JSON.stringify(answer, (_k, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : typeof v === 'bigint' ? String(v) : v))}`);
+      if (unexpectedSamples.length < 10)
+        unexpectedSamples.push(
+          `${kind}: ${JSON.stringify(answer, (_k, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : typeof v === 'bigint' ? String(v) : v))}`,
+        );
     }
   };
   const isResult = (test: (v: Value) => boolean) => (a: Answer) => 'result' in a && test(a.result);
-  const isFault = (code: Value, name?: string) => (a: Answer) => 'fault' in a && a.fault.code === code && (name === undefined || a.fault.name === name);
+  const isFault = (code: Value, name?: string) => (a: Answer) =>
+    'fault' in a && a.fault.code === code && (name === undefined || a.fault.name === name);
   const isInt = (v: Value) => typeof v === 'number' && Number.isInteger(v) && v > 0;
 
   // the uid must have logged in once before execute_kw with a password (docs/architecture.md §5)
   const uid = await xml('xmlrpc2', 'common', 'authenticate', ['demo', 'admin', adminPassword, {}]);
   if (!('result' in uid) || uid.result !== 2) throw new Error(`authenticate failed: ${JSON.stringify(uid)}`);
-  const other = await xml('xmlrpc2', 'common', 'authenticate', ['other', 'admin', sim.users('other').find((u) => u.login === 'admin')?.password, {}]);
+  const other = await xml('xmlrpc2', 'common', 'authenticate', [
+    'other',
+    'admin',
+    sim.users('other').find((u) => u.login === 'admin')?.password,
+    {},
+  ]);
   if (!('result' in other) || other.result !== 2) throw new Error(`authenticate failed: ${JSON.stringify(other)}`);
 
-  const kw = (model: string, method: string, args: unknown[], kwargs: Record<string, unknown> = {}) => ['demo', 2, adminPassword, model, method, args, kwargs];
+  const kw = (model: string, method: string, args: unknown[], kwargs: Record<string, unknown> = {}) => [
+    'demo',
+    2,
+    adminPassword,
+    model,
+    method,
+    args,
+    kwargs,
+  ];
   const operations: Array<[weight: number, run: () => Promise<void>]> = [
-    [25, async () => expectAnswer('read xmlrpc2 search_read', await xml('xmlrpc2', 'object', 'execute_kw', kw('res.partner', 'search_read', [[['is_company', '=', true]]], { fields: ['name', 'email'], limit: 5 })), isResult((v) => Array.isArray(v) && v.length > 0))],
-    [10, async () => expectAnswer('read xmlrpc1 search_count', await xml('xmlrpc1', 'object', 'execute_kw', kw('res.partner', 'search_count', [[]])), isResult(isInt))],
-    [15, async () => expectAnswer('read jsonrpc read', await json('object', 'execute_kw', kw('res.partner', 'read', [[3]], { fields: ['name'] })), isResult((v) => Array.isArray(v) && v.length === 1))],
-    [5, async () => expectAnswer('read jsonrpc version', await json('common', 'version', []), isResult((v) => v instanceof Map && v.get('server_serie') === '19.0'))],
+    [
+      25,
+      async () =>
+        expectAnswer(
+          'read xmlrpc2 search_read',
+          await xml(
+            'xmlrpc2',
+            'object',
+            'execute_kw',
+            kw('res.partner', 'search_read', [[['is_company', '=', true]]], { fields: ['name', 'email'], limit: 5 }),
+          ),
+          isResult((v) => Array.isArray(v) && v.length > 0),
+        ),
+    ],
+    [
+      10,
+      async () =>
+        expectAnswer(
+          'read xmlrpc1 search_count',
+          await xml('xmlrpc1', 'object', 'execute_kw', kw('res.partner', 'search_count', [[]])),
+          isResult(isInt),
+        ),
+    ],
+    [
+      15,
+      async () =>
+        expectAnswer(
+          'read jsonrpc read',
+          await json('object', 'execute_kw', kw('res.partner', 'read', [[3]], { fields: ['name'] })),
+          isResult((v) => Array.isArray(v) && v.length === 1),
+        ),
+    ],
+    [
+      5,
+      async () =>
+        expectAnswer(
+          'read jsonrpc version',
+          await json('common', 'version', []),
+          isResult((v) => v instanceof Map && v.get('server_serie') === '19.0'),
+        ),
+    ],
     [
       15,
       async () => {
@@ -135,17 +197,57 @@ async function drive(
         expectAnswer('write create', created, isResult(isInt));
         if (!('result' in created)) return;
         const recordId = created.result;
-        expectAnswer('write write', await json('object', 'execute_kw', kw('res.partner', 'write', [[recordId], { email: 'soak@example.com' }])), isResult((v) => v === true));
-        expectAnswer('write read back', await xml('xmlrpc2', 'object', 'execute_kw', kw('res.partner', 'read', [[recordId]], { fields: ['email'] })), isResult((v) => Array.isArray(v) && (v[0] as Map<string, Value>).get('email') === 'soak@example.com'));
-        expectAnswer('write unlink', await xml(dialect, 'object', 'execute_kw', kw('res.partner', 'unlink', [[recordId]])), isResult((v) => v === true));
+        expectAnswer(
+          'write write',
+          await json('object', 'execute_kw', kw('res.partner', 'write', [[recordId], { email: 'soak@example.com' }])),
+          isResult((v) => v === true),
+        );
+        expectAnswer(
+          'write read back',
+          await xml('xmlrpc2', 'object', 'execute_kw', kw('res.partner', 'read', [[recordId]], { fields: ['email'] })),
+          isResult((v) => Array.isArray(v) && (v[0] as Map<string, Value>).get('email') === 'soak@example.com'),
+        );
+        expectAnswer(
+          'write unlink',
+          await xml(dialect, 'object', 'execute_kw', kw('res.partner', 'unlink', [[recordId]])),
+          isResult((v) => v === true),
+        );
       },
     ],
-    [8, async () => expectAnswer('fault missing record (2)', await xml('xmlrpc2', 'object', 'execute_kw', kw('res.partner', 'write', [[999_999], { name: 'x' }])), isFault(2))],
+    [
+      8,
+      async () =>
+        expectAnswer(
+          'fault missing record (2)',
+          await xml('xmlrpc2', 'object', 'execute_kw', kw('res.partner', 'write', [[999_999], { name: 'x' }])),
+          isFault(2),
+        ),
+    ],
     // wrong passwords in a database no other traffic uses: once its failures reach --throttle-failures the
     // gateway refuses that (address, db, login) altogether, valid cached passwords included (report)
-    [5, async () => expectAnswer('fault wrong password (3)', await xml('xmlrpc2', 'object', 'execute_kw', ['other', 2, 'not the password', 'res.partner', 'search_count', [[]]]), isFault(3))],
-    [5, async () => expectAnswer('fault unknown model', await json('object', 'execute_kw', kw('no.such.model', 'search', [[]])), isFault(0, 'odoo.exceptions.UserError'))],
-    [4, async () => expectAnswer('fault malformed xml (1)', await xmlRaw(gw.url, '<methodCall><methodName>version</methodName><params>'), isFault(1))],
+    [
+      5,
+      async () =>
+        expectAnswer(
+          'fault wrong password (3)',
+          await xml('xmlrpc2', 'object', 'execute_kw', ['other', 2, 'not the password', 'res.partner', 'search_count', [[]]]),
+          isFault(3),
+        ),
+    ],
+    [
+      5,
+      async () =>
+        expectAnswer(
+          'fault unknown model',
+          await json('object', 'execute_kw', kw('no.such.model', 'search', [[]])),
+          isFault(0, 'odoo.exceptions.UserError'),
+        ),
+    ],
+    [
+      4,
+      async () =>
+        expectAnswer('fault malformed xml (1)', await xmlRaw(gw.url, '<methodCall><methodName>version</methodName><params>'), isFault(1)),
+    ],
     [
       8,
       () => {
@@ -155,8 +257,16 @@ async function drive(
           const password = `soak-pass-${++credentialSerial}-${Date.now()}`;
           sim.control.setPassword('demo', 'demo', password);
           const who = await json('common', 'authenticate', ['demo', 'demo', password, {}]);
-          expectAnswer('new credentials authenticate', who, isResult((v) => v === 5));
-          expectAnswer('new credentials call', await xml('xmlrpc2', 'object', 'execute_kw', ['demo', 5, password, 'res.partner', 'search_count', [[]]]), isResult((v) => typeof v === 'number'));
+          expectAnswer(
+            'new credentials authenticate',
+            who,
+            isResult((v) => v === 5),
+          );
+          expectAnswer(
+            'new credentials call',
+            await xml('xmlrpc2', 'object', 'execute_kw', ['demo', 5, password, 'res.partner', 'search_count', [[]]]),
+            isResult((v) => typeof v === 'number'),
+          );
         };
         credentialTurn = credentialTurn.then(run, run);
         return credentialTurn;
@@ -219,7 +329,8 @@ async function drive(
       sample();
       nextSample += opts.sampleEveryMs;
       const s = samples.at(-1) as SoakSample;
-      if (samples.length % 12 === 0) log(`t=${s.at.toFixed(0)} s rss ${(s.rssBytes / 2 ** 20).toFixed(1)} MiB fds ${s.fds} calls ${calls} unexpected ${unexpected}`);
+      if (samples.length % 12 === 0)
+        log(`t=${s.at.toFixed(0)} s rss ${(s.rssBytes / 2 ** 20).toFixed(1)} MiB fds ${s.fds} calls ${calls} unexpected ${unexpected}`);
     }
     tick();
     next += interval;
@@ -257,7 +368,11 @@ async function drive(
 
 /** A raw XML-RPC body to `/xmlrpc/2/common`, answered as a fault or result. */
 async function xmlRaw(url: string, body: string): Promise<Answer> {
-  const res = await fetch(`${url}/xmlrpc/2/common`, { method: 'POST', body, headers: { 'content-type': 'text/xml', 'user-agent': 'soak/1' } });
+  const res = await fetch(`${url}/xmlrpc/2/common`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'text/xml', 'user-agent': 'soak/1' },
+  });
   const answer = parseTaggedResponse(await res.text());
   if (answer.kind === 'params') return { result: taggedToValue(answer.params[0]!) };
   return { fault: { code: (taggedToValue(answer.fault) as Map<string, Value>).get('faultCode') as Value } };
