@@ -14,8 +14,10 @@ export function soakChecks(f: SoakFigures): string[] {
   if (f.rssGrowth > soakMaxRssGrowth)
     failures.push(`RSS grew ${(f.rssGrowth * 100).toFixed(1)} % after warm-up (limit ${soakMaxRssGrowth * 100} %)`);
   if (f.finalFds > f.baselineFds + soakFdTolerance) failures.push(`open descriptors grew from ${f.baselineFds} to ${f.finalFds}`);
-  if (f.createdAtSimulator !== f.unlinkedAtSimulator)
-    failures.push(`${f.createdAtSimulator} creates reached the simulator but ${f.unlinkedAtSimulator} unlinks`);
+  if (f.leftBehind !== 0)
+    failures.push(
+      `${f.leftBehind} records the soak created are still there (${f.createdAtSimulator} creates and ${f.unlinkedAtSimulator} unlinks reached the simulator)`,
+    );
   return failures;
 }
 
@@ -55,7 +57,7 @@ export function soakMarkdown(
     `- **Unexpected errors: ${f.unexpected}**${f.unexpectedSamples.length > 0 ? ` (${f.unexpectedSamples.join(' | ')})` : ''}`,
     `- **RSS after warm-up ${mib(f.baselineRss)} MiB → at the end ${mib(f.finalRss)} MiB: ${(f.rssGrowth * 100).toFixed(1)} %** (limit +${soakMaxRssGrowth * 100} %)`,
     `- **Open descriptors after warm-up ${f.baselineFds} → at the end ${f.finalFds}** (max sampled under load ${f.maxFds})`,
-    `- Creates reaching the simulator ${f.createdAtSimulator}, unlinks ${f.unlinkedAtSimulator} (every created record was removed)`,
+    `- Creates reaching the simulator ${f.createdAtSimulator}, unlinks ${f.unlinkedAtSimulator}; records left behind ${f.leftBehind}`,
     `- Result: ${meta.failures.length === 0 ? 'all checks passed' : `FAILED: ${meta.failures.join('; ')}`}`,
     '',
     '| calls | count |',
