@@ -41,7 +41,7 @@ export function syncApiKeys(db: Database, keys: KeyStore): void {
   const model = db.model('res.users.apikeys');
   if (model === undefined) return;
   model.rows.clear();
-  for (const k of keys.list()) {
+  for (const k of keys.list(db.name)) {
     model.insert({
       id: k.id,
       v: {

@@ -13,7 +13,7 @@ const bearerPattern = /^bearer\s+(.+)$/i;
 export function authenticateBearer(header: string | undefined, keys: KeyStore, db: Database): number {
   const match = header === undefined ? null : bearerPattern.exec(header);
   if (match === null) throw unauthorized('User not authenticated, use an API Key with a Bearer Authorization header.');
-  const uid = keys.check(match[1] as string);
+  const uid = keys.check(match[1] as string, 'rpc', db.name);
   const user = uid === undefined ? undefined : db.model('res.users')?.get(uid);
   if (uid === undefined || user?.v.active !== true) throw unauthorized('Invalid apikey');
   return uid;

@@ -108,7 +108,7 @@ export interface Simulator {
   clearLog(): void;
   /** Back to a freshly seeded state (same databases, same initial keys). */
   reset(): void;
-  /** The key store shared by all databases (add keys with an expiry, remove keys). */
+  /** The key store of all databases (add keys with an expiry, remove keys; a key a test adds is in every database). */
   keys: KeyStore;
   /** Database names, in creation order. */
   databases(): string[];
@@ -221,7 +221,7 @@ function buildAll(options: Required<SimulatorOptions>): Map<string, Database> {
 /** Seeds the databases, generates one API key per active user, and starts listening. */
 export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
   const options = validateOptions(opts);
-  const keys = new KeyStore(options.now);
+  const keys = new KeyStore(options.now, () => [...state.databases.keys()]);
   const state: ServerState = {
     databases: buildAll(options),
     keys,

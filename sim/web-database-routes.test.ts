@@ -83,6 +83,16 @@ describe('form posts', () => {
     expect(sim.databases()).toEqual(['gw', 'gw2']);
   });
 
+  it("gives a duplicate its source's API keys, a key made in the source after the copy staying the source's", async () => {
+    const before = sim.keys.add({ uid: 2, name: 'made in gw2', db: 'gw2' });
+    expect((await post('duplicate', { master_pwd: 'admin', name: 'gw2', new_name: 'gw3' })).status).toBe(303);
+    const after = sim.keys.add({ uid: 2, name: 'made in gw2 later', db: 'gw2' });
+    expect([before, after].map((k) => ['gw', 'gw2', 'gw3'].map((db) => sim.keys.check(k.key, 'rpc', db)))).toEqual([
+      [undefined, 2, 2],
+      [undefined, 2, undefined],
+    ]);
+  });
+
   it('creates a database whose admin logs in with the form login and password, and redirects to /odoo', async () => {
     const res = await post('create', { master_pwd: 'admin', name: 'gw6', lang: 'en_US', password: 'pw6', login: 'boss', phone: '' });
     expect([res.status, res.location]).toEqual([303, '/odoo']);

@@ -10,6 +10,7 @@ import { pyRepr } from '../src/python/int-text.ts';
 import { backupStream, dumpTextOf, loadDatabase, serializeDatabase, type BackupFormat } from './database-backup.ts';
 import { Database } from './database.ts';
 import type { DocStore } from './doc-bearer-docs.ts';
+import type { KeyStore } from './key-store.ts';
 import { renderManagerPage } from './database-manager-page.ts';
 import { OdooError } from './errors.ts';
 import { parseMultipart, parseUrlencoded, type ParsedForm } from './form-data.ts';
@@ -44,6 +45,8 @@ export interface DatabaseManagerState {
   /** A fresh database built from the seed. */
   buildDatabase(name: string): Database;
   now: () => Date;
+  /** The API keys: a copied database holds its source's. */
+  keys: KeyStore;
 }
 
 /** `DBNAME_PATTERN` of `odoo/service/db.py` (`DB_NAME_RE` of `odoo/modules/db.py`). */
@@ -313,9 +316,10 @@ function rename(state: DatabaseManagerState, form: ParsedForm): SimResponse | un
   return redirect('/web/database/manager');
 }
 
-/** A copy of `source` under `name`, system parameters included. */
+/** A copy of `source` under `name`, system parameters and API keys included. */
 export function copyOf(state: DatabaseManagerState, source: Database, name: string): Database {
   const copy = state.buildDatabase(name);
   loadDatabase(copy, serializeDatabase(source));
+  state.keys.copyDatabase(source.name, name);
   return copy;
 }

@@ -84,7 +84,7 @@ function credentialsPass(state: LegacyServiceState, db: Database, uid: number, p
   if (password === '') return false;
   const internal = db.model('res.users')?.rows.get(uid)?.v.share !== true;
   if (!needsSecondFactor(db, login, internal, state.totpLogins) && db.passwords.get(uid) === password) return true;
-  return state.keys.check(password) === uid;
+  return state.keys.check(password, 'rpc', db.name) === uid;
 }
 
 /** passlib's refusal of a secret that is no str, naming its type as `type(secret)` prints. */

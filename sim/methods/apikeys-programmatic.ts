@@ -27,7 +27,7 @@ function ensureCanManageKeys(env: Env): void {
 /** The caller's keys that never expire or have not expired yet. */
 function liveKeysOf(env: Env, keys: KeyStore): number {
   const now = formatDatetime(env.now);
-  return keys.list().filter((k) => k.uid === env.uid && (k.expiration === null || k.expiration >= now)).length;
+  return keys.list(env.db.name).filter((k) => k.uid === env.uid && (k.expiration === null || k.expiration >= now)).length;
 }
 
 /** `res.users.apikeys.generate(key, scope, name, expiration_date)` (later builds). */
@@ -42,12 +42,12 @@ export const generateKey: MethodImpl = (call) => {
   const scopeArg = call.arg('scope');
   const scope = typeof scopeArg === 'string' && scopeArg !== '' ? scopeArg : null;
   const key = call.arg('key');
-  const owner = typeof key === 'string' ? keys.check(key, scope ?? 'rpc') : undefined;
+  const owner = typeof key === 'string' ? keys.check(key, scope ?? 'rpc', env.db.name) : undefined;
   if (owner === undefined || owner !== env.uid)
     throw accessDenied('The provided API key is invalid or does not belong to the current user.');
   checkExpirationDate(env, expiration);
   const name = call.arg('name');
-  return keys.add({ uid: env.uid, name: typeof name === 'string' ? name : pyRepr(name), scope, expiration }).key;
+  return keys.add({ uid: env.uid, name: typeof name === 'string' ? name : pyRepr(name), scope, expiration, db: env.db.name }).key;
 };
 
 /** `res.users.apikeys.revoke(key)` (later builds): any live key the caller may remove. */
@@ -57,7 +57,7 @@ export const revokeKey: MethodImpl = (call) => {
   ensureCanManageKeys(env);
   const key = call.arg('key');
   if (!isTruthy(key)) throw assertionError('');
-  const record = typeof key === 'string' ? keys.find(key) : undefined;
+  const record = typeof key === 'string' ? keys.find(key, env.db.name) : undefined;
   if (record === undefined || (record.expiration !== null && record.expiration < formatDatetime(env.now))) {
     throw accessDenied('The provided API key is invalid.');
   }

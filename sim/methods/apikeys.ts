@@ -166,7 +166,13 @@ function makeKeyNow(call: Call): Value {
   const id = singleId(call);
   const wizard = flows.wizards.get(id);
   if (wizard === undefined || wizard.uid !== call.env.uid) missing(call, id);
-  const key = requestOf(call.env).keys.add({ uid: call.env.uid, name: wizard.name, scope: null, expiration: wizard.expiration }).key;
+  const key = requestOf(call.env).keys.add({
+    uid: call.env.uid,
+    name: wizard.name,
+    scope: null,
+    expiration: wizard.expiration,
+    db: call.env.db.name,
+  }).key;
   flows.wizards.delete(id);
   return action({
     type: 'ir.actions.act_window',
@@ -187,11 +193,11 @@ function closeAction(): Struct {
 
 /** `_remove`: the owner or a system user; ids that are gone are skipped. */
 export function removeRecords(env: Env, keys: KeyStore, ids: readonly Value[]): void {
-  const found = keys.list().filter((k) => ids.includes(k.id));
+  const found = keys.list(env.db.name).filter((k) => ids.includes(k.id));
   if (!isSystem(env) && found.some((k) => k.uid !== env.uid)) {
     throw accessError("You can not remove API keys unless they're yours or you are a system user");
   }
-  for (const k of found) keys.remove(k.id);
+  for (const k of found) keys.remove(k.id, env.db.name);
 }
 
 function removeNow(call: Call): Value {

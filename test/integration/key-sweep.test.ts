@@ -130,6 +130,36 @@ describe('keys minted by earlier runs', () => {
     for (const secret of [...seen, 'Adm1n-Secret-Passphrase']) expect(text).not.toContain(secret);
   });
 
+  it("removes none of the user's keys in another database: each Odoo database has its own keys", async () => {
+    sim = await startSimulator({ databases: ['gw', 'gw2'] });
+    const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url], {});
+    const gateway = await startGateway(config, captureLog('silent').log);
+    try {
+      const password = (db: string) => sim!.users(db).find((u) => u.login === 'admin')!.password;
+      expect((await jsonrpcAt(gateway.url, 'common', 'login', ['gw', 'admin', password('gw')])).result).toBe(2);
+      await gateway.credentials.settled();
+      const [gwKey] = gatewayKeys(sim, 2);
+      // admin's login in gw2 mints a key there and removes admin's earlier keys, of gw2 only
+      expect((await jsonrpcAt(gateway.url, 'common', 'login', ['gw2', 'admin', password('gw2')])).result).toBe(2);
+      await gateway.credentials.settled();
+      expect(sim.keys.find(gwKey!.key, 'gw')).toBeDefined();
+      sim.clearLog();
+      const { error } = await jsonrpcAt(gateway.url, 'object', 'execute_kw', [
+        'gw',
+        2,
+        password('gw'),
+        'res.users',
+        'read',
+        [[2], ['login']],
+      ]);
+      expect(error).toBeUndefined();
+      // served with gw's key as minted: no 401, no second mint
+      expect(sim.log.filter((r) => r.path === '/web/session/authenticate')).toEqual([]);
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it("stops removing a user's keys in a process whose own key was taken away, so two gateways without their own tag do not remove each other's keys in turn", async () => {
     sim = await startSimulator({ databases: ['gw'] });
     const start = () =>
