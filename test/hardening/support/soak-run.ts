@@ -344,9 +344,9 @@ async function drive(
   // the descriptors of idle keep-alive connections (client and upstream pools) may close late
   await settle(() => fdsOf(gw.pid) <= baseline.fds, 5000);
   const finalFds = fdsOf(gw.pid);
-  // Requests that reached the simulator, for the figures: a create the simulator refused (a key
-  // replaced meanwhile: 401 before anything ran) and the gateway sent again counts twice here, so
-  // what is left behind is asked for instead.
+  // Requests that reached the simulator, for the figures: a create refused before anything ran (a
+  // 401 for a key taken away meanwhile) and sent again counts twice there, so whether anything was
+  // left behind is asked of the data instead.
   const created = sim.log.filter((r) => r.path === '/json/2/res.partner/create').length;
   const unlinked = sim.log.filter((r) => r.path === '/json/2/res.partner/unlink').length;
   const left = await xml('xmlrpc2', 'object', 'execute_kw', kw('res.partner', 'search_count', [[['name', '=like', 'soak %']]]));
