@@ -14,29 +14,10 @@
  *   npm run bench:shadow -- [--quick] [--no-write] [--upstream URL --db NAME --login L --password P]
  */
 import { cpus, loadavg, release, totalmem, type as osType } from 'node:os';
-import { parseArgs } from 'node:util';
-import { bodies, f, median, percentile, run, startGateway, startSim, xmlString } from './workload.ts';
+import { bodies, f, median, onOffBenchArgs, percentile, run, startGateway, startSim, xmlString } from './workload.ts';
 import { writeBenchSection } from './bench-section.ts';
 
-const { values } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    'no-write': { type: 'boolean', default: false },
-    upstream: { type: 'string' },
-    db: { type: 'string' },
-    login: { type: 'string' },
-    password: { type: 'string' },
-  },
-});
-const plan = values.quick ? { rounds: 2, calls1: 150, calls16: 400 } : { rounds: 5, calls1: 600, calls16: 2000 };
-const command = `npm run bench:shadow${
-  process.argv.length > 2
-    ? ` -- ${process.argv
-        .slice(2)
-        .map((a) => (a === values.password ? '***' : a))
-        .join(' ')}`
-    : ''
-}`;
+const { values, plan, command } = onOffBenchArgs('bench:shadow');
 
 /** The gateway's shadow counters, summed by outcome. */
 async function shadowOutcomes(adminUrl: string): Promise<Record<string, number>> {

@@ -18,29 +18,10 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, release, totalmem, type as osType } from 'node:os';
-import { parseArgs } from 'node:util';
-import { bodies, f, median, percentile, run, startGateway, startSim, xmlString } from './workload.ts';
+import { bodies, f, median, onOffBenchArgs, percentile, run, startGateway, startSim, xmlString } from './workload.ts';
 import { writeBenchSection } from './bench-section.ts';
 
-const { values } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    'no-write': { type: 'boolean', default: false },
-    upstream: { type: 'string' },
-    db: { type: 'string' },
-    login: { type: 'string' },
-    password: { type: 'string' },
-  },
-});
-const plan = values.quick ? { rounds: 2, calls1: 150, calls16: 400 } : { rounds: 5, calls1: 600, calls16: 2000 };
-const command = `npm run bench:tracing${
-  process.argv.length > 2
-    ? ` -- ${process.argv
-        .slice(2)
-        .map((a) => (a === values.password ? '***' : a))
-        .join(' ')}`
-    : ''
-}`;
+const { values, plan, command } = onOffBenchArgs('bench:tracing');
 
 /** An OTLP/HTTP receiver that drops what it gets, counting exports and bytes. */
 async function startSink(): Promise<{ url: string; exports: number; bytes: number; close(): void }> {
