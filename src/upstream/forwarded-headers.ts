@@ -4,10 +4,12 @@
  * legacy client (docs/architecture.md §6), the call's X-Request-Id (so a call can be followed into Odoo's log) and
  * the client's W3C trace context (replaced by the gateway's own span context when it exports traces).
  */
+import { gatewayVersion } from '../build-info.ts';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 
-export const gatewayUserAgent = 'legacy-rpc-gateway/0.1';
+/** The gateway's product token, with the version of the running build (as in Odoo's log and access logs). */
+export const gatewayUserAgent = `legacy-rpc-gateway/${gatewayVersion}`;
 
 /** Builds the common headers for one upstream request on behalf of `origin` for database `db`. */
 export function forwardedHeaders(config: Config, origin: CallOrigin, db: string | undefined): Record<string, string> {
