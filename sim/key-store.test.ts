@@ -40,6 +40,20 @@ describe('KeyStore databases', () => {
     expect(keys.find(made.key)).toBeUndefined(); // in no database any more
   });
 
+  it('forgets the keys made in a dropped database, and a database made again under its name starts as a new one', () => {
+    const keys = new KeyStore(now, () => ['gw', 'copy']);
+    const seeded = keys.add({ uid: 2, name: 'seeded' });
+    const onlyThere = keys.add({ uid: 2, name: 'made in copy', db: 'copy' });
+    const shared = keys.add({ uid: 2, name: 'made in gw', db: 'gw' });
+    keys.copyDatabase('gw', 'copy');
+    keys.remove(seeded.id, 'copy');
+    keys.dropDatabase('copy');
+    expect(keys.find(onlyThere.key)).toBeUndefined();
+    expect(keys.check(shared.key, 'rpc', 'gw')).toBe(2);
+    expect(keys.check(shared.key, 'rpc', 'copy')).toBeUndefined();
+    expect(keys.check(seeded.key, 'rpc', 'copy')).toBe(2); // as in any new database of the simulator
+  });
+
   it('forgets a key removed from every database that held it', () => {
     const keys = new KeyStore(now, () => ['gw', 'gw2']);
     const seeded = keys.add({ uid: 2, name: 'seeded' });

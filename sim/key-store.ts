@@ -3,7 +3,8 @@
  * optional scope and expiry. One store serves every database of a simulator, but each key belongs to
  * databases: the keys seeded at start (and those a test adds) are in every database, as the corpus's
  * `gw2` holds the keys of `gw` it was duplicated from; a key made through a database's request is in
- * that database only, removed there only, and copied with it by a duplicate (each Odoo database has
+ * that database only, removed there only, copied with it by a duplicate and gone with it when it is
+ * dropped (each Odoo database has
  * its own `res_users_apikeys` table). Keys are kept in clear (no pbkdf2): it is a double.
  */
 import { randomBytes } from 'node:crypto';
@@ -107,6 +108,18 @@ export class KeyStore {
         record.only?.add(target);
         record.gone.delete(target);
       } else if (inDatabase(record, target)) record.gone.add(target);
+    }
+  }
+
+  /**
+   * A dropped (or renamed away) database: the keys made in it go with it, and a database created
+   * later under the same name starts as any new one (the seeded keys, none made by requests).
+   */
+  dropDatabase(db: string): void {
+    for (const [key, record] of this.#byKey) {
+      record.gone.delete(db);
+      if (record.only === undefined || !record.only.delete(db)) continue;
+      if ([...record.only].every((d) => record.gone.has(d))) this.#byKey.delete(key);
     }
   }
 

@@ -17,6 +17,7 @@ import { jsonRpcError, jsonRpcResult, readJsonRpc } from './jsonrpc-envelope.ts'
 import { readZip } from './zip.ts';
 import {
   copyOf,
+  forgetDatabase,
   dbnamePattern,
   formOf,
   methodNotAllowed,
@@ -170,8 +171,7 @@ function drop(state: DatabaseManagerState, form: ParsedForm): SimResponse | unde
   const [master, name] = fields as [string, string];
   verifyAccess(state, master);
   if (!state.databases.has(name)) throw doesNotExist(name);
-  state.databases.delete(name);
-  state.docs.delete(name);
+  forgetDatabase(state, name);
   return redirect('/web/database/manager');
 }
 
@@ -185,9 +185,8 @@ function rename(state: DatabaseManagerState, form: ParsedForm): SimResponse | un
   const db = state.databases.get(name);
   if (db === undefined) throw doesNotExist(name);
   if (state.databases.has(newName)) throw alreadyExists(newName);
-  state.databases.delete(name);
-  state.docs.delete(name);
   state.databases.set(newName, copyOf(state, db, newName));
+  forgetDatabase(state, name);
   return redirect('/web/database/manager');
 }
 

@@ -93,6 +93,17 @@ describe('form posts', () => {
     ]);
   });
 
+  it('drops the keys made in a dropped database: one created again under its name holds none of them', async () => {
+    expect((await post('duplicate', { master_pwd: 'admin', name: 'gw2', new_name: 'gw4' })).status).toBe(303);
+    const made = sim.keys.add({ uid: 2, name: 'made in gw4', db: 'gw4' });
+    expect(sim.keys.check(made.key, 'rpc', 'gw4')).toBe(2);
+    expect((await post('drop', { master_pwd: 'admin', name: 'gw4' })).status).toBe(303);
+    expect(sim.keys.find(made.key)).toBeUndefined();
+    expect((await post('duplicate', { master_pwd: 'admin', name: 'gw2', new_name: 'gw4' })).status).toBe(303);
+    expect(sim.keys.check(made.key, 'rpc', 'gw4')).toBeUndefined();
+    expect((await post('drop', { master_pwd: 'admin', name: 'gw4' })).status).toBe(303);
+  });
+
   it('creates a database whose admin logs in with the form login and password, and redirects to /odoo', async () => {
     const res = await post('create', { master_pwd: 'admin', name: 'gw6', lang: 'en_US', password: 'pw6', login: 'boss', phone: '' });
     expect([res.status, res.location]).toEqual([303, '/odoo']);

@@ -234,8 +234,7 @@ function drop(state: DatabaseManagerState, form: ParsedForm): SimResponse | unde
   if (fields === undefined) return undefined;
   const [master, name] = fields as [string, string];
   checkSuper(state, master);
-  state.databases.delete(name);
-  state.docs.delete(name);
+  forgetDatabase(state, name);
   return redirect('/web/database/manager');
 }
 
@@ -310,10 +309,16 @@ function rename(state: DatabaseManagerState, form: ParsedForm): SimResponse | un
         ? `database "${newName}" already exists\n`
         : undefined;
   if (why !== undefined || db === undefined) throw new ControllerError(`Couldn't rename database ${name} to ${newName}: ${why ?? ''}`);
+  state.databases.set(newName, copyOf(state, db, newName));
+  forgetDatabase(state, name);
+  return redirect('/web/database/manager');
+}
+
+/** A database dropped or renamed away: its records, its `/doc-bearer` store and the keys made in it. */
+export function forgetDatabase(state: DatabaseManagerState, name: string): void {
   state.databases.delete(name);
   state.docs.delete(name);
-  state.databases.set(newName, copyOf(state, db, newName));
-  return redirect('/web/database/manager');
+  state.keys.dropDatabase(name);
 }
 
 /** A copy of `source` under `name`, system parameters and API keys included. */
