@@ -81,7 +81,14 @@ export function rawRequest(req: RawRequest): Promise<RawAnswer> {
       const head = `${req.method ?? 'POST'} ${req.path} HTTP/1.1\r\n${headers.map(([h, v]) => `${h}: ${v}\r\n`).join('')}\r\n`;
       if (!req.raw && !write(Buffer.from(head, 'latin1'))) await drained();
       for (const [i, chunk] of req.chunks.entries()) {
-        if (i > 0 && req.chunkDelayMs) await new Promise((r) => setTimeout(r, req.chunkDelayMs));
+        if (i > 0 && req.chunkDelayMs) {
+          await new Promise((r) => setTimeout(r, req.chunkDelayMs));
+          // Node runs due timers before it reads the socket: a client held off the CPU for longer
+          // than the pause would write again before reading an answer that came meanwhile, and a
+          // write to a connection the server closed after answering (408) resets it, losing that
+          // answer. setImmediate runs after the read.
+          await new Promise((r) => setImmediate(r));
+        }
         // the server answered (refused the body, timed out): stop sending
         if (answered || settled) return;
         const framed = req.chunked ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk;
