@@ -1,11 +1,11 @@
 /**
- * The simulator's API keys (Odoo: `res_users.py` `res.users.apikeys`): 40 lowercase hex characters, owned by a uid, with an
- * optional scope and expiry. One store serves every database of a simulator, but each key belongs to
- * databases: the keys seeded at start (and those a test adds) are in every database, as the corpus's
- * `gw2` holds the keys of `gw` it was duplicated from; a key made through a database's request is in
- * that database only, removed there only, copied with it by a duplicate and gone with it when it is
- * dropped (each Odoo database has
- * its own `res_users_apikeys` table). Keys are kept in clear (no pbkdf2): it is a double.
+ * The simulator's API keys (Odoo: `res_users.py` `res.users.apikeys`): 40 lowercase hex characters,
+ * owned by a uid, with an optional scope and expiry. One store serves every database of a simulator,
+ * but each key belongs to databases: the keys seeded at start (and those a test adds) are in every
+ * database, as the corpus's `gw2` holds the keys of `gw` it was duplicated from; a key made through a
+ * database's request is in that database only, removed there only, copied with it by a duplicate and
+ * gone with it when it is dropped (each Odoo database has its own `res_users_apikeys` table). Keys are
+ * kept in clear (no pbkdf2): it is a double.
  */
 import { randomBytes } from 'node:crypto';
 import { formatDatetime } from './clock.ts';
