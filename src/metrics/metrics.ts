@@ -175,6 +175,11 @@ export function createMetrics({
     labelNames: ['work'] as const,
     registers,
   });
+  const borrowed = new Counter({
+    name: `${prefix}upstream_borrowed_connections_total`,
+    help: 'Calls known slow that found the slow lane full and ran on an ordinary connection, which --light-reserve left free for the others.',
+    registers,
+  });
   let busyLanes: () => Record<Lane, number> = () => ({ call: 0, keys: 0, db: 0, slow: 0 });
   new Gauge({
     name: `${prefix}upstream_busy_connections`,
@@ -221,6 +226,7 @@ export function createMetrics({
       waiting: (work: Lane, delta: 1 | -1) => waitingCalls.inc({ work }, delta),
       waited: (work: Lane, seconds: number) => queueSeconds.observe({ work }, seconds),
       timedOut: (work: Lane) => queueTimeouts.inc({ work }),
+      borrowed: () => borrowed.inc(),
     },
     trackWorkShares(busy) {
       busyLanes = busy;

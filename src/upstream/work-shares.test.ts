@@ -60,7 +60,12 @@ describe('createWorkShares()', () => {
     const events: string[] = [];
     const s = shares({
       maxWaitMs: 30,
-      events: { waiting: (k, d) => events.push(`${k}${d}`), waited: () => undefined, timedOut: (k) => events.push(`timeout ${k}`) },
+      events: {
+        waiting: (k, d) => events.push(`${k}${d}`),
+        waited: () => undefined,
+        timedOut: (k) => events.push(`timeout ${k}`),
+        borrowed: () => undefined,
+      },
     });
     await s.acquire('db', never);
     await expect(s.acquire('db', never)).rejects.toThrow('waited too long');
@@ -99,7 +104,7 @@ describe('createWorkShares()', () => {
     const s = shares({
       slowAfterMs: 20,
       slowLane: 1,
-      events: { waiting: (q, d) => events.push(`${q}${d}`), waited: () => undefined, timedOut: () => undefined },
+      events: { waiting: (q, d) => events.push(`${q}${d}`), waited: () => undefined, timedOut: () => undefined, borrowed: () => undefined },
     });
     const first = await s.acquire('call', never, '/json/2/a/slow');
     const second = s.acquire('call', never, '/json/2/a/slow'); // unknown yet: queued for an ordinary share
@@ -134,7 +139,19 @@ describe('createWorkShares()', () => {
   });
 
   it('with the slow lane full, calls known slow borrow ordinary shares beyond lightReserve, never the reserve; ordinary calls waiting go first', async () => {
-    const s = shares({ shares: { call: 4, keys: 1, db: 1 }, slowAfterMs: 20, slowLane: 1, lightReserve: 2 });
+    let borrowedCount = 0;
+    const s = shares({
+      shares: { call: 4, keys: 1, db: 1 },
+      slowAfterMs: 20,
+      slowLane: 1,
+      lightReserve: 2,
+      events: {
+        waiting: () => undefined,
+        waited: () => undefined,
+        timedOut: () => undefined,
+        borrowed: () => borrowedCount++,
+      },
+    });
     const inLane = await s.acquire('call', never, '/json/2/a/slow');
     await sleep(60); // ran past slowAfterMs: /json/2/a/slow is known slow, and the call is in the slow lane
     expect(s.busy()).toMatchObject({ call: 0, slow: 1 });
@@ -144,6 +161,7 @@ describe('createWorkShares()', () => {
     // two of them on ordinary shares (4 less the reserve of 2), two waiting
     expect(s.busy()).toMatchObject({ call: 2, slow: 1 });
     expect(s.waiting()).toMatchObject({ call: 0, slow: 2 });
+    expect(borrowedCount).toBe(2);
     const lights = [await s.acquire('call', never, '/json/2/b/light'), await s.acquire('call', never, '/json/2/b/light')];
     expect(s.busy()).toMatchObject({ call: 4, slow: 1 });
     const thirdLight = s.acquire('call', never, '/json/2/b/light').then((t) => (order.push('light'), t));
@@ -163,6 +181,7 @@ describe('createWorkShares()', () => {
     (await slow[2])?.release();
     (await slow[3])?.release();
     expect(order).toEqual(['slow 1', 'slow 2', 'light', 'slow 3', 'slow 4']);
+    expect(borrowedCount).toBe(3); // slow 4 ran in the slow lane
     expect(s.busy()).toEqual({ call: 0, keys: 0, db: 0, slow: 0 });
   });
 
@@ -175,7 +194,12 @@ describe('createWorkShares()', () => {
       maxWaitMs: 30,
       slowMaxWaitMs: 60_000,
       waitedTooLong: (queue, _ms, bound) => (bounds.push(`${queue} ${bound}`), tooLong()),
-      events: { waiting: () => undefined, waited: () => undefined, timedOut: (q) => events.push(`timeout ${q}`) },
+      events: {
+        waiting: () => undefined,
+        waited: () => undefined,
+        timedOut: (q) => events.push(`timeout ${q}`),
+        borrowed: () => undefined,
+      },
     });
     const inLane = await s.acquire('call', never, '/json/2/a/slow');
     await sleep(60);
@@ -196,7 +220,12 @@ describe('createWorkShares()', () => {
     const events: string[] = [];
     const s = shares({
       waitedTooLong: (queue, _ms, bound) => (bounds.push(`${queue} ${bound}`), tooLong()),
-      events: { waiting: () => undefined, waited: () => undefined, timedOut: (q) => events.push(`timeout ${q}`) },
+      events: {
+        waiting: () => undefined,
+        waited: () => undefined,
+        timedOut: (q) => events.push(`timeout ${q}`),
+        borrowed: () => undefined,
+      },
     });
     await s.acquire('db', never);
     const deadline = new AbortController();

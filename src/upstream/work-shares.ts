@@ -30,6 +30,8 @@ export interface WorkShareEvents {
   waited(queue: Lane, seconds: number): void;
   /** A call waited `--queue-timeout` and gave up. */
   timedOut(queue: Lane): void;
+  /** A call known slow found the slow lane full and took an ordinary connection (`--light-reserve`). */
+  borrowed(): void;
 }
 
 export interface WorkShareOptions {
@@ -126,7 +128,10 @@ export function createWorkShares(options: WorkShareOptions): WorkShares {
     if (lane === 'call') pumpSlow();
   };
   const pumpSlow = () => {
-    for (let room = slowRoom(); room !== undefined && queues.slow.length > 0; room = slowRoom()) queues.slow.shift()?.grant(room);
+    for (let room = slowRoom(); room !== undefined && queues.slow.length > 0; room = slowRoom()) {
+      if (room === 'call') events?.borrowed();
+      queues.slow.shift()?.grant(room);
+    }
   };
 
   function ticket(lane: Lane, key: string | undefined): Ticket {
@@ -177,6 +182,7 @@ export function createWorkShares(options: WorkShareOptions): WorkShares {
       let queue: Lane = kind === 'call' && knownSlow(key) ? 'slow' : kind;
       const room = queues[queue].length > 0 ? undefined : queue === 'slow' ? slowRoom() : busy[queue] < capacity[queue] ? queue : undefined;
       if (room !== undefined) {
+        if (queue === 'slow' && room === 'call') events?.borrowed();
         events?.waited(queue, 0);
         return Promise.resolve(ticket(room, key));
       }

@@ -127,6 +127,7 @@ describe('slow calls and the upstream connections', () => {
     expect(text).toContain('legacy_rpc_gateway_upstream_waiting_calls{work="slow"} 3');
     expect(text).toContain('legacy_rpc_gateway_upstream_busy_connections{lane="call"} 2');
     expect(text).toContain('legacy_rpc_gateway_upstream_busy_connections{lane="slow"} 1');
+    expect(text).toContain('legacy_rpc_gateway_upstream_borrowed_connections_total 2');
     expect(held.length).toBe(3);
     // the light call on the reserve
     expect(await within(searchRead(g, 'res.country'), 10_000)).toEqual(expect.objectContaining({ result: [] }));
