@@ -21,7 +21,16 @@ beforeAll(async () => {
   redis = await startPrivateRedis();
   stack = await startStack({
     databases: ['gw'],
-    flags: ['--redis-url', redis.url, '--redis-prefix', prefix, '--state-secret', 'x'.repeat(32), '--redis-timeout', String(redisTimeoutMs)],
+    flags: [
+      '--redis-url',
+      redis.url,
+      '--redis-prefix',
+      prefix,
+      '--state-secret',
+      'x'.repeat(32),
+      '--redis-timeout',
+      String(redisTimeoutMs),
+    ],
   });
 });
 afterAll(async () => {
