@@ -31,7 +31,6 @@ import { throttleAddress } from './throttle-address.ts';
 import { createUidLogins, type SharedLogins } from './uid-logins.ts';
 
 export { isUnauthorized, looksLikeApiKey } from './passthrough.ts';
-export { checkUpstreamPrerequisites } from './prerequisites.ts';
 export { hashPassword } from './password-hash.ts';
 export type { CredentialCacheName, CredentialEvents, KeyExchangeOutcome } from './events.ts';
 export type { PasswordKey, SharedPasswordKeys, SharedSlot } from './password-keys.ts';

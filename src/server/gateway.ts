@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { LegacyError, upstreamErrorName } from '../errors.ts';
-import { checkUpstreamPrerequisites, createCredentials, type CredentialEvents, type Credentials } from '../credentials/index.ts';
+import { createCredentials, type CredentialEvents, type Credentials } from '../credentials/index.ts';
 import { createCommonService } from '../legacy/common.ts';
 import { createDbService } from '../legacy/db.ts';
 import { createDispatch } from '../legacy/dispatch.ts';
@@ -256,8 +256,6 @@ export interface RunningGateway {
   report: SharedReport;
   /** Shadow mode, when `--shadow-sample` is above 0. */
   shadow: Shadow | undefined;
-  /** The start-up check of the upstream prerequisites (docs/architecture.md §5 step 9); never rejects. */
-  prerequisites: Promise<void>;
   /** The start-up check of the upstream (reachable, version, JSON-2, api_doc, base URL), retried until it answers. */
   startupCheck: StartupCheck;
   /**
@@ -310,7 +308,6 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
   persistence.start();
   report.start();
   const port = portOf(server);
-  const prerequisites = checkUpstreamPrerequisites(config, upstream, log);
   void gateway.startupCheck.start();
   return {
     startupCheck: gateway.startupCheck,
@@ -322,7 +319,6 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
     metrics,
     report,
     shadow,
-    prerequisites,
     async close() {
       const drained = await drainServer(server, inFlight, config.shutdownGraceMs, () => gateway.abortCalls());
       if (!drained)
@@ -332,7 +328,7 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
         );
       guard.close();
       gateway.startupCheck.stop();
-      await prerequisites;
+      await gateway.startupCheck.start();
       await gateway.close();
       await persistence.stop();
       await closeServer(adminServer);

@@ -1,9 +1,10 @@
 /**
  * The start-up check of the upstream (docs/first-run.md): reachable, which Odoo version, JSON-2
  * answering, and with the service key `api_doc` installed and `web.base.url` / its freeze, logged
- * as one block. An unreachable upstream is asked again (every `retryMs`, up to 30 s apart) until
- * it answers; until then `/readyz` says why. `proxy_mode` is Odoo's command-line setting and no
- * API shows it: the block says so.
+ * as one block, then one line per service-key database on whether the gateway's password logins
+ * leave `web.base.url` as it is (a warning where they cannot). An unreachable upstream is asked
+ * again (every `retryMs`, up to 30 s apart) until it answers; until then `/readyz` says why.
+ * `proxy_mode` is Odoo's command-line setting and no API shows it: the block says so.
  */
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
@@ -14,6 +15,7 @@ import type { Upstream } from './index.ts';
 import type { UpstreamHttp } from './pool.ts';
 import { probeOtherScheme } from './scheme-probe.ts';
 import { fetchVersionInfo } from './version.ts';
+import { baseUrlHeaders } from './web-session.ts';
 
 /** What the check found so far; `/readyz` is not ready while `reachable` is false. */
 export interface StartupState {
@@ -80,6 +82,50 @@ async function databaseFindings(
   return { apiDoc, baseUrl: await param('web.base.url'), baseUrlFreeze: await param('web.base.url.freeze') };
 }
 
+/** The databases the service keys are for: each `db=key` entry's, and `--service-db` for a bare key. */
+function checkedDatabases(config: Config): string[] {
+  const keys = config.serviceKey;
+  if (keys === undefined) return [];
+  const dbs = [...keys.databases];
+  if (config.serviceDb !== undefined && !dbs.includes(config.serviceDb)) dbs.push(config.serviceDb);
+  return dbs;
+}
+
+type Findings = NonNullable<StartupState['perDatabase']>[string];
+
+/**
+ * Whether the gateway's password logins in a database leave `web.base.url` as it is: a system user's
+ * web login stores the request's URL root unless `web.base.url.freeze` is set, and the gateway makes
+ * it at the root Odoo already has (web-session.ts `baseUrlHeaders`), which a root with a path cannot be.
+ */
+export function baseUrlFinding(f: Findings): { level: 'info' | 'warn'; msg: string } {
+  const see = ' (docs/first-run.md: Upstream prerequisites)';
+  if (f.baseUrlFreeze.startsWith('not readable'))
+    return {
+      level: 'warn',
+      msg:
+        'could not read web.base.url and its freeze with the service key (it needs a system user): the gateway logs in at the URL ' +
+        `the last login stated, or at --upstream before any; set web.base.url.freeze to True to be sure${see}`,
+    };
+  if (f.baseUrlFreeze !== 'not set') return { level: 'info', msg: 'web.base.url.freeze is set: logins leave web.base.url as it is' };
+  if (f.baseUrl === 'not set')
+    return {
+      level: 'warn',
+      msg: `web.base.url is not set: the first password login of a system user through the gateway stores Odoo's address as --upstream names it; set web.base.url, or web.base.url.freeze to True${see}`,
+    };
+  if (baseUrlHeaders(f.baseUrl) === undefined)
+    return {
+      level: 'warn',
+      msg: `web.base.url ${f.baseUrl} cannot be the URL root of a login (a path, or not http(s)): every password login of a system user through the gateway (to mint an API key) rewrites it; set web.base.url.freeze to True${see}`,
+    };
+  return {
+    level: 'info',
+    msg: f.baseUrl.startsWith('https:')
+      ? `web.base.url ${f.baseUrl}: the gateway's password logins are made at it and leave it as it is, provided Odoo runs with proxy_mode (without it Odoo sees plain HTTP: set web.base.url.freeze to True)`
+      : `web.base.url ${f.baseUrl}: the gateway's password logins are made at it and leave it as it is`,
+  };
+}
+
 /** Creates the check (started by `start()`). */
 export function createStartupCheck(config: Config, http: UpstreamHttp, upstream: Upstream, log: Logger, retryMs = 2000): StartupCheck {
   let current: StartupState = { reachable: false };
@@ -121,10 +167,10 @@ export function createStartupCheck(config: Config, http: UpstreamHttp, upstream:
       });
       wait = Math.min(wait * 2, 30_000);
     }
-    if (version === undefined) return;
+    if (version === undefined || stopped) return;
     const json2 = await json2Answers(http, config).catch((err: unknown) => `unknown (${describeError(err)})`);
     const perDatabase: NonNullable<StartupState['perDatabase']> = {};
-    for (const db of config.serviceKey?.databases ?? []) {
+    for (const db of checkedDatabases(config)) {
       const key = config.serviceKey?.keyFor(db);
       if (key !== undefined) perDatabase[db] = await databaseFindings(config, upstream, db, key);
     }
@@ -142,6 +188,10 @@ export function createStartupCheck(config: Config, http: UpstreamHttp, upstream:
         : []),
     ];
     log.info({ upstream: config.upstream, version, json2, databases: perDatabase }, lines.join('\n'));
+    for (const [db, f] of Object.entries(perDatabase)) {
+      const finding = baseUrlFinding(f);
+      log[finding.level]({ db }, finding.msg);
+    }
   };
 
   let running: Promise<void> | undefined;

@@ -126,23 +126,23 @@ describe('--service-key db=key entries', () => {
     ]);
   });
 
-  it('checks web.base.url.freeze at start in every database that has a key', async () => {
+  it('reads web.base.url at start in every database that has a key', async () => {
     const capture = captureLog('info');
     stack = await startStack({
       databases: ['gw', 'gw2'],
       log: capture.log,
       flags: (sim) => {
-        // frozen before the gateway starts: its checks run at start
-        sim.control.setConfigParameter('gw2', 'web.base.url.freeze', 'True');
+        // set before the gateway starts: its checks run at start
+        sim.control.setConfigParameter('gw2', 'web.base.url', 'http://localhost:8069/odoo');
         return ['--service-key', `gw=${sim.keyFor('gw', 'admin')},gw2=${sim.keyFor('gw2', 'admin')}`];
       },
     });
-    await stack.gateway.prerequisites;
+    await stack.gateway.startupCheck.start();
     // one finding per database (the start-up block, which names no single database, is not one)
-    const findings = capture.lines.filter((l) => typeof l.msg === 'string' && l.msg.includes('web.base.url.freeze') && l.db !== undefined);
+    const findings = capture.lines.filter((l) => typeof l.msg === 'string' && l.msg.includes('web.base.url') && l.db !== undefined);
     expect(findings.map((l) => [l.db, l.level]).sort()).toEqual([
-      ['gw', 40],
-      ['gw2', 30],
+      ['gw', 30],
+      ['gw2', 40],
     ]);
   });
 });
