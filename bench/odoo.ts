@@ -1,8 +1,8 @@
 /**
  * `npm run bench:odoo`: what a legacy call through the gateway costs against a REAL
  * Odoo 19, beside what any other hop costs, in one interleaved run. It needs the server that
- * `../shared/tools/odoo19-up.sh` brings up on 127.0.0.1:8069 (database gw, admin/admin) and says so
- * when none is there; CI and `npm test` never run it.
+ * docs/testing.md ("A real Odoo 19 for the opt-in checks") describes, on 127.0.0.1:8069
+ * (database gw, admin/admin), and says so when none is there; CI and `npm test` never run it.
  *
  * A Python client (bench/odoo_client.py: what integrations are) calls `search_read` at concurrency 1,
  * round-robin over eight paths:
@@ -53,7 +53,7 @@ const odooLog = '/var/log/odoo19.log';
 // A database of the benchmark's own (a copy of gw), so that Odoo's log lines of anyone else's calls on
 // this shared server are told apart from ours: werkzeug's line carries the database name.
 const db = 'bench22';
-const masterPassword = 'admin'; // odoo19-up.sh's
+const masterPassword = 'admin'; // docs/testing.md: A real Odoo 19 for the opt-in checks
 const root = new URL('..', import.meta.url).pathname;
 const clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 const started = new Date();
@@ -262,12 +262,14 @@ async function main(): Promise<void> {
   const version = await odooUp();
   if (version === undefined) {
     console.error(
-      `bench:odoo needs a real Odoo 19 on ${odoo}: run \`sudo ODOO_MIRROR=<bare git dir> bash ../shared/tools/odoo19-up.sh\` first (about 5 minutes the first time).`,
+      `bench:odoo needs a real Odoo 19 on ${odoo}: set one up as docs/testing.md says ("A real Odoo 19 for the opt-in checks").`,
     );
     process.exit(2);
   }
   if (!existsSync(odooLog))
-    throw new Error(`${odooLog} (Odoo's log, written by odoo19-up.sh) is missing: Odoo's own time per request comes from it`);
+    throw new Error(
+      `${odooLog} (Odoo's log, docs/testing.md: A real Odoo 19 for the opt-in checks) is missing: Odoo's own time per request comes from it`,
+    );
   await ensureDatabase();
   const key = await mintKey();
   const hops: Hop[] = [];

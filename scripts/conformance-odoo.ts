@@ -1,5 +1,5 @@
 /**
- * Opt-in differential tester (needs a real Odoo 19, `../shared/tools/odoo19-up.sh`; never part of
+ * Opt-in differential tester (needs a real Odoo 19, docs/testing.md "A real Odoo 19 for the opt-in checks"; never part of
  * `npm test` or CI): generated legacy calls (test/differential/generate.ts) sent to Odoo's own
  * `/xmlrpc/2`, `/xmlrpc` and `/jsonrpc` and, the same moment, through a gateway started in-process
  * against the same Odoo; the two answers compared strictly (src/cutover/shadow/compare-answers.ts: HTTP
@@ -240,7 +240,8 @@ async function readBack(
 
 async function main(): Promise<void> {
   const version = await fetch(`${upstream}/web/version`).catch(() => undefined);
-  if (version === undefined || !version.ok) throw new Error(`no Odoo at ${upstream}: start it with ../shared/tools/odoo19-up.sh`);
+  if (version === undefined || !version.ok)
+    throw new Error(`no Odoo at ${upstream}: set one up as docs/testing.md says (A real Odoo 19 for the opt-in checks)`);
   if ((await databases()).includes(scratch)) await manager('drop', { name: scratch });
   await manager('duplicate', { name: values.source, new_name: scratch });
   const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', upstream], {});
