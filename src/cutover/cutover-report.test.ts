@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { withCutover, type ShadowStatus } from './cutover-report.ts';
+import { withCutover, withCutoverSliced, type ShadowStatus } from './cutover-report.ts';
+import { fleetOf } from './fleet.ts';
 import { createMigrationReport, type ReportedCall } from '../report/migration-report.ts';
 
 const t0 = Date.parse('2026-05-01T10:00:00.000Z');
@@ -114,5 +115,46 @@ describe('the fleet table', () => {
     ]);
     expect(fleet[0]?.json2?.body).toBe('{"domain": []}');
     expect(fleet[1]?.json2).toBeUndefined();
+  });
+});
+
+describe('the top clients of a method', () => {
+  it('are the three calling it most, the first seen first among equals, as a stable sort of all callers gives', () => {
+    const report = createMigrationReport({ maxClients: 50, now: () => t0 });
+    // call counts with ties, in an order that is neither sorted nor reversed
+    const counts = [2, 5, 1, 5, 3, 2, 5, 4, 1, 4, 3, 5, 2];
+    counts.forEach((n, i) => {
+      for (let k = 0; k < n; k++) report.record(call('search_read', { userAgent: `client-${i}` }));
+    });
+    const { clients } = report.snapshot();
+    const all = clients.map((c) => ({ client: `(no database) / anonymous / ${c.userAgent} @ 10.0.0.5`, calls: c.calls }));
+    const [row] = fleetOf(clients);
+    expect(row?.topClients).toEqual([...all].sort((a, b) => b.calls - a.calls).slice(0, 3));
+    expect(row?.topClients.map((t) => t.calls)).toEqual([5, 5, 5]);
+  });
+});
+
+describe('withCutoverSliced()', () => {
+  it('gives what withCutover gives, from a lazy snapshot', async () => {
+    const report = createMigrationReport({ maxClients: 10, now: () => t0 });
+    for (const m of ['search_read', 'read', 'write']) for (const ua of ['a', 'b', 'c']) report.record(call(m, { userAgent: ua }));
+    report.recordShadow(shadowed('search_read', 'equal'));
+    expect(await withCutoverSliced(report.snapshotLazily(), on)).toEqual(withCutover(report.snapshot(), on));
+  });
+
+  it('gives the event loop a turn after each slice of work (with no budget: after each client)', async () => {
+    const report = createMigrationReport({ maxClients: 50, now: () => t0 });
+    for (let c = 0; c < 50; c++) for (let m = 0; m < 10; m++) report.record(call(`x_method_${m}`, { userAgent: `client-${c}` }));
+    let turns = 0;
+    let gathering = true;
+    const spin = () => {
+      turns++;
+      if (gathering) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const served = await withCutoverSliced(report.snapshotLazily(), on, 0);
+    gathering = false;
+    expect(served.clients).toHaveLength(50);
+    expect(turns).toBeGreaterThanOrEqual(49);
   });
 });

@@ -7,8 +7,9 @@
  */
 import { deprecationOf, replacementOf } from './equivalents/index.ts';
 import { notShadowedReason, type GoneService } from './shadow/index.ts';
-import { fleetOf, methodName, type FleetMethod } from './fleet.ts';
-import type { ClientReport, MethodReport, ReportSnapshot } from '../report/migration-report.ts';
+import { createFleetTable, methodName, type FleetMethod } from './fleet.ts';
+import type { ClientReport, LazyReportSnapshot, MethodReport, ReportSnapshot } from '../report/migration-report.ts';
+import { sliced } from '../report/report-stream.ts';
 
 /** Shadow mode as this replica runs it. */
 export interface ShadowStatus {
@@ -135,15 +136,30 @@ function deprecatedCalls(methods: readonly CutoverMethodReport[]): DeprecatedCal
   return [...out.values()];
 }
 
+function withReadiness(c: ClientReport, shadow: ShadowStatus): CutoverClientReport {
+  const methods = c.methods.map(enrichMethod);
+  return { ...c, methods, readiness: readinessOf(c.methods, shadow), deprecated: deprecatedCalls(methods) };
+}
+
 /** The served report: `snapshot` with shadow mode's state, the fleet table, readiness and deprecations. */
 export function withCutover(snapshot: ReportSnapshot, shadow: ShadowStatus): CutoverSnapshot {
-  return {
-    ...snapshot,
-    shadow,
-    fleet: fleetOf(snapshot.clients),
-    clients: snapshot.clients.map((c) => {
-      const methods = c.methods.map(enrichMethod);
-      return { ...c, methods, readiness: readinessOf(c.methods, shadow), deprecated: deprecatedCalls(methods) };
-    }),
-  };
+  const fleet = createFleetTable();
+  const clients = snapshot.clients.map((c) => (fleet.add(c), withReadiness(c, shadow)));
+  return { ...snapshot, shadow, fleet: fleet.rows(), clients };
+}
+
+/**
+ * {@link withCutover} gathered in slices (`report-stream.ts` `sliced`): the clients of a lazy
+ * snapshot are made, added to the fleet table and given their readiness a few at a time, the event
+ * loop free between slices, so serving a large report does not hold the client port.
+ */
+export async function withCutoverSliced(snapshot: LazyReportSnapshot, shadow: ShadowStatus, sliceMs?: number): Promise<CutoverSnapshot> {
+  const { clients: lazy, ...head } = snapshot;
+  const fleet = createFleetTable();
+  const clients: CutoverClientReport[] = [];
+  for await (const c of sliced(lazy, sliceMs)) {
+    fleet.add(c);
+    clients.push(withReadiness(c, shadow));
+  }
+  return { ...head, shadow, fleet: fleet.rows(), clients };
 }

@@ -42,46 +42,65 @@ export function clientLabel(c: Pick<ClientReport, 'database' | 'user' | 'userAge
   return `${c.database ?? '(no database)'} / ${c.user ?? 'anonymous'} / ${c.userAgent === '' ? '(no User-Agent)' : c.userAgent} @ ${c.ip}`;
 }
 
+/** The fleet table built client by client (so that a large report is gathered in slices). */
+export interface FleetTable {
+  add(client: ClientReport): void;
+  /** The rows: the methods called by the most clients first, then by calls. */
+  rows(): FleetMethod[];
+}
+
+export function createFleetTable(): FleetTable {
+  const rows = new Map<string, FleetMethod & { json2Body?: string }>();
+  return {
+    add(c) {
+      const label = clientLabel(c);
+      for (const m of c.methods) {
+        const name = methodName(m);
+        let row = rows.get(name);
+        if (row === undefined) {
+          row = {
+            name,
+            service: m.service,
+            method: m.method,
+            ...(m.model === undefined ? {} : { model: m.model }),
+            ...(m.modelMethod === undefined ? {} : { modelMethod: m.modelMethod }),
+            clients: 0,
+            topClients: [],
+            calls: 0,
+            faults: 0,
+            lastSeen: m.lastSeen,
+            succeeded: false,
+          };
+          rows.set(name, row);
+        }
+        row.clients++;
+        row.calls += m.calls;
+        row.faults += m.faults;
+        if (m.lastSeen > row.lastSeen) row.lastSeen = m.lastSeen;
+        if (m.calls > m.faults) row.succeeded = true;
+        // the body of the first client that has one stands for the method
+        if (m.json2Body !== undefined && row.json2Body === undefined) row.json2Body = m.json2Body;
+        // the clients calling it most, kept while adding (a stable sort's order: the earlier first among equals)
+        const at = row.topClients.findIndex((t) => t.calls < m.calls);
+        if (at >= 0) row.topClients.splice(at, 0, { client: label, calls: m.calls });
+        else if (row.topClients.length < clientsNamedPerMethod) row.topClients.push({ client: label, calls: m.calls });
+        if (row.topClients.length > clientsNamedPerMethod) row.topClients.pop();
+      }
+    },
+    rows() {
+      return [...rows.values()]
+        .sort((a, b) => b.clients - a.clients || b.calls - a.calls || a.name.localeCompare(b.name))
+        .map(({ json2Body, ...row }) => {
+          const json2 = row.succeeded ? json2EquivalentOf({ ...row, json2Body }) : undefined;
+          return { ...row, topClients: [...row.topClients], ...(json2 === undefined ? {} : { json2 }) };
+        });
+    },
+  };
+}
+
 /** The fleet table of `clients`: the methods called by the most clients first, then by calls. */
 export function fleetOf(clients: readonly ClientReport[]): FleetMethod[] {
-  const rows = new Map<string, FleetMethod & { callers: { client: string; calls: number }[]; json2Body?: string }>();
-  for (const c of clients) {
-    const label = clientLabel(c);
-    for (const m of c.methods) {
-      const name = methodName(m);
-      let row = rows.get(name);
-      if (row === undefined) {
-        row = {
-          name,
-          service: m.service,
-          method: m.method,
-          ...(m.model === undefined ? {} : { model: m.model }),
-          ...(m.modelMethod === undefined ? {} : { modelMethod: m.modelMethod }),
-          clients: 0,
-          topClients: [],
-          calls: 0,
-          faults: 0,
-          lastSeen: m.lastSeen,
-          succeeded: false,
-          callers: [],
-        };
-        rows.set(name, row);
-      }
-      row.clients++;
-      row.calls += m.calls;
-      row.faults += m.faults;
-      if (m.lastSeen > row.lastSeen) row.lastSeen = m.lastSeen;
-      if (m.calls > m.faults) row.succeeded = true;
-      // the body of the first client that has one stands for the method
-      if (m.json2Body !== undefined && row.json2Body === undefined) row.json2Body = m.json2Body;
-      row.callers.push({ client: label, calls: m.calls });
-    }
-  }
-  return [...rows.values()]
-    .sort((a, b) => b.clients - a.clients || b.calls - a.calls || a.name.localeCompare(b.name))
-    .map(({ callers, json2Body, ...row }) => {
-      const topClients = callers.sort((a, b) => b.calls - a.calls).slice(0, clientsNamedPerMethod);
-      const json2 = row.succeeded ? json2EquivalentOf({ ...row, json2Body }) : undefined;
-      return { ...row, topClients, ...(json2 === undefined ? {} : { json2 }) };
-    });
+  const table = createFleetTable();
+  for (const c of clients) table.add(c);
+  return table.rows();
 }

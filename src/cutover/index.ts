@@ -6,5 +6,5 @@
  */
 export { createShadow, maxCompareBytes, type Shadow } from './shadow/index.ts';
 export { placeholderBody } from './equivalents/index.ts';
-export { withCutover, type ShadowStatus } from './cutover-report.ts';
+export { withCutover, withCutoverSliced, type ShadowStatus } from './cutover-report.ts';
 export { reportPageChunks } from './report-page.ts';

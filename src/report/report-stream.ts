@@ -1,7 +1,8 @@
 /**
  * The served and saved report in pieces, so that a large report never holds the event loop while it
- * is turned into text: JSON written one array element at a time, and pieces handed on in batches
- * of about {@link batchChars} characters with a turn of the event loop between batches.
+ * is gathered or turned into text: clients gathered in slices of about {@link sliceMs} of work, JSON
+ * written one array element at a time, and pieces handed on in batches of about {@link batchChars}
+ * characters with a turn of the event loop between batches.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -51,6 +52,24 @@ export async function* paced(pieces: Iterable<string>): AsyncGenerator<string> {
     }
   }
   if (batch !== '') yield batch;
+}
+
+/** Milliseconds of work {@link sliced} does before other work gets its turn. */
+export const sliceMs = 8;
+
+/**
+ * `items` one by one, with a turn of the event loop each time about {@link sliceMs} of work (the
+ * consumer's included) has run: a large report is gathered without holding the client port.
+ */
+export async function* sliced<T>(items: Iterable<T>, budgetMs = sliceMs): AsyncGenerator<T> {
+  let since = performance.now();
+  for (const item of items) {
+    yield item;
+    if (performance.now() - since >= budgetMs) {
+      await nextTurn();
+      since = performance.now();
+    }
+  }
 }
 
 /** `pieces` as a response body, sent batch by batch. */

@@ -12,6 +12,7 @@ import {
   createMigrationReport,
   defaultReportMaxBytes,
   type ClientReport,
+  type LazyReportSnapshot,
   type MigrationReport,
   type ReportedCall,
   type ReportedShadow,
@@ -31,6 +32,8 @@ export interface SharedReport {
   recordShadow(result: ReportedShadow): void;
   /** With Redis up: this replica's pending counts merged, then the report of all replicas; otherwise the local one. */
   snapshot(): Promise<ReportSnapshot>;
+  /** {@link SharedReport.snapshot}, the local report's clients made only as they are read. */
+  snapshotLazily(): Promise<LazyReportSnapshot>;
   /** Sends what Redis has not got yet; false when some of it is still waiting (Redis away). */
   flush(): Promise<boolean>;
   /** Starts flushing every `flushIntervalMs` (the timer does not keep the process alive). */
@@ -144,6 +147,11 @@ export function createSharedReport(options: {
       if (store === undefined) return local.snapshot();
       await flush();
       return (await store.read()) ?? local.snapshot();
+    },
+    async snapshotLazily() {
+      if (store === undefined) return local.snapshotLazily();
+      await flush();
+      return (await store.read()) ?? local.snapshotLazily();
     },
     flush,
     start() {

@@ -52,7 +52,7 @@ describe('createAdminApp()', () => {
     const metrics = { contentType: 'text/plain', text: async () => '' };
     const app = createAdminApp({
       metrics,
-      report: { snapshot: async () => snapshot },
+      report: { snapshotLazily: async () => snapshot },
       readiness: async () => ({ ready: true }),
       token: undefined,
     });

@@ -7,16 +7,19 @@
 import { Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import type { GatewayMetrics } from '../metrics/metrics.ts';
-import { reportPageChunks, withCutover, type ShadowStatus } from '../cutover/index.ts';
-import type { ReportSnapshot } from '../report/migration-report.ts';
-import { jsonChunks, streamOf } from '../report/report-stream.ts';
+import { reportPageChunks, withCutoverSliced, type ShadowStatus } from '../cutover/index.ts';
+import type { ClientReport, LazyReportSnapshot } from '../report/migration-report.ts';
+import { jsonChunks, sliced, streamOf } from '../report/report-stream.ts';
 import type { Readiness } from './readiness.ts';
 
 /** What the admin app serves. */
 export interface AdminDeps {
   metrics: Pick<GatewayMetrics, 'contentType' | 'text'>;
-  /** The migration report: the local one, or the one shared through Redis (which answers a promise). */
-  report: { snapshot(): ReportSnapshot | Promise<ReportSnapshot> };
+  /**
+   * The migration report: the local one (its clients made as they are read), or the one shared
+   * through Redis (which answers a promise).
+   */
+  report: { snapshotLazily(): LazyReportSnapshot | Promise<LazyReportSnapshot> };
   readiness: () => Promise<Readiness>;
   /** `--admin-token`; `undefined`: no authentication (the port listens on 127.0.0.1 by default). */
   token: string | undefined;
@@ -42,11 +45,15 @@ export function createAdminApp({ metrics, report, readiness, token, shadow }: Ad
     return state.ready ? c.json({ status: 'ready', ...redis }) : c.json({ status: 'not ready', reason: state.reason, ...redis }, 503);
   });
   app.get('/metrics', async () => new Response(await metrics.text(), { headers: { 'content-type': metrics.contentType } }));
+  // gathered in slices and sent in pieces, the event loop free between them: a large report never
+  // stalls the client port
   const served = async () => {
-    const snapshot = await report.snapshot();
-    return shadow === undefined ? snapshot : withCutover(snapshot, shadow());
+    const snapshot = await report.snapshotLazily();
+    if (shadow !== undefined) return withCutoverSliced(snapshot, shadow());
+    const clients: ClientReport[] = [];
+    for await (const c of sliced(snapshot.clients)) clients.push(c);
+    return { ...snapshot, clients };
   };
-  // sent in pieces with the event loop free between them: a large report never stalls the client port
   app.get(
     '/gateway/report.json',
     async () =>
