@@ -20,6 +20,7 @@ import {
   type MethodReport,
   type ReportSnapshot,
 } from '../report/migration-report.ts';
+import { sliced } from '../report/report-stream.ts';
 import type { RedisLink } from './redis-link.ts';
 
 /**
@@ -291,7 +292,8 @@ export function createReportStore(
       if (raws === undefined) return undefined;
       const [droppedRaw, ...clientRaws] = raws as string[];
       const clients: ClientReport[] = [];
-      for (const raw of clientRaws) {
+      // parsed a few clients at a time, the event loop free between slices (a large shared report)
+      for await (const raw of sliced(clientRaws)) {
         const stored = parseStoredClient(raw);
         if (stored !== undefined) clients.push(clientFromStored(stored));
       }
