@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withCutover, withCutoverSliced, type ShadowStatus } from './cutover-report.ts';
 import { fleetOf } from './fleet.ts';
+import { turnCounter } from '../../test/support/turn-counter.ts';
 import { createMigrationReport, type ReportedCall } from '../report/migration-report.ts';
 
 const t0 = Date.parse('2026-05-01T10:00:00.000Z');
@@ -145,16 +146,9 @@ describe('withCutoverSliced()', () => {
   it('gives the event loop a turn after each slice of work (with no budget: after each client)', async () => {
     const report = createMigrationReport({ maxClients: 50, now: () => t0 });
     for (let c = 0; c < 50; c++) for (let m = 0; m < 10; m++) report.record(call(`x_method_${m}`, { userAgent: `client-${c}` }));
-    let turns = 0;
-    let gathering = true;
-    const spin = () => {
-      turns++;
-      if (gathering) setImmediate(spin);
-    };
-    setImmediate(spin);
+    const counter = turnCounter();
     const served = await withCutoverSliced(report.snapshotLazily(), on, 0);
-    gathering = false;
+    expect(counter.stop()).toBeGreaterThanOrEqual(49);
     expect(served.clients).toHaveLength(50);
-    expect(turns).toBeGreaterThanOrEqual(49);
   });
 });

@@ -3,24 +3,8 @@
  * hands on batches with the event loop free between them, `sliced` gives a turn after each slice of work.
  */
 import { describe, expect, it } from 'vitest';
+import { turnCounter } from '../../test/support/turn-counter.ts';
 import { batchChars, jsonChunks, paced, sliced } from './report-stream.ts';
-
-/** Counts turns of the event loop (one per check phase) until `stop()`. */
-function turnCounter() {
-  let turns = 0;
-  let running = true;
-  const spin = () => {
-    turns++;
-    if (running) setImmediate(spin);
-  };
-  setImmediate(spin);
-  return {
-    stop: () => {
-      running = false;
-      return turns;
-    },
-  };
-}
 
 describe('jsonChunks()', () => {
   it('writes the value as JSON.stringify does, the listed arrays (or iterables) one element per piece', () => {
