@@ -14,7 +14,7 @@
  *   npm run bench:shadow -- [--quick] [--no-write] [--upstream URL --db NAME --login L --password P]
  */
 import { cpus, loadavg, release, totalmem, type as osType } from 'node:os';
-import { bodies, f, median, onOffBenchArgs, percentile, run, startGateway, startSim, xmlString } from './workload.ts';
+import { bodies, f, interleavedRounds, loginThrough, median, onOffBenchArgs, startGateway, startSim } from './workload.ts';
 import { writeBenchSection } from './bench-section.ts';
 
 const { values, plan, command } = onOffBenchArgs('bench:shadow');
@@ -50,41 +50,9 @@ async function main(): Promise<void> {
   ];
   const gateways = await Promise.all(variants.map((v) => startGateway(upstream, v.flags)));
   try {
-    if (real) {
-      // login first: object calls with a password need their uid's login (COMPATIBILITY.md)
-      for (const gw of gateways) {
-        const res = await fetch(`${gw.url}/xmlrpc/2/common`, {
-          method: 'POST',
-          headers: { 'content-type': 'text/xml' },
-          body: `<?xml version='1.0'?>\n<methodCall>\n<methodName>login</methodName>\n<params>\n${[db, values.login as string, password].map((v) => `<param>\n${xmlString(v)}\n</param>\n`).join('')}</params>\n</methodCall>\n`,
-        });
-        uid = Number(/<int>(\d+)<\/int>/.exec(await res.text())?.[1] ?? 0);
-        if (uid === 0) throw new Error('login refused on the upstream');
-      }
-    }
-    const body = bodies(db, uid, password);
-    for (const gw of gateways) await run(gw.url, body, 60, 4); // warm up: keys, signatures, JIT
-    const rows = variants.map(() => ({
-      p50_1: [] as number[],
-      p99_1: [] as number[],
-      p50_16: [] as number[],
-      p99_16: [] as number[],
-      rate16: [] as number[],
-    }));
-    for (let round = 0; round < plan.rounds; round++) {
-      for (let i = 0; i < gateways.length; i++) {
-        const gw = gateways[(i + round) % gateways.length] as (typeof gateways)[number];
-        const row = rows[(i + round) % gateways.length] as (typeof rows)[number];
-        const one = await run(gw.url, body, plan.calls1, 1);
-        row.p50_1.push(median(one.ms));
-        row.p99_1.push(percentile(one.ms, 99));
-        const sixteen = await run(gw.url, body, plan.calls16, 16);
-        row.p50_16.push(median(sixteen.ms));
-        row.p99_16.push(percentile(sixteen.ms, 99));
-        row.rate16.push(plan.calls16 / sixteen.seconds);
-      }
-      console.log(`round ${round + 1} of ${plan.rounds} done`);
-    }
+    const urls = gateways.map((gw) => gw.url);
+    if (real) uid = await loginThrough(urls, db, values.login as string, password);
+    const rows = await interleavedRounds(urls, bodies(db, uid, password), plan);
     // let the last shadows finish before reading the counters
     await new Promise((r) => setTimeout(r, 2000));
     const outcomes = await Promise.all(gateways.map((gw) => shadowOutcomes(gw.adminUrl)));

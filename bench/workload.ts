@@ -188,3 +188,61 @@ export function onOffBenchArgs(script: string) {
   const command = `npm run ${script}${given.length > 0 ? ` -- ${given.join(' ')}` : ''}`;
   return { values, plan, command };
 }
+
+/** Per gateway, medians over rounds come from these: p50 and p99 at concurrency 1 and 16, calls/s at 16. */
+export interface RoundFigures {
+  p50_1: number[];
+  p99_1: number[];
+  p50_16: number[];
+  p99_16: number[];
+  rate16: number[];
+}
+
+/**
+ * Logs `login` in through each gateway's `common.login` (object calls with a password need their
+ * uid's login first, COMPATIBILITY.md) and answers the uid; throws when the upstream refuses it.
+ */
+export async function loginThrough(gatewayUrls: string[], db: string, login: string, password: string): Promise<number> {
+  let uid = 0;
+  for (const url of gatewayUrls) {
+    const res = await fetch(`${url}/xmlrpc/2/common`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/xml' },
+      body: `<?xml version='1.0'?>\n<methodCall>\n<methodName>login</methodName>\n<params>\n${[db, login, password].map((v) => `<param>\n${xmlString(v)}\n</param>\n`).join('')}</params>\n</methodCall>\n`,
+    });
+    uid = Number(/<int>(\d+)<\/int>/.exec(await res.text())?.[1] ?? 0);
+    if (uid === 0) throw new Error('login refused on the upstream');
+  }
+  return uid;
+}
+
+/**
+ * The on/off benches' measurement: a warm-up per gateway (keys, signatures, JIT), then `plan.rounds`
+ * rounds in which each gateway gets `plan.calls1` calls at concurrency 1 and `plan.calls16` at 16,
+ * the gateways' order rotating so machine noise hits all alike. One {@link RoundFigures} per gateway.
+ */
+export async function interleavedRounds(
+  gatewayUrls: string[],
+  body: string[],
+  plan: { rounds: number; calls1: number; calls16: number },
+  extraHeaders?: () => Record<string, string>,
+): Promise<RoundFigures[]> {
+  for (const url of gatewayUrls) await run(url, body, 60, 4, extraHeaders);
+  const rows: RoundFigures[] = gatewayUrls.map(() => ({ p50_1: [], p99_1: [], p50_16: [], p99_16: [], rate16: [] }));
+  for (let round = 0; round < plan.rounds; round++) {
+    for (let i = 0; i < gatewayUrls.length; i++) {
+      const at = (i + round) % gatewayUrls.length;
+      const url = gatewayUrls[at] as string;
+      const row = rows[at] as RoundFigures;
+      const one = await run(url, body, plan.calls1, 1, extraHeaders);
+      row.p50_1.push(median(one.ms));
+      row.p99_1.push(percentile(one.ms, 99));
+      const sixteen = await run(url, body, plan.calls16, 16, extraHeaders);
+      row.p50_16.push(median(sixteen.ms));
+      row.p99_16.push(percentile(sixteen.ms, 99));
+      row.rate16.push(plan.calls16 / sixteen.seconds);
+    }
+    console.log(`round ${round + 1} of ${plan.rounds} done`);
+  }
+  return rows;
+}
