@@ -53,7 +53,7 @@ function service(
   databases: string[] = ['gw', 'gw2'],
   more: { serviceKey?: string; json2?: () => Promise<Value> } = {},
 ) {
-  const versions: VersionCache = { get: async () => new Map(), serverVersion: async () => '19.0' };
+  const versions: VersionCache = { get: async () => new Map(), serverVersion: async () => '19.0', remember: () => {}, serie: () => '19.0' };
   return createDbService({
     web,
     versions,

@@ -9,7 +9,15 @@ import { accessDenied, accessError, LegacyError, pythonError, userError } from '
 import { dictError, dictFrom } from '../python/dict-from.ts';
 import { intValueErrorMessage, parsePythonInt } from '../python/int-text.ts';
 import { unpackError } from '../python/unpack-errors.ts';
-import { bindArguments, isPrivateMethod, type MethodSignature, type SignatureResolver } from '../signatures/index.ts';
+import { removalText, removedModels } from '../odoo-timeline.ts';
+import {
+  bindArguments,
+  changedMethodFault,
+  isPrivateMethod,
+  type MethodSignature,
+  type SignatureResolver,
+  type UpstreamChange,
+} from '../signatures/index.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { strValue, typeNameOf } from '../python/py-repr.ts';
 import {
@@ -167,6 +175,8 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
 
   const { successors } = deps;
   const call = { db, key, model, method, body: request };
+  // the upstream's method of this name is not 19.0's: its successor answers, or a fault says why
+  if (sig?.upstreamChange !== undefined) return serveChanged(deps, call, sig.upstreamChange, origin);
   if (successors?.routes(db, model, method)) return successors.serve(call, origin);
   deps.onJson2?.(origin, { model, method, body: request });
   let answer: JsonText;
@@ -175,6 +185,10 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
   } catch (err) {
     // the upstream's own answer tells the method is gone: its successor answers from now on
     if (successors?.learnGone(db, model, method, err)) return successors.serve(call, origin);
+    // JSON-2 refused one of 19.0's own parameters before running anything: the method changed
+    const change =
+      sig !== undefined && sig.source !== 'override' ? await deps.signatures.learnRefusal(db, model, method, err, origin) : undefined;
+    if (change !== undefined) return serveChanged(deps, call, change, origin);
     throw errorFromUpstream(err, { model, method }, sig);
   }
   if (target.xmlrpc && mayRefuseMarshal(model, method, answer.json)) {
@@ -187,6 +201,22 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
   if (args.length === 0) throw pythonError('IndexError', 'list index out of range');
   if (isStruct(args[0] as Value) && Array.isArray(result) && result.length === 1) return result[0] as Value;
   return result;
+}
+
+/**
+ * A call whose method the upstream changed since 19.0 (signatures/upstream-changes.ts): answered
+ * through its successor where it has one (`--successors` not off), else refused with a fault naming
+ * the change. Never sent bound to the upstream's other signature.
+ */
+function serveChanged(
+  deps: ObjectDeps,
+  call: { db: string; key: string; model: string; method: string; body: Struct },
+  change: UpstreamChange,
+  origin: CallOrigin,
+): Promise<Value> {
+  const { successors } = deps;
+  if (successors?.answers(call.model, call.method)) return successors.serve(call, origin);
+  return Promise.reject(changedMethodFault(call.model, call.method, change));
 }
 
 /**
@@ -354,9 +384,22 @@ async function ensureModelExists(upstream: Upstream, db: string, model: string, 
   try {
     await upstream.json2({ db, key, model, method: '_legacy_rpc_gateway_probe', body: new Map() }, origin);
   } catch (err) {
-    if (err instanceof LegacyError && isUnknownModel(err)) throw userError(`Object ${model} doesn't exist`);
+    if (err instanceof LegacyError && isUnknownModel(err)) throw unknownModelError(model);
     // 403 for the private name: the model exists. Anything else is not ours to report here.
   }
+}
+
+/**
+ * Odoo's `Object <model> doesn't exist`; for a model a later Odoo removed (`ir.rule`, `ir.model.access`
+ * on 20.0), the same UserError says what replaced it, so a 19.0 client learns why, not only that.
+ */
+function unknownModelError(model: string): LegacyError {
+  const removal = Object.hasOwn(removedModels, model) ? removedModels[model] : undefined;
+  if (removal === undefined) return userError(`Object ${model} doesn't exist`);
+  return userError(
+    `Object ${model} doesn't exist: ${removalText(removal)} replaced it with ${removal.replacement} ` +
+      `(legacy-rpc-gateway; the upstream has no ${model}, so no legacy call on it can be answered as Odoo 19.0 did)`,
+  );
 }
 
 function isUnknownModel(err: LegacyError): boolean {
@@ -367,7 +410,7 @@ function isUnknownModel(err: LegacyError): boolean {
 function errorFromUpstream(err: unknown, target: { model: string; method: string }, sig: MethodSignature | undefined): unknown {
   if (!(err instanceof LegacyError)) return err;
   if (err.name === 'werkzeug.exceptions.NotFound') {
-    if (isUnknownModel(err)) return userError(`Object ${target.model} doesn't exist`);
+    if (isUnknownModel(err)) return unknownModelError(target.model);
     if (/^The method '.*' does not exist$/s.test(err.message)) return pythonError('AttributeError', err.message);
   }
   if (err.name === 'werkzeug.exceptions.UnprocessableEntity') {

@@ -11,16 +11,35 @@ export interface VersionCache {
   get(origin: CallOrigin): Promise<Value>;
   /** Its `server_version` string (also `db.server_version()` and `about(True)`). */
   serverVersion(origin: CallOrigin): Promise<string>;
+  /** Keeps a `common.version()` dict fetched elsewhere (the start-up check's) as the current answer. */
+  remember(info: Value): void;
+  /**
+   * The upstream's `server_serie` (`19.0`, `saas~19.1`, `20.0`) from the last answer any fetch got,
+   * or undefined before one: the signatures layer reads it on every model call, so it never waits
+   * for it. It changes only when Odoo is upgraded, and every fetch (the start-up check, a client's
+   * `common.version`) brings it up to date.
+   */
+  serie(): string | undefined;
+}
+
+function serieOf(info: Value): string | undefined {
+  const serie = isStruct(info) ? info.get('server_serie') : undefined;
+  return typeof serie === 'string' ? serie : undefined;
 }
 
 export function createVersionCache(upstream: Upstream, ttlMs: number, now: () => number = Date.now): VersionCache {
   let cached: { value: Value; at: number } | undefined;
   let pending: Promise<Value> | undefined;
+  let lastSerie: string | undefined;
+  const remember = (value: Value) => {
+    cached = { value, at: now() };
+    lastSerie = serieOf(value) ?? lastSerie;
+  };
   async function get(origin: CallOrigin): Promise<Value> {
     if (cached && now() - cached.at < ttlMs) return cached.value;
     pending ??= upstream.versionInfo(origin).then(
       (value) => {
-        cached = { value, at: now() };
+        remember(value);
         pending = undefined;
         return value;
       },
@@ -33,6 +52,8 @@ export function createVersionCache(upstream: Upstream, ttlMs: number, now: () =>
   }
   return {
     get,
+    remember,
+    serie: () => lastSerie,
     async serverVersion(origin) {
       const info = await get(origin);
       const version = isStruct(info) ? info.get('server_version') : undefined;

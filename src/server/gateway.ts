@@ -86,7 +86,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   });
   const versions = createVersionCache(upstream, config.versionCacheTtlMs);
   // Overrides file, /doc-bearer discovery, built-in table; a bad signatures file stops the start here.
-  const signatures = options.signatures ?? createSignatureResolverFromConfig(config, upstream, log);
+  const signatures = options.signatures ?? createSignatureResolverFromConfig(config, upstream, log, { serie: versions.serie });
   // the JSON-2 request each object call bound to, until the report has read its shape
   const json2Requests = new WeakMap<CallOrigin, Struct>();
   // the calls answered through a successor (--successors), until the report has counted them
@@ -163,7 +163,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   const shutdown = new AbortController();
   // its own connections: slow legacy calls filling their pool do not make the replica unready
   const health = createHealthCheck(config);
-  const startupCheck = createStartupCheck(config, http, upstream, log);
+  const startupCheck = createStartupCheck(config, http, upstream, log, undefined, versions.remember);
   const readiness = createReadiness({
     startup: () => startupCheck.state(),
     isDraining: () => inFlight.draining,

@@ -11,11 +11,17 @@ import { createDiscoverySource } from './discovery.ts';
 import { loadOverridesFile } from './overrides-file.ts';
 import { createOverridesSource } from './overrides.ts';
 import { createSignatureResolver, type SignatureResolver, type SignatureSource } from './resolver.ts';
+import { createUpstreamChanges } from './upstream-changes.ts';
 
 /** Test hooks of {@link createSignatureResolverFromConfig}. */
 export interface ResolverFromConfigOptions {
   /** The discovery clock (epoch ms). Default `Date.now`. */
   now?: () => number;
+  /**
+   * The upstream's series as last seen (the version cache's `serie`): a method a later series
+   * changed is then known as changed before any call to it (`upstream-changes.ts`). Default: unknown.
+   */
+  serie?: () => string | undefined;
 }
 
 /**
@@ -58,5 +64,14 @@ export function createSignatureResolverFromConfig(
   sources.push(
     createDiscoverySource({ fetchDoc, serviceKeyFor: (db) => keys?.keyFor(db), ttlMs: config.signatureTtlMs, log, now: options.now }),
   );
-  return createSignatureResolver({ sources });
+  const upstreamSeries = options.serie;
+  const changes = createUpstreamChanges({
+    onChange(db, model, method, change) {
+      log.warn(
+        { db, model, method, evidence: change.evidence, change: change.what },
+        "the upstream changed a method since Odoo 19.0: legacy calls to it are answered through its successor or refused, never bound to the upstream's other parameters",
+      );
+    },
+  });
+  return createSignatureResolver({ sources, changes, ...(upstreamSeries === undefined ? {} : { upstreamSeries }) });
 }

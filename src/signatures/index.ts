@@ -20,7 +20,16 @@ export { loadOverridesFile } from './overrides-file.ts';
 export { createOverridesSource } from './overrides.ts';
 export { validateOverrides, type OverrideTable } from './validate-overrides.ts';
 export { classNameFromModel, methodFromQualname, qualnameFromModel } from './qualname.ts';
-export { hasDefault, paramKinds, type MethodSignature, type Param, type ParamKind, type SignatureSourceName } from './signature.ts';
+export {
+  hasDefault,
+  paramKinds,
+  type MethodSignature,
+  type Param,
+  type ParamKind,
+  type SignatureSourceName,
+  type UpstreamChange,
+} from './signature.ts';
+export { changedMethodFault, createUpstreamChanges, meaningDiffers, paramsText, type UpstreamChanges } from './upstream-changes.ts';
 
 // Internal: CPython's binding simulation, exported for tests and diagnostics only.
 export { bindPythonCall, type PythonBinding, type PythonBindingError } from './python-call.ts';

@@ -4,6 +4,7 @@ import { builtinTable, type BuiltinTable } from './builtin-table.ts';
 import { createSignatureResolver, type SignatureSource } from './resolver.ts';
 import type { MethodSignature } from './signature.ts';
 import { struct, type Struct, type Value } from '../value.ts';
+import { LegacyError } from '../errors.ts';
 
 function sourceOf(name: string, entries: Record<string, MethodSignature>): SignatureSource {
   return {
@@ -58,7 +59,8 @@ describe('createSignatureResolver()', () => {
       'res.partner.search': discoveredSearch,
       'x_custom.model.search': discoveredSearch,
     });
-    const resolver = createSignatureResolver({ sources: [discovery] });
+    // in front of 19.0, whose /doc-bearer describes the definition an override calls
+    const resolver = createSignatureResolver({ sources: [discovery], upstreamSeries: () => '19.0' });
     await expect(resolver.resolve('gw', 'res.partner', 'search')).resolves.toEqual({ ...discoveredSearch, apiModel: true });
     await expect(resolver.resolve('gw', 'x_custom.model', 'search')).resolves.toBe(discoveredSearch);
   });
@@ -136,5 +138,75 @@ describe('createSignatureResolver(): an override that forwards its keywords', ()
     const withVarargs = { ...base, params: [{ name: 'args', kind: 'VAR_POSITIONAL' as const }, ...base.params] };
     const other = createSignatureResolver({ sources: [sourceOf('discovery', { 'res.partner.message_post': withVarargs })] });
     expect((await other.resolve('gw', 'res.partner', 'message_post'))?.forwardedKeywords).toBeUndefined();
+  });
+});
+
+describe('createSignatureResolver(): a method the upstream changed since 19.0', () => {
+  // Odoo 20.0's read_group, as its /doc-bearer lists it
+  const param = (name: string, dflt?: string) => ({
+    name,
+    kind: 'POSITIONAL_OR_KEYWORD' as const,
+    ...(dflt === undefined ? {} : { default: dflt }),
+  });
+  const readGroup20: MethodSignature = {
+    params: [
+      param('domain'),
+      param('groupby', '[]'),
+      param('aggregates', '[]'),
+      param('having', '[]'),
+      param('offset', '0'),
+      param('limit', 'None'),
+      param('order', 'None'),
+    ],
+    apiModel: true,
+    qualname: 'BaseModel.read_group',
+    source: 'discovered',
+  };
+  const discovery = () => sourceOf('discovery', { 'res.partner.read_group': readGroup20, 'x_custom.model.read_group': readGroup20 });
+
+  it("binds by 19.0's signature and marks the change where /doc-bearer lists other parameters", async () => {
+    const resolver = createSignatureResolver({ sources: [discovery()], upstreamSeries: () => '20.0' });
+    for (const model of ['res.partner', 'x_custom.model']) {
+      const sig = (await resolver.resolve('gw', model, 'read_group')) as MethodSignature;
+      expect(sig.params.map((p) => p.name)).toEqual(['domain', 'fields', 'groupby', 'offset', 'limit', 'orderby', 'lazy']);
+      expect(sig.upstreamChange?.evidence).toBe('series');
+    }
+    // with no series known, the listing alone tells
+    const unknown = createSignatureResolver({ sources: [discovery()] });
+    const sig = (await unknown.resolve('gw', 'res.partner', 'read_group')) as MethodSignature;
+    expect(sig.params.map((p) => p.name)).toEqual(['domain', 'fields', 'groupby', 'offset', 'limit', 'orderby', 'lazy']);
+    expect(sig.upstreamChange).toMatchObject({ evidence: 'doc-bearer', replacement: 'formatted_read_group' });
+    expect(sig.upstreamChange?.what).toContain("it has no parameter 'fields'");
+  });
+
+  it('knows a removed method from the series alone, and nothing in front of 19.0', async () => {
+    const later = createSignatureResolver({ sources: [sourceOf('discovery', {})], upstreamSeries: () => 'saas~19.1' });
+    await expect(later.resolve('gw', 'res.partner', 'toggle_active')).resolves.toMatchObject({ upstreamChange: { evidence: 'series' } });
+    await expect(later.resolve('gw', 'res.partner', 'search_read')).resolves.not.toHaveProperty('upstreamChange');
+    const v19 = createSignatureResolver({ sources: [discovery()], upstreamSeries: () => '19.0' });
+    await expect(v19.resolve('gw', 'res.partner', 'toggle_active')).resolves.not.toHaveProperty('upstreamChange');
+    await expect(v19.resolve('gw', 'res.partner', 'read_group')).resolves.not.toHaveProperty('upstreamChange');
+  });
+
+  it("learns from a refusal of one of 19.0's own parameters, for that database only", async () => {
+    const resolver = createSignatureResolver({ sources: [sourceOf('discovery', {})] });
+    const refusal = (message: string) => new LegacyError('internal', { name: 'werkzeug.exceptions.UnprocessableEntity', message });
+    await expect(
+      resolver.learnRefusal('gw', 'res.partner', 'read_group', refusal("got an unexpected keyword argument 'x_extra'")),
+    ).resolves.toBeUndefined();
+    await expect(resolver.learnRefusal('gw', 'res.partner', 'read_group', new Error('down'))).resolves.toBeUndefined();
+    const change = await resolver.learnRefusal('gw', 'res.partner', 'read_group', refusal("got an unexpected keyword argument 'fields'"));
+    expect(change).toMatchObject({ evidence: 'refused-parameter' });
+    await expect(resolver.resolve('gw', 'res.partner', 'read_group')).resolves.toMatchObject({ upstreamChange: change });
+    await expect(resolver.resolve('gw2', 'res.partner', 'read_group')).resolves.not.toHaveProperty('upstreamChange');
+  });
+
+  it('leaves an override alone: the operator said what the method takes', async () => {
+    const override: MethodSignature = { ...readGroup20, source: 'override' };
+    const resolver = createSignatureResolver({
+      sources: [sourceOf('overrides', { 'res.partner.read_group': override })],
+      upstreamSeries: () => '20.0',
+    });
+    await expect(resolver.resolve('gw', 'res.partner', 'read_group')).resolves.toBe(override);
   });
 });

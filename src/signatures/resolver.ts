@@ -8,6 +8,7 @@
 import type { CallOrigin } from '../call.ts';
 import { builtinTable, isBuiltinModel, lookupBuiltinSignature, type BuiltinTable } from './builtin-table.ts';
 import type { MethodSignature } from './signature.ts';
+import { createUpstreamChanges, type UpstreamChange, type UpstreamChanges } from './upstream-changes.ts';
 
 /** One place signatures come from. `undefined` means "not mine", and the next source is asked. */
 export interface SignatureSource {
@@ -29,6 +30,12 @@ export interface SignatureResolver {
    * that `resolve` does not know is then no public method of that model in either install.
    */
   knowsModel(model: string): boolean;
+  /**
+   * A JSON-2 refusal of a call bound by 19.0's signature (`sig` as {@link resolve} gave it): the
+   * change it shows, remembered for the database, or undefined when it shows none. Only a binding
+   * refusal counts, so the method did not run.
+   */
+  learnRefusal(db: string, model: string, method: string, err: unknown, origin?: CallOrigin): Promise<UpstreamChange | undefined>;
 }
 
 export interface SignatureResolverOptions {
@@ -36,6 +43,13 @@ export interface SignatureResolverOptions {
   table?: BuiltinTable;
   /** Sources asked before the table, in order (overrides, then discovery). Default: none. */
   sources?: readonly SignatureSource[];
+  /**
+   * The upstream's series as last seen (`server_serie`: `19.0`, `saas~19.1`, `20.0`), undefined
+   * while unknown. Default: unknown. In front of 19.0 no upstream difference counts as a change.
+   */
+  upstreamSeries?: () => string | undefined;
+  /** The memory of changed methods. Default: a new one (which tells nobody). */
+  changes?: UpstreamChanges;
 }
 
 /**
@@ -48,21 +62,37 @@ export function createSignatureResolver(options: SignatureResolverOptions = {}):
   const table = options.table ?? builtinTable;
   const sources = [...(options.sources ?? [])];
 
+  const changes = options.changes ?? createUpstreamChanges();
+  const upstreamSeries = options.upstreamSeries ?? (() => undefined);
+
+  /** 19.0's signature, marked with the upstream's change of the method when it has one. */
+  const changed = (v19: MethodSignature, change: UpstreamChange | undefined): MethodSignature | undefined =>
+    change === undefined ? undefined : { ...v19, upstreamChange: change };
+
   return {
     async resolve(db, model, method, origin, callerKey) {
+      // a method 19.0 had is bound by 19.0's signature, whatever the upstream now calls by its name
+      const v19 = lookupBuiltinSignature(table, model, method);
+      const series = v19 === undefined ? undefined : upstreamSeries();
       for (const source of sources) {
         const sig = await source.lookup(db, model, method, origin, callerKey);
         if (sig === undefined) continue;
-        if (sig.source !== 'discovered' || !isBuiltinModel(table, model)) return sig;
-        const builtin = lookupBuiltinSignature(table, model, method);
-        if (builtin === undefined) return sig;
-        const merged = { ...sig, apiModel: builtin.apiModel, qualname: builtin.qualname };
-        const forwardedKeywords = forwardedBy(builtin, sig);
+        if (sig.source !== 'discovered' || v19 === undefined) return sig;
+        const change = changes.changeOf(db, model, method, series) ?? changes.noteListed(db, model, method, v19, sig, series);
+        if (change !== undefined) return { ...v19, upstreamChange: change };
+        if (!isBuiltinModel(table, model)) return sig;
+        const merged = { ...sig, apiModel: v19.apiModel, qualname: v19.qualname };
+        const forwardedKeywords = forwardedBy(v19, sig);
         return forwardedKeywords.length === 0 ? merged : { ...merged, forwardedKeywords };
       }
-      return lookupBuiltinSignature(table, model, method);
+      return v19 === undefined ? undefined : (changed(v19, changes.changeOf(db, model, method, series)) ?? v19);
     },
     knowsModel: (model) => isBuiltinModel(table, model),
+    async learnRefusal(db, model, method, err) {
+      const v19 = lookupBuiltinSignature(table, model, method);
+      if (v19 === undefined) return undefined;
+      return changes.learnRefusal(db, model, method, v19, err, upstreamSeries());
+    },
   };
 }
 

@@ -56,6 +56,22 @@ export interface MethodSignature {
    * TypeError there counts them as given.
    */
   readonly forwardedKeywords?: readonly string[];
+  /**
+   * Set where the upstream's method of this name no longer means what 19.0's meant (20.0's
+   * `read_group`, a removed method): the params are still 19.0's, and the call must be answered
+   * through a successor or refused, never sent as bound (`upstream-changes.ts`).
+   */
+  readonly upstreamChange?: UpstreamChange;
+}
+
+/** What the signatures layer learned about a method that is not 19.0's on the upstream. */
+export interface UpstreamChange {
+  /** What told: the upstream's series, its `/doc-bearer` listing, or its refusal of a 19.0 parameter. */
+  readonly evidence: 'series' | 'doc-bearer' | 'refused-parameter';
+  /** One sentence for the fault and the log: what differs (names and series, never argument values). */
+  readonly what: string;
+  /** The method to call instead over JSON-2, where Odoo names one. */
+  readonly replacement?: string;
 }
 
 /** True when a plain or keyword-only parameter may be left out of a call (it has a default). */

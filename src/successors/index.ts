@@ -51,6 +51,11 @@ export interface SuccessorCall {
 export interface Successors {
   /** True when this call is to be answered through its successor without asking for the method. */
   routes(db: string, model: string, method: string): boolean;
+  /**
+   * True when a successor answers `model.method` (and `--successors` is not off): where the upstream
+   * changed the method since 19.0, the call is then served through it instead of refused.
+   */
+  answers(model: string, method: string): boolean;
   /** The upstream's answer to the method itself: true (and remembered for `db`) when it says the method is gone and a successor exists. */
   learnGone(db: string, model: string, method: string, err: unknown): boolean;
   serve(call: SuccessorCall, origin: CallOrigin): Promise<Value>;
@@ -110,6 +115,7 @@ export function createSuccessors(options: SuccessorOptions): Successors {
       if (options.mode === 'off' || entryFor(model, method) === undefined) return false;
       return options.mode === 'always' || goneMethods.has(goneKey(db, model, method));
     },
+    answers: (model, method) => options.mode !== 'off' && entryFor(model, method) !== undefined,
     learnGone(db, model, method, err) {
       if (options.mode === 'off' || entryFor(model, method) === undefined || !isMethodGone(err, model, method)) return false;
       goneMethods.set(goneKey(db, model, method), true);

@@ -126,8 +126,18 @@ export function baseUrlFinding(f: Findings): { level: 'info' | 'warn'; msg: stri
   };
 }
 
-/** Creates the check (started by `start()`). */
-export function createStartupCheck(config: Config, http: UpstreamHttp, upstream: Upstream, log: Logger, retryMs = 2000): StartupCheck {
+/**
+ * Creates the check (started by `start()`). `onVersionInfo` hears the upstream's `common.version()`
+ * dict each time the check reads it (the version cache keeps it, so the series is known from start).
+ */
+export function createStartupCheck(
+  config: Config,
+  http: UpstreamHttp,
+  upstream: Upstream,
+  log: Logger,
+  retryMs = 2000,
+  onVersionInfo?: (info: Value) => void,
+): StartupCheck {
   let current: StartupState = { reachable: false };
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -136,6 +146,7 @@ export function createStartupCheck(config: Config, http: UpstreamHttp, upstream:
   async function reach(): Promise<string | undefined> {
     try {
       const info = await fetchVersionInfo(http, config, ownOrigin(config));
+      onVersionInfo?.(info);
       const version = isStruct(info) ? info.get('server_version') : undefined;
       return typeof version === 'string' ? version : 'unknown';
     } catch (err) {
