@@ -147,8 +147,72 @@ describe('withCutoverSliced()', () => {
     const report = createMigrationReport({ maxClients: 50, now: () => t0 });
     for (let c = 0; c < 50; c++) for (let m = 0; m < 10; m++) report.record(call(`x_method_${m}`, { userAgent: `client-${c}` }));
     const counter = turnCounter();
-    const served = await withCutoverSliced(report.snapshotLazily(), on, 0);
+    const served = await withCutoverSliced(report.snapshotLazily(), on, { sliceMs: 0 });
     expect(counter.stop()).toBeGreaterThanOrEqual(49);
     expect(served.clients).toHaveLength(50);
+  });
+});
+
+describe('dated verdicts in the served report', () => {
+  const successorMethods = ['read_group', 'toggle_active', 'get_currencies', 'check_access_rights'];
+  function fleetReport() {
+    const report = createMigrationReport({ maxClients: 10, now: () => t0 });
+    const who = { database: 'demo', user: 'login:0123456789ab' };
+    // a backup script, an ERP sync on read_group, an access auditor on ir.rule, a translator, a plain reader
+    report.record({ ...call('list', { userAgent: 'backup' }), service: 'db', method: 'list', model: undefined, modelMethod: undefined });
+    report.record(call('read_group', { ...who, userAgent: 'erp-sync' }));
+    report.record(call('search_read', { ...who, userAgent: 'auditor', model: 'ir.rule' }));
+    report.record(call('copy_translations', { ...who, userAgent: 'translator' }));
+    report.record(call('search_read', { ...who, userAgent: 'reader' }));
+    return report;
+  }
+  const byAgent = (served: ReturnType<typeof withCutover>, agent: string) => served.clients.find((c) => c.userAgent === agent);
+
+  it('gives each client the earliest series where its calls break, natively and through the gateway', () => {
+    const served = withCutover(fleetReport().snapshot(), on, { successorMethods });
+    expect(byAgent(served, 'backup')?.verdict.line).toBe('Works natively until Odoo 20.0 / Online saas-19.1; the gateway serves it after.');
+    expect(byAgent(served, 'erp-sync')?.verdict).toEqual({
+      native: { onPremise: '20.0', online: 'saas-19.1', methods: ['res.partner.read_group'], methodCount: 1 },
+      line: 'Breaks natively on Odoo 20.0 / Online saas-19.1 (res.partner.read_group); through the gateway: works on Odoo 20.0 / Online saas-19.1 and later (res.partner.read_group through formatted_read_group).',
+    });
+    expect(byAgent(served, 'auditor')?.verdict.gateway).toEqual({ onPremise: '20.0', methods: ['ir.rule.search_read'], methodCount: 1 });
+    expect(byAgent(served, 'translator')?.verdict.line).toContain('breaks on Odoo 20.0 / Online saas-19.1 even through the gateway');
+    expect(byAgent(served, 'reader')?.verdict.line).toBe('Works natively until Odoo 22.0 / Online saas-21.1; the gateway serves it after.');
+    // the existing fields stay
+    expect(byAgent(served, 'reader')).toHaveProperty('readiness');
+    expect(byAgent(served, 'reader')).toHaveProperty('deprecated');
+  });
+
+  it('dates each fleet row and lists the clients that break on 20 even through the gateway', () => {
+    const served = withCutover(fleetReport().snapshot(), on, { successorMethods });
+    const row = (name: string) => served.fleet.find((m) => m.name === name)?.verdict;
+    expect(row('db.list')?.line).toBe('natively gone in Odoo 20.0 and Online saas-19.1; the gateway serves it there over /web/database/*');
+    expect(row('res.partner.read_group')?.gatewayText).toBe('the gateway serves it there through formatted_read_group');
+    expect(row('ir.rule.search_read')?.gateway).toEqual({ onPremise: '20.0' });
+    expect(row('res.partner.search_read')?.native).toEqual({ onPremise: '22.0', online: 'saas-21.1' });
+    expect(served.breaks).toEqual([
+      {
+        onPremise: '20.0',
+        online: 'saas-19.1',
+        natively: 4,
+        throughGateway: 2,
+        // in the report's order: the most recently seen first
+        clients: ['demo / login:0123456789ab / translator @ 10.0.0.5', 'demo / login:0123456789ab / auditor @ 10.0.0.5'],
+      },
+      { onPremise: '22.0', online: 'saas-21.1', natively: 1, throughGateway: 0, clients: [] },
+    ]);
+  });
+
+  it('says read_group breaks through the gateway when the gateway has no successor for it (--successors off)', () => {
+    const served = withCutover(fleetReport().snapshot(), on, { successorMethods: [] });
+    expect(byAgent(served, 'erp-sync')?.verdict.gateway?.methods).toEqual(['res.partner.read_group']);
+    expect(served.breaks[0]?.throughGateway).toBe(3);
+  });
+
+  it('gives the same verdicts gathered in slices', async () => {
+    const report = fleetReport();
+    expect(await withCutoverSliced(report.snapshotLazily(), on, { successorMethods, sliceMs: 0 })).toEqual(
+      withCutover(report.snapshot(), on, { successorMethods }),
+    );
   });
 });

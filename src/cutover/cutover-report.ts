@@ -7,7 +7,8 @@
  */
 import { deprecationOf, replacementOf } from './equivalents/index.ts';
 import { notShadowedReason, type GoneService } from './shadow/index.ts';
-import { createFleetTable, methodName, type FleetMethod } from './fleet.ts';
+import { clientLabel, createFleetTable, methodName, type FleetMethod } from './fleet.ts';
+import { createBreaksTable, createVerdicts, type ClientVerdict, type SeriesClients, type Verdicts } from './verdicts.ts';
 import type { ClientReport, LazyReportSnapshot, MethodReport, ReportSnapshot } from '../report/migration-report.ts';
 import { sliced } from '../report/report-stream.ts';
 
@@ -58,13 +59,28 @@ export type CutoverClientReport = Omit<ClientReport, 'methods'> & {
   methods: CutoverMethodReport[];
   readiness: Readiness;
   deprecated: DeprecatedCall[];
+  /** The earliest series where its calls break natively, and even through the gateway (`verdicts.ts`). */
+  verdict: ClientVerdict;
 };
 /** The report as `/gateway/report.json` serves it. */
 export interface CutoverSnapshot extends Omit<ReportSnapshot, 'clients'> {
   shadow: ShadowStatus;
   /** What to migrate, fleet-wide: one row per method with its JSON-2 equivalent (`fleet.ts`). */
   fleet: FleetMethod[];
+  /** Per on-premise major, earliest first: the clients whose calls break there, natively and through the gateway. */
+  breaks: SeriesClients[];
   clients: CutoverClientReport[];
+}
+
+/** How the report is served. */
+export interface CutoverOptions {
+  /**
+   * Methods this gateway answers through their successors (`src/successors/` `successorMethodNames`,
+   * none with `--successors off`), for the dated verdicts. Absent: none.
+   */
+  successorMethods?: readonly string[];
+  /** {@link withCutoverSliced}: milliseconds of work between turns of the event loop. */
+  sliceMs?: number;
 }
 
 export { methodName };
@@ -136,16 +152,38 @@ function deprecatedCalls(methods: readonly CutoverMethodReport[]): DeprecatedCal
   return [...out.values()];
 }
 
-function withReadiness(c: ClientReport, shadow: ShadowStatus): CutoverClientReport {
+function withReadiness(c: ClientReport, shadow: ShadowStatus, verdicts: Verdicts): CutoverClientReport {
   const methods = c.methods.map(enrichMethod);
-  return { ...c, methods, readiness: readinessOf(c.methods, shadow), deprecated: deprecatedCalls(methods) };
+  return {
+    ...c,
+    methods,
+    readiness: readinessOf(c.methods, shadow),
+    deprecated: deprecatedCalls(methods),
+    verdict: verdicts.client(c.methods),
+  };
 }
 
-/** The served report: `snapshot` with shadow mode's state, the fleet table, readiness and deprecations. */
-export function withCutover(snapshot: ReportSnapshot, shadow: ShadowStatus): CutoverSnapshot {
-  const fleet = createFleetTable();
-  const clients = snapshot.clients.map((c) => (fleet.add(c), withReadiness(c, shadow)));
-  return { ...snapshot, shadow, fleet: fleet.rows(), clients };
+/** The fleet table, the dated verdicts and their summary, gathered client by client. */
+function createServed(shadow: ShadowStatus, options: CutoverOptions) {
+  const verdicts = createVerdicts({ successorMethods: options.successorMethods ?? [] });
+  const fleet = createFleetTable(verdicts);
+  const breaks = createBreaksTable();
+  return {
+    add(c: ClientReport): CutoverClientReport {
+      fleet.add(c);
+      const served = withReadiness(c, shadow, verdicts);
+      breaks.add(clientLabel(c), served.verdict);
+      return served;
+    },
+    tables: () => ({ fleet: fleet.rows(), breaks: breaks.rows() }),
+  };
+}
+
+/** The served report: `snapshot` with shadow mode's state, the fleet table, readiness, deprecations and dated verdicts. */
+export function withCutover(snapshot: ReportSnapshot, shadow: ShadowStatus, options: CutoverOptions = {}): CutoverSnapshot {
+  const served = createServed(shadow, options);
+  const clients = snapshot.clients.map((c) => served.add(c));
+  return { ...snapshot, shadow, ...served.tables(), clients };
 }
 
 /**
@@ -153,13 +191,14 @@ export function withCutover(snapshot: ReportSnapshot, shadow: ShadowStatus): Cut
  * snapshot are made, added to the fleet table and given their readiness a few at a time, the event
  * loop free between slices, so serving a large report does not hold the client port.
  */
-export async function withCutoverSliced(snapshot: LazyReportSnapshot, shadow: ShadowStatus, sliceMs?: number): Promise<CutoverSnapshot> {
+export async function withCutoverSliced(
+  snapshot: LazyReportSnapshot,
+  shadow: ShadowStatus,
+  options: CutoverOptions = {},
+): Promise<CutoverSnapshot> {
   const { clients: lazy, ...head } = snapshot;
-  const fleet = createFleetTable();
+  const served = createServed(shadow, options);
   const clients: CutoverClientReport[] = [];
-  for await (const c of sliced(lazy, sliceMs)) {
-    fleet.add(c);
-    clients.push(withReadiness(c, shadow));
-  }
-  return { ...head, shadow, fleet: fleet.rows(), clients };
+  for await (const c of sliced(lazy, options.sliceMs)) clients.push(served.add(c));
+  return { ...head, shadow, ...served.tables(), clients };
 }

@@ -4,6 +4,7 @@
  * JSON-2 request that replaces it. Derived from the stored report when it is served.
  */
 import { json2EquivalentOf, type Json2Equivalent } from './equivalents/index.ts';
+import type { MethodVerdict, Verdicts } from './verdicts.ts';
 import type { ClientReport, MethodReport } from '../report/migration-report.ts';
 
 /** Clients named per method; the others are counted. */
@@ -28,6 +29,8 @@ export interface FleetMethod {
   succeeded: boolean;
   /** The JSON-2 request that replaces it: only for a method that succeeded. */
   json2?: Json2Equivalent;
+  /** The dated removals that concern it and whether the gateway serves it there (`verdicts.ts`). */
+  verdict?: MethodVerdict;
 }
 
 /** How the report names a method in lists: `res.partner.read`, `common.version`. */
@@ -49,7 +52,8 @@ export interface FleetTable {
   rows(): FleetMethod[];
 }
 
-export function createFleetTable(): FleetTable {
+/** `verdicts`: each row gets its method's dated verdict. */
+export function createFleetTable(verdicts?: Verdicts): FleetTable {
   const rows = new Map<string, FleetMethod & { json2Body?: string }>();
   return {
     add(c) {
@@ -70,6 +74,7 @@ export function createFleetTable(): FleetTable {
             faults: 0,
             lastSeen: m.lastSeen,
             succeeded: false,
+            ...(verdicts === undefined ? {} : { verdict: verdicts.of(m) }),
           };
           rows.set(name, row);
         }
@@ -99,8 +104,8 @@ export function createFleetTable(): FleetTable {
 }
 
 /** The fleet table of `clients`: the methods called by the most clients first, then by calls. */
-export function fleetOf(clients: readonly ClientReport[]): FleetMethod[] {
-  const table = createFleetTable();
+export function fleetOf(clients: readonly ClientReport[], verdicts?: Verdicts): FleetMethod[] {
+  const table = createFleetTable(verdicts);
   for (const c of clients) table.add(c);
   return table.rows();
 }

@@ -100,3 +100,57 @@ describe('renderReportPage() with the cutover parts', () => {
     expect(html).not.toContain('<i>');
   });
 });
+
+describe('renderReportPage() with the dated verdicts', () => {
+  const shadow = { enabled: false, samplePercent: 0, maxInFlight: 4, methods: [], gone: [] };
+  const base = {
+    dialect: 'xmlrpc2' as const,
+    ip: '10.0.0.1',
+    service: 'object',
+    method: 'execute_kw',
+    failed: false,
+    database: 'demo',
+    user: 'login:0123456789ab',
+  };
+
+  it("shows each client's verdict, each method's removal and gateway verdict, and who breaks on 20 even through the gateway", async () => {
+    const { withCutover } = await import('./cutover-report.ts');
+    const report = createMigrationReport({ maxClients: 10, now: () => 0 });
+    report.record({ ...base, userAgent: '<b>auditor</b>', model: 'ir.rule', modelMethod: 'search_read' });
+    report.record({ ...base, userAgent: 'erp-sync', model: 'res.partner', modelMethod: 'read_group' });
+    report.record({ ...base, userAgent: 'reader', model: 'res.partner', modelMethod: 'search_read' });
+    const html = renderReportPage(withCutover(report.snapshot(), shadow, { successorMethods: ['read_group'] }));
+
+    expect(html).toContain('<th>Succeeded</th><th>Removed in</th><th>JSON-2 equivalent</th>');
+    expect(html).toContain(
+      '<td class="removed-in"><span class="series">Odoo 20.0 / Online saas-19.1</span><br><span class="muted">the gateway serves it there through formatted_read_group</span></td>',
+    );
+    expect(html).toContain(
+      '<td class="removed-in"><span class="series">Odoo 20.0</span><br><span class="breaks-through">it breaks through the gateway too (ir.rule was replaced by ir.access in Odoo 20.0)</span></td>',
+    );
+    expect(html).toContain(
+      '<td class="removed-in"><span class="series">Odoo 22.0 / Online saas-21.1</span><br><span class="muted">the gateway serves it there</span></td>',
+    );
+
+    expect(html).toContain('<section id="breaks">');
+    expect(html).toContain(
+      '<li data-series="20.0"><strong>Breaks on Odoo 20.0 / Online saas-19.1</strong>: <span class="natively">2</span> clients whose calls first break natively there; ' +
+        '<span class="through-gateway">1</span> even through the gateway:<ul class="who"><li>demo / login:0123456789ab / &lt;b&gt;auditor&lt;/b&gt; @ 10.0.0.1</li></ul></li>',
+    );
+    expect(html).toContain(
+      '<li data-series="22.0"><strong>Breaks on Odoo 22.0 / Online saas-21.1</strong>: <span class="natively">1</span> client whose calls first break natively there; none even through the gateway</li>',
+    );
+    // after the fleet table, before the clients
+    expect(html.indexOf('<section id="fleet">')).toBeLessThan(html.indexOf('<section id="breaks">'));
+    expect(html.indexOf('<section id="breaks">')).toBeLessThan(html.indexOf('<h2 id="clients-title">'));
+
+    expect(html).toContain(
+      '<h5>Dated verdict</h5>\n<p class="verdict">Breaks natively on Odoo 20.0 (ir.rule.search_read); breaks on Odoo 20.0 even through the gateway: ir.rule.search_read (ir.rule was replaced by ir.access in Odoo 20.0).</p>',
+    );
+    expect(html).toContain(
+      '<p class="verdict">Breaks natively on Odoo 20.0 / Online saas-19.1 (res.partner.read_group); through the gateway: works on Odoo 20.0 / Online saas-19.1 and later (res.partner.read_group through formatted_read_group).</p>',
+    );
+    expect(html).toContain('<p class="verdict">Works natively until Odoo 22.0 / Online saas-21.1; the gateway serves it after.</p>');
+    expect(html).not.toContain('<b>');
+  });
+});

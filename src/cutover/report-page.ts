@@ -6,6 +6,7 @@
 import type { Json2Equivalent } from './equivalents/index.ts';
 import type { CutoverClientReport, CutoverMethodReport, CutoverSnapshot, ShadowStatus } from './cutover-report.ts';
 import { methodName, type FleetMethod } from './fleet.ts';
+import { seriesText, type MethodVerdict, type SeriesClients } from './verdicts.ts';
 import type { ClientReport, DroppedCounts, MethodReport, ReportSnapshot } from '../report/migration-report.ts';
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
@@ -29,7 +30,7 @@ section.client{border:1px solid #ccc;border-radius:6px;padding:.8rem 1rem;margin
 table{border-collapse:collapse;margin-top:.5rem}th,td{border-bottom:1px solid #eee;padding:.2rem .6rem;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#666}code{font-size:.95em}
 pre{background:#f6f6f6;padding:.4rem .6rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
-.readiness{font-weight:600}.deprecated li,.difference{margin:.3rem 0}.json2{border-top:1px dashed #ddd;padding-top:.3rem;margin-top:.5rem}`;
+.readiness,.verdict{font-weight:600}.breaks-through{color:#8a0000}.deprecated li,.difference{margin:.3rem 0}.json2{border-top:1px dashed #ddd;padding-top:.3rem;margin-top:.5rem}`;
 
 /** Methods listed per client on the page (the JSON lists all the report keeps). */
 export const methodsShownPerClient = 10;
@@ -63,6 +64,7 @@ ${droppedLine(snapshot.dropped)}`);
     return;
   }
   if ('fleet' in snapshot) yield* fleetSection(snapshot.fleet);
+  if ('breaks' in snapshot) yield String(breaksSection(snapshot.breaks));
   yield '<h2 id="clients-title">Clients by database and login</h2>\n';
   // grouped by database, then login; within a group the most recently seen first
   const groups = new Map<string, (ClientReport | CutoverClientReport)[]>();
@@ -130,7 +132,7 @@ function* fleetSection(fleet: FleetMethod[]): Generator<string> {
   yield String(page`<section id="fleet">
 <h2>What to migrate: ${fleet.length} methods</h2>
 ${headerBlock}<table>
-<thead><tr><th>Method</th><th>Clients</th><th>Calls</th><th>Faults</th><th>Last seen</th><th>Succeeded</th><th>JSON-2 equivalent</th></tr></thead>
+<thead><tr><th>Method</th><th>Clients</th><th>Calls</th><th>Faults</th><th>Last seen</th><th>Succeeded</th><th>Removed in</th><th>JSON-2 equivalent</th></tr></thead>
 <tbody>
 `);
   for (const m of fleet) {
@@ -141,10 +143,34 @@ ${headerBlock}<table>
         ? page`<span class="muted">${m.succeeded ? 'none' : 'only for a method that succeeded'}</span>`
         : equivalentOf(m.name, m.json2);
     yield String(
-      page`<tr data-method="${m.name}"><td><code>${m.name}</code></td><td><span class="clients">${m.clients}</span><ul class="who">${named}${more}</ul></td><td class="n">${m.calls}</td><td class="n">${m.faults}</td><td>${m.lastSeen}</td><td class="succeeded">${m.succeeded ? 'yes' : 'never'}</td><td>${equivalent}</td></tr>\n`,
+      page`<tr data-method="${m.name}"><td><code>${m.name}</code></td><td><span class="clients">${m.clients}</span><ul class="who">${named}${more}</ul></td><td class="n">${m.calls}</td><td class="n">${m.faults}</td><td>${m.lastSeen}</td><td class="succeeded">${m.succeeded ? 'yes' : 'never'}</td>${removedIn(m.verdict)}<td>${equivalent}</td></tr>\n`,
     );
   }
   yield '</tbody>\n</table>\n</section>\n';
+}
+
+/** A method's first native removal and what the gateway does there. */
+function removedIn(v: MethodVerdict | undefined): HtmlEscapedString {
+  if (v?.native === undefined) return page`<td class="removed-in muted">–</td>`;
+  return page`<td class="removed-in"><span class="series">${seriesText(v.native)}</span><br><span class="${v.gateway === undefined ? 'muted' : 'breaks-through'}">${v.gatewayText}</span></td>`;
+}
+
+/** Per series, the clients that break there: natively, and even through the gateway (named). */
+function breaksSection(breaks: SeriesClients[]): HtmlEscapedString {
+  if (breaks.length === 0) return page``;
+  const rows = breaks.map((b) => {
+    const more = b.throughGateway > b.clients.length ? page`<li class="muted">and ${b.throughGateway - b.clients.length} more</li>` : '';
+    const through =
+      b.throughGateway === 0
+        ? page`none even through the gateway`
+        : page`<span class="through-gateway">${b.throughGateway}</span> even through the gateway:<ul class="who">${b.clients.map((c) => page`<li>${c}</li>`)}${more}</ul>`;
+    return page`<li data-series="${b.onPremise}"><strong>Breaks on ${seriesText(b)}</strong>: <span class="natively">${b.natively}</span> client${b.natively === 1 ? '' : 's'} whose calls first break natively there; ${through}</li>`;
+  });
+  return page`<section id="breaks">
+<h2>When clients break</h2>
+<p>From the dates Odoo gives for its removals after 19.0 (the <code>db</code> service; <code>common</code> and <code>object</code>; each removed method and model), per client the first series where one of its calls fails natively, and the first where one fails even through this gateway.</p>
+<ul>${joined(rows, '\n')}</ul>
+</section>\n`;
 }
 
 function clientSection(c: ClientReport | CutoverClientReport): HtmlEscapedString {
@@ -198,7 +224,7 @@ function shadowSection(shadow: ShadowStatus): HtmlEscapedString {
 
 /** Readiness, deprecated calls, differences and JSON-2 equivalents of one client. */
 function cutoverParts(c: CutoverClientReport): HtmlEscapedString {
-  const readiness = page`<h5>Readiness</h5>\n<p class="readiness">${c.readiness.line}</p>\n`;
+  const readiness = page`<h5>Readiness</h5>\n<p class="readiness">${c.readiness.line}</p>\n<h5>Dated verdict</h5>\n<p class="verdict">${c.verdict.line}</p>\n`;
   const deprecated =
     c.deprecated.length === 0
       ? ''

@@ -28,10 +28,15 @@ export interface AdminDeps {
    * and JSON-2 equivalents (`src/cutover/cutover-report.ts`).
    */
   shadow?: () => ShadowStatus;
+  /**
+   * The methods the gateway answers through their successors (`src/successors/`), for the report's
+   * dated verdicts (`src/cutover/verdicts.ts`).
+   */
+  successorMethods?: readonly string[];
 }
 
 /** Builds the admin app (no sockets: tests call `app.request()`). */
-export function createAdminApp({ metrics, report, readiness, token, shadow }: AdminDeps): Hono {
+export function createAdminApp({ metrics, report, readiness, token, shadow, successorMethods }: AdminDeps): Hono {
   const app = new Hono();
   if (token !== undefined) {
     const auth = bearerAuth({ token });
@@ -49,7 +54,7 @@ export function createAdminApp({ metrics, report, readiness, token, shadow }: Ad
   // stalls the client port
   const served = async () => {
     const snapshot = await report.snapshotLazily();
-    if (shadow !== undefined) return withCutoverSliced(snapshot, shadow());
+    if (shadow !== undefined) return withCutoverSliced(snapshot, shadow(), { successorMethods: successorMethods ?? [] });
     const clients: ClientReport[] = [];
     for await (const c of sliced(snapshot.clients)) clients.push(c);
     return { ...snapshot, clients };

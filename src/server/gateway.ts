@@ -22,7 +22,7 @@ import { createReportPersistence } from '../report/report-persistence.ts';
 import { createSharedReport, type SharedReport } from '../report/shared-report.ts';
 import { createShadow, maxCompareBytes, placeholderBody, type Shadow } from '../cutover/index.ts';
 import { createSignatureResolverFromConfig, type SignatureResolver } from '../signatures/index.ts';
-import { createSuccessors } from '../successors/index.ts';
+import { createSuccessors, successorMethodNames } from '../successors/index.ts';
 import { createSharedState } from '../state/index.ts';
 import { loadCallTracer, type CallTracer } from '../tracing/call-tracer.ts';
 import { traceUpstreamHttp } from '../tracing/traced-http.ts';
@@ -223,7 +223,15 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
         }),
       );
     },
-    admin: createAdminApp({ metrics, report, readiness, token: config.adminToken, shadow: shadowStatus }),
+    admin: createAdminApp({
+      metrics,
+      report,
+      readiness,
+      token: config.adminToken,
+      shadow: shadowStatus,
+      // what the report's dated verdicts say the gateway serves through successors
+      successorMethods: config.successors === 'off' ? [] : successorMethodNames,
+    }),
     upstream,
     credentials,
     metrics,

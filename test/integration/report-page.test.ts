@@ -59,6 +59,9 @@ describe.skipIf(executablePath === undefined)(`migration report page in headless
       ['object', 'execute_kw', 'res.partner', 'search_read', '2', '0'],
       ['common', 'authenticate', '–', '–', '1', '0'],
     ]);
+    expect(await python.locator('.verdict').innerText()).toBe(
+      'Works natively until Odoo 22.0 / Online saas-21.1; the gateway serves it after.',
+    );
     await context.close();
   });
 
@@ -154,6 +157,38 @@ describe.skipIf(executablePath === undefined)(`the cutover parts of the report p
 
     const password = stack.sim.users('demo').find((u) => u.login === 'admin')?.password as string;
     expect(await page.content()).not.toContain(password);
+    await page.close();
+  });
+
+  it('dates what the client calls: read_group and check_access_rights go in Odoo 20.0, the gateway answers them through their successors', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${stack.gateway.adminUrl}/gateway/report`);
+    const client = page.locator(`section.client[data-user-agent="${agent}"]`);
+    expect(await client.locator('.verdict').innerText()).toBe(
+      'Breaks natively on Odoo 20.0 / Online saas-19.1 (res.partner.check_access_rights, res.partner.read_group); through the gateway: works on Odoo 20.0 / Online saas-19.1 and later (res.partner.check_access_rights through has_access, res.partner.read_group through formatted_read_group).',
+    );
+    const removedIn = (method: string) => page.locator(`#fleet tr[data-method="${method}"] .removed-in`).innerText();
+    expect(await removedIn('res.partner.read_group')).toBe(
+      'Odoo 20.0 / Online saas-19.1\nthe gateway serves it there through formatted_read_group',
+    );
+    expect(await removedIn('common.login')).toBe('Odoo 22.0 / Online saas-21.1\nthe gateway serves it there');
+    expect(await page.locator('#breaks li[data-series="20.0"]').innerText()).toContain(
+      'Breaks on Odoo 20.0 / Online saas-19.1: 1 client whose calls first break natively there; none even through the gateway',
+    );
+
+    const json = (await (await fetch(`${stack.gateway.adminUrl}/gateway/report.json`)).json()) as {
+      clients: { userAgent: string; verdict: { native?: { onPremise: string; methods: string[] }; gateway?: unknown } }[];
+      fleet: { name: string; verdict?: { removals: { what: string; name: string; gatewayServes: boolean; through?: string }[] } }[];
+    };
+    const verdict = json.clients.find((c) => c.userAgent === agent)?.verdict;
+    expect(verdict?.native?.onPremise).toBe('20.0');
+    expect(verdict?.gateway).toBeUndefined();
+    expect(json.fleet.find((m) => m.name === 'res.partner.read_group')?.verdict?.removals[0]).toMatchObject({
+      what: 'method',
+      name: 'read_group',
+      gatewayServes: true,
+      through: 'formatted_read_group',
+    });
     await page.close();
   });
 });
