@@ -13,7 +13,7 @@ import { createLogger } from '../../src/log.ts';
 import { startGateway, type RunningGateway } from '../../src/server/gateway.ts';
 import type { Value } from '../../src/value.ts';
 import { errorData, jsonrpcAt } from '../support/stack.ts';
-import { seededRandom as random } from '../differential/generate.ts';
+import { type Shape, shapes, toPlain } from '../support/read-group-shapes.ts';
 
 const db = 'demo';
 
@@ -22,54 +22,6 @@ async function gatewayFor(sim: Simulator, mode: string): Promise<RunningGateway>
     loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, '--successors', mode], {}),
     createLogger('silent'),
   );
-}
-
-interface Shape {
-  model: string;
-  args: unknown[];
-  kwargs: Record<string, unknown>;
-}
-
-const shapeFields: Record<string, { groups: string[]; dates: string[]; numbers: string[] }> = {
-  'sale.order': {
-    groups: ['state', 'partner_id', 'user_id', 'company_id'],
-    dates: ['date_order', 'create_date'],
-    numbers: ['amount_total', 'amount_untaxed'],
-  },
-  'res.partner': {
-    groups: ['country_id', 'is_company', 'type', 'category_id'],
-    dates: ['create_date'],
-    numbers: ['color', 'credit_limit'],
-  },
-  'sale.order.line': {
-    groups: ['order_id', 'product_id', 'state'],
-    dates: ['create_date'],
-    numbers: ['price_subtotal', 'product_uom_qty'],
-  },
-};
-
-function shapes(count: number, seed: number): Shape[] {
-  const rnd = random(seed);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
-  const out: Shape[] = [];
-  for (let i = 0; i < count; i++) {
-    const model = pick(Object.keys(shapeFields));
-    const f = shapeFields[model] as (typeof shapeFields)[string];
-    const groupby: string[] = [];
-    for (let n = pick([0, 1, 1, 2, 3]); n > 0; n--) {
-      groupby.push(rnd() < 0.35 ? `${pick(f.dates)}${pick(['', ':day', ':week', ':month', ':quarter', ':year'])}` : pick(f.groups));
-    }
-    const fields = [pick(['', '__count', pick(f.numbers), `${pick(f.numbers)}:max`, `total:sum(${pick(f.numbers)})`])].filter(
-      (x) => x !== '',
-    );
-    const kwargs: Record<string, unknown> = { lazy: rnd() < 0.5 };
-    if (rnd() < 0.3 && groupby[0] !== undefined) kwargs.orderby = pick([`${groupby[0].split(':')[0]} desc`, '__count desc']);
-    if (rnd() < 0.2) kwargs.limit = pick([1, 2]);
-    if (rnd() < 0.2) kwargs.offset = 1;
-    const domain = pick([[], [['id', '>', 2]], ['|', ['id', '<', 5], ['id', '>', 8]], ['!', ['id', '=', 3]]]);
-    out.push({ model, args: [domain, fields, groupby], kwargs });
-  }
-  return out;
 }
 
 function readGroup(gateway: RunningGateway, sim: Simulator, shape: Shape) {
@@ -156,18 +108,6 @@ describe('check_access_rights through has_access', () => {
     expect(refused).toBeGreaterThan(0);
   });
 });
-
-/** The answer as one comparable value. */
-function toPlain(answer: { result?: Value; error?: Map<string, Value> }): Value {
-  if (answer.error !== undefined) {
-    const data = errorData(answer.error);
-    return new Map<string, Value>([
-      ['error', data.name],
-      ['message', data.message],
-    ]);
-  }
-  return answer.result ?? null;
-}
 
 describe('an upstream without read_group and toggle_active', () => {
   let sim: Simulator;
