@@ -14,11 +14,11 @@ export type Operation = 'read' | 'write' | 'create' | 'unlink';
 export const operations: readonly Operation[] = ['read', 'write', 'create', 'unlink'];
 
 /** base.group_system, by the names Odoo 19 (and earlier versions) give it. */
-const systemGroupNames = ['Role / Administrator', 'Administration / Settings', 'Settings'];
+export const systemGroupNames = ['Role / Administrator', 'Administration / Settings', 'Settings'];
 /** base.group_user. */
-const internalGroupNames = ['Role / User'];
+export const internalGroupNames = ['Role / User'];
 /** Models portal and public users may read. */
-const shareReadable = new Set([
+export const shareReadable = new Set([
   'res.partner',
   'res.country',
   'res.country.state',

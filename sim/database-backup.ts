@@ -8,7 +8,7 @@ import type { Stored } from './fields.ts';
 import { configParameters } from './config-parameters.ts';
 import type { Database } from './database.ts';
 import type { Row } from './model.ts';
-import { odooRelease } from './version-routes.ts';
+import type { Release } from './persona.ts';
 import { readZip, zipStream } from './zip.ts';
 
 /** `backup_format`: `zip` (with the filestore) or `dump` (pg_dump custom format, no filestore). */
@@ -20,6 +20,8 @@ export interface BackupOptions {
   padding: number;
   /** Stop with an error after this many bytes (tests of a failing upstream). */
   failAfter?: number | undefined;
+  /** The series' release, as the zip's `manifest.json` states it. */
+  release: Release;
 }
 
 interface DumpedModel {
@@ -124,9 +126,9 @@ export function backupStream(db: Database, format: BackupFormat, options: Backup
       {
         odoo_dump: '1',
         db_name: db.name,
-        version: odooRelease.version,
-        version_info: odooRelease.versionInfo,
-        major_version: odooRelease.serie,
+        version: options.release.version,
+        version_info: options.release.versionInfo,
+        major_version: options.release.serie,
         pg_version: '15.0',
         modules: {},
       },

@@ -1,13 +1,15 @@
 /**
  * Builds a database from the seed: one model per `<model>.json` (rows in stored form, names of
  * referenced-but-absent records kept as ghosts), empty models for the rest of the method table,
- * `res.users.apikeys` with its fields, `ir.model` listing the models, inverse many2many pairs,
+ * `res.users.apikeys` with its fields, `ir.model` listing the models, `ir.access` (20.0's table has it)
+ * stating the access rules, inverse many2many pairs,
  * passwords, synthetic partners.
  */
 import type { Struct, Value } from '../src/value.ts';
 import { apiKeyFields } from './apikeys-model.ts';
 import { formatDatetime } from './clock.ts';
 import { Database } from './database.ts';
+import { fillIrAccess, irAccessDescription, irAccessFields, irAccessOrder } from './ir-access.ts';
 import { fillIrModel, irModelDescription, irModelFields, irModelOrder } from './ir-model.ts';
 import { emptyStored, type FieldDef, fieldFromAttrs, storedFromSeed } from './fields.ts';
 import { ModelStore, type Row } from './model.ts';
@@ -127,6 +129,10 @@ export function buildDatabase(name: string, seed: Seed, opts: BuildOptions): Dat
       models.set(modelName, new ModelStore(modelName, irModelDescription, irModelFields(), irModelOrder, true));
       continue;
     }
+    if (modelName === 'ir.access') {
+      models.set(modelName, new ModelStore(modelName, irAccessDescription, irAccessFields(), irAccessOrder, true));
+      continue;
+    }
     const fields = isKeys ? apiKeyFields() : new Map<string, FieldDef>();
     models.set(modelName, new ModelStore(modelName, isKeys ? 'Users API Keys' : modelName, fields, 'id', isKeys));
   }
@@ -142,9 +148,18 @@ export function buildDatabase(name: string, seed: Seed, opts: BuildOptions): Dat
   for (const [model, row, record] of loaded) rulesFor(model).fromSeed?.(db, row, record);
   pairMany2many(db);
   fillIrModel(db);
+  fillIrAccess(db);
   for (const user of db.model('res.users')?.rows.values() ?? []) {
     if (typeof user.v.login === 'string') db.passwords.set(user.id, passwordFor(user.v.login));
   }
   addGeneratedPartners(db, opts.generatedPartners, opts.now);
   return db;
+}
+
+/** Drops fields a later series removed (`model.field`) from `db`'s models, where they exist. */
+export function withoutFields(db: Database, removed: readonly string[]): void {
+  for (const name of removed) {
+    const dot = name.lastIndexOf('.');
+    db.model(name.slice(0, dot))?.fields.delete(name.slice(dot + 1));
+  }
 }

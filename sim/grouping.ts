@@ -107,7 +107,7 @@ export function dateRange(g: GroupSpec, key: string): { from: string; to: string
 }
 
 function keysOf(env: Env, row: Row, g: GroupSpec): GroupKey[] {
-  const v = row.v[g.field.name];
+  const v = g.field.name === 'id' ? row.id : row.v[g.field.name];
   if (isX2many(g.field)) {
     const ids = x2manyIds(env.db, row, g.field, true);
     return ids.length === 0 ? [null] : ids;

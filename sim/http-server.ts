@@ -44,8 +44,8 @@ function record(state: ServerState, entry: RecordedRequest): void {
 function route(state: ServerState, req: SimRequest): SimResponse {
   const { path } = req;
   if (path === '/json/2' || path.startsWith('/json/2/')) return handleJson2(state, req);
-  if (path === '/web/version' || path === '/json/version') return webVersion();
-  if (path === '/web/webclient/version_info') return webclientVersionInfo(req);
+  if (path === '/web/version' || path === '/json/version') return webVersion(state.persona.release);
+  if (path === '/web/webclient/version_info') return webclientVersionInfo(req, state.persona.release);
   if (path === '/web/health') return webHealth();
   if (isWebSessionPath(path)) return handleWebSession(state, req);
   if (path.startsWith('/doc-bearer/')) return handleDocBearer(state, req);

@@ -7,12 +7,12 @@
 import type { Server } from 'node:http';
 import { parseJson } from '../src/json/index.ts';
 import { configParameters, parameterWriteDates } from './config-parameters.ts';
-import { buildDatabase } from './database-build.ts';
+import { buildDatabase, withoutFields } from './database-build.ts';
 import type { Database } from './database.ts';
 import { docsFor } from './doc-bearer-docs.ts';
 import { listen, portOf, type RecordedRequest, type ServerState } from './http-server.ts';
 import { KeyStore } from './key-store.ts';
-import { methodTableFor, withoutMethods } from './method-specs.ts';
+import { methodTableFor, personaMethodTable, withoutMethods } from './method-specs.ts';
 import { withCustomSpecs } from './methods/custom.ts';
 import { loadSeed } from './seed.ts';
 import { SessionStore } from './sessions.ts';
@@ -32,8 +32,10 @@ export type { Perturbation } from './legacy/xmlrpc-write.ts';
 
 export interface SimulatorOptions {
   /**
-   * The Odoo series to play (`sim/persona.ts`): `19.0` (default), or `saas-19.1` for saas-19.1 and
-   * later — no legacy `db` service, the rewritten database manager, programmatic API keys.
+   * The Odoo series to play (`sim/persona.ts`): `19.0` (default), `saas-19.1` for Odoo Online's
+   * saas-19.x — no legacy `db` service, the rewritten database manager, programmatic API keys, the
+   * old `read_group` and check-access methods gone — or `20.0`: saas-19.1's changes, the new
+   * `read_group` answering tuples, `ir.access` instead of `ir.model.access` / `ir.rule`.
    */
   series?: Series;
   /** Interface to bind. Default `127.0.0.1`: the simulator is a local test double. */
@@ -79,7 +81,8 @@ export interface SimulatorOptions {
   legacyEndpoints?: boolean | { removedServices?: string[]; perturb?: Perturbation };
   /**
    * Public methods a later Odoo removed: `read_group` (from every model) or `model.method`. JSON-2
-   * (and the web session's call_kw) answer them as any unknown method. Default: the series' own list.
+   * (and the web session's call_kw) answer them as any unknown method. Default: the series' own list
+   * (on 20.0, `read_group` is the new method unless listed here).
    */
   removedMethods?: string[];
 }
@@ -199,13 +202,21 @@ function initialManager(options: Required<SimulatorOptions>): DatabaseManagerSet
   };
 }
 
+/** The method table the series serves over `methods` (the seed's, or with the custom methods). */
+function servedMethods(options: Required<SimulatorOptions>, methods: ReturnType<typeof loadSeed>['methods']) {
+  const table = personaMethodTable(methodTableFor(methods, options.laterBuild), personaOf(options.series));
+  return withoutMethods(table, options.removedMethods);
+}
+
 /** Builds one seeded database (at start, and for the database manager's create and restore). */
 function databaseBuilder(options: Required<SimulatorOptions>): (name: string) => Database {
   const seed = loadSeed();
-  // every model of the served method table exists (ir.config_parameter included)
-  const served = { ...seed, methods: withoutMethods(methodTableFor(seed.methods, options.laterBuild), options.removedMethods) };
+  // every model of the served method table exists (ir.config_parameter included, ir.access on 20.0)
+  const served = { ...seed, methods: servedMethods(options, seed.methods) };
+  const persona = personaOf(options.series);
   return (name) => {
     const db = buildDatabase(name, served, { generatedPartners: options.generatedPartners, now: options.now() });
+    withoutFields(db, persona.removedFields);
     // `_default_parameters` at database creation: the base URL of Odoo's own port
     configParameters(db).set('web.base.url', 'http://localhost:8069');
     for (const [key, value] of Object.entries(options.configParameters)) configParameters(db).set(key, value);
@@ -225,7 +236,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const state: ServerState = {
     databases: buildAll(options),
     keys,
-    methods: withoutMethods(methodTableFor(withCustomSpecs(loadSeed().methods), options.laterBuild), options.removedMethods),
+    methods: servedMethods(options, withCustomSpecs(loadSeed().methods)),
     docs: new Map(),
     sessions: new SessionStore(),
     laterBuild: options.laterBuild,
@@ -235,7 +246,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     log: [],
     logLimit: options.logLimit,
     manager: initialManager(options),
-    persona: personaOf(options.series),
+    // the series' surface, with the removed methods the options chose (`/doc-bearer` lists the others)
+    persona: { ...personaOf(options.series), removedMethods: options.removedMethods },
     buildDatabase: databaseBuilder(options),
     transfers: createTransfers(),
     legacy: initialLegacy(options.legacyEndpoints),

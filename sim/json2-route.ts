@@ -12,6 +12,7 @@ import { badRequest, errorFrom, errorToBody, notFound, type OdooError } from './
 import { noDatabasePage, unsupportedMediaTypePage } from './html-pages.ts';
 import { htmlResponse, jsonResponse, mimetypeOf, type SimRequest, type SimResponse } from './http-types.ts';
 import type { KeyStore } from './key-store.ts';
+import type { Persona } from './persona.ts';
 import type { MethodSpec } from './seed.ts';
 import { authenticateJson2, sessionAndDatabase } from './session-auth.ts';
 import type { SessionStore } from './sessions.ts';
@@ -30,6 +31,8 @@ export interface Json2State {
   totpLogins: ReadonlySet<string>;
   /** Odoo's `proxy_mode`: X-Forwarded-Host/-Proto make the request's URL root. */
   proxyMode: boolean;
+  /** The series played (`sim/persona.ts`): its release, methods and models. */
+  persona: Persona;
 }
 
 const rpcPath = /^\/json\/2\/([^/]+)\/([^/]+)$/;

@@ -3,9 +3,11 @@
  * recorded table does not list (`ir.config_parameter.get_param`), and on the later build the public
  * `res.users.apikeys.generate` / `revoke` (Odoo: `res_users.py` `res.users.apikeys.generate` (later builds)). The earlier build answers 404 for them.
  */
-import type { MethodParam, MethodSpec } from './seed.ts';
+import type { Persona } from './persona.ts';
+import { type MethodParam, type MethodSpec, sharedMethodSpecs } from './seed.ts';
 
 const required = (name: string): MethodParam => ({ name, kind: 'POSITIONAL_OR_KEYWORD', default: null });
+const optional = (name: string, dflt: string): MethodParam => ({ name, kind: 'POSITIONAL_OR_KEYWORD', default: dflt });
 
 /** Specs added on every build. */
 const everyBuild: Record<string, Record<string, MethodSpec>> = {
@@ -56,5 +58,37 @@ export function withoutMethods(
     if (dot === -1) for (const specs of table.values()) specs.delete(name);
     else table.get(name.slice(0, dot))?.delete(name.slice(dot + 1));
   }
+  return table;
+}
+
+/**
+ * 20.0's `read_group` (odoo/orm/models.py @00649da42372cf197edfbb2fa8ab437862e39be4): `@typing.final
+ * @api.model def read_group(self, domain, groupby=(), aggregates=(), having=(), offset=0, limit=None,
+ * order=None) -> list[tuple]`, `_read_group`'s parameters.
+ */
+export const tupleReadGroupSpec: MethodSpec = {
+  apiModel: true,
+  qualname: 'BaseModel.read_group',
+  params: [
+    required('domain'),
+    optional('groupby', '()'),
+    optional('aggregates', '()'),
+    optional('having', '()'),
+    optional('offset', '0'),
+    optional('limit', 'None'),
+    optional('order', 'None'),
+  ],
+};
+
+/**
+ * The table of a series (`sim/persona.ts`) before its removed methods are taken out: on 20.0 the
+ * name `read_group` is the new method on every model that has it, `ir.access` exists with the
+ * BaseModel methods, and the removed models are gone.
+ */
+export function personaMethodTable(table: Map<string, Map<string, MethodSpec>>, persona: Persona): Map<string, Map<string, MethodSpec>> {
+  if (persona.irAccess) table.set('ir.access', sharedMethodSpecs());
+  for (const model of persona.removedModels) table.delete(model);
+  if (persona.readGroup === 'tuples')
+    for (const specs of table.values()) if (specs.has('read_group')) specs.set('read_group', tupleReadGroupSpec);
   return table;
 }

@@ -111,6 +111,20 @@ function readMethodTable(seeded: Iterable<string>): Map<string, Map<string, Meth
   return table;
 }
 
+let shared: Map<string, MethodSpec> | undefined;
+
+/**
+ * The BaseModel methods every model of `_method-table-all.json` shares (its `_shared` table): the
+ * table of a model the recording does not have (`ir.access` on 20.0). A fresh copy on every call.
+ */
+export function sharedMethodSpecs(): Map<string, MethodSpec> {
+  if (shared === undefined) {
+    const all = JSON.parse(readFileSync(new URL('_method-table-all.json', odooDataUrl), 'utf8')) as { _shared: Record<string, RawMethod> };
+    shared = specsOf(all._shared);
+  }
+  return new Map(shared);
+}
+
 /** The parsed data folder; read on first use and shared afterwards (callers must not mutate it). */
 export function loadSeed(): Seed {
   if (cached !== undefined) return cached;

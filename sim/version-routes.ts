@@ -1,27 +1,21 @@
 /**
  * The db-less routes (Odoo: `addons/web/controllers/webclient.py`): `GET /web/version` (alias `/json/version`), the JSON-RPC
- * `/web/webclient/version_info` (the `common.version()` dict) and `/web/health`.
+ * `/web/webclient/version_info` (the `common.version()` dict) and `/web/health`. The release is the
+ * persona's (`sim/persona.ts`).
  */
 import { JsonSyntaxError, parseJson } from '../src/json/index.ts';
 import type { Value } from '../src/value.ts';
 import { htmlResponse, jsonResponse, mimetypeOf, type SimRequest, type SimResponse } from './http-types.ts';
 import { unsupportedMediaTypePage } from './html-pages.ts';
 import { badJsonRpcRequest } from './jsonrpc-envelope.ts';
+import type { Release } from './persona.ts';
 
-/** The simulated release (`odoo/release.py`): 19.0 final. */
-export const odooRelease = {
-  versionInfo: [19, 0, 0, 'final', 0, ''] as Value[],
-  version: '19.0',
-  serie: '19.0',
-  protocolVersion: 1,
-};
-
-export function webVersion(): SimResponse {
+export function webVersion(release: Release): SimResponse {
   return jsonResponse(
     200,
     new Map<string, Value>([
-      ['version_info', odooRelease.versionInfo],
-      ['version', odooRelease.version],
+      ['version_info', release.versionInfo],
+      ['version', release.version],
     ]),
   );
 }
@@ -31,7 +25,7 @@ export function webHealth(): SimResponse {
 }
 
 /** `/web/webclient/version_info`: a JSON-RPC route (`type='jsonrpc'`, `auth='none'`). */
-export function webclientVersionInfo(req: SimRequest): SimResponse {
+export function webclientVersionInfo(req: SimRequest, release: Release): SimResponse {
   const mimetype = mimetypeOf(req);
   if (mimetype !== 'application/json' && mimetype !== 'application/json-rpc') {
     const compatible = req.body === '' ? ['http', 'json2'] : ['http'];
@@ -46,10 +40,10 @@ export function webclientVersionInfo(req: SimRequest): SimResponse {
   }
   const id = request instanceof Map ? (request.get('id') ?? null) : null;
   const result = new Map<string, Value>([
-    ['server_version', odooRelease.version],
-    ['server_version_info', odooRelease.versionInfo],
-    ['server_serie', odooRelease.serie],
-    ['protocol_version', odooRelease.protocolVersion],
+    ['server_version', release.version],
+    ['server_version_info', release.versionInfo],
+    ['server_serie', release.serie],
+    ['protocol_version', release.protocolVersion],
   ]);
   return jsonResponse(
     200,

@@ -208,7 +208,11 @@ function backup(
   const db = state.databases.get(name);
   if (db === undefined) throw new Raised(`Database ${pyRepr(name)} doesn't exist`);
   const kind: BackupFormat = format;
-  const stream = backupStream(db, kind, { padding: state.manager.backupPadding, failAfter: state.manager.failBackupsAfter });
+  const stream = backupStream(db, kind, {
+    padding: state.manager.backupPadding,
+    failAfter: state.manager.failBackupsAfter,
+    release: state.persona.release,
+  });
   const ts = state.now().toISOString().replace('T', '_').replace(/:/g, '-').slice(0, 19);
   const written = (async () => {
     const parts: Uint8Array[] = [];

@@ -256,7 +256,11 @@ function backup(state: DatabaseManagerState, form: ParsedForm): SimResponse | un
       'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(`${name}_${ts}.${format}`)}`,
     },
     body: '',
-    stream: backupStream(db, kind, { padding: state.manager.backupPadding, failAfter: state.manager.failBackupsAfter }),
+    stream: backupStream(db, kind, {
+      padding: state.manager.backupPadding,
+      failAfter: state.manager.failBackupsAfter,
+      release: state.persona.release,
+    }),
   };
 }
 

@@ -20,7 +20,7 @@ import { jsonRpcError, jsonRpcResult, jsonRpcSessionExpired, readJsonRpc } from 
 import { sessionAndDatabase } from './session-auth.ts';
 import { sessionCookie } from './sessions.ts';
 import { Transaction } from './transaction.ts';
-import { odooRelease } from './version-routes.ts';
+import type { Release } from './persona.ts';
 
 /** The paths this module serves. */
 export function isWebSessionPath(path: string): boolean {
@@ -46,7 +46,7 @@ function sessionToken(db: Database, uid: number): string | undefined {
 }
 
 /** `ir.http.session_info()`, the members the simulator can state from its data. */
-function sessionInfo(db: Database, uid: number, now: Date): Value {
+function sessionInfo(db: Database, uid: number, now: Date, release: Release): Value {
   const env = new Env(db, uid, new Map(), now, new Transaction(db));
   const user = env.userRow();
   const system = isSystem(env);
@@ -63,8 +63,8 @@ function sessionInfo(db: Database, uid: number, now: Date): Value {
       uid,
     }),
     db: db.name,
-    server_version: odooRelease.version,
-    server_version_info: odooRelease.versionInfo,
+    server_version: release.version,
+    server_version_info: release.versionInfo,
     name: String(user.v.name),
     username: String(user.v.login),
     partner_id: typeof partner === 'number' ? partner : false,
@@ -108,7 +108,7 @@ function authenticate(state: Json2State, req: SimRequest, id: Value, params: Map
   session.uid = user.id;
   session.preUid = undefined;
   session.token = sessionToken(db, user.id);
-  return jsonRpcResult(id, sessionInfo(db, user.id, now), cookie);
+  return jsonRpcResult(id, sessionInfo(db, user.id, now, state.persona.release), cookie);
 }
 
 /** Serves the session routes. */

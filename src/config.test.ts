@@ -6,11 +6,12 @@ import { ConfigError, helpText, loadConfig, secretFileForms, settings } from './
 import { lightReserveOf } from './upstream/upstream-shares.ts';
 
 describe('loadConfig()', () => {
-  it('picks the series the demo simulator plays: 19.0 unless told saas-19.1', () => {
+  it('picks the series the demo simulator plays: 19.0 unless told saas-19.1 or 20.0', () => {
     expect(loadConfig(['--demo'], {}).demoSeries).toBe('19.0');
     expect(loadConfig(['--demo', '--demo-series', 'saas-19.1'], {}).demoSeries).toBe('saas-19.1');
     expect(loadConfig([], { DEMO_SERIES: 'saas-19.1' }).demoSeries).toBe('saas-19.1');
-    expect(() => loadConfig(['--demo-series', '20.0'], {})).toThrow(ConfigError);
+    expect(loadConfig(['--demo', '--demo-series', '20.0'], {}).demoSeries).toBe('20.0');
+    expect(() => loadConfig(['--demo-series', '21.0'], {})).toThrow(ConfigError);
   });
 
   it('defaults every setting', () => {

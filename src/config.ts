@@ -147,8 +147,8 @@ export const settings = {
   demoSeries: {
     flag: 'demo-series',
     env: 'DEMO_SERIES',
-    schema: z.enum(['19.0', 'saas-19.1']).default('19.0'),
-    help: 'The Odoo series the --demo simulator plays: 19.0, or saas-19.1 for saas-19.1 and later (no legacy db service, the rewritten database manager, programmatic API keys). Default 19.0.',
+    schema: z.enum(['19.0', 'saas-19.1', '20.0']).default('19.0'),
+    help: "The Odoo series the --demo simulator plays: 19.0; saas-19.1 for Odoo Online's saas-19.x (no legacy db service, the rewritten database manager, programmatic API keys, no read_group/check_access_rights/toggle_active); or 20.0 (the same, plus the new read_group answering tuples and ir.access instead of ir.model.access/ir.rule). Default 19.0.",
   },
   callTimeoutMs: {
     flag: 'call-timeout',

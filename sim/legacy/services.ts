@@ -13,7 +13,6 @@ import { OdooError, accessDenied, missingError, userError } from '../errors.ts';
 import type { Json2State } from '../json2-route.ts';
 import { typeNameOf } from '../../src/python/py-repr.ts';
 import { pyRepr, pyStr } from '../python-repr.ts';
-import { odooRelease } from '../version-routes.ts';
 import type { DatabaseManagerState } from '../web-database-routes.ts';
 import { managerSelect } from './manager-selects.ts';
 
@@ -103,15 +102,15 @@ export function dispatchCommon(state: LegacyServiceState, method: string, params
     case 'version':
       bind('exp_version', params, []);
       return new Map<string, Value>([
-        ['server_version', odooRelease.version],
-        ['server_version_info', odooRelease.versionInfo],
-        ['server_serie', odooRelease.serie],
-        ['protocol_version', odooRelease.protocolVersion],
+        ['server_version', state.persona.release.version],
+        ['server_version_info', state.persona.release.versionInfo],
+        ['server_serie', state.persona.release.serie],
+        ['protocol_version', state.persona.release.protocolVersion],
       ]);
     case 'about': {
       const [extended] = bind('exp_about', params, [], [false]);
       const info = 'See http://openerp.com';
-      return isTruthy(extended as Value) ? [info, odooRelease.version] : info;
+      return isTruthy(extended as Value) ? [info, state.persona.release.version] : info;
     }
     case 'set_loglevel':
       bind('exp_set_loglevel', params, ['loglevel'], [null]);
@@ -142,7 +141,7 @@ export function dispatchDb(state: LegacyServiceState, method: string, params: Va
       return [...state.databases.keys()].sort();
     case 'server_version':
       bind('exp_server_version', params, []);
-      return odooRelease.version;
+      return state.persona.release.version;
     case 'db_exist': {
       const [name] = bind('exp_db_exist', params, ['db_name']);
       // db_connect opens any database of the cluster, initdb's own too (template0 takes no connections)

@@ -9,6 +9,7 @@ import type { MethodImpl } from './call.ts';
 import { customMethods } from './custom.ts';
 import { checkAccessRights, defaultGet, fieldsGet, hasAccess } from './meta.ts';
 import { formattedReadGroup, readGroup } from './read-group.ts';
+import { isTupleReadGroup, tupleReadGroup } from './read-group-tuples.ts';
 import { contextGet, nameSearch, read, search, searchCountMethod, searchRead } from './search.ts';
 import { webReadMethod, webSearchRead } from './web.ts';
 import { checkObjectReference } from './xmlid.ts';
@@ -28,7 +29,8 @@ const generic: Record<string, MethodImpl> = {
   default_get: defaultGet,
   name_search: nameSearch,
   name_create: nameCreate,
-  read_group: readGroup,
+  // 19.0's or 20.0's, as the served table binds it (sim/persona.ts `readGroup`)
+  read_group: (call) => (isTupleReadGroup(call.spec.params) ? tupleReadGroup(call) : readGroup(call)),
   formatted_read_group: formattedReadGroup,
   web_read: webReadMethod,
   web_search_read: webSearchRead,
@@ -53,7 +55,7 @@ const specific: Record<string, Record<string, MethodImpl>> = {
 // Custom methods a database's own modules would add (absent from the recorded method table).
 for (const custom of customMethods) (specific[custom.model] ??= {})[custom.method] = custom.impl;
 
-/** Methods every model has but that write: refused on the read-only views (the key store, ir.model). */
+/** Methods every model has but that write: refused on the read-only views (the key store, ir.model, ir.access). */
 const keyViewReadOnly = new Set([
   'write',
   'create',
@@ -70,7 +72,7 @@ export function methodImpl(model: string, seeded: boolean, method: string): Meth
   const own = specific[model]?.[method];
   if (own !== undefined) return own;
   if (!seeded) return undefined;
-  if ((model === 'res.users.apikeys' || model === 'ir.model') && keyViewReadOnly.has(method)) return undefined;
+  if ((model === 'res.users.apikeys' || model === 'ir.model' || model === 'ir.access') && keyViewReadOnly.has(method)) return undefined;
   return generic[method];
 }
 

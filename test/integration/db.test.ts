@@ -3,8 +3,8 @@
  * `/web/database/*`: master password safety, every function on both XML-RPC dialects and
  * `/jsonrpc`, the streamed dump (and its truncation when the upstream fails midway), restore,
  * rename where the upstream has it, and the language/country lists with their JSON-2 fallback —
- * each against both database managers the simulator plays (19.0's, and the rewrite of saas-19.1
- * and later), answered as Odoo 19.0's legacy `db` answers.
+ * each against every series the simulator plays (19.0's database manager, and the rewrite of
+ * saas-19.1 and 20.0), answered as Odoo 19.0's legacy `db` answers.
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import type { Value } from '../../src/value.ts';
 import { captureLog } from '../support/captured-log.ts';
 import { errorData, startStack, type Stack } from '../support/stack.ts';
 import { xmlrpcCall, type XmlRpcAnswer } from '../support/xmlrpc-call.ts';
-import { seriesNames } from '../../sim/index.ts';
+import { personas, seriesNames } from '../../sim/index.ts';
 
 describe.each(seriesNames)('against a %s upstream', (series) => {
   const later = series !== '19.0';
@@ -90,7 +90,8 @@ describe.each(seriesNames)('against a %s upstream', (series) => {
       expect(await call('list', true)).toEqual({ result: ['gw', 'gw2'] });
       expect(await call('db_exist', 'gw2')).toEqual({ result: true });
       expect(await call('db_exist', 'nope')).toEqual({ result: false });
-      expect(await call('server_version')).toEqual({ result: '19.0' });
+      // the upstream's own version (`/web/version`): `saas~19.1`, `20.0` on the later personas
+      expect(await call('server_version')).toEqual({ result: personas[series].release.version });
     });
 
     it.each([

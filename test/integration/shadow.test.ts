@@ -267,23 +267,57 @@ describe('shadow mode leaves the clients alone', () => {
   });
 });
 
-describe('intended deviations and upstreams without legacy endpoints', () => {
-  let stack: Stack;
+describe.each(['saas-19.1', '20.0'] as const)('an upstream of %s, which no longer serves the legacy db service', (series) => {
   let gone: Stack;
   let capturedGone: CapturedLog;
 
   beforeAll(async () => {
-    stack = await startStack({ sim: { legacyEndpoints: true }, flags: ['--shadow-sample', '100'] });
     capturedGone = captureLog('info');
     gone = await startStack({
-      sim: { series: 'saas-19.1', legacyEndpoints: true },
+      sim: { series, legacyEndpoints: true },
       flags: ['--shadow-sample', '100'],
       log: capturedGone.log,
     });
   });
   afterAll(async () => {
-    await stack?.close();
     await gone?.close();
+  });
+
+  it('says once that the upstream (saas-19.1+) dropped a legacy service, then stops shadowing it, with no error per call', async () => {
+    const list: WorkloadCall = { dialect: 'xmlrpc2', service: 'db', method: 'list', params: [], shadowed: true };
+    const version: WorkloadCall = { dialect: 'jsonrpc', service: 'common', method: 'version', params: [], shadowed: true };
+    for (let i = 0; i < 3; i++) {
+      expect((await send(gone, list)).text).toContain('<string>demo</string>');
+      await gone.gateway.shadow?.idle();
+    }
+    await send(gone, version);
+    await gone.gateway.shadow?.idle();
+    const legacyDbRequests = gone.sim.log.filter((r) => r.path === '/xmlrpc/2/db');
+    expect(legacyDbRequests).toHaveLength(1);
+    expect(capturedGone.matching('shadow mode stops for the legacy db service')).toHaveLength(1);
+    expect(await shadowSamples(gone)).toEqual([
+      'legacy_rpc_gateway_shadow_calls_total{service="common",method="version",outcome="equal"} 1',
+    ]);
+    const served = await report(gone);
+    expect(served.shadow.gone).toEqual([
+      expect.objectContaining({ service: 'db', reason: expect.stringContaining('ValueError: Invalid service name: db') }),
+    ]);
+    const client = served.clients.find((c) => c.methods.some((m) => m.service === 'db'));
+    expect(client?.readiness.neverSampled).toContainEqual({
+      method: 'db.list',
+      reason: 'the upstream no longer serves this legacy service',
+    });
+  });
+});
+
+describe('intended deviations and upstreams without legacy endpoints', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack({ sim: { legacyEndpoints: true }, flags: ['--shadow-sample', '100'] });
+  });
+  afterAll(async () => {
+    await stack?.close();
   });
 
   it('counts the differences COMPATIBILITY.md describes as intended, by deviation', async () => {
@@ -312,32 +346,6 @@ describe('intended deviations and upstreams without legacy endpoints', () => {
     for (const m of counted) for (const [d, n] of Object.entries(m.shadow?.deviations ?? {})) deviations[d] = (deviations[d] ?? 0) + n;
     expect({ deviations }).toMatchObject({
       deviations: { 'Unknown-database faults do not name the PostgreSQL server': 1, 'A changed password keeps working for up to 5 s': 1 },
-    });
-  });
-
-  it('says once that the upstream (saas-19.1+) dropped a legacy service, then stops shadowing it, with no error per call', async () => {
-    const list: WorkloadCall = { dialect: 'xmlrpc2', service: 'db', method: 'list', params: [], shadowed: true };
-    const version: WorkloadCall = { dialect: 'jsonrpc', service: 'common', method: 'version', params: [], shadowed: true };
-    for (let i = 0; i < 3; i++) {
-      expect((await send(gone, list)).text).toContain('<string>demo</string>');
-      await gone.gateway.shadow?.idle();
-    }
-    await send(gone, version);
-    await gone.gateway.shadow?.idle();
-    const legacyDbRequests = gone.sim.log.filter((r) => r.path === '/xmlrpc/2/db');
-    expect(legacyDbRequests).toHaveLength(1);
-    expect(capturedGone.matching('shadow mode stops for the legacy db service')).toHaveLength(1);
-    expect(await shadowSamples(gone)).toEqual([
-      'legacy_rpc_gateway_shadow_calls_total{service="common",method="version",outcome="equal"} 1',
-    ]);
-    const served = await report(gone);
-    expect(served.shadow.gone).toEqual([
-      expect.objectContaining({ service: 'db', reason: expect.stringContaining('ValueError: Invalid service name: db') }),
-    ]);
-    const client = served.clients.find((c) => c.methods.some((m) => m.service === 'db'));
-    expect(client?.readiness.neverSampled).toContainEqual({
-      method: 'db.list',
-      reason: 'the upstream no longer serves this legacy service',
     });
   });
 

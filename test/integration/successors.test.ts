@@ -194,13 +194,17 @@ describe('an upstream without read_group and toggle_active', () => {
   });
 });
 
-describe("the simulator's saas-19.1 persona (no read_group)", () => {
+// saas-19.1 has no read_group (404); 20.0 has another one, which refuses 19.0's named arguments (422)
+describe.each([
+  ['saas-19.1', 404],
+  ['20.0', 422],
+] as const)("the simulator's %s persona (no 19.0 read_group)", (series, directStatus) => {
   let later: Simulator;
   let reference: Simulator;
   let gateway: RunningGateway;
   let native: RunningGateway;
   beforeAll(async () => {
-    later = await startSimulator({ databases: [db], series: 'saas-19.1' });
+    later = await startSimulator({ databases: [db], series });
     reference = await startSimulator({ databases: [db] });
     gateway = await gatewayFor(later, 'auto');
     native = await gatewayFor(reference, 'off');
@@ -211,7 +215,12 @@ describe("the simulator's saas-19.1 persona (no read_group)", () => {
     await reference?.close();
   });
 
-  it('has no read_group of its own, and read_group through the gateway answers as 19.0 does', { timeout: 120_000 }, async () => {
+  // GATEWAY GAP (issue #38): on 20.0 the name read_group exists again, so `--successors auto` never
+  // sees "does not exist" and binds 19.0's call against the new signature (TypeError: unexpected
+  // keyword 'lazy' / 'fields'). `it.fails` until the gateway translates read_group on 20.0 upstreams
+  // (src/odoo-timeline.ts: redefined in 20.0); then this row fails and the marker goes.
+  const itGateway = series === '20.0' ? it.fails : it;
+  itGateway("has no 19.0 read_group, and read_group through the gateway answers as 19.0's does", { timeout: 120_000 }, async () => {
     const all = shapes(30, 23);
     const differences: string[] = [];
     for (const shape of all) {
@@ -234,6 +243,6 @@ describe("the simulator's saas-19.1 persona (no read_group)", () => {
       headers: { authorization: `bearer ${later.keyFor(db, 'admin')}`, 'content-type': 'application/json', 'x-odoo-database': db },
       body: JSON.stringify({ domain: [], fields: ['id:count'], groupby: ['is_company'] }),
     });
-    expect(direct.status).toBe(404);
+    expect(direct.status).toBe(directStatus);
   });
 });
