@@ -9,7 +9,7 @@ import { accessDenied, accessError, LegacyError, pythonError, userError } from '
 import { dictError, dictFrom } from '../python/dict-from.ts';
 import { intValueErrorMessage, parsePythonInt } from '../python/int-text.ts';
 import { unpackError } from '../python/unpack-errors.ts';
-import { removalText, removedModels } from '../odoo-timeline.ts';
+import { parseSeries, removalText, removedModels, seriesHas } from '../odoo-timeline.ts';
 import {
   bindArguments,
   changedMethodFault,
@@ -48,6 +48,8 @@ export interface ObjectDeps {
   onJson2?: (origin: CallOrigin, request: { model: string; method: string; body: Struct }) => void;
   /** Answers the methods a later Odoo removed through their successors (`--successors`). */
   successors?: Successors;
+  /** The upstream's series as last seen (`server_serie`), undefined while unknown: faults name what it removed. */
+  series?: () => string | undefined;
 }
 
 /** What one model call resolved to, before it is sent. */
@@ -140,7 +142,8 @@ function pythonInt(v: Value): number | bigint {
 async function callModel(deps: ObjectDeps, target: Target, key: string, origin: CallOrigin): Promise<Value | JsonText> {
   const { db } = target;
   const model = modelName(target.model);
-  const ensureModel = () => ensureModelExists(deps.upstream, db, model, key, origin);
+  const series = deps.series?.();
+  const ensureModel = () => ensureModelExists(deps.upstream, db, model, key, origin, series);
   // `getattr(model, name)` needs a str; `name.startswith('_')` is the first thing that looks at it
   if (typeof target.method !== 'string') {
     await ensureModel();
@@ -189,7 +192,7 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
     const change =
       sig !== undefined && sig.source !== 'override' ? await deps.signatures.learnRefusal(db, model, method, err, origin) : undefined;
     if (change !== undefined) return serveChanged(deps, call, change, origin);
-    throw errorFromUpstream(err, { model, method }, sig);
+    throw errorFromUpstream(err, { model, method }, sig, series);
   }
   if (target.xmlrpc && mayRefuseMarshal(model, method, answer.json)) {
     const fault = xmlrpcMarshalFault(model, method, answer.value());
@@ -380,22 +383,31 @@ function looksLikeIds(v: Value): boolean {
 }
 
 /** Probes whether `model` exists without running anything: a private name is refused either way. */
-async function ensureModelExists(upstream: Upstream, db: string, model: string, key: string, origin: CallOrigin): Promise<void> {
+async function ensureModelExists(
+  upstream: Upstream,
+  db: string,
+  model: string,
+  key: string,
+  origin: CallOrigin,
+  series: string | undefined,
+): Promise<void> {
   try {
     await upstream.json2({ db, key, model, method: '_legacy_rpc_gateway_probe', body: new Map() }, origin);
   } catch (err) {
-    if (err instanceof LegacyError && isUnknownModel(err)) throw unknownModelError(model);
+    if (err instanceof LegacyError && isUnknownModel(err)) throw unknownModelError(model, series);
     // 403 for the private name: the model exists. Anything else is not ours to report here.
   }
 }
 
 /**
  * Odoo's `Object <model> doesn't exist`; for a model a later Odoo removed (`ir.rule`, `ir.model.access`
- * on 20.0), the same UserError says what replaced it, so a 19.0 client learns why, not only that.
+ * on 20.0), the same UserError says what replaced it, so a 19.0 client learns why, not only that
+ * (unless the upstream is known to be a series that still has it).
  */
-function unknownModelError(model: string): LegacyError {
+function unknownModelError(model: string, series: string | undefined): LegacyError {
   const removal = Object.hasOwn(removedModels, model) ? removedModels[model] : undefined;
-  if (removal === undefined) return userError(`Object ${model} doesn't exist`);
+  if (removal === undefined || (series !== undefined && parseSeries(series) !== undefined && !seriesHas(series, removal)))
+    return userError(`Object ${model} doesn't exist`);
   return userError(
     `Object ${model} doesn't exist: ${removalText(removal)} replaced it with ${removal.replacement} ` +
       `(legacy-rpc-gateway; the upstream has no ${model}, so no legacy call on it can be answered as Odoo 19.0 did)`,
@@ -407,10 +419,15 @@ function isUnknownModel(err: LegacyError): boolean {
 }
 
 /** JSON-2's own refusals → what legacy dispatch raises for the same call (fixtures/conformance/INDEX.md findings §4). */
-function errorFromUpstream(err: unknown, target: { model: string; method: string }, sig: MethodSignature | undefined): unknown {
+function errorFromUpstream(
+  err: unknown,
+  target: { model: string; method: string },
+  sig: MethodSignature | undefined,
+  series: string | undefined,
+): unknown {
   if (!(err instanceof LegacyError)) return err;
   if (err.name === 'werkzeug.exceptions.NotFound') {
-    if (isUnknownModel(err)) return unknownModelError(target.model);
+    if (isUnknownModel(err)) return unknownModelError(target.model, series);
     if (/^The method '.*' does not exist$/s.test(err.message)) return pythonError('AttributeError', err.message);
   }
   if (err.name === 'werkzeug.exceptions.UnprocessableEntity') {

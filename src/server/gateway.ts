@@ -110,6 +110,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       credentials: identified,
       signatures,
       successors,
+      series: versions.serie,
       onJson2: (origin, request) => json2Requests.set(origin, request.body),
     }),
     db: createDbService({

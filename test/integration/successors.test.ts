@@ -215,12 +215,7 @@ describe.each([
     await reference?.close();
   });
 
-  // GATEWAY GAP (issue #38): on 20.0 the name read_group exists again, so `--successors auto` never
-  // sees "does not exist" and binds 19.0's call against the new signature (TypeError: unexpected
-  // keyword 'lazy' / 'fields'). `it.fails` until the gateway translates read_group on 20.0 upstreams
-  // (src/odoo-timeline.ts: redefined in 20.0); then this row fails and the marker goes.
-  const itGateway = series === '20.0' ? it.fails : it;
-  itGateway("has no 19.0 read_group, and read_group through the gateway answers as 19.0's does", { timeout: 120_000 }, async () => {
+  it("has no 19.0 read_group, and read_group through the gateway answers as 19.0's does", { timeout: 120_000 }, async () => {
     const all = shapes(30, 23);
     const differences: string[] = [];
     for (const shape of all) {
