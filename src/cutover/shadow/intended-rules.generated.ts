@@ -105,5 +105,17 @@ export const compatibilityShadowRules: readonly ShadowRules[] = [
     "rules": [
       "gateway fault \"exactly through its successor\""
     ]
+  },
+  {
+    "title": "A method a later Odoo changed is answered through its successor or refused, never re-bound",
+    "rules": [
+      "gateway fault \"with Odoo 19.0's arguments\""
+    ]
+  },
+  {
+    "title": "A call on a model Odoo 20.0 removed names the model that replaced it",
+    "rules": [
+      "same fault without /: Odoo [^ ]+ replaced it with .*$/"
+    ]
   }
 ];
