@@ -29,9 +29,14 @@ export type { UpstreamChange };
  * so no upstream difference counts as a change there.
  */
 export function isTableSeries(series: string | undefined): boolean {
+  if (series === lastSeries.name) return lastSeries.table;
   const parsed = series === undefined ? undefined : parseSeries(series);
-  return parsed !== undefined && !parsed[2] && parsed[0] === 19 && parsed[1] === 0;
+  lastSeries = { name: series, table: parsed !== undefined && !parsed[2] && parsed[0] === 19 && parsed[1] === 0 };
+  return lastSeries.table;
 }
+
+// read on every model call, and the series changes only when Odoo is upgraded
+let lastSeries: { name: string | undefined; table: boolean } = { name: undefined, table: false };
 
 /** `(domain, fields, groupby, offset=0, *, order=None, **kwargs)`, as Python prints a signature. */
 export function paramsText(sig: Pick<MethodSignature, 'params'>): string {
@@ -147,6 +152,7 @@ export function createUpstreamChanges(options: UpstreamChangesOptions = {}): Ups
   const learned = new LRUCache<string, UpstreamChange>({ max });
   const told = new LRUCache<string, true>({ max });
   const slot = (db: string, model: string, method: string) => JSON.stringify([db, model, method]);
+  const verdicts = new WeakMap<MethodSignature, { qualname: string; why: string | undefined }>();
   const tell = (db: string, model: string, method: string, change: UpstreamChange | undefined): UpstreamChange | undefined => {
     if (change === undefined || options.onChange === undefined) return change;
     const key = slot(db, model, method);
@@ -160,7 +166,7 @@ export function createUpstreamChanges(options: UpstreamChangesOptions = {}): Ups
   return {
     changeOf(db, model, method, series) {
       if (isTableSeries(series)) return undefined;
-      const known = learned.get(slot(db, model, method));
+      const known = learned.size === 0 ? undefined : learned.get(slot(db, model, method));
       if (known !== undefined) return known;
       const change = methodChangeOf(model, method);
       if (change === undefined || series === undefined || !seriesHas(series, change)) return undefined;
@@ -173,7 +179,13 @@ export function createUpstreamChanges(options: UpstreamChangesOptions = {}): Ups
     },
     noteListed(db, model, method, v19, listed, series) {
       if (isTableSeries(series)) return undefined;
-      const why = meaningDiffers(v19, listed);
+      // the listing is discovery's cached object: compared once while the document is fresh
+      let compared = verdicts.get(listed);
+      if (compared?.qualname !== v19.qualname) {
+        compared = { qualname: v19.qualname, why: meaningDiffers(v19, listed) };
+        verdicts.set(listed, compared);
+      }
+      const { why } = compared;
       if (why === undefined) return undefined;
       const change: UpstreamChange = {
         evidence: 'doc-bearer',
