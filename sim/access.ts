@@ -1,8 +1,11 @@
 /**
  * Access rights, generically (not Odoo's full ACL/rule tables): the superuser and system users may do
  * everything; other internal users may read every model and change those without `managerGroups`;
- * portal/public users may only read base data. One record rule: API keys are visible to their owner
- * (and to system users). Messages follow `ir.model.access` (odoo/addons/base/models/ir_model.py).
+ * portal/public users may only read base data. Record rules: API keys are visible to their owner
+ * (and to system users), and the `ir.rule`s and field `groups` a model's rules declare (`rules/`),
+ * combined as `ir.rule._compute_domain` does. Messages follow `ir.model.access`
+ * (odoo/addons/base/models/ir_model.py), `ir.rule._make_access_error` (ir_rule.py) and
+ * `_check_field_access` (odoo/orm/models.py).
  */
 import type { Value } from '../src/value.ts';
 import { displayNameOf } from './database.ts';
