@@ -6,7 +6,10 @@
  * with the method itself; the two answers are compared typed (XML-RPC bodies byte for byte after
  * masking tracebacks). Generated `read_group` shapes: lazy and not, one to three groupbys, every
  * date granularity, bare fields, `f:agg`, `name:agg(f)`, `__count`, orderby, offset/limit, domains
- * with `|` and `!`, languages en_US and fr_FR, a time zone, users admin and demo.
+ * with `|` and `!`, languages en_US and fr_FR, a time zone, users admin and demo. Generated
+ * `check_access_rule` (records that exist, are refused by rules, do not exist) and
+ * `check_field_access_rights` (no names, valid, unknown and restricted names) calls, users admin,
+ * demo and portal (when portal/portal logs in), four operations.
  *
  * `toggle_active` WRITES: use a database copy of your own. The gateway also mints an API key there.
  *
@@ -230,6 +233,16 @@ async function main(): Promise<void> {
     currenciesEqual: 0,
     access: 0,
     accessEqual: 0,
+    rule: 0,
+    ruleEqual: 0,
+    ruleRefused: 0,
+    ruleFaults: 0,
+    ruleAccessErrorsEqual: 0,
+    fieldAccess: 0,
+    fieldAccessEqual: 0,
+    fieldAccessRefused: 0,
+    fieldAccessFaults: 0,
+    fieldAccessErrorsEqual: 0,
     faults: 0,
   };
   const differences: string[] = [];
@@ -252,8 +265,29 @@ async function main(): Promise<void> {
       // the gateway learns the uid's login (it trades the password for an API key)
       await xmlrpc(gateway.url, '/xmlrpc/2/common', 'login', [db, user.login, user.password]);
     }
+    // portal, for the access checks only, when it can work through the gateway at all: 19.0 mints API
+    // keys for internal users only ("Only internal users can create API keys"), unless allowed
+    const portal = { login: 'portal', password: 'portal' };
+    {
+      const text = await xmlrpc(upstream, '/xmlrpc/2/common', 'login', [db, portal.login, portal.password]);
+      const uid = Number(/<int>(\d+)<\/int>/.exec(text)?.[1] ?? 0);
+      if (uid !== 0) {
+        await xmlrpc(gateway.url, '/xmlrpc/2/common', 'login', [db, portal.login, portal.password]);
+        const probe = await xmlrpc(gateway.url, '/xmlrpc/2/object', 'execute_kw', [
+          db,
+          uid,
+          portal.password,
+          'res.partner',
+          'check_access_rights',
+          ['read', false],
+        ]);
+        if (probe.includes('<boolean>')) uids.set(portal.login, uid);
+        else console.log(`portal left out: ${probe.replace(/\s+/g, ' ').slice(0, 240)}`);
+      }
+    }
+    const accessUsers = [...users, portal].filter((u) => uids.has(u.login));
     const call = (base: string, login: string, model: string, method: string, args: unknown[], kwargs: Record<string, unknown> = {}) => {
-      const user = users.find((u) => u.login === login) as (typeof users)[number];
+      const user = accessUsers.find((u) => u.login === login) as (typeof users)[number];
       return xmlrpc(base, '/xmlrpc/2/object', 'execute_kw', [db, uids.get(login), user.password, model, method, args, kwargs]);
     };
 
@@ -362,12 +396,112 @@ async function main(): Promise<void> {
       }
     }
 
+    // check_access_rule and check_field_access_rights: generated record sets and field lists
+    const accessModels = [
+      'res.partner',
+      'sale.order',
+      'sale.order.line',
+      'res.users',
+      'res.currency',
+      'ir.config_parameter',
+      'product.template',
+    ];
+    const refusedThrough = (answer: string) => answer.includes('exactly through its successor');
+    for (const model of accessModels) {
+      const idsText = await jsonrpc(upstream, 'object', 'execute_kw', [
+        db,
+        2,
+        'admin',
+        model,
+        'search',
+        [[]],
+        { context: { active_test: false }, limit: 30 },
+      ]);
+      const known = (JSON.parse(idsText) as { result?: number[] }).result ?? [];
+      const adminFields = Object.keys(await fieldsOf(model));
+      // the fields some user may not see: restricted names for the lists below
+      const restricted = new Set<string>();
+      for (const u of accessUsers) {
+        const text = await jsonrpc(upstream, 'object', 'execute_kw', [
+          db,
+          uids.get(u.login),
+          u.password,
+          model,
+          'fields_get',
+          [],
+          { attributes: ['type'] },
+        ]);
+        const seen = (JSON.parse(text) as { result?: Record<string, unknown> }).result;
+        if (seen !== undefined) for (const f of adminFields) if (!(f in seen)) restricted.add(f);
+      }
+      const restrictedList = [...restricted];
+      for (const u of accessUsers) {
+        for (const operation of ['read', 'write', 'create', 'unlink']) {
+          for (let i = 0; i < 4; i++) {
+            const ids: number[] = [];
+            for (let n = pick([0, 1, 1, 2, 3]); n > 0 && known.length > 0; n--) ids.push(pick(known));
+            if (chance(0.25)) ids.push(999_999);
+            const native = await call(upstream, u.login, model, 'check_access_rule', [ids, operation]);
+            const through = await call(gateway.url, u.login, model, 'check_access_rule', [ids, operation]);
+            tally.rule++;
+            if (native.includes('<fault>')) tally.ruleFaults++;
+            const what = `${u.login} ${model}.check_access_rule(${JSON.stringify(ids)}, ${operation})`;
+            const diffs = compareXmlrpcBodies(native, through);
+            // Odoo's fault code 4 (AccessError) or 2 (MissingError), answered identically
+            const odooFault = /<name>faultCode<\/name>\s*<value><int>[24]<\/int>/.test(native);
+            if (diffs.length === 0 && odooFault) tally.ruleAccessErrorsEqual++;
+            if (diffs.length === 0) tally.ruleEqual++;
+            else if (refusedThrough(through) && native.includes('<fault>')) {
+              tally.ruleRefused++;
+              listed.push(
+                `${what}: refused (natively a fault): ${/through its successor has_access\(\): ([^.]*)/.exec(through)?.[1] ?? ''}`,
+              );
+            } else note(what, diffs, native, through);
+            if (values.verbose && diffs.length === 0) console.log(`ok ${what}`);
+          }
+          for (let i = 0; i < 4; i++) {
+            const names: unknown = pick([
+              null,
+              [],
+              false,
+              () => [pick(adminFields)],
+              () => [pick(adminFields), 'x_not_a_field', pick(adminFields)],
+              () => (restrictedList.length > 0 ? [pick(adminFields), pick(restrictedList)] : [pick(adminFields)]),
+              () => (restrictedList.length > 0 ? ['x_not_a_field', pick(restrictedList), pick(adminFields)] : ['x_not_a_field']),
+            ] as unknown[]);
+            const list = typeof names === 'function' ? (names as () => unknown)() : names;
+            const native = await call(upstream, u.login, model, 'check_field_access_rights', [operation, list]);
+            const through = await call(gateway.url, u.login, model, 'check_field_access_rights', [operation, list]);
+            tally.fieldAccess++;
+            if (native.includes('<fault>')) tally.fieldAccessFaults++;
+            const what = `${u.login} ${model}.check_field_access_rights(${operation}, ${JSON.stringify(list)})`;
+            const diffs = compareXmlrpcBodies(native, through);
+            if (diffs.length === 0 && /<name>faultCode<\/name>\s*<value><int>4<\/int>/.test(native)) tally.fieldAccessErrorsEqual++;
+            if (diffs.length === 0) tally.fieldAccessEqual++;
+            else if (refusedThrough(through)) {
+              tally.fieldAccessRefused++;
+              listed.push(
+                `${what}: refused (natively ${native.includes('<fault>') ? 'a fault' : 'an answer'}): ${/through its successor \w+\(\): ([^.]*)/.exec(through)?.[1] ?? ''}`,
+              );
+            } else note(what, diffs, native, through);
+            if (values.verbose && diffs.length === 0) console.log(`ok ${what}`);
+          }
+        }
+      }
+    }
+
     const metrics = await (await fetch(`${gateway.adminUrl}/metrics`)).text();
     const served = metrics.split('\n').filter((l) => l.startsWith('legacy_rpc_gateway_successor_calls_total{'));
     console.log(`read_group: ${tally.readGroupEqual}/${tally.readGroup} equal (${tally.faults} of them faults natively)`);
     console.log(`toggle_active: ${tally.toggleEqual}/${tally.toggle} equal`);
     console.log(`ir.http.get_currencies: ${tally.currenciesEqual}/${tally.currencies} equal`);
     console.log(`check_access_rights: ${tally.accessEqual}/${tally.access} equal`);
+    console.log(
+      `check_access_rule: ${tally.ruleEqual}/${tally.rule} equal (${tally.ruleFaults} faults natively, None being one over XML-RPC; ${tally.ruleAccessErrorsEqual} of the equal ones Odoo's AccessError/MissingError), ${tally.ruleRefused} refused by the gateway`,
+    );
+    console.log(
+      `check_field_access_rights: ${tally.fieldAccessEqual}/${tally.fieldAccess} equal (${tally.fieldAccessFaults} faults natively; ${tally.fieldAccessErrorsEqual} of the equal ones Odoo's AccessError), ${tally.fieldAccessRefused} refused by the gateway`,
+    );
     console.log(`successor calls (metrics): ${served.join(', ')}`);
     console.log(`differences COMPATIBILITY.md lists: ${listed.length}`);
     for (const d of listed) console.log(`LISTED ${d}`);

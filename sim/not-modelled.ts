@@ -42,7 +42,7 @@ const fixed: NotModelled[] = [
   {
     topic: 'record rules',
     reason:
-      'only res.users.apikeys is filtered (own keys, all for system users); sales "own documents", multi-company and portal rules are not applied, and reading a filtered id drops it instead of raising AccessError',
+      'res.users.apikeys (own keys), sale.order ("Personal Orders", "All Orders", multi-company) and res.partner (multi-company, portal commercial partner) rules only, applied by search, read, has_access and check_access_rule; writes, creates and unlinks do not check rules; a rule on a missing record refuses it (Odoo may raise MissingError from the predicate instead); field groups only on res.partner.credit_limit and product.product.standard_price',
   },
   {
     topic: 'access rights',

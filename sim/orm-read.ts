@@ -4,9 +4,9 @@
  * empty scalars as `false`, floats always as floats, binaries as base64 (or a size with `bin_size`).
  */
 import { isTruthy, type Struct, type Value } from '../src/value.ts';
+import { checkedFieldNames, hasFieldAccess } from './access.ts';
 import { displayNameOf } from './database.ts';
 import type { Env } from './env.ts';
-import { valueError } from './errors.ts';
 import { type FieldDef, isX2many, scalarToValue } from './fields.ts';
 import type { ModelStore, Row } from './model.ts';
 import { defaultCompare, isOrderComplete, type RowCompare } from './order.ts';
@@ -23,16 +23,19 @@ function comodelCompare(env: Env, comodel: ModelStore): RowCompare {
   return cmp;
 }
 
-/** The field names `read(fields)` returns; unknown names raise `Invalid field 'x' on 'model'`. */
-export function resolveReadFields(model: ModelStore, fields: string[] | undefined): FieldDef[] {
-  if (fields === undefined || fields.length === 0) return [...model.fields.values()].filter((f) => f.name !== 'id');
+/**
+ * The field names `read(fields)` returns: none given, every field the caller may read
+ * (`fields_get`); else each name in turn, an unknown one raising `Invalid field 'x' on 'model'`
+ * and one the caller may not read Odoo's AccessError (`_determine_fields_to_fetch`).
+ */
+export function resolveReadFields(env: Env, model: ModelStore, fields: string[] | undefined): FieldDef[] {
+  if (fields === undefined || fields.length === 0)
+    return [...model.fields.values()].filter((f) => f.name !== 'id' && hasFieldAccess(env, model, f));
   const out: FieldDef[] = [];
   const seen = new Set<string>();
-  for (const name of fields) {
-    const f = model.field(name);
-    if (f === undefined) throw valueError(`Invalid field '${name}' on '${model.name}'`);
-    if (name === 'id' || seen.has(name)) continue;
-    seen.add(name);
+  for (const f of checkedFieldNames(env, model, fields)) {
+    if (f.name === 'id' || seen.has(f.name)) continue;
+    seen.add(f.name);
     out.push(f);
   }
   return out;

@@ -320,7 +320,7 @@ export const settings = {
     flag: 'successors',
     env: 'SUCCESSORS',
     schema: z.enum(['auto', 'always', 'off']).default('auto'),
-    help: 'Methods a later Odoo removed (read_group, toggle_active, ir.http.get_currencies, check_access_rights) answered through their successors: "auto" (once the upstream says the method is gone, per database), "always" (every call, to check the translation against 19.0) or "off". Default auto.',
+    help: 'Methods a later Odoo removed (read_group, toggle_active, ir.http.get_currencies, check_access_rights, check_access_rule, check_field_access_rights) answered through their successors: "auto" (once the upstream says the method is gone, per database), "always" (every call, to check the translation against 19.0) or "off". Default auto.',
   },
   dbHeaders: {
     flag: 'db-headers',

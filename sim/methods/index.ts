@@ -7,7 +7,7 @@ import { createDescription, makeKey, removeKeys, runCheck } from './apikeys.ts';
 import { generateKey, revokeKey } from './apikeys-programmatic.ts';
 import type { MethodImpl } from './call.ts';
 import { customMethods } from './custom.ts';
-import { checkAccessRights, defaultGet, fieldsGet, hasAccess } from './meta.ts';
+import { checkAccessRights, checkAccessRule, checkFieldAccessRights, defaultGet, fieldsGet, hasAccess } from './meta.ts';
 import { formattedReadGroup, readGroup } from './read-group.ts';
 import { isTupleReadGroup, tupleReadGroup } from './read-group-tuples.ts';
 import { contextGet, nameSearch, read, search, searchCountMethod, searchRead } from './search.ts';
@@ -36,6 +36,8 @@ const generic: Record<string, MethodImpl> = {
   web_search_read: webSearchRead,
   has_access: hasAccess,
   check_access_rights: checkAccessRights,
+  check_access_rule: checkAccessRule,
+  check_field_access_rights: checkFieldAccessRights,
   action_archive: actionArchive,
   action_unarchive: actionUnarchive,
   toggle_active: toggleActive,

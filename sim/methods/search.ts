@@ -4,7 +4,7 @@
  * key is a TypeError (500) after the search ran, as in Odoo.
  */
 import { type Struct, type Value } from '../../src/value.ts';
-import { checkModelAccess } from '../access.ts';
+import { checkModelAccess, recordRule, ruleAccessError } from '../access.ts';
 import { displayNameOf } from '../database.ts';
 import { typeError } from '../errors.ts';
 import { readRows, resolveReadFields } from '../orm-read.ts';
@@ -44,16 +44,32 @@ export function browseRows(call: Call): Row[] {
   return out;
 }
 
+/**
+ * `read(fields)`: the fields first (unknown, refused), then, on records only, the model's ACL and
+ * its record rules (`fetch`: the records that exist and fail them raise `ir.rule`'s AccessError).
+ */
 export const read: MethodImpl = (call) => {
-  checkModelAccess(call.env, call.model, 'read');
-  const fields = resolveReadFields(call.model, namesArg(call.arg('fields'), 'fields'));
-  return readRows(call.env, call.model, browseRows(call), fields, isClassic(call.arg('load')));
+  const { env, model } = call;
+  const fields = resolveReadFields(env, model, namesArg(call.arg('fields'), 'fields'));
+  if (call.ids.length === 0) return [];
+  checkModelAccess(env, model, 'read');
+  const rows = browseRows(call);
+  const rule = recordRule(env, model, 'read');
+  const forbidden = rule === undefined ? [] : rows.filter((r) => !rule(r));
+  if (forbidden.length > 0)
+    throw ruleAccessError(
+      env,
+      model,
+      forbidden.map((r) => r.id),
+      'read',
+    );
+  return readRows(env, model, rows, fields, isClassic(call.arg('load')));
 };
 
 export const searchRead: MethodImpl = (call) => {
   const { env, model } = call;
   checkModelAccess(env, model, 'read');
-  const fields = resolveReadFields(model, namesArg(call.arg('fields'), 'fields'));
+  const fields = resolveReadFields(env, model, namesArg(call.arg('fields'), 'fields'));
   const rows = searchRows(env, model, call.arg('domain') ?? [], {
     offset: call.arg('offset'),
     limit: call.arg('limit'),

@@ -30,7 +30,7 @@ function webRead(env: Env, model: ModelStore, ids: number[], spec: Struct): Stru
   const names = [...spec.keys()];
   if (names.length === 0 || (names.length === 1 && names[0] === 'id')) return ids.map((id) => new Map([['id', id]]));
   const rows = ids.map((id) => model.get(id)).filter((r): r is Row => r !== undefined);
-  const values = readRows(env, model, rows, resolveReadFields(model, names), false);
+  const values = readRows(env, model, rows, resolveReadFields(env, model, names), false);
   for (const [name, raw] of spec) {
     const fieldSpec = specOf(raw, `specification of ${name}`);
     const f = model.field(name);

@@ -96,6 +96,8 @@ export const baseRules: Record<string, ModelRules> = {
   },
   'product.product': {
     recNamesSearch: ['name', 'default_code'],
+    // product/models/product_product.py
+    fieldGroups: { standard_price: ['Role / User'] },
     displayName: (_db, row) => {
       const code = text(row.v.default_code);
       return `${code ? `[${code}] ` : ''}${text(row.v.name)}${row.extra.variant ?? ''}`;

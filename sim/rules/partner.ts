@@ -58,7 +58,41 @@ function withDescendants(db: Database, rows: Row[]): Row[] {
 
 const recomputeTriggers = new Set(['name', 'parent_id', 'is_company', 'company_type']);
 
+/** `[('id', 'child_of', user.commercial_partner_id.id)]`: the row or one of its parents is the caller's commercial partner. */
+function childOfCommercialPartner(env: Env, row: Row): boolean {
+  const partners = env.db.model('res.partner');
+  const own = env.user()?.v.partner_id;
+  const mine = typeof own === 'number' ? partners?.get(own) : undefined;
+  const commercial =
+    mine === undefined ? undefined : typeof mine.v.commercial_partner_id === 'number' ? mine.v.commercial_partner_id : mine.id;
+  const seen = new Set<number>();
+  for (let r: Row | undefined = row; r !== undefined && !seen.has(r.id);) {
+    if (r.id === commercial) return true;
+    seen.add(r.id);
+    r = typeof r.v.parent_id === 'number' ? partners?.get(r.v.parent_id) : undefined;
+  }
+  return false;
+}
+
+/** `company_id parent_of company_ids` or no company (companies have no parents in the seed). */
+function inUserCompanies(env: Env, row: Row): boolean {
+  const companies = env.user()?.v.company_ids;
+  return row.v.company_id === false || (Array.isArray(companies) && companies.includes(row.v.company_id as number));
+}
+
 export const partnerRules: ModelRules = {
+  // base/security/base_security.xml (partner_share is left out: the seed's partners of internal users have no company)
+  recordRules: [
+    { name: 'res.partner company', operations: ['read', 'write', 'create', 'unlink'], companyRelated: true, test: inUserCompanies },
+    {
+      name: 'res_partner: portal/public: read access on my commercial partner',
+      groups: ['Role / Portal', 'Role / Public'],
+      operations: ['read'],
+      test: childOfCommercialPartner,
+    },
+  ],
+  // account/models/partner.py
+  fieldGroups: { credit_limit: ['Accounting / Invoicing', 'Accounting / Read-only'] },
   recNamesSearch: ['complete_name', 'email', 'ref', 'vat', 'company_registry'],
   // `lang = fields.Selection(_lang_get)`: any language code is written as it is
   methodSelections: ['lang'],

@@ -45,6 +45,12 @@ function recomputeOrders(env: Env, orderIds: Set<number>): void {
   }
 }
 
+/** `company_ids` of a rule's eval context: the caller's companies. */
+function userCompanies(env: Env): number[] {
+  const ids = env.user()?.v.company_ids;
+  return Array.isArray(ids) ? ids.filter((id): id is number => typeof id === 'number') : [];
+}
+
 const orderUnlinkable = new Set(['draft', 'cancel']);
 
 export const saleOrderRules: ModelRules = {
@@ -71,6 +77,22 @@ export const saleOrderRules: ModelRules = {
     if (changed.has('order_line')) recomputeOrders(env, new Set(rows.map((r) => r.id)));
   },
   copyExclude: ['name', 'state', 'date_order', 'invoice_status', 'client_order_ref'],
+  // sale/security/ir_rules.xml
+  recordRules: [
+    {
+      name: 'Sales Order multi-company',
+      operations: ['read', 'write', 'create', 'unlink'],
+      companyRelated: true,
+      test: (env, row) => row.v.company_id === false || userCompanies(env).includes(row.v.company_id as number),
+    },
+    {
+      name: 'Personal Orders',
+      groups: ['Sales / User: Own Documents Only'],
+      operations: ['read', 'write', 'create', 'unlink'],
+      test: (env, row) => row.v.user_id === env.uid || row.v.user_id === false,
+    },
+    { name: 'All Orders', groups: ['Sales / User: All Documents'], operations: ['read', 'write', 'create', 'unlink'], test: () => true },
+  ],
 };
 
 const lineTriggers = new Set(['product_uom_qty', 'price_unit', 'discount', 'order_id', 'product_id']);

@@ -41,6 +41,19 @@ export interface ConstrainsRule {
   check: (env: Env, rows: Row[]) => OdooError | undefined;
 }
 
+/** One `ir.rule`: global rules are AND-ed, the rules of the caller's groups OR-ed (`ir.rule._compute_domain`). */
+export interface RecordRule {
+  /** The rule's `name` (listed by `ir.rule._make_access_error` to `base.group_no_one`). */
+  name: string;
+  /** Full names of the rule's groups; absent: a global rule. */
+  groups?: string[];
+  operations: ReadonlyArray<'read' | 'write' | 'create' | 'unlink'>;
+  /** True when `domain_force` mentions `company_id` (`_make_access_error`'s `company_related`). */
+  companyRelated?: boolean;
+  /** `domain_force` on one existing row. */
+  test: (env: Env, row: Row) => boolean;
+}
+
 export interface ModelRules {
   /** `_rec_name` (default `name` when the field exists). */
   recName?: string;
@@ -85,6 +98,10 @@ export interface ModelRules {
   prepareCreate?: (env: Env, vals: Struct) => void;
   /** Fields `copy()` leaves out (`copy=False`), so defaults apply again. */
   copyExclude?: string[];
+  /** `ir.rule` records of the model (Odoo: each module's `security/*.xml`). */
+  recordRules?: RecordRule[];
+  /** Fields declared with `groups=`: the full names of the groups that may read and write them. */
+  fieldGroups?: Record<string, string[]>;
   /** Values `copy()` forces (`name (copy)`). */
   copyDefaults?: (env: Env, row: Row) => Record<string, Value>;
 }

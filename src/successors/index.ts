@@ -1,6 +1,7 @@
 /**
  * Successors of the public methods Odoo 19.0 had and later versions removed (`read_group`,
- * `toggle_active`, `ir.http.get_currencies`, `check_access_rights`): the legacy call is answered
+ * `toggle_active`, `ir.http.get_currencies`, `check_access_rights`, `check_access_rule`,
+ * `check_field_access_rights`): the legacy call is answered
  * through the successor, with exactly what 19.0 would have answered (docs/successors.md).
  *
  * `auto` sends the call as it is until the upstream answers that the method does not exist, then
@@ -14,6 +15,8 @@ import type { Upstream } from '../upstream/index.ts';
 import { isStruct, type Struct, type Value } from '../value.ts';
 import {
   checkAccessRightsThroughSuccessor,
+  checkAccessRuleThroughSuccessor,
+  checkFieldAccessRightsThroughSuccessor,
   getCurrenciesThroughSuccessor,
   type MethodDeps,
   toggleActiveThroughSuccessor,
@@ -35,6 +38,8 @@ const successors: Record<string, SuccessorEntry> = {
   toggle_active: { run: toggleActiveThroughSuccessor },
   get_currencies: { model: 'ir.http', run: getCurrenciesThroughSuccessor },
   check_access_rights: { run: checkAccessRightsThroughSuccessor },
+  check_access_rule: { run: checkAccessRuleThroughSuccessor },
+  check_field_access_rights: { run: checkFieldAccessRightsThroughSuccessor },
 };
 
 export const successorMethodNames: readonly string[] = Object.keys(successors);
@@ -146,9 +151,15 @@ export function createSuccessors(options: SuccessorOptions): Successors {
         }
         return cached;
       };
+      const serviceKey = options.metadataKey?.(call.db);
+      const askAsService =
+        serviceKey === undefined
+          ? undefined
+          : (model: string, method: string, body: Struct) =>
+              options.upstream.json2({ db: call.db, key: serviceKey, model, method, body }, origin);
       // counted whatever it answers: a fault through the successor is served by it too
       options.onServed?.(origin, call.method);
-      return entry.run(call.model, call.body, { ask, fields });
+      return entry.run(call.model, call.body, { ask, fields, askAsService });
     },
     gone: () =>
       [...goneMethods.keys()].map((k) => {

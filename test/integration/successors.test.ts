@@ -17,12 +17,15 @@ import { type Shape, shapes, toPlain } from '../support/read-group-shapes.ts';
 
 const db = 'demo';
 
-async function gatewayFor(sim: Simulator, mode: string): Promise<RunningGateway> {
+async function gatewayFor(sim: Simulator, mode: string, extra: string[] = []): Promise<RunningGateway> {
   return startGateway(
-    loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, '--successors', mode], {}),
+    loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, '--successors', mode, ...extra], {}),
     createLogger('silent'),
   );
 }
+
+/** `--service-key` for the database: the simulator's admin key. */
+const serviceKeyOf = (sim: Simulator) => ['--service-key', `${db}=${sim.keyFor(db, 'admin')}`];
 
 function readGroup(gateway: RunningGateway, sim: Simulator, shape: Shape) {
   const key = sim.keyFor(db, 'admin');
@@ -106,6 +109,204 @@ describe('check_access_rights through has_access', () => {
     }
     expect(differences).toEqual([]);
     expect(refused).toBeGreaterThan(0);
+  });
+});
+
+const accessLogins = ['admin', 'demo', 'portal'];
+
+function callAs(gateway: RunningGateway, sim: Simulator, login: string, model: string, method: string, args: unknown[]) {
+  const user = sim.users(db).find((u) => u.login === login) as { uid: number; key: string };
+  return jsonrpcAt(gateway.url, 'object', 'execute_kw', [db, user.uid, user.key, model, method, args, {}]);
+}
+
+function differenceOf(expected: { result?: Value; error?: Map<string, Value> }, actual: { result?: Value; error?: Map<string, Value> }) {
+  return compareJsonValues(toPlain(expected), toPlain(actual))
+    .map((d) => `${d.path} ${d.message}`)
+    .join('; ');
+}
+
+const refusedBy = (answer: { error?: Map<string, Value> }, successor: string) =>
+  answer.error !== undefined && errorData(answer.error).message.includes(`through its successor ${successor}()`);
+
+describe('check_access_rule through has_access', () => {
+  let sim: Simulator;
+  let forced: RunningGateway;
+  let forcedNoService: RunningGateway;
+  let native: RunningGateway;
+  beforeAll(async () => {
+    sim = await startSimulator({ databases: [db] });
+    forced = await gatewayFor(sim, 'always', serviceKeyOf(sim));
+    forcedNoService = await gatewayFor(sim, 'always');
+    native = await gatewayFor(sim, 'off');
+  });
+  afterAll(async () => {
+    for (const g of [forced, forcedNoService, native]) await g?.close();
+    await sim?.close();
+  });
+
+  // sale orders 1 and 5 are demo's, 2 and 3 admin's (refused to demo by "Personal Orders"); partner 7 is portal's own
+  const idSets = [[], [1], [1, 5], [2, 3], [5, 2], [999_999], [5, 999_999], [7], [7, 8], [3, 3]];
+
+  it("answers as check_access_rule itself: None, Odoo's own AccessError or MissingError, or a refusal naming has_access", async () => {
+    const differences: string[] = [];
+    const tally = { equal: 0, faults: 0, refused: 0 };
+    for (const login of accessLogins) {
+      for (const model of ['res.partner', 'sale.order', 'res.country', 'product.product']) {
+        for (const operation of ['read', 'write', 'create', 'unlink']) {
+          for (const ids of idSets) {
+            const expected = await callAs(native, sim, login, model, 'check_access_rule', [ids, operation]);
+            const actual = await callAs(forced, sim, login, model, 'check_access_rule', [ids, operation]);
+            const what = `${login} ${model}.check_access_rule(${JSON.stringify(ids)}, ${operation})`;
+            if (refusedBy(actual, 'has_access')) {
+              tally.refused++;
+              // only what Odoo words and no read can raise: another operation refused, a read refused by a rule on a missing record
+              const allowedRefusal = expected.error !== undefined && (operation !== 'read' || ids.includes(999_999));
+              if (!allowedRefusal) differences.push(`${what}: refused, natively ${JSON.stringify(toPlain(expected))}`);
+              continue;
+            }
+            if (expected.error !== undefined) tally.faults++;
+            const diff = differenceOf(expected, actual);
+            if (diff !== '') differences.push(`${what}: ${diff}`);
+            else tally.equal++;
+          }
+        }
+      }
+    }
+    expect(differences).toEqual([]);
+    // refused reads come back as Odoo's own errors, through read and search
+    expect(tally.faults).toBeGreaterThan(20);
+    expect(tally.refused).toBeGreaterThan(20);
+    expect(tally.equal).toBeGreaterThan(250);
+  });
+
+  it('gives the rule error of a read refused by a record rule, with every record shown to exist', async () => {
+    const expected = await callAs(native, sim, 'demo', 'sale.order', 'check_access_rule', [[5, 2], 'read']);
+    expect(errorData(expected.error).message).toContain('Blame the following rules:\n- Personal Orders');
+    expect(toPlain(await callAs(forced, sim, 'demo', 'sale.order', 'check_access_rule', [[5, 2], 'read']))).toEqual(toPlain(expected));
+    // without a service key the records cannot be shown to exist: refused, naming what
+    const refused = await callAs(forcedNoService, sim, 'demo', 'sale.order', 'check_access_rule', [[5, 2], 'read']);
+    expect(errorData(refused.error).message).toContain('not all shown to exist');
+    // a model-level refusal needs no proof
+    const model = await callAs(native, sim, 'portal', 'sale.order', 'check_access_rule', [[1], 'read']);
+    expect(toPlain(await callAs(forcedNoService, sim, 'portal', 'sale.order', 'check_access_rule', [[1], 'read']))).toEqual(toPlain(model));
+  });
+});
+
+describe('check_field_access_rights through fields_get and read', () => {
+  let sim: Simulator;
+  let forced: RunningGateway;
+  let native: RunningGateway;
+  beforeAll(async () => {
+    sim = await startSimulator({ databases: [db] });
+    forced = await gatewayFor(sim, 'always');
+    native = await gatewayFor(sim, 'off');
+  });
+  afterAll(async () => {
+    await forced?.close();
+    await native?.close();
+    await sim?.close();
+  });
+
+  const fieldLists: unknown[] = [
+    null,
+    [],
+    false,
+    ['name'],
+    ['name', 'credit_limit'],
+    ['credit_limit', 'name'],
+    ['nope', 'name'],
+    ['nope', 'credit_limit', 'nope'],
+    ['standard_price'],
+    ['name', 'nope', 'standard_price', 'other', 'name'],
+    ['id'],
+    'name',
+  ];
+
+  it('answers as check_field_access_rights itself, except what only Odoo words', async () => {
+    const differences: string[] = [];
+    const tally = { equal: 0, faults: 0, refused: 0 };
+    for (const login of accessLogins) {
+      for (const model of ['res.partner', 'product.product', 'sale.order', 'res.country', 'res.users']) {
+        for (const operation of ['read', 'write', 'create', 'unlink']) {
+          for (const names of fieldLists) {
+            const expected = await callAs(native, sim, login, model, 'check_field_access_rights', [operation, names]);
+            const actual = await callAs(forced, sim, login, model, 'check_field_access_rights', [operation, names]);
+            const what = `${login} ${model}.check_field_access_rights(${operation}, ${JSON.stringify(names)})`;
+            if (refusedBy(actual, 'fields_get') || refusedBy(actual, 'read')) {
+              tally.refused++;
+              const allowedRefusal =
+                typeof names === 'string' ||
+                (model === 'res.users' && (names === null || names === false || (Array.isArray(names) && names.length === 0))) ||
+                (expected.error !== undefined && operation !== 'read');
+              if (!allowedRefusal) differences.push(`${what}: refused, natively ${JSON.stringify(toPlain(expected))}`);
+              continue;
+            }
+            if (expected.error !== undefined) tally.faults++;
+            const diff = differenceOf(expected, actual);
+            if (diff !== '') differences.push(`${what}: ${diff}`);
+            else tally.equal++;
+          }
+        }
+      }
+    }
+    expect(differences).toEqual([]);
+    expect(tally.faults).toBeGreaterThan(5);
+    expect(tally.refused).toBeGreaterThan(10);
+    expect(tally.equal).toBeGreaterThan(100);
+  });
+
+  it("lists only the fields the user may see, and raises Odoo's own AccessError for a refused one", async () => {
+    const demoList = (await callAs(forced, sim, 'demo', 'res.partner', 'check_field_access_rights', ['read', null])).result as string[];
+    expect(demoList).toContain('name');
+    expect(demoList).not.toContain('credit_limit');
+    const refused = await callAs(forced, sim, 'demo', 'res.partner', 'check_field_access_rights', ['read', ['nope', 'credit_limit']]);
+    expect(errorData(refused.error)).toMatchObject({ name: 'odoo.exceptions.AccessError' });
+    expect(errorData(refused.error).message).toContain('"credit_limit" on Contact (res.partner)');
+  });
+});
+
+describe('an upstream without check_access_rule and check_field_access_rights', () => {
+  let sim: Simulator;
+  let reference: Simulator;
+  let auto: RunningGateway;
+  let native: RunningGateway;
+  beforeAll(async () => {
+    sim = await startSimulator({ databases: [db], removedMethods: ['check_access_rule', 'check_field_access_rights'] });
+    reference = await startSimulator({ databases: [db] });
+    auto = await gatewayFor(sim, 'auto', serviceKeyOf(sim));
+    native = await gatewayFor(reference, 'off');
+  });
+  afterAll(async () => {
+    for (const g of [auto, native]) await g?.close();
+    await sim?.close();
+    await reference?.close();
+  });
+
+  it('learns from the first call that each is gone, then answers through has_access, fields_get and read', async () => {
+    sim.clearLog();
+    const calls: Array<[string, string, string, unknown[]]> = [
+      ['demo', 'sale.order', 'check_access_rule', [[1, 5], 'read']],
+      ['demo', 'sale.order', 'check_access_rule', [[5, 2], 'read']],
+      ['portal', 'res.partner', 'check_access_rule', [[7], 'read']],
+      ['portal', 'sale.order', 'check_access_rule', [[], 'read']],
+      ['demo', 'res.partner', 'check_field_access_rights', ['read', null]],
+      ['demo', 'res.partner', 'check_field_access_rights', ['read', ['name', 'nope', 'credit_limit']]],
+      ['admin', 'res.partner', 'check_field_access_rights', ['write', ['name', 'credit_limit']]],
+      ['portal', 'product.product', 'check_field_access_rights', ['read', ['standard_price']]],
+    ];
+    const differences: string[] = [];
+    for (const [login, model, method, args] of calls) {
+      const expected = await callAs(native, reference, login, model, method, args);
+      const actual = await callAs(auto, sim, login, model, method, args);
+      const diff = differenceOf(expected, actual);
+      if (diff !== '') differences.push(`${login} ${model}.${method}(${JSON.stringify(args)}): ${diff}`);
+    }
+    expect(differences).toEqual([]);
+    expect(sim.log.filter((r) => r.path.endsWith('/check_access_rule'))).toHaveLength(1);
+    expect(sim.log.filter((r) => r.path.endsWith('/check_field_access_rights'))).toHaveLength(1);
+    const metrics = await (await fetch(`${auto.adminUrl}/metrics`)).text();
+    expect(metrics).toContain('legacy_rpc_gateway_successor_calls_total{method="check_access_rule"} 4');
+    expect(metrics).toContain('legacy_rpc_gateway_successor_calls_total{method="check_field_access_rights"} 4');
   });
 });
 
