@@ -16,6 +16,7 @@ afterAll(() => stack.close());
 
 describe('common', () => {
   it('answers version() from the upstream and reuses it for a while', async () => {
+    // the start-up check read it (startStack waits for it): the version cache holds its answer
     stack.sim.clearLog();
     const first = await stack.jsonrpc('common', 'version', []);
     await stack.jsonrpc('common', 'version', []);
@@ -27,7 +28,19 @@ describe('common', () => {
         ['protocol_version', 1],
       ]),
     );
-    expect(stack.sim.log.filter((r) => r.path === '/web/webclient/version_info')).toHaveLength(1);
+    expect(stack.sim.log.filter((r) => r.path === '/web/webclient/version_info')).toHaveLength(0);
+  });
+
+  it('asks the upstream again once --version-cache-ttl has passed since the start-up check read it', async () => {
+    const short = await startStack({ databases: ['demo'], flags: ['--version-cache-ttl', '50'] });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      await short.jsonrpc('common', 'version', []);
+      await short.jsonrpc('common', 'version', []);
+      expect(short.sim.log.filter((r) => r.path === '/web/webclient/version_info').length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await short.close();
+    }
   });
 
   it('answers about() and about(True) as Odoo does', async () => {
