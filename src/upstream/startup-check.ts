@@ -13,6 +13,7 @@ import type { Logger } from '../log.ts';
 import { isStruct, struct, type Value } from '../value.ts';
 import type { Upstream } from './index.ts';
 import type { UpstreamHttp } from './pool.ts';
+import { jsonFromAnswer } from './errors/index.ts';
 import { probeOtherScheme } from './scheme-probe.ts';
 import { fetchVersionInfo } from './version.ts';
 import { baseUrlHeaders } from './web-session.ts';
@@ -46,13 +47,47 @@ const ownOrigin = (config: Config): CallOrigin => ({
 
 const describeError = (err: unknown) => (err instanceof LegacyError ? `${err.message.split('\n')[0]}` : 'unexpected error');
 
-/** JSON-2 answers a key-less call with 401 (its bearer check); anything else means no JSON-2 there. */
-async function json2Answers(http: UpstreamHttp, config: Config): Promise<string> {
-  const res = await http.send(
-    { method: 'POST', path: '/json/2/res.users/context_get', headers: { 'content-type': 'application/json' }, body: '{}' },
-    ownOrigin(config),
-  );
-  return res.status === 401 ? 'yes' : `no (POST /json/2 answered ${res.status})`;
+/**
+ * A database to probe JSON-2 in, as calls name theirs: the first one a service key is for, else the
+ * first the database manager lists (undefined when listing is off or fails).
+ */
+async function probeDatabase(http: UpstreamHttp, config: Config, known: readonly string[]): Promise<string | undefined> {
+  if (known[0] !== undefined) return known[0];
+  try {
+    const res = await http.send(
+      {
+        method: 'POST',
+        path: '/web/database/list',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","method":"call","params":{},"id":null}',
+      },
+      ownOrigin(config),
+    );
+    if (res.status !== 200) return undefined;
+    const envelope = jsonFromAnswer(res, http.url, config.maxDepth);
+    const list = isStruct(envelope) ? envelope.get('result') : undefined;
+    return Array.isArray(list) && typeof list[0] === 'string' ? list[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * JSON-2 answers a key-less call with 401 (its bearer check); anything else means no JSON-2 there.
+ * The call names a database as the gateway's calls do: an Odoo with several databases picks none
+ * without one and answers its "No database is selected" 404, which tells nothing about JSON-2.
+ */
+async function json2Answers(http: UpstreamHttp, config: Config, known: readonly string[]): Promise<string> {
+  const db = await probeDatabase(http, config, known);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (db !== undefined) for (const name of config.dbHeaders) headers[name.toLowerCase()] = db;
+  const res = await http.send({ method: 'POST', path: '/json/2/res.users/context_get', headers, body: '{}' }, ownOrigin(config));
+  const where = db === undefined ? '' : ` (database ${db})`;
+  if (res.status === 401) return `yes${where}`;
+  if (res.status === 404 && db === undefined && res.text.includes('No database is selected')) {
+    return 'unknown (Odoo picks no database for a call that names none, and none is known here: give --service-key db=KEY to probe in one)';
+  }
+  return `no (POST /json/2 answered ${res.status}${where})`;
 }
 
 async function databaseFindings(
@@ -179,7 +214,7 @@ export function createStartupCheck(
       wait = Math.min(wait * 2, 30_000);
     }
     if (version === undefined || stopped) return;
-    const json2 = await json2Answers(http, config).catch((err: unknown) => `unknown (${describeError(err)})`);
+    const json2 = await json2Answers(http, config, checkedDatabases(config)).catch((err: unknown) => `unknown (${describeError(err)})`);
     const perDatabase: NonNullable<StartupState['perDatabase']> = {};
     for (const db of checkedDatabases(config)) {
       const key = config.serviceKey?.keyFor(db);

@@ -29,10 +29,20 @@ describe('the start-up check', () => {
     stack = await startStack({ databases: ['gw'], flags: (s) => ['--service-key', `gw=${s.keyFor('gw', 'admin')}`] });
     await stack.gateway.startupCheck.start();
     const found = stack.gateway.startupCheck.state();
-    expect(found).toMatchObject({ reachable: true, version: '19.0', json2: 'yes' });
+    expect(found).toMatchObject({ reachable: true, version: '19.0', json2: 'yes (database gw)' });
     expect(found.perDatabase?.gw?.baseUrl).toBe('http://localhost:8069');
     expect(found.perDatabase?.gw?.baseUrlFreeze).toBe('not set');
     expect((await readyz(stack.gateway.adminUrl)).status).toBe(200);
+  });
+
+  it('probes JSON-2 in a database on an Odoo with several, as calls are made: one it lists, else "unknown", never "no"', async () => {
+    // no service key: the database comes from the manager's list
+    stack = await startStack({ databases: ['gw', 'gw2'] });
+    expect(stack.gateway.startupCheck.state().json2).toBe('yes (database gw)');
+    await stack.close();
+    // listing off and no database known: Odoo picks none, which says nothing about JSON-2
+    stack = await startStack({ databases: ['gw', 'gw2'], sim: { databaseManager: { enabled: false } } });
+    expect(stack.gateway.startupCheck.state().json2).toMatch(/^unknown \(Odoo picks no database/);
   });
 
   it('names a scheme mismatch: an https URL in front of a plain-HTTP Odoo', async () => {
