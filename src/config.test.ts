@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, helpText, loadConfig, secretFileForms, settings } from './config.ts';
+import { ConfigError, helpText, loadConfig, secretFileForms, settings, secretsOnCommandLine } from './config.ts';
 import { lightReserveOf } from './upstream/upstream-shares.ts';
 
 describe('loadConfig()', () => {
@@ -521,4 +521,17 @@ describe('every secret setting has a _FILE form', () => {
       expect(problem).toContain('chmod 640');
     },
   );
+});
+
+describe('secretsOnCommandLine()', () => {
+  const key = 'a'.repeat(40);
+  it('names the secret settings given as flags, and nothing given otherwise', () => {
+    const argv = ['--upstream', 'http://odoo:8069', '--service-key', `gw=${key}`, '--state-secret=s3cret-s3cret-s3cret'];
+    expect(secretsOnCommandLine(argv)).toEqual(['--service-key', '--state-secret']);
+    expect(secretsOnCommandLine(['--upstream', 'http://odoo:8069', '--service-key-file', '/run/secrets/service_key'])).toEqual([]);
+    // a Redis URL is secret only where it holds a password
+    expect(secretsOnCommandLine(['--redis-url', 'redis://127.0.0.1:6379'])).toEqual([]);
+    expect(secretsOnCommandLine(['--redis-url', 'redis://:pw@127.0.0.1:6379'])).toEqual(['--redis-url']);
+    expect(secretsOnCommandLine(['--admin-token', 'x'.repeat(32)])).toEqual(['--admin-token']);
+  });
 });

@@ -769,6 +769,24 @@ function parseFlags(argv: readonly string[], problems: string[]): Map<string, st
   return found;
 }
 
+/**
+ * The secret settings `argv` gives as flags (`--service-key`, `--state-secret`, a Redis URL with a
+ * password…): a command line is no place for them, since every local user reads it in `ps` and npm
+ * echoes its script line into logs. Their environment variables and `_FILE` forms are not.
+ */
+export function secretsOnCommandLine(argv: readonly string[]): string[] {
+  const found = parseFlags(argv, []);
+  const out: string[] = [];
+  for (const s of Object.values(settings) as Setting[]) {
+    const raw = found.get(s.flag);
+    if (typeof raw !== 'string' || s.secret === undefined || s.secret === false) continue;
+    // a setting whose secret is only part of its value (a URL's password) counts when it has one
+    if (typeof s.secret === 'function' && s.secret(raw) === raw) continue;
+    out.push(`--${s.flag}`);
+  }
+  return out;
+}
+
 /** The `--help` text: every setting with its variable and default. */
 export function helpText(): string {
   const lines = [

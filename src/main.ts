@@ -5,7 +5,7 @@
  * `legacy-rpc-gateway hash-password` prints the scrypt hash of the password on standard input
  * (credential map entries). SIGTERM/SIGINT stop gracefully and retire the minted API keys.
  */
-import { ConfigError, helpText, loadConfig, type Config } from './config.ts';
+import { ConfigError, helpText, loadConfig, secretsOnCommandLine, type Config } from './config.ts';
 import { runHashPasswordCommand } from './credentials/hash-password-command.ts';
 import { loadDemoSimulator } from './demo.ts';
 import { createProcessLogger } from './log.ts';
@@ -28,6 +28,14 @@ async function main(argv: string[]): Promise<void> {
     exitOnConfigError(err);
   }
   const log = createProcessLogger(config.logLevel, config.logFormat);
+  const exposed = secretsOnCommandLine(argv);
+  if (exposed.length > 0) {
+    const forms = exposed.map((flag) => `${flag}-file or ${flag.slice(2).toUpperCase().replaceAll('-', '_')}_FILE`).join(', ');
+    log.warn(
+      { flags: exposed },
+      `secrets given as command-line flags (${exposed.join(', ')}): every local user can read them in ps, and npm echoes the script line into its log; give them as files instead (${forms}; docs/deployment.md)`,
+    );
+  }
   const stops: Array<() => Promise<void>> = [];
   if (config.demo) {
     const startSimulator = await loadDemoSimulator();
