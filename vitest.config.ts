@@ -13,5 +13,7 @@ export default defineConfig({
     // to process.stdout/stderr) is shown only when it fails. test/quiet/quiet.test.ts checks it.
     silent: 'passed-only',
     setupFiles: ['test/support/quiet-setup.ts'],
+    // the replica tests' Redis, owned by the run: nothing is left running after it
+    globalSetup: ['test/support/redis-global-setup.ts'],
   },
 });

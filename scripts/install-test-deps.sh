@@ -6,7 +6,6 @@
 #   condensed to two lines.
 # - Something missing, not root: fails at once with the command to run.
 set -uo pipefail
-here=$(dirname "$0")
 say() { printf 'install-test-deps: %s\n' "$*"; }
 
 # package|why: the tests that need it
@@ -21,13 +20,11 @@ wanted=(
   "php-xmlrpc|PHP's xmlrpc extension, a legacy client the interop tests drive (test/interop)"
   "chromium|headless Chromium for the report page test (test/integration/report-page.test.ts)"
 )
-# The replica tests' Redis on 127.0.0.1:6379 (scripts/start-redis.sh); REDIS_URL points elsewhere.
-if [ -z "${REDIS_URL:-}" ]; then
-  wanted+=(
-    "redis-server|Redis for the replica tests (test/integration/replica*.test.ts), started on 127.0.0.1:6379"
-    "redis-tools|redis-cli, to see that Redis answers"
-  )
-fi
+# redis-server: the replica tests' Redis when none answers on 127.0.0.1:6379 (the run starts one of
+# its own and stops it: test/support/redis-global-setup.ts), and the outage tests' private ones.
+wanted+=(
+  "redis-server|Redis for the replica and outage tests (test/integration/replica*.test.ts, redis-*.test.ts), started and stopped by the run"
+)
 names=()
 for entry in "${wanted[@]}"; do names+=("${entry%%|*}"); done
 
@@ -56,8 +53,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   log=$(mktemp)
   trap 'rm -f "$log"' EXIT
   export DEBIAN_FRONTEND=noninteractive
-  say "apt-get update"
-  if ! apt-get update -q >"$log" 2>&1; then
+  say "apt-get update (an apt already running, as on a fresh machine installing its updates, is waited for up to 5 minutes)"
+  if ! apt-get -o DPkg::Lock::Timeout=300 update -q >"$log" 2>&1; then
     tail -n 20 "$log" >&2
     say "apt-get update failed (full output above)" >&2
     exit 1
@@ -67,7 +64,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   say "apt-get install ${missing[*]}${plan:+ ($plan)}"
   # apt's machine-readable progress (APT::Status-Fd) condensed to one line per phase, every 10 %;
   # its usual output goes to the log, shown when it fails.
-  apt-get install -y -q -o APT::Status-Fd=3 "${missing[@]}" 3>&1 >"$log" 2>&1 | awk -F: '
+  apt-get install -y -q -o DPkg::Lock::Timeout=300 -o APT::Status-Fd=3 "${missing[@]}" 3>&1 >"$log" 2>&1 | awk -F: '
     function step(phase, pct,   p) {
       if (phase != current) { if (current != "") printf "\n"; printf "  %-11s", phase; current = phase; shown = -10 }
       p = int(pct / 10) * 10
@@ -85,4 +82,3 @@ if [ ${#missing[@]} -gt 0 ]; then
   say "installed in $((SECONDS - started)) s"
 fi
 
-bash "$here/start-redis.sh"

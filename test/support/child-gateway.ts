@@ -4,13 +4,26 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { settings } from '../../src/config.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 
 export type ChildGateway = ReturnType<typeof spawnGateway>;
 
+/** Every environment variable the gateway reads as a setting (`REDIS_URL`, `PORT`, their `_FILE` forms…). */
+const settingVariables = new Set((Object.values(settings) as Array<{ env: string }>).map((s) => s.env));
+
+/**
+ * The test run's environment without the gateway's own settings: a `REDIS_URL` meant for the tests'
+ * Redis helpers (docs/testing.md) must not turn a child gateway into a Redis replica. A child is
+ * configured by its flags alone.
+ */
+export function childGatewayEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !settingVariables.has(name)));
+}
+
 /** The gateway as a child process; its JSON log lines are collected. */
-export function spawnGateway(args: string[], env: NodeJS.ProcessEnv = process.env) {
+export function spawnGateway(args: string[], env: NodeJS.ProcessEnv = childGatewayEnv()) {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
     cwd: root,
     env,

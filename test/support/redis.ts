@@ -1,6 +1,6 @@
 /**
- * Redis for tests. `sharedRedisUrl()` is the machine's Redis (`REDIS_URL`, else
- * 127.0.0.1:6379, which `.ci/run` starts when absent); each test isolates itself with its own key
+ * Redis for tests. `sharedRedisUrl()` is the run's shared Redis (`REDIS_URL`, else the machine's
+ * on 127.0.0.1:6379, else one the run starts and stops: redis-global-setup.ts); each test isolates itself with its own key
  * prefix (`testPrefix()`). `startPrivateRedis()` spawns a throw-away `redis-server` on a free port
  * for tests that stop and restart Redis.
  */
@@ -9,11 +9,12 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { freePort } from '../../bench/free-port.ts';
 import type { RedisLink } from '../../src/state/redis-link.ts';
 
-export const sharedRedisUrl = (): string => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The run's shared Redis (test/support/redis-global-setup.ts: `REDIS_URL`, the machine's, or the run's own). */
+export const sharedRedisUrl = (): string => inject('redisUrl') ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** A key prefix no other test uses. */
 export const testPrefix = (name: string): string => `lrg-test:${name}:${randomBytes(4).toString('hex')}:`;
