@@ -119,13 +119,10 @@ export function parseRoutes(text: string, file = 'the routes file'): RouteRule[]
     return {
       problems: parsed.error.issues.map((issue) => {
         const where = issue.path.length === 0 ? '' : ` (${issue.path.join('.')})`;
-        const what =
-          issue.code === 'unrecognized_keys'
-            ? `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`
-            : issue.code === 'invalid_type' && issue.input === undefined
-              ? 'required'
-              : issue.message;
-        return `${file} line ${lineOf(issue.path)}${where}: ${what}`;
+        if (issue.code === 'unrecognized_keys')
+          return `${file} line ${lineOf([...issue.path, issue.keys[0] ?? ''])}${where}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
+        const missing = issue.path.length > 0 && !doc.hasIn(issue.path as unknown[]);
+        return `${file} line ${lineOf(issue.path)}${where}: ${missing ? 'required' : issue.message}`;
       }),
     };
   }
