@@ -16,6 +16,8 @@ import type { CutoverSnapshot } from '../../src/cutover/cutover-report.ts';
 import { createSignatureResolverFromConfig, type SignatureResolver } from '../../src/signatures/index.ts';
 import { stringifyJson } from '../../src/json/index.ts';
 import { createLogger } from '../../src/log.ts';
+import type { Config } from '../../src/config.ts';
+import type { Upstream } from '../../src/upstream/index.ts';
 import { captureLog, type CapturedLog } from '../support/captured-log.ts';
 import { startStack, toValue, type Stack } from '../support/stack.ts';
 import { encodeRequest } from '../fixtures-xml/xmlrpc-request.ts';
@@ -140,6 +142,16 @@ describe('verify at 100 % against the simulator', () => {
   });
 });
 
+/** The built-in table, except that search_read is bound as search: its fields list lands in `offset`. */
+function brokenSearchRead(config: Config): SignatureResolver {
+  // no --service-key: the resolver never asks the upstream (/doc-bearer discovery is off)
+  const real = createSignatureResolverFromConfig(config, {} as Upstream, createLogger('silent'));
+  return {
+    ...real,
+    resolve: (db, model, method, origin, key) => real.resolve(db, model, method === 'search_read' ? 'search' : method, origin, key),
+  };
+}
+
 describe('a deliberately broken translation under verify', () => {
   let stack: Stack;
 
@@ -150,18 +162,7 @@ describe('a deliberately broken translation under verify', () => {
       flags: ['--default-mode', 'verify'],
       gateway: {
         // search_read bound as search: the fields list lands in `offset`
-        signatures: ((): SignatureResolver => {
-          let real: SignatureResolver | undefined;
-          const wrapped: SignatureResolver = {
-            resolve: async (db, model, method, origin, key) => {
-              real ??= createSignatureResolverFromConfig(loadConfig([], {}), undefined as never, createLogger('silent'));
-              return real.resolve(db, model, method === 'search_read' ? 'search' : method, origin, key);
-            },
-            knowsModel: (model) => real?.knowsModel(model) ?? true,
-            learnRefusal: async () => undefined,
-          } as SignatureResolver;
-          return wrapped;
-        })(),
+        signatures: brokenSearchRead(loadConfig([], {})),
       },
     });
   });
