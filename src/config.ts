@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { parseServiceKeys, type ServiceKeys } from './service-keys.ts';
 import { parseShadowMethods } from './cutover/shadow/policy.ts';
+import { readRoutesFile, routeModes } from './cutover/routes/routes-file.ts';
 
 /** One setting: its flag (kebab-case), its variable, its default and why it has that default. */
 interface Setting {
@@ -71,6 +72,7 @@ export const secretFileForms = {
   serviceKeyFile: { key: 'serviceKey', what: 'the service keys' },
   redisUrlFile: { key: 'redisUrl', what: 'the Redis URL' },
   stateSecretFile: { key: 'stateSecret', what: 'the state secret' },
+  routesTokenFile: { key: 'routesToken', what: 'the routes token' },
 } as const;
 
 /** The settings table; docs/configuration.md's table mirrors it (a test checks they agree). */
@@ -604,6 +606,51 @@ export const settings = {
         return methods;
       }),
     help: 'Changes to the shadow allowlist (the default shown): comma-separated +method to add and -method to remove, e.g. "+name_get_custom,-read_group". Methods that can change state cannot be added; db functions other than the five shown are never shadowed.',
+  },
+  routesFile: {
+    flag: 'routes-file',
+    env: 'ROUTES_FILE',
+    schema: z
+      .string()
+      .min(1)
+      .superRefine((path, ctx) => {
+        const rules = readRoutesFile(path);
+        if (!Array.isArray(rules)) for (const problem of rules.problems) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
+    accepts: 'the path of a YAML or JSON routes file, e.g. /etc/legacy-rpc-gateway/routes.yaml',
+    help: 'YAML or JSON file of route rules: which calls (by database, login, User-Agent pattern, source address or subnet, service, model.method) are served native, verify, translate or deny; first match wins (docs/cutover.md). Validated at start; reloaded on SIGHUP and POST /gateway/routes/reload, a bad file refused with the routes in force kept. Default none: every call in --default-mode.',
+  },
+  defaultMode: {
+    flag: 'default-mode',
+    env: 'DEFAULT_MODE',
+    schema: z.enum(routeModes).default('translate'),
+    help: "Mode of the calls no rule of --routes-file matches: native (Odoo's own legacy endpoint answers), verify (Odoo answers, the gateway translates on the side and compares), translate (the gateway answers through JSON-2) or deny. Default translate.",
+  },
+  routesToken: {
+    flag: 'routes-token',
+    env: 'ROUTES_TOKEN',
+    schema: z
+      .string()
+      .min(16)
+      .regex(/^[\x21-\x7e]+$/)
+      .optional(),
+    accepts: '16 or more printable ASCII characters without spaces, e.g. the output of `openssl rand -hex 24`',
+    secret: true,
+    help: 'Bearer token POST /gateway/routes/reload on the admin port requires (reloading the routes changes what reaches Odoo, so it has a token of its own). Default none: the endpoint answers 403 and only SIGHUP reloads.',
+  },
+  routesTokenFile: secretFileSetting('routes-token', 'ROUTES_TOKEN', 'routes_token', 'the routes token'),
+  verifySample: {
+    flag: 'verify-sample',
+    env: 'VERIFY_SAMPLE',
+    schema: z.coerce.number().min(0, 'a percentage from 0 to 100').max(100, 'a percentage from 0 to 100').default(100),
+    help: 'verify routes: percent (0-100) of the calls Odoo answered that the gateway also checks (read-only calls translated and compared, writes bound without sending). Default 100.',
+  },
+  verifyMaxInFlight: {
+    flag: 'verify-max-in-flight',
+    env: 'VERIFY_MAX_IN_FLIGHT',
+    schema: z.coerce.number().int().min(1).max(1000).default(4),
+    help: 'verify checks in flight at most; a sampled call finding them all busy is dropped and counted, its client answered as always. Default 4.',
   },
   shutdownGraceMs: {
     flag: 'shutdown-grace',

@@ -3,7 +3,8 @@
  * CLI entry: `legacy-rpc-gateway [--flag value ...]`. `--demo` starts the embedded Odoo 19
  * simulator and serves in front of it, printing the demo credentials once to stderr.
  * `legacy-rpc-gateway hash-password` prints the scrypt hash of the password on standard input
- * (credential map entries). SIGTERM/SIGINT stop gracefully and retire the minted API keys.
+ * (credential map entries). SIGTERM/SIGINT stop gracefully and retire the minted API keys; SIGHUP
+ * reloads `--routes-file` when one is set.
  */
 import { ConfigError, helpText, loadConfig, secretsOnCommandLine, type Config } from './config.ts';
 import { runHashPasswordCommand } from './credentials/hash-password-command.ts';
@@ -61,6 +62,9 @@ async function main(argv: string[]): Promise<void> {
     log.info({ signal }, 'stopped');
     process.exit(0);
   };
+  // --routes-file: SIGHUP reloads it (a bad file is refused, the routes in force kept); without one
+  // SIGHUP keeps Node's default
+  if (config.routesFile !== undefined) process.on('SIGHUP', () => void gateway.routes?.reload('SIGHUP'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 }

@@ -62,6 +62,8 @@ export interface Credentials {
   probeDatabase(db: string, origin: CallOrigin): Promise<void>;
   /** Remembers a login the upstream confirmed for `uid` (a web login that passed through). */
   rememberLogin(db: string, uid: number | bigint, login: string): void;
+  /** The login already known for `uid` in `db` (from a login seen before), without asking anyone. */
+  knownLogin?(db: string, uid: number | bigint): string | undefined;
   /** Resolves once no key renewal runs in the background. */
   settled(): Promise<void>;
   /** Retires every minted key still alive (graceful shutdown); the credentials stay usable. */
@@ -435,6 +437,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     probeDatabase: (db, origin) => probeDatabase(upstream, db, origin),
 
     rememberLogin: (db, uid, login) => logins.remember(db, uid, login),
+    knownLogin: (db, uid) => logins.known(db, uid),
 
     async authenticate(db, login, password, origin) {
       refuseLoneSurrogates(login);

@@ -24,6 +24,42 @@ export interface ShadowStatus {
   gone: GoneService[];
 }
 
+/** The route modes in force (`--routes-file`, `--default-mode`; `src/cutover/routes/`). */
+export interface RoutesStatus {
+  file: string | undefined;
+  defaultMode: string;
+  rules: { name: string; mode: string; line: number }[];
+  /** Services native/verify fell back to translate for: the upstream no longer serves them natively. */
+  fallbacks: GoneService[];
+}
+
+/** The routes a client took, and the source of them for the report. */
+export interface ClientRoute {
+  /** The rule's name; undefined for --default-mode. */
+  rule: string | undefined;
+  mode: string;
+}
+
+/**
+ * Whether a client can be switched to translate: "ready to switch" only when every method it called
+ * in the report's window was verified at least once — compared equal (or as an intended deviation),
+ * or for a call that can change state its binding checked — and none differed.
+ */
+export interface SwitchReadiness {
+  verdict: 'ready to switch' | 'not ready';
+  /** Calls compared: equal + intended + differs. */
+  compared: number;
+  equal: number;
+  differs: number;
+  /** Writes whose binding was checked (verify routes). */
+  bound: number;
+  /** Methods that differed at least once. */
+  differing: string[];
+  /** Methods called but never verified. */
+  neverVerified: string[];
+  line: string;
+}
+
 /** A deprecated method as the report names it. */
 export interface DeprecatedCall {
   model?: string;
@@ -61,6 +97,10 @@ export type CutoverClientReport = Omit<ClientReport, 'methods'> & {
   deprecated: DeprecatedCall[];
   /** The earliest series where its calls break natively, and even through the gateway (`verdicts.ts`). */
   verdict: ClientVerdict;
+  /** Whether it can be switched to translate (shadow and verify results together). */
+  switchReadiness: SwitchReadiness;
+  /** The routes its calls took lately (with route modes on). */
+  routes?: ClientRoute[];
 };
 /** The report as `/gateway/report.json` serves it. */
 export interface CutoverSnapshot extends Omit<ReportSnapshot, 'clients'> {
@@ -70,6 +110,8 @@ export interface CutoverSnapshot extends Omit<ReportSnapshot, 'clients'> {
   /** Per on-premise major, earliest first: the clients whose calls break there, natively and through the gateway. */
   breaks: SeriesClients[];
   clients: CutoverClientReport[];
+  /** The route modes in force, when --routes-file or a --default-mode other than translate is set. */
+  routes?: RoutesStatus;
 }
 
 /** How the report is served. */
@@ -81,6 +123,8 @@ export interface CutoverOptions {
   successorMethods?: readonly string[];
   /** {@link withCutoverSliced}: milliseconds of work between turns of the event loop. */
   sliceMs?: number;
+  /** The route modes in force, and the routes a client took. */
+  routes?: { status: RoutesStatus; routesOf: (userAgent: string, ip: string, database: string | undefined) => ClientRoute[] };
 }
 
 export { methodName };
@@ -124,6 +168,41 @@ function readinessOf(methods: readonly MethodReport[], shadow: ShadowStatus): Re
   return { sampled, ...total, equalPercent, neverSampled, line: `${head}${failed}${dropped}${never}` };
 }
 
+/** Names listed in a verdict line; the others are counted. */
+const verdictNamed = 5;
+
+function listed(names: readonly string[]): string {
+  const more = names.length > verdictNamed ? ` and ${names.length - verdictNamed} more` : '';
+  return names.slice(0, verdictNamed).join(', ') + more;
+}
+
+/** The switch verdict of a client's methods (see {@link SwitchReadiness}). */
+export function switchReadinessOf(methods: readonly MethodReport[]): SwitchReadiness {
+  const total = { compared: 0, equal: 0, differs: 0, bound: 0 };
+  const differing: string[] = [];
+  const neverVerified: string[] = [];
+  for (const m of methods) {
+    const s = m.shadow;
+    const equal = s?.equal ?? 0;
+    const intended = s?.intended ?? 0;
+    const differs = s?.differs ?? 0;
+    const bound = s?.bound ?? 0;
+    total.compared += equal + intended + differs;
+    total.equal += equal;
+    total.differs += differs;
+    total.bound += bound;
+    if (differs > 0) differing.push(methodName(m));
+    if (equal + intended + bound === 0) neverVerified.push(methodName(m));
+  }
+  const ready = methods.length > 0 && differing.length === 0 && neverVerified.length === 0;
+  const head = `${ready ? 'Ready to switch' : 'Not ready'}: ${total.compared} compared calls, ${total.equal} equal, ${total.differs} differ; ${total.bound} writes bound.`;
+  const parts = [head];
+  if (differing.length > 0) parts.push(`Differs: ${listed(differing)}.`);
+  if (neverVerified.length > 0) parts.push(`Never verified: ${listed(neverVerified)}.`);
+  if (methods.length === 0) parts.push('No call seen.');
+  return { verdict: ready ? 'ready to switch' : 'not ready', ...total, differing, neverVerified, line: parts.join(' ') };
+}
+
 function enrichMethod(m: MethodReport): CutoverMethodReport {
   const entry = m.service === 'object' && m.modelMethod !== undefined ? deprecationOf(m.model, m.modelMethod) : undefined;
   const replacement = entry === undefined || m.modelMethod === undefined ? undefined : replacementOf(m.modelMethod);
@@ -152,14 +231,17 @@ function deprecatedCalls(methods: readonly CutoverMethodReport[]): DeprecatedCal
   return [...out.values()];
 }
 
-function withReadiness(c: ClientReport, shadow: ShadowStatus, verdicts: Verdicts): CutoverClientReport {
+function withReadiness(c: ClientReport, shadow: ShadowStatus, verdicts: Verdicts, options: CutoverOptions): CutoverClientReport {
   const methods = c.methods.map(enrichMethod);
+  const routes = options.routes?.routesOf(c.userAgent, c.ip, c.database);
   return {
     ...c,
     methods,
     readiness: readinessOf(c.methods, shadow),
     deprecated: deprecatedCalls(methods),
     verdict: verdicts.client(c.methods),
+    switchReadiness: switchReadinessOf(c.methods),
+    ...(routes === undefined ? {} : { routes }),
   };
 }
 
@@ -171,7 +253,7 @@ function createServed(shadow: ShadowStatus, options: CutoverOptions) {
   return {
     add(c: ClientReport): CutoverClientReport {
       fleet.add(c);
-      const served = withReadiness(c, shadow, verdicts);
+      const served = withReadiness(c, shadow, verdicts, options);
       breaks.add(clientLabel(c), served.verdict);
       return served;
     },
@@ -183,7 +265,7 @@ function createServed(shadow: ShadowStatus, options: CutoverOptions) {
 export function withCutover(snapshot: ReportSnapshot, shadow: ShadowStatus, options: CutoverOptions = {}): CutoverSnapshot {
   const served = createServed(shadow, options);
   const clients = snapshot.clients.map((c) => served.add(c));
-  return { ...snapshot, shadow, ...served.tables(), clients };
+  return { ...snapshot, shadow, ...served.tables(), clients, ...routesOf(options) };
 }
 
 /**
@@ -200,5 +282,8 @@ export async function withCutoverSliced(
   const served = createServed(shadow, options);
   const clients: CutoverClientReport[] = [];
   for await (const c of sliced(lazy, options.sliceMs)) clients.push(served.add(c));
-  return { ...head, shadow, ...served.tables(), clients };
+  return { ...head, shadow, ...served.tables(), clients, ...routesOf(options) };
 }
+
+const routesOf = (options: CutoverOptions): { routes?: RoutesStatus } =>
+  options.routes === undefined ? {} : { routes: options.routes.status };

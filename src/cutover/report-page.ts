@@ -5,7 +5,7 @@
  */
 import type { Json2Equivalent } from './equivalents/index.ts';
 import type { CutoverClientReport, CutoverMethodReport, CutoverSnapshot, ShadowStatus } from './cutover-report.ts';
-import { methodName, type FleetMethod } from './fleet.ts';
+import { clientLabel, methodName, type FleetMethod } from './fleet.ts';
 import { seriesText, type MethodVerdict, type SeriesClients } from './verdicts.ts';
 import type { ClientReport, DroppedCounts, MethodReport, ReportSnapshot } from '../report/migration-report.ts';
 import { html, raw } from 'hono/html';
@@ -58,6 +58,8 @@ export function* reportPageChunks(snapshot: ReportSnapshot | CutoverSnapshot): G
 <h1>Legacy RPC migration report</h1>
 <p id="summary"><span id="client-count">${snapshot.clients.length}</span> legacy clients, <span id="call-count">${calls}</span> calls; generated <time datetime="${snapshot.generatedAt}">${snapshot.generatedAt}</time>. <a href="report.json">JSON</a> (every method of every client).</p>
 ${droppedLine(snapshot.dropped)}`);
+  // the switch verdicts first: which client can leave Odoo's own endpoint, on which route it is now
+  if ('shadow' in snapshot && snapshot.clients.length > 0) yield String(switchSection(snapshot));
   if ('shadow' in snapshot) yield String(shadowSection(snapshot.shadow));
   if (snapshot.clients.length === 0) {
     yield '<p id="empty">No legacy call since the report started.</p>\n</body>\n</html>\n';
@@ -224,7 +226,7 @@ function shadowSection(shadow: ShadowStatus): HtmlEscapedString {
 
 /** Readiness, deprecated calls, differences and JSON-2 equivalents of one client. */
 function cutoverParts(c: CutoverClientReport): HtmlEscapedString {
-  const readiness = page`<h5>Readiness</h5>\n<p class="readiness">${c.readiness.line}</p>\n<h5>Dated verdict</h5>\n<p class="verdict">${c.verdict.line}</p>\n`;
+  const readiness = page`<h5>Switch verdict</h5>\n<p class="switch-verdict">${c.switchReadiness.line} Route: ${routesText(c)}.</p>\n<h5>Readiness</h5>\n<p class="readiness">${c.readiness.line}</p>\n<h5>Dated verdict</h5>\n<p class="verdict">${c.verdict.line}</p>\n`;
   const deprecated =
     c.deprecated.length === 0
       ? ''
@@ -257,4 +259,38 @@ function equivalentOf(name: string, e: Json2Equivalent): HtmlEscapedString {
     e.python === undefined ? undefined : page`<p>Python (requests):</p><pre class="python">${e.python}</pre>`,
   ].filter((part) => part !== undefined);
   return page`<div class="json2" data-method="${name}">${head}${details.length === 0 ? '' : page`<details><summary>request</summary>${joined(details, '\n')}</details>`}</div>`;
+}
+
+/** A client's routes as the page shows them: `rule → mode`, or the default mode. */
+function routesText(c: CutoverClientReport): string {
+  if (c.routes === undefined || c.routes.length === 0) return 'translate';
+  return c.routes.map((r) => `${r.rule === undefined ? '(default)' : r.rule} → ${r.mode}`).join('; ');
+}
+
+/** The switch verdicts, ready clients first, with each client's route. */
+function switchSection(snapshot: CutoverSnapshot): HtmlEscapedString {
+  const clients = [...snapshot.clients].sort(
+    (a, b) => Number(b.switchReadiness.verdict === 'ready to switch') - Number(a.switchReadiness.verdict === 'ready to switch'),
+  );
+  const rows = clients.map(
+    (c) =>
+      page`<tr><td>${clientLabel(c)}</td><td>${routesText(c)}</td><td class="verdict">${c.switchReadiness.verdict}</td><td>${c.switchReadiness.line}</td></tr>`,
+  );
+  const routes = snapshot.routes;
+  const fallbacks =
+    routes === undefined || routes.fallbacks.length === 0
+      ? ''
+      : page`<p id="route-fallbacks">Served by translate instead of natively: ${joined(
+          routes.fallbacks.map((g) => page`${g.service} since ${g.since} (${g.reason})`),
+          '; ',
+        )}.</p>`;
+  const head =
+    routes === undefined
+      ? ''
+      : page`<p id="routes-in-force">Routes: ${routes.rules.length} rules from ${routes.file ?? '(no file)'}, default mode ${routes.defaultMode}.</p>`;
+  return page`<section id="switch"><h2>Switch verdicts</h2>
+${head}${fallbacks}<table><thead><tr><th>client</th><th>route</th><th>verdict</th><th>why</th></tr></thead><tbody>
+${joined(rows, '\n')}
+</tbody></table></section>
+`;
 }

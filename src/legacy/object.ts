@@ -439,3 +439,31 @@ function errorFromUpstream(
   }
   return err;
 }
+
+/**
+ * The JSON-2 request an `object` call binds to — signature, positional → named — without
+ * credentials and without sending anything: what a `verify` route checks of a call that can change
+ * state, which Odoo ran once natively (`src/cutover/routes/verify.ts`). A LegacyError where
+ * binding refuses the call (or the call names no model method).
+ */
+export async function bindObjectCall(
+  signatures: SignatureResolver,
+  call: LegacyCall,
+  origin: CallOrigin,
+): Promise<{ model: string; method: string; body: Struct } | LegacyError> {
+  const p = call.params;
+  if (call.argsNotIterable !== undefined || p.length < 5) return pythonError('TypeError', 'not an object call with a model and a method');
+  const [db, , , model, method] = p as [Value, Value, Value, Value, Value];
+  if (typeof db !== 'string' || typeof model !== 'string' || typeof method !== 'string')
+    return pythonError('TypeError', 'the database, model and method must be strings');
+  const unpacked = unpackCall(call.method, p.slice(5));
+  if (unpacked instanceof LegacyError) return unpacked;
+  const kwargs = kwargsFromValue(unpacked.kw);
+  if (kwargs instanceof LegacyError) return kwargs;
+  const sig = await signatures.resolve(db, model, method, origin);
+  const args = positionalArgs(unpacked.args, sig);
+  if (args instanceof LegacyError) return args;
+  const named: NamedTarget = { db, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' };
+  const request = sig ? requestFromSignature(sig, named, args) : requestFromFallback(named, args);
+  return request instanceof LegacyError ? request : { model, method, body: request };
+}

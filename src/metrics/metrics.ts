@@ -22,6 +22,9 @@ const prefix = 'legacy_rpc_gateway_';
 const callBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /** What the gateway records; every label is bounded (`labels.ts`). */
+/** The modes of `src/cutover/routes/` (a fixed set: a bounded label). */
+export type RouteModeLabel = 'native' | 'verify' | 'translate' | 'deny';
+
 export interface GatewayMetrics {
   /** One finished legacy call. */
   observeCall(dialect: Dialect, outcome: CallOutcome, seconds: number): void;
@@ -47,6 +50,16 @@ export interface GatewayMetrics {
   observeShadow(call: CallOutcome, outcome: ShadowOutcome): void;
   /** One legacy call answered through the successor of a method the upstream no longer has. */
   observeSuccessor(method: string): void;
+  /**
+   * One legacy call by the mode its route gave it (`src/cutover/routes/`) and what became of it:
+   * `answered`, `fallback` (native/verify served by translate: the upstream dropped the service),
+   * `denied`, `failed` (Odoo's legacy endpoint could not be reached).
+   */
+  observeRoute(mode: RouteModeLabel, outcome: 'answered' | 'fallback' | 'denied' | 'failed'): void;
+  /** One verify check: the call and what it found (the outcomes of shadow mode, and `bound`). */
+  observeVerify(call: CallOutcome, outcome: ShadowOutcome): void;
+  /** Reports `count()` as the verify checks in flight at each scrape. */
+  trackVerifyInFlight(count: () => number): void;
   /** Reports `count()` as the shadow calls in flight at each scrape. */
   trackShadowInFlight(count: () => number): void;
   /** build_info, upstream up/down, passthrough latency, policy refusals (`operator-metrics.ts`). */
@@ -145,6 +158,27 @@ export function createMetrics({
     help: 'Legacy calls answered through the successor of a method a later Odoo removed (--successors), by legacy method.',
     labelNames: ['method'] as const,
     registers,
+  });
+  const routeCalls = new Counter({
+    name: `${prefix}route_calls_total`,
+    help: 'Legacy calls by the mode their route gave them (native, verify, translate, deny) and outcome (answered, fallback, denied, failed).',
+    labelNames: ['mode', 'outcome'] as const,
+    registers,
+  });
+  const verifyCalls = new Counter({
+    name: `${prefix}verify_calls_total`,
+    help: 'verify routes: checked calls by service, method and outcome (equal, intended, differs, error, dropped, bound).',
+    labelNames: ['service', 'method', 'outcome'] as const,
+    registers,
+  });
+  let verifyInFlight: () => number = () => 0;
+  new Gauge({
+    name: `${prefix}verify_in_flight`,
+    help: 'verify checks in flight (bounded by --verify-max-in-flight).',
+    registers,
+    collect() {
+      this.set(verifyInFlight());
+    },
   });
   let shadowInFlight: () => number = () => 0;
   new Gauge({
@@ -261,6 +295,15 @@ export function createMetrics({
     },
     trackShadowInFlight(count) {
       shadowInFlight = count;
+    },
+    observeRoute(mode, outcome) {
+      routeCalls.inc({ mode, outcome });
+    },
+    observeVerify(call, outcome) {
+      verifyCalls.inc({ service: serviceLabel(call.service), method: methodLabel(call.service, call.method, call.modelMethod), outcome });
+    },
+    trackVerifyInFlight(count) {
+      verifyInFlight = count;
     },
     observeUpstream(path, status, seconds) {
       upstreamSeconds.observe({ route: upstreamRouteLabel(path), status: statusClassLabel(status) }, seconds);

@@ -32,6 +32,8 @@ export interface IdentityTap {
   wrap(credentials: Credentials): Credentials;
   /** The identity of the call of `origin`, once its credentials were handed over. */
   of(origin: CallOrigin): CallIdentity | undefined;
+  /** The identity of a call Odoo's own legacy endpoint served (`native`, `verify` routes). */
+  note(origin: CallOrigin, db: string, who: { login: string } | { uid: number | bigint }): void;
 }
 
 export function createIdentityTap(): IdentityTap {
@@ -59,8 +61,15 @@ export function createIdentityTap(): IdentityTap {
           logins.set(uidKey(db, uid), loginId(login));
           credentials.rememberLogin(db, uid, login);
         },
+        ...(credentials.knownLogin === undefined ? {} : { knownLogin: credentials.knownLogin.bind(credentials) }),
       };
     },
     of: (origin) => byOrigin.get(origin),
+    note(origin, db, who) {
+      byOrigin.set(origin, {
+        database: db,
+        user: 'login' in who ? loginId(who.login) : (logins.get(uidKey(db, who.uid)) ?? `uid:${who.uid}`),
+      });
+    },
   };
 }

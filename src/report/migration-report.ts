@@ -48,7 +48,7 @@ export interface ReportedCall {
 }
 
 /** What shadow mode found for one sampled call (`src/cutover/shadow/`). */
-export type ShadowOutcome = 'equal' | 'intended' | 'differs' | 'error' | 'dropped';
+export type ShadowOutcome = 'equal' | 'intended' | 'differs' | 'error' | 'dropped' | 'bound';
 
 /** Shadow results of one method. */
 export interface ShadowCounts {
@@ -62,6 +62,11 @@ export interface ShadowCounts {
   errors: number;
   /** Sampled, but the bound on shadow calls in flight was full. */
   dropped: number;
+  /**
+   * `verify` routes: calls that can change state, run once by Odoo, whose binding (positional →
+   * named) the gateway checked without sending them (`src/cutover/routes/verify.ts`).
+   */
+  bound?: number;
   /** Intended differences by COMPATIBILITY.md section title. */
   deviations?: Record<string, number>;
 }
@@ -91,6 +96,8 @@ export interface ReportedShadow {
   deviation?: string;
   /** For `differs`: what is kept. */
   difference?: ShadowDifference;
+  /** For `bound`: the placeholder JSON-2 body the call binds to (kept when the method has none yet). */
+  json2Body?: string;
 }
 
 /** Differences kept per method, the most recent. */
@@ -235,12 +242,16 @@ const shadowField: Record<ShadowOutcome, Exclude<keyof ShadowCounts, 'deviations
   differs: 'differs',
   error: 'errors',
   dropped: 'dropped',
+  bound: 'bound',
 };
 
 /** Adds one shadow result to a method's counts (the in-process report and its Redis delta alike). */
 function addShadow(entry: MethodCounts, result: ReportedShadow): void {
   const counts = entry.shadow ?? emptyShadowCounts();
-  counts[shadowField[result.outcome]]++;
+  const field = shadowField[result.outcome];
+  counts[field] = (counts[field] ?? 0) + 1;
+  if (result.json2Body !== undefined && entry.json2Body === undefined && result.json2Body.length <= maxJson2BodyLength)
+    entry.json2Body = result.json2Body;
   if (result.outcome === 'intended' && result.deviation !== undefined) {
     counts.deviations = { ...counts.deviations, [result.deviation]: (counts.deviations?.[result.deviation] ?? 0) + 1 };
   }
@@ -550,9 +561,9 @@ export function createMigrationReport({
       touch(key, client);
       const method = methodFor(key, client, name, at, () => undefined);
       if (method === undefined) return;
-      const before = (method.differences ?? []).reduce((n, d) => n + differenceBytes(d), 0);
+      const before = (method.differences ?? []).reduce((n, d) => n + differenceBytes(d), 0) + len(method.json2Body);
       addShadow(method, result);
-      const after = (method.differences ?? []).reduce((n, d) => n + differenceBytes(d), 0);
+      const after = (method.differences ?? []).reduce((n, d) => n + differenceBytes(d), 0) + len(method.json2Body);
       client.bytes += after - before;
       bytes += after - before;
       revision++;

@@ -19,6 +19,7 @@ const shadowSchema = z.object({
   differs: count,
   errors: count,
   dropped: count,
+  bound: count.optional(),
   deviations: counts.optional(),
 });
 const differenceSchema = z.object({

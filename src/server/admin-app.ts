@@ -8,6 +8,8 @@ import { Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import type { GatewayMetrics } from '../metrics/metrics.ts';
 import { reportPageChunks, withCutoverSliced, type ShadowStatus } from '../cutover/index.ts';
+import type { ClientRoute, RoutesStatus } from '../cutover/cutover-report.ts';
+import type { ReloadResult } from '../cutover/routes/index.ts';
 import type { ClientReport, LazyReportSnapshot } from '../report/migration-report.ts';
 import { jsonChunks, sliced, streamOf } from '../report/report-stream.ts';
 import type { Readiness } from './readiness.ts';
@@ -33,16 +35,44 @@ export interface AdminDeps {
    * dated verdicts (`src/cutover/verdicts.ts`).
    */
   successorMethods?: readonly string[];
+  /** Route modes (`--routes-file`): their state for the report, and the reload `POST /routes/reload` runs. */
+  routes?:
+    | {
+        status: () => RoutesStatus;
+        routesOf: (userAgent: string, ip: string, database: string | undefined) => ClientRoute[];
+        reload: (trigger: string) => ReloadResult;
+      }
+    | undefined;
+  /** `--routes-token`: the bearer token `POST /routes/reload` requires; without it the endpoint answers 403. */
+  routesToken?: string | undefined;
 }
 
 /** Builds the admin app (no sockets: tests call `app.request()`). */
-export function createAdminApp({ metrics, report, readiness, token, shadow, successorMethods }: AdminDeps): Hono {
+export function createAdminApp({ metrics, report, readiness, token, shadow, successorMethods, routes, routesToken }: AdminDeps): Hono {
   const app = new Hono();
   if (token !== undefined) {
     const auth = bearerAuth({ token });
     app.use('/metrics', auth);
     app.use('/gateway/*', auth);
   }
+  // reloading the routes changes what reaches Odoo: a token of its own, and no token no reload
+  if (routesToken !== undefined) app.use('/routes/*', bearerAuth({ token: routesToken }));
+  app.post('/routes/reload', (c) => {
+    if (routesToken === undefined)
+      return c.json(
+        { status: 'refused', problems: ['set --routes-token (or --routes-token-file) to reload the routes here; SIGHUP reloads them too'] },
+        403,
+      );
+    if (routes === undefined) return c.json({ status: 'refused', problems: ['no --routes-file to reload'] }, 409);
+    const result = routes.reload('admin endpoint');
+    return result.ok
+      ? c.json({ status: 'reloaded', changes: result.changes })
+      : c.json({ status: 'refused', problems: result.problems }, 422);
+  });
+  app.get('/routes', (c) => {
+    if (routesToken === undefined || routes === undefined) return c.json({ status: 'refused' }, routesToken === undefined ? 403 : 409);
+    return c.json(routes.status());
+  });
 
   app.get('/readyz', async (c) => {
     const state = await readiness();
@@ -54,7 +84,11 @@ export function createAdminApp({ metrics, report, readiness, token, shadow, succ
   // stalls the client port
   const served = async () => {
     const snapshot = await report.snapshotLazily();
-    if (shadow !== undefined) return withCutoverSliced(snapshot, shadow(), { successorMethods: successorMethods ?? [] });
+    if (shadow !== undefined)
+      return withCutoverSliced(snapshot, shadow(), {
+        successorMethods: successorMethods ?? [],
+        ...(routes === undefined ? {} : { routes: { status: routes.status(), routesOf: routes.routesOf } }),
+      });
     const clients: ClientReport[] = [];
     for await (const c of sliced(snapshot.clients)) clients.push(c);
     return { ...snapshot, clients };

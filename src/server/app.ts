@@ -11,6 +11,7 @@ import { LegacyError } from '../errors.ts';
 import type { Dispatch } from '../legacy/dispatch.ts';
 import type { Logger } from '../log.ts';
 import type { Shadow } from '../cutover/index.ts';
+import type { Routing } from './routing.ts';
 import { clientTraceContext, type CallTracer } from '../tracing/call-tracer.ts';
 import { createJsonRpcHandler, encodeError } from '../wire/jsonrpc/index.ts';
 import type { CallOutcome, WireResponse } from '../wire/response.ts';
@@ -35,6 +36,11 @@ export interface AppDeps {
   onCall?: (dialect: Dialect, origin: CallOrigin, outcome: CallOutcome, seconds: number) => void;
   /** Shadow mode (`--shadow-sample`): offered each answered call once its answer is built. */
   shadow?: Shadow | undefined;
+  /**
+   * Route modes (`--routes-file`, `--default-mode`; `routing.ts`): asked first whether a call is
+   * served natively, verified or denied. Absent: every call is translated, as always.
+   */
+  routing?: Routing | undefined;
   /** Aborted (with a LegacyError) when the shutdown grace period is over: running calls answer that fault. */
   shutdown?: AbortSignal;
   /** Traces (OpenTelemetry), when the `OTEL_*` variables ask for them: a span per legacy call. */
@@ -61,7 +67,7 @@ const methodNotAllowedPage =
   '<!doctype html>\n<html lang=en>\n<title>405 Method Not Allowed</title>\n<h1>Method Not Allowed</h1>\n' +
   '<p>The method is not allowed for the requested URL.</p>\n';
 
-export function createApp({ config, log, dispatch, passthrough, onCall, shadow, shutdown, tracer }: AppDeps): Hono<Env> {
+export function createApp({ config, log, dispatch, passthrough, onCall, shadow, routing, shutdown, tracer }: AppDeps): Hono<Env> {
   const app = new Hono<Env>({ getPath: routedPath });
   const marshal = { nullAs: config.marshalNone, bigIntAs: config.marshalBigInt };
   // db calls run under --db-timeout, the others under --call-timeout.
@@ -140,12 +146,40 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
       replay: () =>
         replay({ ...origin, requestId: `${origin.requestId}-shadow`, signal: AbortSignal.timeout(config.callTimeoutMs), span: undefined }),
     };
-    return shadow.offer(exchange, (run) => {
-      const outgoing = c.env?.outgoing;
-      if (outgoing === undefined) setImmediate(run);
-      else if (outgoing.closed) run();
-      else outgoing.once('close', run);
+    return shadow.offer(exchange, whenSent(c));
+  }
+
+  /** Runs side work once the answer is out (the Node response closed; without one, on the next turn). */
+  const whenSent = (c: Context<Env>) => (run: () => void) => {
+    const outgoing = c.env?.outgoing;
+    if (outgoing === undefined) setImmediate(run);
+    else if (outgoing.closed) run();
+    else outgoing.once('close', run);
+  };
+
+  /** The call's route, when it is not translate: Odoo's own answer, or the deny fault (`routing.ts`). */
+  async function routed(
+    c: Context<Env>,
+    dialect: Dialect,
+    service: string | undefined,
+    body: Uint8Array,
+    origin: CallOrigin,
+    onOutcome: (outcome: CallOutcome) => void,
+    translate: (origin: CallOrigin) => Promise<WireResponse>,
+  ): Promise<Response | undefined> {
+    if (routing === undefined) return undefined;
+    const answer = await routing.serve({
+      dialect,
+      path: c.req.path,
+      service,
+      contentType: c.req.header('content-type'),
+      body,
+      origin,
+      onOutcome,
+      translate,
+      whenSent: whenSent(c),
     });
+    return answer === undefined ? undefined : respond(answer, origin, false, streamTarget(c, origin), isHttp10(c));
   }
 
   /**
@@ -183,6 +217,10 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
       }
       // A form body went to werkzeug's request.form: Odoo's XML-RPC reads none (content-type.ts).
       const xml = formMax === undefined ? body : new Uint8Array(0);
+      const routedAnswer = await routed(c, dialect, service, body, origin, onOutcome, (again) =>
+        handleXmlRpc(dialect, service, xml, again, () => {}),
+      );
+      if (routedAnswer !== undefined) return routedAnswer;
       const answer = await handleXmlRpc(dialect, service, xml, origin, onOutcome);
       const sent =
         shadow === undefined
@@ -211,6 +249,10 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
       return respond(refusedBody(c, 200, 'application/json; charset=utf-8', encodeError(null, err)), origin, true);
     }
     const contentType = c.req.header('content-type');
+    const routedAnswer = await routed(c, 'jsonrpc', undefined, body, origin, onOutcome, (again) =>
+      handleJsonRpc(contentType, body, again, () => {}),
+    );
+    if (routedAnswer !== undefined) return routedAnswer;
     const answer = await handleJsonRpc(contentType, body, origin, onOutcome);
     const sent =
       shadow === undefined

@@ -6,13 +6,13 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { CallOrigin } from '../call.ts';
-import type { Config } from '../config.ts';
+import { ConfigError, type Config } from '../config.ts';
 import { LegacyError, upstreamErrorName } from '../errors.ts';
 import { createCredentials, type CredentialEvents, type Credentials } from '../credentials/index.ts';
 import { createCommonService } from '../legacy/common.ts';
 import { createDbService } from '../legacy/db.ts';
 import { createDispatch } from '../legacy/dispatch.ts';
-import { createObjectService } from '../legacy/object.ts';
+import { bindObjectCall, createObjectService } from '../legacy/object.ts';
 import { createVersionCache } from '../legacy/version-cache.ts';
 import type { Logger } from '../log.ts';
 import { createMetrics, type GatewayMetrics } from '../metrics/metrics.ts';
@@ -21,6 +21,7 @@ import { createIdentityTap } from '../report/call-identity.ts';
 import { createReportPersistence } from '../report/report-persistence.ts';
 import { createSharedReport, type SharedReport } from '../report/shared-report.ts';
 import { createShadow, maxCompareBytes, placeholderBody, type Shadow } from '../cutover/index.ts';
+import { createRouteTable, createVerifier, RoutesFileError, type RouteTable, type Verifier } from '../cutover/routes/index.ts';
 import { createSignatureResolverFromConfig, type SignatureResolver } from '../signatures/index.ts';
 import { createSuccessors, successorMethodNames } from '../successors/index.ts';
 import { createSharedState } from '../state/index.ts';
@@ -49,6 +50,7 @@ import { createInFlight } from './in-flight.ts';
 import { closeServer, drainServer, listen, portOf, urlOf } from './listen.ts';
 import { passthrough } from './passthrough.ts';
 import { createReadiness } from './readiness.ts';
+import { createRouting, type Routing } from './routing.ts';
 import { createStartupCheck, type StartupCheck } from '../upstream/startup-check.ts';
 import { upgradeTunnel } from './upgrade.ts';
 
@@ -158,6 +160,13 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
     methods: [...config.shadowMethods],
     gone: shadow?.gone() ?? [],
   });
+  const routes = createRoutes(config, log, {
+    signatures,
+    credentials: identified,
+    identities,
+    metrics,
+    report,
+  });
   const passthroughClient = createPassthroughClient(config);
   const inFlight = createInFlight();
   // aborted when the shutdown grace period is over: calls still running answer a fault
@@ -212,6 +221,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
         });
       },
       shadow,
+      routing: routes?.routing,
       shutdown: shutdown.signal,
       tracer,
     }),
@@ -230,6 +240,8 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       readiness,
       token: config.adminToken,
       shadow: shadowStatus,
+      routes: routes === undefined ? undefined : routesStatus(routes),
+      routesToken: config.routesToken,
       // what the report's dated verdicts say the gateway serves through successors
       successorMethods: config.successors === 'off' ? [] : successorMethodNames,
     }),
@@ -240,10 +252,12 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
     inFlight,
     state,
     shadow,
+    routes,
     /** Retires the minted keys, sends the last report counts, then closes Redis and the upstream pools (after the server stopped taking calls). */
     async close() {
-      // the shadows in flight finish first: their results go into the last report counts
+      // the shadows and verify checks in flight finish first: their results go into the last report counts
       await shadow?.close();
+      await routes?.close();
       await credentials.close();
       await report.stop();
       await state?.close();
@@ -265,6 +279,8 @@ export interface RunningGateway {
   report: SharedReport;
   /** Shadow mode, when `--shadow-sample` is above 0. */
   shadow: Shadow | undefined;
+  /** Route modes, when `--routes-file` or a `--default-mode` other than translate is set. */
+  routes: GatewayRoutes | undefined;
   /** The start-up check of the upstream (reachable, version, JSON-2, api_doc, base URL), retried until it answers. */
   startupCheck: StartupCheck;
   /**
@@ -280,7 +296,7 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
   // OpenTelemetry's SDK is loaded only when the OTEL_* variables ask for traces
   const tracer = options.tracer ?? (await loadCallTracer(options.env ?? process.env, log));
   const gateway = createGateway(config, log, { ...options, tracer });
-  const { app, admin, upstream, credentials, metrics, report, inFlight, state, shadow } = gateway;
+  const { app, admin, upstream, credentials, metrics, report, inFlight, state, shadow, routes } = gateway;
   // the file keeps this replica's own counts (the shared ones live in Redis)
   const persistence = createReportPersistence({ report: report.local, file: config.reportFile, log });
   await persistence.load();
@@ -328,6 +344,7 @@ export async function startGateway(config: Config, log: Logger, options: Gateway
     metrics,
     report,
     shadow,
+    routes,
     async close() {
       const drained = await drainServer(server, inFlight, config.shutdownGraceMs, () => gateway.abortCalls());
       if (!drained)
@@ -364,4 +381,107 @@ async function upstreamState(health: HealthCheck, config: Config): Promise<Upstr
   } catch (err) {
     return { up: false, reason: downReasonOf(LegacyError.from(err).kind) };
   }
+}
+
+/** Route modes as the gateway runs them: the table (reloadable), the routing, the verifier. */
+export interface GatewayRoutes {
+  table: RouteTable;
+  routing: Routing;
+  verifier: Verifier;
+  /** Reloads `--routes-file` (SIGHUP, the admin endpoint); a bad file is refused, the routes in force kept. */
+  reload(trigger: string): ReturnType<RouteTable['reload']>;
+  close(): Promise<void>;
+}
+
+/** The routes of `--routes-file` / `--default-mode`; undefined when every call is translated, as always. */
+function createRoutes(
+  config: Config,
+  log: Logger,
+  deps: {
+    signatures: SignatureResolver;
+    credentials: Credentials;
+    identities: ReturnType<typeof createIdentityTap>;
+    metrics: GatewayMetrics;
+    report: SharedReport;
+  },
+): GatewayRoutes | undefined {
+  if (config.routesFile === undefined && config.defaultMode === 'translate') return undefined;
+  let table: RouteTable;
+  try {
+    table = createRouteTable(config.routesFile, config.defaultMode, log);
+  } catch (err) {
+    if (err instanceof RoutesFileError) throw new ConfigError(err.problems.map((p) => `--routes-file / ROUTES_FILE: ${p}`));
+    throw err;
+  }
+  const { metrics, report, credentials } = deps;
+  const verifier = createVerifier({
+    settings: { samplePercent: config.verifySample, maxInFlight: config.verifyMaxInFlight, methods: config.shadowMethods },
+    log,
+    onResult(result) {
+      metrics.observeVerify(result.call, result.outcome);
+      const { call } = result;
+      report.recordShadow({
+        userAgent: result.userAgent,
+        ip: result.ip,
+        service: call.service,
+        method: call.method,
+        model: call.model,
+        modelMethod: call.modelMethod,
+        outcome: result.outcome,
+        ...(result.deviation === undefined ? {} : { deviation: result.deviation }),
+        ...(result.difference === undefined ? {} : { difference: result.difference }),
+        ...(result.json2Body === undefined ? {} : { json2Body: result.json2Body }),
+      });
+    },
+  });
+  metrics.trackVerifyInFlight(() => verifier.inFlight);
+  // the clients' own traffic, natively: a pool as large as the translated calls' (db calls run longer)
+  const client = createLegacyEndpointClient(
+    { ...config, callTimeoutMs: Math.max(config.callTimeoutMs, config.dbTimeoutMs) },
+    { connections: config.upstreamConnections, maxAnswerBytes: config.maxAnswerBytes },
+  );
+  const routing = createRouting({
+    table,
+    client,
+    verifier,
+    maxDepth: config.maxDepth,
+    maxAnswerBytes: config.maxAnswerBytes,
+    callTimeoutMs: config.callTimeoutMs,
+    log,
+    metrics,
+    knownLogin: (db, uid) => credentials.knownLogin?.(db, uid),
+    rememberLogin: (db, uid, login) => credentials.rememberLogin(db, uid, login),
+    noteIdentity: (origin, db, who) => deps.identities.note(origin, db, who),
+    async bind(call, origin) {
+      const bound = await bindObjectCall(deps.signatures, call, origin).catch((err: unknown) => LegacyError.from(err));
+      return bound instanceof LegacyError ? { fault: `${bound.name}: ${bound.message}` } : { json2Body: placeholderBody(bound.body) };
+    },
+  });
+  return {
+    table,
+    routing,
+    verifier,
+    reload: (trigger) => table.reload(trigger),
+    async close() {
+      await verifier.idle();
+      await client.close();
+    },
+  };
+}
+
+/** What the admin port shows of the routes: the rules in force, the fallbacks, and a client's route. */
+function routesStatus(routes: GatewayRoutes) {
+  return {
+    reload: (trigger: string) => routes.reload(trigger),
+    routesOf: routes.routing.routesOf,
+    status: () => {
+      const current = routes.table.current();
+      return {
+        file: routes.table.file,
+        defaultMode: current.defaultMode,
+        rules: current.rules.map((r) => ({ name: r.name, mode: r.mode, line: r.line })),
+        fallbacks: routes.routing.gone(),
+      };
+    },
+  };
 }

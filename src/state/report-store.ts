@@ -78,7 +78,7 @@ local maxDifferences = tonumber(ARGV[7]) or 3
 local function addShadow(e, m)
   if type(m.shadow) == 'table' then
     local s = type(e.shadow) == 'table' and e.shadow or { equal = 0, intended = 0, differs = 0, errors = 0, dropped = 0 }
-    for _, f in ipairs({ 'equal', 'intended', 'differs', 'errors', 'dropped' }) do s[f] = (tonumber(s[f]) or 0) + (tonumber(m.shadow[f]) or 0) end
+    for _, f in ipairs({ 'equal', 'intended', 'differs', 'errors', 'dropped', 'bound' }) do s[f] = (tonumber(s[f]) or 0) + (tonumber(m.shadow[f]) or 0) end
     if type(m.shadow.deviations) == 'table' then
       if type(s.deviations) ~= 'table' then s.deviations = {} end
       add(s.deviations, m.shadow.deviations)

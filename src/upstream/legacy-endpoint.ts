@@ -1,5 +1,6 @@
 /**
- * The upstream's own legacy endpoints (`/xmlrpc*`, `/jsonrpc`), for shadow mode only: a client's
+ * The upstream's own legacy endpoints (`/xmlrpc*`, `/jsonrpc`), for shadow mode and the `native` and
+ * `verify` routes (`src/cutover/routes/`), each on a pool of its own: a client's
  * body sent again, unchanged, to the same path, and the whole answer read back (up to a limit). Its
  * own small undici Pool, one connection per shadow call in flight, so shadow traffic can never take
  * the connections the clients' calls need. Never logs a body.
@@ -16,6 +17,8 @@ export interface LegacyEndpointAnswer {
   contentType: string;
   /** The body as UTF-8 text; undefined when it was longer than the limit (not read further). */
   text: string | undefined;
+  /** The body's bytes as Odoo sent them (what a `native` route answers); undefined beyond the limit. */
+  bytes?: Buffer | undefined;
 }
 
 /** The client to the upstream's legacy endpoints. */
@@ -51,11 +54,12 @@ export function createLegacyEndpointClient(
           size += (chunk as Buffer).length;
           if (size > maxAnswerBytes) {
             res.body.destroy();
-            return { status: res.statusCode, contentType: contentTypeOf(res.headers), text: undefined };
+            return { status: res.statusCode, contentType: contentTypeOf(res.headers), text: undefined, bytes: undefined };
           }
           chunks.push(chunk as Buffer);
         }
-        return { status: res.statusCode, contentType: contentTypeOf(res.headers), text: Buffer.concat(chunks).toString('utf8') };
+        const bytes = Buffer.concat(chunks);
+        return { status: res.statusCode, contentType: contentTypeOf(res.headers), text: bytes.toString('utf8'), bytes };
       } catch (err) {
         throw errorFromTransport(err, url, performance.now() - started, signal.aborted);
       }

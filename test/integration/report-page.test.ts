@@ -230,7 +230,7 @@ describe.skipIf(executablePath === undefined)(`a 1,000-client report page in hea
     await stack?.close();
   });
 
-  it('shows the fleet table first, one row per method, and stays under 4 MB', async () => {
+  it('shows the switch verdicts first, then the fleet table, one row per method, and stays under 4 MB', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const res = await page.goto(`${stack.gateway.adminUrl}/gateway/report`, { timeout: 120_000 });
     expect(res?.status()).toBe(200);
@@ -240,7 +240,10 @@ describe.skipIf(executablePath === undefined)(`a 1,000-client report page in hea
     expect(await page.locator('#client-count').innerText()).toBe('1000');
     expect(await page.locator('#dropped').innerText()).toContain('1 anonymous clients left to make room');
     expect(await page.locator('section.client[data-user-agent="Python-xmlrpc/3.11"]').count()).toBe(1);
-    expect(await page.locator('h2').first().innerText()).toBe(`What to migrate: ${methods + 2} methods`);
+    // issue #39: the switch verdicts (one row per client, with its route) come before what to migrate
+    expect(await page.locator('h2').first().innerText()).toBe('Switch verdicts');
+    expect(await page.locator('#switch tbody tr').count()).toBe(1000);
+    expect(await page.locator('h2').nth(1).innerText()).toBe(`What to migrate: ${methods + 2} methods`);
     const fleetTop = (await page.locator('#fleet').boundingBox())?.y ?? Infinity;
     const firstClientTop = (await page.locator('section.client').first().boundingBox())?.y ?? -Infinity;
     expect(fleetTop).toBeLessThan(firstClientTop);

@@ -31,8 +31,11 @@ export function goneReason(service: string, path: string, status: number, answer
   return undefined;
 }
 
-/** The services found gone since start (per replica, until it restarts). */
-export function createGoneServices(log: Logger, now: () => number = Date.now) {
+/**
+ * The services found gone since start (per replica, until it restarts). `what` says what stops
+ * in the log line (shadow mode's, or the routes' fallback to translate).
+ */
+export function createGoneServices(log: Logger, now: () => number = Date.now, what = 'shadow mode stops') {
   const gone = new Map<string, GoneService>();
   return {
     has: (service: string): boolean => gone.has(service),
@@ -40,7 +43,7 @@ export function createGoneServices(log: Logger, now: () => number = Date.now) {
     mark(service: string, reason: string): void {
       if (gone.has(service)) return;
       gone.set(service, { service, since: new Date(now()).toISOString(), reason });
-      log.warn({ service, reason }, `shadow mode stops for the legacy ${service} service: the upstream no longer serves it`);
+      log.warn({ service, reason }, `${what} for the legacy ${service} service: the upstream no longer serves it`);
     },
     list: (): GoneService[] => [...gone.values()],
   };

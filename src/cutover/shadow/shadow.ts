@@ -18,6 +18,7 @@ import { answerText, copyAnswer } from './answer-copy.ts';
 import { viewAnswer, type AnswerView } from './answer-view.ts';
 import { compareAnswers, type HttpAnswer } from './compare-answers.ts';
 import { explainDifference, intendedDeviations, type IntendedDeviation } from './intended.ts';
+import { createBound } from './bound.ts';
 import { createGoneServices, goneReason, type GoneService } from './legacy-gone.ts';
 import { isRefusedLogin, mayShadow } from './policy.ts';
 import { redactDifferences, renderAnswer, secretsOf } from './redact.ts';
@@ -101,16 +102,7 @@ export function createShadow(deps: ShadowDeps): Shadow {
   const allowlist = new Set(settings.methods);
   const deviations = deps.intended ?? intendedDeviations();
   const gone = createGoneServices(log, deps.now);
-  let inFlight = 0;
-  let idleWaiters: Array<() => void> = [];
-
-  function release(): void {
-    inFlight--;
-    if (inFlight === 0) {
-      for (const wake of idleWaiters) wake();
-      idleWaiters = [];
-    }
-  }
+  const bound = createBound(settings.maxInFlight);
 
   function report(
     exchange: ShadowExchange,
@@ -226,26 +218,25 @@ export function createShadow(deps: ShadowDeps): Shadow {
       // whole answers: their outcome is known now, so most calls cost one look-up here
       if (known !== undefined && (!mayShadow(known, allowlist) || gone.has(known.service))) return exchange.answer;
       if (random() * 100 >= settings.samplePercent) return exchange.answer;
-      if (inFlight >= settings.maxInFlight) {
+      if (!bound.take()) {
         if (known !== undefined) report(exchange, known, 'dropped');
         return exchange.answer;
       }
-      inFlight++;
       const copy = copyAnswer(exchange.answer, maxCompareBytes);
       whenSent(() => {
         run({ ...exchange, answer: copy.response }, copy.text)
           .catch((err: unknown) => log.warn({ error: (err as Error).message }, 'shadow comparison failed'))
-          .finally(release);
+          .finally(() => bound.release());
       });
       return copy.response;
     },
     gone: () => gone.list(),
     get inFlight() {
-      return inFlight;
+      return bound.inFlight;
     },
-    idle: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
+    idle: () => bound.idle(),
     async close() {
-      if (inFlight > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      await bound.idle();
       await client.close();
     },
   };
