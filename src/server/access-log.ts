@@ -1,6 +1,7 @@
 /**
  * One log line per legacy call: dialect, service, model, method, outcome, fault code, duration,
- * client User-Agent and address, request id. Never arguments, passwords or keys.
+ * client User-Agent and address, request id, and the database and user it ran as (the user as the
+ * migration report names it: `login:` and a hash, or `uid:<n>`). Never arguments, passwords or keys.
  */
 import type { CallOrigin, Dialect } from '../call.ts';
 import type { Logger } from '../log.ts';
@@ -15,9 +16,12 @@ export function logCall(
   outcome: CallOutcome,
   startedAt: number,
   finishedAt = performance.now(),
+  identity?: { database: string; user: string },
 ): void {
   const line = {
     requestId: origin.requestId,
+    db: identity?.database,
+    user: identity?.user,
     dialect,
     service: outcome.service,
     method: outcome.method,

@@ -34,6 +34,8 @@ export interface AppDeps {
   passthrough?: (c: Context<Env>) => Promise<Response>;
   /** Hears each finished legacy call besides the access log (metrics, migration report). */
   onCall?: (dialect: Dialect, origin: CallOrigin, outcome: CallOutcome, seconds: number) => void;
+  /** The database and user a call ran as, once its credentials were handed over (the access log names them). */
+  identityOf?: (origin: CallOrigin) => { database: string; user: string } | undefined;
   /** Shadow mode (`--shadow-sample`): offered each answered call once its answer is built. */
   shadow?: Shadow | undefined;
   /**
@@ -67,7 +69,18 @@ const methodNotAllowedPage =
   '<!doctype html>\n<html lang=en>\n<title>405 Method Not Allowed</title>\n<h1>Method Not Allowed</h1>\n' +
   '<p>The method is not allowed for the requested URL.</p>\n';
 
-export function createApp({ config, log, dispatch, passthrough, onCall, shadow, routing, shutdown, tracer }: AppDeps): Hono<Env> {
+export function createApp({
+  config,
+  log,
+  dispatch,
+  passthrough,
+  onCall,
+  identityOf,
+  shadow,
+  routing,
+  shutdown,
+  tracer,
+}: AppDeps): Hono<Env> {
   const app = new Hono<Env>({ getPath: routedPath });
   const marshal = { nullAs: config.marshalNone, bigIntAs: config.marshalBigInt };
   // db calls run under --db-timeout, the others under --call-timeout.
@@ -113,7 +126,7 @@ export function createApp({ config, log, dispatch, passthrough, onCall, shadow, 
       // concurrency 1 the caller would otherwise wait for them.
       const finishedAt = performance.now();
       setImmediate(() => {
-        logCall(log, dialect, origin, outcome, startedAt, finishedAt);
+        logCall(log, dialect, origin, outcome, startedAt, finishedAt, identityOf?.(origin));
         onCall?.(dialect, origin, outcome, (finishedAt - startedAt) / 1000);
       });
     };

@@ -199,6 +199,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
         },
         onSessionLogin: identified.rememberLogin,
       }),
+      identityOf: (origin) => identities.of(origin),
       onCall(dialect, origin, outcome, seconds) {
         metrics.observeCall(dialect, outcome, seconds);
         metrics.operations.observeCall(outcome);

@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 describe('access log', () => {
-  it('writes one line per call with dialect, service, model, method, outcome, fault code, duration, client and request id', async () => {
+  it('writes one line per call with dialect, service, model, method, outcome, fault code, duration, client, request id, database and user', async () => {
     const key = stack.sim.keyFor('demo', 'admin');
     const secretArgument = 'Very Private Customer Name 4711';
     await stack.jsonrpc('object', 'execute_kw', ['demo', 2, key, 'res.partner', 'search_count', [[['name', '=', secretArgument]]]]);
@@ -43,11 +43,16 @@ describe('access log', () => {
       outcome: 'ok',
       clientIp: '127.0.0.1',
       name: 'legacy-rpc-gateway',
+      // who it ran as, as the migration report names it (never the password)
+      db: 'demo',
+      user: 'uid:2',
     });
     expect(calls[0]?.durationMs).toBeTypeOf('number');
     expect(calls[0]?.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(calls[1]).toMatchObject({ outcome: 'access_denied', faultCode: 3, error: 'odoo.exceptions.AccessDenied' });
     expect(calls[2]).toMatchObject({ service: 'common', method: 'login', outcome: 'access_denied', error: 'odoo.exceptions.AccessDenied' });
+    expect(calls[2]?.db).toBe('demo');
+    expect(calls[2]?.user).toMatch(/^login:[0-9a-f]{12}$/);
     const all = raw.join('\n');
     for (const secret of [key, secretArgument, 'wrong-password-0815', 'plain-secret-password']) expect(all).not.toContain(secret);
   });
