@@ -18,6 +18,8 @@ const readKeyPath = '/json/2/res.users.apikeys/search_read';
 const removePath = '/web/dataset/call_kw/res.users.apikeys/remove';
 // the user's earlier keys of this gateway, listed in the session after each login (removed if any)
 const sweepPath = '/web/dataset/call_kw/res.users.apikeys/search_read';
+// a password check: the session (Odoo's check_session) and the user's write_date in one request
+const stampPath = '/web/dataset/call_kw/res.users/read';
 // the mint's web session stays open: checking it later confirms the password without a hash
 const mintSequence = [authPath, createPath, makeKeyPath, runCheckPath, readKeyPath, sweepPath];
 
@@ -180,7 +182,7 @@ describe('key lifetime', () => {
     expect(bearers(s, '/json/2/res.users/context_get')).toEqual([fresh?.key]);
   });
 
-  it('confirms the password by checking the session minting opened (no password hash): a changed password stops working within the 5 s bound, and is not asked for again at once', async () => {
+  it('confirms the password by checking the session minting opened (no password hash) with the write_date read before the last login: a changed password stops working within the 5 s bound, and is not asked for again at once', async () => {
     const clock = createTestClock('2026-11-21T12:00:00Z');
     const s = await start(clock);
     await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo']);
@@ -192,7 +194,13 @@ describe('key lifetime', () => {
     s.sim.clearLog();
     await contextGet(s, 5, 'demo');
     await s.gateway.credentials.settled();
-    expect(paths(s).sort()).toEqual(['/json/2/res.users/context_get', '/web/session/check']);
+    // a new key has no write_date read before its login yet: its first check reads it and logs in once
+    expect(paths(s).sort()).toEqual(['/json/2/res.users/context_get', stampPath, authPath, sweepPath, destroyPath].sort());
+    clock.advance(3000);
+    s.sim.clearLog();
+    await contextGet(s, 5, 'demo');
+    await s.gateway.credentials.settled();
+    expect(paths(s).sort()).toEqual(['/json/2/res.users/context_get', stampPath]); // then one request, no hash
     s.sim.control.setPassword('gw', 'demo', 'changed');
     clock.advance(5000);
     s.sim.clearLog();
@@ -202,10 +210,11 @@ describe('key lifetime', () => {
     });
     expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'])).result).toBe(false);
     await s.gateway.credentials.settled();
-    // the session check failed (Odoo ended the session), one fresh login was refused, the key is revoked
-    // (404 on this build) and its session ended; the second call hit the negative cache
-    expect(paths(s).slice(0, 2)).toEqual(['/web/session/check', authPath]);
-    expect(paths(s).slice(2).sort()).toEqual(['/json/2/res.users.apikeys/revoke', destroyPath]);
+    // the session check failed (Odoo ended the session), the write_date was read with the key, one
+    // fresh login was refused, the key is revoked (404 on this build) and its session ended; the
+    // second call hit the negative cache
+    expect(paths(s).slice(0, 3)).toEqual([stampPath, '/json/2/res.users/read', authPath]);
+    expect(paths(s).slice(3).sort()).toEqual(['/json/2/res.users.apikeys/revoke', destroyPath]);
     expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'changed'])).result).toBe(5);
   });
 
@@ -218,11 +227,12 @@ describe('key lifetime', () => {
     clock.advance(5000);
     s.sim.clearLog();
     expect((await contextGet(s, 5, 'demo')).error).toBeUndefined();
-    expect(paths(s)).toEqual(['/web/session/check', authPath, sweepPath, '/json/2/res.users/context_get']);
+    // the write_date read with the key (the session is gone) before the login: the next checks' baseline
+    expect(paths(s)).toEqual([stampPath, '/json/2/res.users/read', authPath, sweepPath, '/json/2/res.users/context_get']);
     clock.advance(5000);
     s.sim.clearLog();
     await contextGet(s, 5, 'demo');
-    expect(paths(s)).toEqual(['/web/session/check', '/json/2/res.users/context_get']); // the new session
+    expect(paths(s)).toEqual([stampPath, '/json/2/res.users/context_get']); // the new session
   });
 
   it('refuses a changed password within the bound while its holder keeps re-arming the throttle from the same address', async () => {
