@@ -355,9 +355,12 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
             // "The session-check race"): it stands only with a write_date unchanged since the last login
             stamp = await upstream.webSession.userStamp(open, entry.uid, req.origin);
             if (stands && entry.userStamp !== undefined && stamp === entry.userStamp) return;
+            // the user changed (maybe the password): no call is served until the login below decides
+            if (entry.userStamp !== undefined && stamp !== entry.userStamp) entry.validatedAt = Number.NEGATIVE_INFINITY;
           } catch (err) {
             if (!isSessionExpired(err)) throw err;
             open = undefined;
+            entry.validatedAt = Number.NEGATIVE_INFINITY; // the session ended: maybe the password changed
           }
         }
         // no session, it ended (password changed, or Odoo dropped it), the user changed, no baseline
