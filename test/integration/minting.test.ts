@@ -138,9 +138,19 @@ describe('minting', () => {
 describe('key lifetime', () => {
   it('a key minted at 23:40 for one day expires at 00:00 UTC and is minted anew after midnight', async () => {
     const clock = createTestClock('2026-11-21T23:40:00Z');
-    const s = await start(clock, ['--key-renew-margin', '0', '--revalidate-interval', String(minutes(60))]);
+    const s = await start(clock, [
+      '--key-renew-margin',
+      '0',
+      '--revalidate-interval',
+      String(minutes(14)),
+      '--login-recheck-interval',
+      String(minutes(1)),
+    ]);
     await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo']);
     expect(mintedKeys(s).map((k) => k.expiration)).toEqual(['2026-11-22 00:00:00']);
+    clock.set('2026-11-21T23:59:00Z');
+    await contextGet(s, 5, 'demo'); // the password confirmed again (--revalidate-interval is at most 15 min)
+    await s.gateway.credentials.settled();
     clock.set('2026-11-21T23:59:59Z');
     s.sim.clearLog();
     await contextGet(s, 5, 'demo');
@@ -155,10 +165,20 @@ describe('key lifetime', () => {
 
   it('serves the first call inside the renewal margin with the old key while it mints the new one, removing the old key in that session', async () => {
     const clock = createTestClock('2026-11-21T12:00:00Z');
-    const s = await start(clock, ['--key-duration', '7', '--revalidate-interval', String(minutes(60 * 24 * 30))]);
+    const s = await start(clock, [
+      '--key-duration',
+      '7',
+      '--revalidate-interval',
+      String(minutes(14)),
+      '--login-recheck-interval',
+      String(minutes(1)),
+    ]);
     await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo']);
     const [old] = mintedKeys(s);
     expect(old?.expiration).toBe('2026-11-28 00:00:00');
+    clock.set('2026-11-27T23:49:00Z');
+    await contextGet(s, 5, 'demo'); // the password confirmed again (--revalidate-interval is at most 15 min)
+    await s.gateway.credentials.settled();
     clock.set('2026-11-27T23:51:00Z'); // inside the default 10-minute margin
     s.sim.clearLog();
     expect((await contextGet(s, 5, 'demo')).error).toBeUndefined();

@@ -46,7 +46,7 @@ describe('replicas sharing credentials through Redis', () => {
     // call: on a loaded machine the first 100 calls can outlast half of it, so it is set out of reach
     const r = (replicas = await startReplicas(4, {
       name: 'first-calls',
-      flags: (sim) => ['--service-key', sim.keyFor('gw', 'admin'), '--revalidate-interval', '600000'],
+      flags: (sim) => ['--service-key', sim.keyFor('gw', 'admin'), '--revalidate-interval', '600000', '--login-recheck-interval', '60000'],
     }));
     const answers = await Promise.all(Array.from({ length: 100 }, (_, n) => contextGet(r, n % 4, 5, 'demo')));
     expect(answers.filter((a) => a.error !== undefined).map((a) => errorData(a.error).message)).toEqual([]);
