@@ -9,7 +9,14 @@ import type { Config } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import { stringifyJson } from '../json/index.ts';
 import { isInt, isStruct, struct, type Struct, type Value } from '../value.ts';
-import { errorFromAnswer, errorFromJsonRpc, jsonFromAnswer, unknownDatabase, upstreamError } from './errors/index.ts';
+import {
+  errorFromAnswer,
+  errorFromJsonRpc,
+  isUnknownDatabaseAnswer,
+  jsonFromAnswer,
+  unknownDatabase,
+  upstreamError,
+} from './errors/index.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
 import type { UpstreamHttp, UpstreamResponse } from './pool.ts';
 
@@ -146,12 +153,9 @@ export function createWebSessionClient(http: UpstreamHttp, config: Config): WebS
         answer = await post('/web/session/authenticate', db, struct({ db, login, password }), undefined, origin, false, atRoot);
       } catch (err) {
         // A missing database (or one the dbfilter hides) is the legacy unknown-database fault.
-        if (
-          err instanceof LegacyError &&
-          (err.name.startsWith('psycopg2.') || (err.kind === 'access_error' && err.message === 'Database not found.'))
-        ) {
-          throw unknownDatabase(db);
-        }
+        // Only Odoo's own unknown-database answers: any other psycopg2 error (a connection terminated
+        // while a database is duplicated, PostgreSQL restarting) is passed on as what it is
+        if (isUnknownDatabaseAnswer(err)) throw unknownDatabase(db);
         throw err;
       }
       const uid = isStruct(answer.value) ? answer.value.get('uid') : undefined;
