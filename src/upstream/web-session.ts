@@ -6,7 +6,6 @@
  */
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
-import { LegacyError } from '../errors.ts';
 import { stringifyJson } from '../json/index.ts';
 import { isInt, isStruct, struct, type Struct, type Value } from '../value.ts';
 import {
