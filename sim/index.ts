@@ -16,6 +16,9 @@ import { methodTableFor, personaMethodTable, withoutMethods } from './method-spe
 import { withCustomSpecs } from './methods/custom.ts';
 import { loadSeed } from './seed.ts';
 import { SessionStore } from './sessions.ts';
+import { sessionToken } from './web-session-routes.ts';
+import { formatDatetime } from './clock.ts';
+import type { Row } from './model.ts';
 import type { LegacyEndpointSettings } from './legacy/route.ts';
 import type { Perturbation } from './legacy/xmlrpc-write.ts';
 import { createTransfers, type TransferControl } from './transfer-routes.ts';
@@ -137,10 +140,22 @@ export interface DocBearerControl {
   setMethod(db: string, model: string, method: string, doc: unknown): void;
 }
 
+/** How a write to a session-token field meets a concurrent session check. */
+export interface WriteRace {
+  racedByCheck?: boolean;
+}
+
 /** The test API of users and system parameters. */
 export interface SimulatorControl {
-  /** Changes a user's password in `db` (as the user would in Preferences); throws for unknown names. */
-  setPassword(db: string, login: string, password: string): void;
+  /**
+   * Changes a user's password in `db` (as the user would in Preferences: the user's `write_date`
+   * moves); throws for unknown names. `racedByCheck`: a `check_session` ran inside the writing
+   * transaction, so every open session of the user keeps passing the check (Odoo 19.0's race,
+   * docs/security.md) while the new password and `write_date` are visible.
+   */
+  setPassword(db: string, login: string, password: string, opts?: WriteRace): void;
+  /** Turns on two-factor authentication for `login` (its `totp_secret` written in every database: `write_date` moves). */
+  enableTotp(login: string, opts?: WriteRace): void;
   /** Sets (or, with `undefined`, removes) a system parameter of `db`. */
   setConfigParameter(db: string, key: string, value: string | undefined): void;
   /** A system parameter of `db` and when a login last wrote it (`undefined`: not since the start). */
@@ -233,6 +248,7 @@ function buildAll(options: Required<SimulatorOptions>): Map<string, Database> {
 export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
   const options = validateOptions(opts);
   const keys = new KeyStore(options.now, () => [...state.databases.keys()]);
+  const totpLogins = new Set(options.totpLogins); // enableTotp adds to it
   const state: ServerState = {
     databases: buildAll(options),
     keys,
@@ -240,7 +256,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     docs: new Map(),
     sessions: new SessionStore(),
     laterBuild: options.laterBuild,
-    totpLogins: new Set(options.totpLogins),
+    totpLogins,
     proxyMode: options.proxyMode,
     now: options.now,
     log: [],
@@ -277,6 +293,19 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     }
     return out;
   };
+  /**
+   * A `write()` to a session-token field of `user`: the change, `write_date`, and the cache cleared
+   * inside the transaction; with `racedByCheck`, a check in that window cached the old token.
+   */
+  const writeTokenField = (users: { db: Database; user: Row }[], opts: WriteRace | undefined, change: () => void): void => {
+    const before = users.flatMap(({ db, user }) =>
+      state.sessions.ofUser(db.name, user.id).map((s) => [s.sid, sessionToken(db, user.id, totpLogins)] as const),
+    );
+    change();
+    for (const { user } of users) user.v.write_date = formatDatetime(state.now());
+    state.sessions.clearTokenCache();
+    if (opts?.racedByCheck === true) for (const [sid, token] of before) state.sessions.cacheStaleToken(sid, token);
+  };
   return {
     url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
     port,
@@ -294,6 +323,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       Object.assign(state.manager, initialManager(options));
       state.docs.clear();
       state.sessions.clear();
+      totpLogins.clear();
+      for (const login of options.totpLogins) totpLogins.add(login);
       keys.restore();
     },
     databases: () => [...state.databases.keys()],
@@ -307,11 +338,18 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     transfers: state.transfers,
     legacyEndpoints: state.legacy,
     control: {
-      setPassword(name, login, password) {
+      setPassword(name, login, password, opts) {
         const db = dbOf(name);
         const user = [...(db.model('res.users')?.rows.values() ?? [])].find((u) => u.v.login === login);
         if (user === undefined) throw new Error(`no user ${JSON.stringify(login)} in ${name}`);
-        db.passwords.set(user.id, password);
+        writeTokenField([{ db, user }], opts, () => db.passwords.set(user.id, password));
+      },
+      enableTotp(login, opts) {
+        const found = [...state.databases.values()].flatMap((db) =>
+          [...(db.model('res.users')?.rows.values() ?? [])].filter((u) => u.v.login === login).map((user) => ({ db, user })),
+        );
+        if (found.length === 0) throw new Error(`no user ${JSON.stringify(login)}`);
+        writeTokenField(found, opts, () => totpLogins.add(login));
       },
       dropSessions() {
         state.sessions.clear();

@@ -70,6 +70,36 @@ export class SessionStore {
   /** Forgets every session (simulator reset). */
   clear(): void {
     this.#byId.clear();
+    this.#staleTokens.clear();
+  }
+
+  /** The logged-in sessions of `uid` in `db`. */
+  ofUser(db: string, uid: number): SimSession[] {
+    return [...this.#byId.values()].filter((s) => s.db === db && s.uid === uid);
+  }
+
+  /**
+   * `_compute_session_token` is ormcached on the sid (Odoo: `res_users.py`). The simulator computes
+   * the token afresh at every check (a cache every write clears) except where the race below left
+   * a stale one: what `check_session` expects for `sid`.
+   */
+  #staleTokens = new Map<string, string | undefined>();
+  expectedToken(sid: string, compute: () => string | undefined): string | undefined {
+    return this.#staleTokens.has(sid) ? this.#staleTokens.get(sid) : compute();
+  }
+
+  /** `registry.clear_cache()`: what a write to a session-token field does (inside its transaction). */
+  clearTokenCache(): void {
+    this.#staleTokens.clear();
+  }
+
+  /**
+   * The race of Odoo 19.0: a write to a session-token field clears the ormcache inside its
+   * transaction, before the commit; a `check_session` that runs in that window computes the token
+   * from the committed (old) row and caches it, so the session stays valid after the commit.
+   */
+  cacheStaleToken(sid: string, token: string | undefined): void {
+    this.#staleTokens.set(sid, token);
   }
 }
 

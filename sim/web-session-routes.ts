@@ -34,14 +34,16 @@ export function isWebSessionPath(path: string): boolean {
 }
 
 /**
- * `res.users._compute_session_token` over `_get_session_token_fields()` (id, login, password, active):
- * any change to them — a new password above all — ends the user's sessions at their next request.
+ * `res.users._compute_session_token` over `_get_session_token_fields()` (id, login, password, active,
+ * and `auth_totp`'s totp_secret): any change to them — a new password, a new second factor — ends
+ * the user's sessions at their next request (unless a stale token is cached: `SessionStore.cacheStaleToken`).
  */
-function sessionToken(db: Database, uid: number): string | undefined {
+export function sessionToken(db: Database, uid: number, totpLogins: ReadonlySet<string>): string | undefined {
   const user = db.model('res.users')?.rows.get(uid);
   if (user === undefined) return undefined;
+  const totp = totpLogins.has(String(user.v.login));
   return createHash('sha256')
-    .update(JSON.stringify([uid, user.v.login, db.passwords.get(uid) ?? null, user.v.active]))
+    .update(JSON.stringify([uid, user.v.login, db.passwords.get(uid) ?? null, user.v.active, totp]))
     .digest('hex');
 }
 
@@ -107,7 +109,7 @@ function authenticate(state: Json2State, req: SimRequest, id: Value, params: Map
   }
   session.uid = user.id;
   session.preUid = undefined;
-  session.token = sessionToken(db, user.id);
+  session.token = sessionToken(db, user.id, state.totpLogins);
   return jsonRpcResult(id, sessionInfo(db, user.id, now, state.persona.release), cookie);
 }
 
@@ -124,7 +126,9 @@ export function handleWebSession(state: Json2State, req: SimRequest): SimRespons
   if (db === undefined) return htmlResponse(404, noDatabasePage());
   if (session === undefined || session.uid === undefined) return jsonRpcSessionExpired(id);
   // `check_session`: a session whose user's password (or login, or activity) changed is logged out
-  if (session.token === undefined || session.token !== sessionToken(db, session.uid)) {
+  const uid = session.uid;
+  const expected = state.sessions.expectedToken(session.sid, () => sessionToken(db, uid, state.totpLogins));
+  if (session.token === undefined || session.token !== expected) {
     state.sessions.destroy(session);
     return jsonRpcSessionExpired(id);
   }

@@ -74,6 +74,17 @@ describe('loadConfig()', () => {
     }
   });
 
+  it('holds the 15-minute cap on the 2FA-policy window for every combination of --login-recheck-interval and --revalidate-interval, at start', () => {
+    expect(() => loadConfig(['--revalidate-interval', '300000'])).not.toThrow(); // 600000 + 300000
+    expect(() => loadConfig(['--revalidate-interval', '300001'])).toThrow(
+      /--login-recheck-interval \/ LOGIN_RECHECK_INTERVAL \+ --revalidate-interval \/ REVALIDATE_INTERVAL: 600000 \+ 300001 = 900001 ms, more than 900000 \(15 min\)/,
+    );
+    expect(() => loadConfig(['--revalidate-interval', '240000', '--login-recheck-interval', '660000'])).not.toThrow();
+    expect(() => loadConfig(['--revalidate-interval', '240000', '--login-recheck-interval', '700000'])).toThrow(/lower one of them/);
+    expect(() => loadConfig(['--revalidate-interval', '3600000', '--login-recheck-interval', '1000'])).toThrow(/--revalidate-interval/);
+    expect(() => loadConfig([], { REVALIDATE_INTERVAL: '899000', LOGIN_RECHECK_INTERVAL: '1000' })).not.toThrow();
+  });
+
   it('defaults the credential settings', () => {
     expect(loadConfig([], {})).toMatchObject({
       keyDurationDays: 1,

@@ -76,6 +76,9 @@ export const secretFileForms = {
 } as const;
 
 /** The settings table; docs/configuration.md's table mirrors it (a test checks they agree). */
+/** The cap on --login-recheck-interval + --revalidate-interval (see `loginPolicyWindow`). */
+export const maxLoginPolicyWindowMs = 900_000;
+
 export const settings = {
   upstream: {
     flag: 'upstream',
@@ -415,14 +418,18 @@ export const settings = {
   revalidateIntervalMs: {
     flag: 'revalidate-interval',
     env: 'REVALIDATE_INTERVAL',
-    schema: durationMs(1000).default(5000),
-    help: 'Bound, in milliseconds, on how long a changed password keeps working: each replica confirms the password behind a key at least this often (by checking the web session minting opened, which costs Odoo no password hash; in the background once half of it has passed, so calls in steady use do not wait) and serves no key it could not confirm within it. Default 5000.',
+    schema: durationMs(1000)
+      .max(maxLoginPolicyWindowMs - 1000)
+      .default(5000),
+    help: "Bound, in milliseconds, on how long a changed password keeps working: each replica confirms the password behind a key at least this often (by checking the web session minting opened together with the user's write_date, which costs Odoo no password hash; in the background once half of it has passed, so calls in steady use do not wait) and serves no key it could not confirm within it. With --login-recheck-interval at most 900000 in all. Default 5000.",
   },
   loginRecheckIntervalMs: {
     flag: 'login-recheck-interval',
     env: 'LOGIN_RECHECK_INTERVAL',
-    schema: durationMs(1000).max(900_000).default(600_000),
-    help: 'Bound, in milliseconds, on how long a session check stands in for a real password login: past it the password is confirmed by logging in again, so what Odoo refuses at login without changing the user (an enforced 2FA policy, any rule that allows API keys only on RPC) is refused through the gateway too. At most 900000. Default 600000 (10 min).',
+    schema: durationMs(1000)
+      .max(maxLoginPolicyWindowMs - 1000)
+      .default(600_000),
+    help: 'Bound, in milliseconds, on how long a session check stands in for a real password login: past it the password is confirmed by logging in again, so what Odoo refuses at login without changing the user (an enforced 2FA policy, any rule that allows API keys only on RPC) is refused through the gateway too, within this plus --revalidate-interval, which together are at most 900000 (15 min). Default 600000 (10 min).',
   },
   negativeCacheTtlMs: {
     flag: 'negative-cache-ttl',
@@ -696,6 +703,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {})
     problems.push('--state-secret / STATE_SECRET: required with --redis-url: replicas store keys in Redis encrypted under it');
   }
   adminAccess(out, problems);
+  loginPolicyWindow(out, problems);
   const keys = out.serviceKey as ServiceKeys | undefined;
   if (keys !== undefined && typeof out.serviceDb === 'string' && keys.keyFor(out.serviceDb) === undefined) {
     problems.push(
@@ -704,6 +712,21 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = {})
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(out) as Config;
+}
+
+/**
+ * What Odoo refuses at login without changing the user (an enforced 2FA policy) is refused through
+ * the gateway within --login-recheck-interval + --revalidate-interval: the last check that a session
+ * check may stand for a login confirms the key for one more --revalidate-interval. The documented
+ * cap (docs/security.md) holds for every combination of the two.
+ */
+function loginPolicyWindow(out: Record<string, unknown>, problems: string[]): void {
+  const recheck = out.loginRecheckIntervalMs;
+  const revalidate = out.revalidateIntervalMs;
+  if (typeof recheck !== 'number' || typeof revalidate !== 'number' || recheck + revalidate <= maxLoginPolicyWindowMs) return;
+  problems.push(
+    `--login-recheck-interval / LOGIN_RECHECK_INTERVAL + --revalidate-interval / REVALIDATE_INTERVAL: ${recheck} + ${revalidate} = ${recheck + revalidate} ms, more than ${maxLoginPolicyWindowMs} (15 min): what Odoo refuses at login (an enforced 2FA policy) would keep working through the gateway that long; lower one of them`,
+  );
 }
 
 /** Loopback spellings an admin port may listen on without a token. */

@@ -9,7 +9,8 @@ import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { accessDenied, LegacyError } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import type { Upstream } from '../upstream/index.ts';
+import { stampOf, type Upstream } from '../upstream/index.ts';
+import { struct } from '../value.ts';
 import { createApiKeyPasswords } from './api-key-passwords.ts';
 import { createCredentialCache, createLru } from './cache.ts';
 import { refuseLoneSurrogates } from './lone-surrogates.ts';
@@ -273,6 +274,19 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     };
   }
 
+  /**
+   * The user's `write_date` read with the key itself over JSON-2 (no session, no cache Odoo could hold
+   * stale); undefined where it cannot be read (the key is refused: the next check logs in again).
+   */
+  async function stampWithKey(entry: PasswordKey, origin: CallOrigin): Promise<string | undefined> {
+    try {
+      const body = struct({ ids: [entry.uid], fields: ['write_date'] });
+      return stampOf(await upstream.json2({ db: entry.db, key: entry.key, model: 'res.users', method: 'read', body }, origin), '', 0);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Users (db, uid) one of whose live minted keys Odoo refused: this process removes none of their keys. */
   const keysTakenAway = new Set<string>();
 
@@ -333,22 +347,33 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       // must not decide whether a changed password is noticed.
       async revalidate(entry, req) {
         const stands = loginStands(entry, now(), config.loginRecheckIntervalMs);
-        if (entry.session !== undefined && stands) {
+        // the user's write_date, read before any fresh login below: its baseline for later checks
+        let stamp: string | undefined;
+        let open = entry.session;
+        if (open !== undefined) {
           try {
-            // Odoo ends a session whose user's password changed; checking it hashes nothing
-            await upstream.webSession.check(entry.session, req.origin);
-            return;
+            // Odoo ends a session whose user's password changed; checking it hashes nothing. But Odoo
+            // 19.0 may answer it from a token cached inside the changing transaction (docs/security.md
+            // "The session-check race"): it stands only with a write_date unchanged since the last login
+            stamp = await upstream.webSession.userStamp(open, entry.uid, req.origin);
+            if (stands && entry.userStamp !== undefined && stamp === entry.userStamp) return;
+            // the user changed (maybe the password): no call is served until the login below decides
+            if (entry.userStamp !== undefined && stamp !== entry.userStamp) entry.validatedAt = Number.NEGATIVE_INFINITY;
           } catch (err) {
             if (!isSessionExpired(err)) throw err;
+            open = undefined;
+            entry.validatedAt = Number.NEGATIVE_INFINITY; // the session ended: maybe the password changed
           }
         }
-        // no session, it ended (password changed, or Odoo dropped it), or the last login is too old: one fresh login
+        // no session, it ended (password changed, or Odoo dropped it), the user changed, no baseline
+        // yet (a new key) or the last login is too old: one fresh login
+        stamp ??= await stampWithKey(entry, req.origin);
         const loggedInAt = now();
-        const superseded = stands ? undefined : entry.session; // still open: logged out once replaced
         const { uid, session } = await checkPassword(upstream, req, req.origin, baseUrls);
-        if (superseded !== undefined) void endSession(upstream, superseded, ownOrigin());
+        if (open !== undefined) void endSession(upstream, open, ownOrigin()); // still open: logged out once replaced
         entry.session = session;
         entry.loggedInAt = loggedInAt;
+        entry.userStamp = stamp;
         if (BigInt(uid) !== BigInt(entry.uid)) throw badCredentials();
         return 'logged-in';
       },

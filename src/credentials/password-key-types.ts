@@ -32,6 +32,13 @@ export interface PasswordKey {
    * field the session token covers.
    */
   loggedInAt?: number | undefined;
+  /**
+   * The user's `write_date` read before the last real password login (absent: none such). A passing
+   * session check confirms the password only while the user's `write_date` still equals it: Odoo
+   * 19.0 can answer a session check from a token it cached inside the transaction that changed the
+   * password or the second factor, but that change always writes `write_date` (docs/security.md).
+   */
+  userStamp?: string | undefined;
 }
 
 /** One call's credentials, as the resolvers need them. */

@@ -83,6 +83,24 @@ describe('createWebSessionClient()', () => {
       '{"name": "odoo.exceptions.AccessError", "message": "Database not found.", "arguments": [], "context": {}, "debug": ""}',
       { name: 'psycopg2.OperationalError' },
     ],
+    [
+      'a connection PostgreSQL terminated (a database being duplicated): that error, not an unknown database',
+      '{"name": "psycopg2.OperationalError", "message": "terminating connection due to administrator command\\nserver closed the connection unexpectedly\\n", "arguments": [], "context": {}, "debug": ""}',
+      {
+        name: 'psycopg2.OperationalError',
+        message: 'terminating connection due to administrator command\nserver closed the connection unexpectedly\n',
+      },
+    ],
+    [
+      'PostgreSQL starting up: that error, not an unknown database',
+      '{"name": "psycopg2.OperationalError", "message": "connection to server at \\"db\\" (10.0.0.9), port 5432 failed: FATAL:  the database system is starting up\\n", "arguments": [], "context": {}, "debug": ""}',
+      { name: 'psycopg2.OperationalError', message: expect.stringContaining('the database system is starting up') as string },
+    ],
+    [
+      'another psycopg2 error: that error',
+      '{"name": "psycopg2.errors.SerializationFailure", "message": "could not serialize access due to concurrent update\\n", "arguments": [], "context": {}, "debug": ""}',
+      { name: 'psycopg2.errors.SerializationFailure' },
+    ],
   ])('maps a login refused with %s', async (_what, data, expected) => {
     const { client } = fakeHttp([
       json(`{"jsonrpc": "2.0", "id": null, "error": {"code": 0, "message": "Odoo Server Error", "data": ${data}}}`),

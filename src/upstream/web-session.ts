@@ -6,10 +6,16 @@
  */
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
-import { LegacyError } from '../errors.ts';
 import { stringifyJson } from '../json/index.ts';
 import { isInt, isStruct, struct, type Struct, type Value } from '../value.ts';
-import { errorFromAnswer, errorFromJsonRpc, jsonFromAnswer, unknownDatabase, upstreamError } from './errors/index.ts';
+import {
+  errorFromAnswer,
+  errorFromJsonRpc,
+  isUnknownDatabaseAnswer,
+  jsonFromAnswer,
+  unknownDatabase,
+  upstreamError,
+} from './errors/index.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
 import type { UpstreamHttp, UpstreamResponse } from './pool.ts';
 
@@ -81,6 +87,13 @@ export interface WebSessionClient {
    * rejects with `odoo.http.SessionExpiredException` then.
    */
   check(session: WebSession, origin: CallOrigin): Promise<void>;
+  /**
+   * The session check and the user's `write_date` in one request (`res.users.read` in the session:
+   * Odoo runs `check_session` first). A passing check alone can stem from a session token Odoo
+   * cached inside the transaction that changed the password (docs/security.md "The session-check
+   * race"); the `write_date` the change wrote cannot. Rejects as `check` does.
+   */
+  userStamp(session: WebSession, uid: number | bigint, origin: CallOrigin): Promise<string>;
 }
 
 /** The `session_id` value a Set-Cookie header (or several) carries. */
@@ -90,6 +103,14 @@ function sessionIdFrom(setCookie: string | string[] | undefined): string | undef
     if (m) return m[1];
   }
   return undefined;
+}
+
+/** The `write_date` of the one row a `res.users.read` answered. */
+export function stampOf(value: Value, url: string, elapsedMs: number): string {
+  const row = Array.isArray(value) && value.length === 1 ? value[0] : undefined;
+  const stamp = row !== undefined && isStruct(row) ? row.get('write_date') : undefined;
+  if (typeof stamp !== 'string') throw upstreamError('upstream_invalid', 'upstream res.users.read answered no write_date', url, elapsedMs);
+  return stamp;
 }
 
 /** Creates the client on top of the upstream pool. */
@@ -131,12 +152,9 @@ export function createWebSessionClient(http: UpstreamHttp, config: Config): WebS
         answer = await post('/web/session/authenticate', db, struct({ db, login, password }), undefined, origin, false, atRoot);
       } catch (err) {
         // A missing database (or one the dbfilter hides) is the legacy unknown-database fault.
-        if (
-          err instanceof LegacyError &&
-          (err.name.startsWith('psycopg2.') || (err.kind === 'access_error' && err.message === 'Database not found.'))
-        ) {
-          throw unknownDatabase(db);
-        }
+        // Only Odoo's own unknown-database answers: any other psycopg2 error (a connection terminated
+        // while a database is duplicated, PostgreSQL restarting) is passed on as what it is
+        if (isUnknownDatabaseAnswer(err)) throw unknownDatabase(db);
         throw err;
       }
       const uid = isStruct(answer.value) ? answer.value.get('uid') : undefined;
@@ -170,6 +188,14 @@ export function createWebSessionClient(http: UpstreamHttp, config: Config): WebS
       // session Odoo no longer has, it answers Session Expired instead of "No database is selected".
       const { res } = await post('/web/session/check', session.db, new Map(), session.cookie, origin, true);
       session.cookie = sessionIdFrom(res.headers['set-cookie']) ?? session.cookie;
+    },
+
+    async userStamp(session, uid, origin) {
+      // the database header as for `check`: a session Odoo no longer has answers Session Expired
+      const params = struct({ model: 'res.users', method: 'read', args: [[uid], ['write_date']], kwargs: new Map() });
+      const { res, value } = await post('/web/dataset/call_kw/res.users/read', session.db, params, session.cookie, origin, true);
+      session.cookie = sessionIdFrom(res.headers['set-cookie']) ?? session.cookie;
+      return stampOf(value, http.url, res.elapsedMs);
     },
   };
 }

@@ -90,6 +90,8 @@ beforeAll(async () => {
       '8',
       '--revalidate-interval',
       '600000',
+      '--login-recheck-interval', // with it at most 15 min (docs/security.md)
+      '60000',
     ],
     ['--expose-gc', '--import', new URL('./support/gc-on-signal.mjs', import.meta.url).pathname],
   );

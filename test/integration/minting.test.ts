@@ -18,6 +18,8 @@ const readKeyPath = '/json/2/res.users.apikeys/search_read';
 const removePath = '/web/dataset/call_kw/res.users.apikeys/remove';
 // the user's earlier keys of this gateway, listed in the session after each login (removed if any)
 const sweepPath = '/web/dataset/call_kw/res.users.apikeys/search_read';
+// a password check: the session (Odoo's check_session) and the user's write_date in one request
+const stampPath = '/web/dataset/call_kw/res.users/read';
 // the mint's web session stays open: checking it later confirms the password without a hash
 const mintSequence = [authPath, createPath, makeKeyPath, runCheckPath, readKeyPath, sweepPath];
 
@@ -136,9 +138,19 @@ describe('minting', () => {
 describe('key lifetime', () => {
   it('a key minted at 23:40 for one day expires at 00:00 UTC and is minted anew after midnight', async () => {
     const clock = createTestClock('2026-11-21T23:40:00Z');
-    const s = await start(clock, ['--key-renew-margin', '0', '--revalidate-interval', String(minutes(60))]);
+    const s = await start(clock, [
+      '--key-renew-margin',
+      '0',
+      '--revalidate-interval',
+      String(minutes(14)),
+      '--login-recheck-interval',
+      String(minutes(1)),
+    ]);
     await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo']);
     expect(mintedKeys(s).map((k) => k.expiration)).toEqual(['2026-11-22 00:00:00']);
+    clock.set('2026-11-21T23:59:00Z');
+    await contextGet(s, 5, 'demo'); // the password confirmed again (--revalidate-interval is at most 15 min)
+    await s.gateway.credentials.settled();
     clock.set('2026-11-21T23:59:59Z');
     s.sim.clearLog();
     await contextGet(s, 5, 'demo');
@@ -153,10 +165,20 @@ describe('key lifetime', () => {
 
   it('serves the first call inside the renewal margin with the old key while it mints the new one, removing the old key in that session', async () => {
     const clock = createTestClock('2026-11-21T12:00:00Z');
-    const s = await start(clock, ['--key-duration', '7', '--revalidate-interval', String(minutes(60 * 24 * 30))]);
+    const s = await start(clock, [
+      '--key-duration',
+      '7',
+      '--revalidate-interval',
+      String(minutes(14)),
+      '--login-recheck-interval',
+      String(minutes(1)),
+    ]);
     await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo']);
     const [old] = mintedKeys(s);
     expect(old?.expiration).toBe('2026-11-28 00:00:00');
+    clock.set('2026-11-27T23:49:00Z');
+    await contextGet(s, 5, 'demo'); // the password confirmed again (--revalidate-interval is at most 15 min)
+    await s.gateway.credentials.settled();
     clock.set('2026-11-27T23:51:00Z'); // inside the default 10-minute margin
     s.sim.clearLog();
     expect((await contextGet(s, 5, 'demo')).error).toBeUndefined();
@@ -180,7 +202,7 @@ describe('key lifetime', () => {
     expect(bearers(s, '/json/2/res.users/context_get')).toEqual([fresh?.key]);
   });
 
-  it('confirms the password by checking the session minting opened (no password hash): a changed password stops working within the 5 s bound, and is not asked for again at once', async () => {
+  it('confirms the password by checking the session minting opened (no password hash) with the write_date read before the last login: a changed password stops working within the 5 s bound, and is not asked for again at once', async () => {
     const clock = createTestClock('2026-11-21T12:00:00Z');
     const s = await start(clock);
     await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo']);
@@ -192,7 +214,13 @@ describe('key lifetime', () => {
     s.sim.clearLog();
     await contextGet(s, 5, 'demo');
     await s.gateway.credentials.settled();
-    expect(paths(s).sort()).toEqual(['/json/2/res.users/context_get', '/web/session/check']);
+    // a new key has no write_date read before its login yet: its first check reads it and logs in once
+    expect(paths(s).sort()).toEqual(['/json/2/res.users/context_get', stampPath, authPath, sweepPath, destroyPath].sort());
+    clock.advance(3000);
+    s.sim.clearLog();
+    await contextGet(s, 5, 'demo');
+    await s.gateway.credentials.settled();
+    expect(paths(s).sort()).toEqual(['/json/2/res.users/context_get', stampPath]); // then one request, no hash
     s.sim.control.setPassword('gw', 'demo', 'changed');
     clock.advance(5000);
     s.sim.clearLog();
@@ -202,10 +230,11 @@ describe('key lifetime', () => {
     });
     expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'])).result).toBe(false);
     await s.gateway.credentials.settled();
-    // the session check failed (Odoo ended the session), one fresh login was refused, the key is revoked
-    // (404 on this build) and its session ended; the second call hit the negative cache
-    expect(paths(s).slice(0, 2)).toEqual(['/web/session/check', authPath]);
-    expect(paths(s).slice(2).sort()).toEqual(['/json/2/res.users.apikeys/revoke', destroyPath]);
+    // the session check failed (Odoo ended the session), the write_date was read with the key, one
+    // fresh login was refused, the key is revoked (404 on this build) and its session ended; the
+    // second call hit the negative cache
+    expect(paths(s).slice(0, 3)).toEqual([stampPath, '/json/2/res.users/read', authPath]);
+    expect(paths(s).slice(3).sort()).toEqual(['/json/2/res.users.apikeys/revoke', destroyPath]);
     expect((await s.jsonrpc('common', 'login', ['gw', 'demo', 'changed'])).result).toBe(5);
   });
 
@@ -218,11 +247,12 @@ describe('key lifetime', () => {
     clock.advance(5000);
     s.sim.clearLog();
     expect((await contextGet(s, 5, 'demo')).error).toBeUndefined();
-    expect(paths(s)).toEqual(['/web/session/check', authPath, sweepPath, '/json/2/res.users/context_get']);
+    // the write_date read with the key (the session is gone) before the login: the next checks' baseline
+    expect(paths(s)).toEqual([stampPath, '/json/2/res.users/read', authPath, sweepPath, '/json/2/res.users/context_get']);
     clock.advance(5000);
     s.sim.clearLog();
     await contextGet(s, 5, 'demo');
-    expect(paths(s)).toEqual(['/web/session/check', '/json/2/res.users/context_get']); // the new session
+    expect(paths(s)).toEqual([stampPath, '/json/2/res.users/context_get']); // the new session
   });
 
   it('refuses a changed password within the bound while its holder keeps re-arming the throttle from the same address', async () => {

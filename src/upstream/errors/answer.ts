@@ -99,3 +99,18 @@ export function unknownDatabase(db: string): LegacyError {
   const message = `connection to server failed: FATAL:  database "${db}" does not exist\n`;
   return new LegacyError('internal', { name: 'psycopg2.OperationalError', message });
 }
+
+/**
+ * Whether `err` is Odoo's own answer for a database it does not have: PostgreSQL's `database "x"
+ * does not exist` at connect (a psycopg2 OperationalError), or the AccessError "Database not found."
+ * of a database the dbfilter hides. Any other psycopg2 error (a connection terminated while a
+ * database is duplicated, PostgreSQL restarting) says nothing about the database's existence.
+ */
+export function isUnknownDatabaseAnswer(err: unknown): boolean {
+  if (!(err instanceof LegacyError)) return false;
+  if (err.kind === 'access_error' && err.message === 'Database not found.') return true;
+  return (
+    (err.name === 'psycopg2.OperationalError' || err.name === 'psycopg2.errors.InvalidCatalogName') &&
+    /(?:^|FATAL:\s+)database "[^"\n]*" does not exist\n?$/.test(err.message)
+  );
+}

@@ -15,6 +15,7 @@ export {
   jsonTextFromAnswer,
   unauthorizedName,
   unknownDatabase,
+  isUnknownDatabaseAnswer,
   type UpstreamAnswer,
 } from './answer.ts';
 export { errorFromJson2, kindFromName } from './error-json.ts';
