@@ -22,6 +22,7 @@ import { createReportPersistence } from '../report/report-persistence.ts';
 import { createSharedReport, type SharedReport } from '../report/shared-report.ts';
 import { createShadow, maxCompareBytes, placeholderBody, type Shadow } from '../cutover/index.ts';
 import { createRouteTable, createVerifier, RoutesFileError, type RouteTable, type Verifier } from '../cutover/routes/index.ts';
+import type { VerifyResult } from '../cutover/routes/verify.ts';
 import { createSignatureResolverFromConfig, type SignatureResolver } from '../signatures/index.ts';
 import { createSuccessors, successorMethodNames } from '../successors/index.ts';
 import { createSharedState } from '../state/index.ts';
@@ -137,18 +138,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
           log,
           onResult(result) {
             metrics.observeShadow(result.call, result.outcome);
-            const { call } = result;
-            report.recordShadow({
-              userAgent: result.userAgent,
-              ip: result.ip,
-              service: call.service,
-              method: call.method,
-              model: call.model,
-              modelMethod: call.modelMethod,
-              outcome: result.outcome,
-              ...(result.deviation === undefined ? {} : { deviation: result.deviation }),
-              ...(result.difference === undefined ? {} : { difference: result.difference }),
-            });
+            report.recordShadow(reportedComparison(result));
           },
         })
       : undefined;
@@ -420,19 +410,7 @@ function createRoutes(
     log,
     onResult(result) {
       metrics.observeVerify(result.call, result.outcome);
-      const { call } = result;
-      report.recordShadow({
-        userAgent: result.userAgent,
-        ip: result.ip,
-        service: call.service,
-        method: call.method,
-        model: call.model,
-        modelMethod: call.modelMethod,
-        outcome: result.outcome,
-        ...(result.deviation === undefined ? {} : { deviation: result.deviation }),
-        ...(result.difference === undefined ? {} : { difference: result.difference }),
-        ...(result.json2Body === undefined ? {} : { json2Body: result.json2Body }),
-      });
+      report.recordShadow(reportedComparison(result));
     },
   });
   metrics.trackVerifyInFlight(() => verifier.inFlight);
@@ -484,5 +462,22 @@ function routesStatus(routes: GatewayRoutes) {
         fallbacks: routes.routing.gone(),
       };
     },
+  };
+}
+
+/** A compared call (shadow mode's or `verify`'s) as the migration report records it. */
+function reportedComparison(result: VerifyResult): Parameters<SharedReport['recordShadow']>[0] {
+  const { call } = result;
+  return {
+    userAgent: result.userAgent,
+    ip: result.ip,
+    service: call.service,
+    method: call.method,
+    model: call.model,
+    modelMethod: call.modelMethod,
+    outcome: result.outcome,
+    ...(result.deviation === undefined ? {} : { deviation: result.deviation }),
+    ...(result.difference === undefined ? {} : { difference: result.difference }),
+    ...(result.json2Body === undefined ? {} : { json2Body: result.json2Body }),
   };
 }
