@@ -34,6 +34,9 @@
  *    (`res.partner.search_count`) is made slow once on purpose — a PostgreSQL session holds an exclusive
  *    lock on `res_partner` for 2.5 s while it runs — then light calls through the gateway and direct,
  *    timed. Against a copy of `--db` (`scratch44`, dropped at the end: the lock must not hold others).
+ * 9. clock: against an Odoo whose clock lags its database's (give `--upstream` a second Odoo run under
+ *    `faketime -f -1d`, and `--db` a copy), `demo`/`demo` logs in `--samples` times, 4 s apart: the
+ *    answers and the mints (Odoo's key records named by the gateway, and the gateway's metrics).
  *
  *   npx tsx scripts/hold-up-against-odoo.ts [--upstream http://127.0.0.1:8069] [--db gw] [--master admin] [--seconds 8]
  */
@@ -608,11 +611,44 @@ async function outlier(db: string): Promise<Record<string, unknown>> {
   }
 }
 
+/** 9. Logins against an Odoo whose clock lags its database's: what they answer, how many keys they mint. */
+async function clock(db: string): Promise<Record<string, unknown>> {
+  const gateway = await gatewayWith(values.flags.split(' ').filter((f) => f !== ''));
+  const answers: string[] = [];
+  const started = Date.now();
+  for (let i = 0; i < Number(values.samples); i++) {
+    if (i > 0) await sleep(4000);
+    const a = await jsonrpc(gateway.url, 'common', 'login', [db, 'demo', 'demo']);
+    answers.push(
+      a.error === undefined ? `result ${JSON.stringify(a.result)}` : (a.error.data?.message ?? JSON.stringify(a.error)).slice(0, 400),
+    );
+  }
+  const seconds = Math.round((Date.now() - started) / 1000);
+  const metrics = await (await fetch(`${gateway.adminUrl}/metrics`)).text();
+  await gateway.close();
+  // the gateway's keys Odoo holds (read with the admin's password over Odoo's own /jsonrpc)
+  const keys = await jsonrpc(upstreamUrl, 'object', 'execute_kw', [
+    db,
+    2,
+    values.password,
+    'res.users.apikeys',
+    'search_count',
+    [[['name', '=like', 'legacy-rpc-gateway%']]],
+  ]);
+  return {
+    seconds,
+    answers,
+    gatewayKeysInOdoo: keys.result ?? keys.error?.data?.message,
+    mints: metrics.split('\n').filter((l) => l.startsWith('legacy_rpc_gateway_key_exchanges_total')),
+  };
+}
+
 if (values.round3 !== undefined) {
   const which = new Set(values.round3.split(','));
   console.log(
     JSON.stringify({ upstream: upstreamUrl, db: values.db, load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') }),
   );
   if (which.has('outlier')) console.log(JSON.stringify({ outlier: await outlier(values.db) }, null, 2));
+  if (which.has('clock')) console.log(JSON.stringify({ clock: await clock(values.db) }, null, 2));
 } else if (values.round2 === undefined) await main();
 else await round2(new Set(values.round2.split(',')));
