@@ -179,7 +179,7 @@ async function readKeyRecord(
   };
 }
 
-/** Errors of mints that made a key upstream before they failed: they count against `--mint-interval`. */
+/** Errors of mints that made a key Odoo refused at once (born expired): they count against `--mint-interval`. */
 const madeKeys = new WeakSet<Error>();
 function keyMade(err: Error): Error {
   madeKeys.add(err);
@@ -283,7 +283,10 @@ export async function mintKey(
     // refused at once: read it in the session instead, to say why (a key born expired: Odoo's clock behind)
     const born = await readKeyInSession(upstream, session, req.name, origin).catch(() => undefined);
     await endSession(upstream, session, origin);
-    throw keyMade(bornExpired(born, req.durationDays) ?? (err instanceof Error ? err : new Error(String(err))));
+    const dead = bornExpired(born, req.durationDays);
+    // a key born dead counts against --mint-interval: every login would make another. Other failures
+    // (a 401 storm in front of Odoo) leave the pacer alone, so the gateway recovers as soon as they end.
+    throw dead === undefined ? err : keyMade(dead);
   });
   const dead = bornExpired(record, req.durationDays);
   if (dead !== undefined) {
