@@ -29,12 +29,22 @@
  * 7. skew: a gateway whose clock is a day ahead; `demo`/`demo` logs in and makes 6 calls; the mints.
  * It works in a copy of `--db` of its own (`scratch21`, dropped at the end), where it mints one API key.
  *
+ * Issue #44's checks (`--round3 outlier`):
+ * 8. outlier: 32 slow calls in a loop through the gateway (as in 6); meanwhile one light call
+ *    (`res.partner.search_count`) is made slow once on purpose — a PostgreSQL session holds an exclusive
+ *    lock on `res_partner` for 2.5 s while it runs — then light calls through the gateway and direct,
+ *    timed. Against a copy of `--db` (`scratch44`, dropped at the end: the lock must not hold others).
+ * 9. clock: against an Odoo whose clock lags its database's (give `--upstream` a second Odoo run under
+ *    `faketime -f -1d`, and `--db` a copy), `demo`/`demo` logs in `--samples` times, 4 s apart: the
+ *    answers and the mints (Odoo's key records named by the gateway, and the gateway's metrics).
+ *
  *   npx tsx scripts/hold-up-against-odoo.ts [--upstream http://127.0.0.1:8069] [--db gw] [--master admin] [--seconds 8]
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { mintKey } from '../src/credentials/minting.ts';
 import { createLogger } from '../src/log.ts';
@@ -45,6 +55,7 @@ import { startPrivateRedis } from '../test/support/redis.ts';
 const { values } = parseArgs({
   options: {
     round2: { type: 'string' },
+    round3: { type: 'string' },
     upstream: { type: 'string', default: 'http://127.0.0.1:8069' },
     db: { type: 'string', default: 'gw' },
     master: { type: 'string', default: 'admin' },
@@ -58,8 +69,11 @@ const { values } = parseArgs({
     pause: { type: 'string', default: '0' },
     // shares: more gateway flags, space-separated (e.g. '--light-reserve 24')
     flags: { type: 'string', default: '' },
+    // outlier: slow calls running at once
+    heavy: { type: 'string', default: '32' },
   },
 });
+const execFileP = promisify(execFile);
 const parts = new Set(values.parts.split(','));
 const upstreamUrl = values.upstream;
 const scratch = 'scratch21';
@@ -89,7 +103,8 @@ async function jsonrpc(
   }
 }
 
-const odooPid = values.round2 === undefined ? Number(readFileSync('/var/run/odoo19.pid', 'utf8').trim()) : NaN;
+const odooPid =
+  values.round2 === undefined && values.round3 === undefined ? Number(readFileSync('/var/run/odoo19.pid', 'utf8').trim()) : NaN;
 const odooThreads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${odooPid}/status`, 'utf8'))?.[1] ?? NaN);
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -507,5 +522,133 @@ async function round2(which: Set<string>): Promise<void> {
   if (which.has('skew')) console.log(JSON.stringify({ skew: await skew(values.db) }, null, 2));
 }
 
-if (values.round2 === undefined) await main();
+/** 8. One light call made slow by a lock while slow calls run; then light calls through the gateway and direct. */
+async function outlier(db: string): Promise<Record<string, unknown>> {
+  const copy = 'scratch44';
+  await jsonrpc(upstreamUrl, 'db', 'drop', [values.master, copy]); // left by an interrupted run
+  const dup = await jsonrpc(upstreamUrl, 'db', 'duplicate_database', [values.master, db, copy]);
+  if (dup.result !== true) throw new Error(`could not copy ${db} to ${copy}: ${JSON.stringify(dup.error)}`);
+  const gateway = await gatewayWith(values.flags.split(' ').filter((f) => f !== ''));
+  try {
+    await jsonrpc(gateway.url, 'common', 'login', [copy, values.login, values.password]);
+    const count = (url: string) => jsonrpc(url, 'object', 'execute_kw', [copy, 2, values.password, 'res.partner', 'search_count', [[]]]);
+    const alone = { gateway: [] as (number | string)[], direct: [] as (number | string)[] };
+    for (let i = 0; i < 5; i++) {
+      alone.gateway.push(await timed(() => count(gateway.url)));
+      alone.direct.push(await timed(() => count(upstreamUrl)));
+    }
+    let running = true;
+    const stop = new AbortController();
+    const slowBody = JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'call',
+      id: 1,
+      params: { service: 'object', method: 'execute_kw', args: [copy, 2, values.password, 'ir.model.fields', 'search_read', [[]], {}] },
+    });
+    const slowMs: number[] = [];
+    const slow = Array.from({ length: Number(values.heavy) }, async () => {
+      while (running) {
+        const t = performance.now();
+        const ok = await fetch(`${gateway.url}/jsonrpc`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: slowBody,
+          signal: stop.signal,
+        })
+          .then((r) => r.text())
+          .then(() => true)
+          .catch(() => false);
+        if (ok) slowMs.push(performance.now() - t);
+      }
+    });
+    await sleep(Number(values.warmup) * 1000);
+    // the one slow moment: res_partner locked for 2.5 s while a light call runs
+    const conf = readFileSync('/etc/odoo19.conf', 'utf8');
+    const setting = (name: string) => new RegExp(`^${name}\\s*=\\s*(.*)$`, 'm').exec(conf)?.[1]?.trim() ?? '';
+    const lock = execFileP(
+      'psql',
+      [
+        '-h',
+        setting('db_host') || '127.0.0.1',
+        '-U',
+        setting('db_user'),
+        '-d',
+        copy,
+        '-c',
+        'BEGIN; LOCK TABLE res_partner IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(2.5); COMMIT;',
+      ],
+      { env: { ...process.env, PGPASSWORD: setting('db_password') } },
+    );
+    await sleep(200);
+    const outlierMs = await timed(() => count(gateway.url));
+    await lock;
+    const lightMs: (number | string)[] = [];
+    const directMs: (number | string)[] = [];
+    const end = Date.now() + seconds * 1000;
+    while (Date.now() < end && lightMs.length < Number(values.samples)) {
+      lightMs.push(await timed(() => count(gateway.url)));
+      directMs.push(await timed(() => count(upstreamUrl)));
+    }
+    running = false;
+    stop.abort();
+    await Promise.all(slow);
+    return {
+      alone: { gateway: worst(alone.gateway), direct: worst(alone.direct) },
+      slowCalls: { answered: slowMs.length, p50Ms: pct(slowMs, 50) },
+      outlierMs,
+      lightAfterThroughGateway: lightMs,
+      lightAfterDirect: directMs,
+    };
+  } finally {
+    await gateway.close();
+    // Odoo still runs the abandoned slow calls for a while: the copy is dropped once they end
+    let dropped = await jsonrpc(upstreamUrl, 'db', 'drop', [values.master, copy]);
+    for (let i = 0; i < 20 && dropped.result !== true; i++) {
+      await sleep(3000);
+      dropped = await jsonrpc(upstreamUrl, 'db', 'drop', [values.master, copy]);
+    }
+    if (dropped.result !== true) console.error(`${copy} not dropped: ${JSON.stringify(dropped.error).slice(0, 200)}`);
+  }
+}
+
+/** 9. Logins against an Odoo whose clock lags its database's: what they answer, how many keys they mint. */
+async function clock(db: string): Promise<Record<string, unknown>> {
+  const gateway = await gatewayWith(values.flags.split(' ').filter((f) => f !== ''));
+  const answers: string[] = [];
+  const started = Date.now();
+  for (let i = 0; i < Number(values.samples); i++) {
+    if (i > 0) await sleep(4000);
+    const a = await jsonrpc(gateway.url, 'common', 'login', [db, 'demo', 'demo']);
+    answers.push(
+      a.error === undefined ? `result ${JSON.stringify(a.result)}` : (a.error.data?.message ?? JSON.stringify(a.error)).slice(0, 400),
+    );
+  }
+  const seconds = Math.round((Date.now() - started) / 1000);
+  const metrics = await (await fetch(`${gateway.adminUrl}/metrics`)).text();
+  await gateway.close();
+  // the gateway's keys Odoo holds (read with the admin's password over Odoo's own /jsonrpc)
+  const keys = await jsonrpc(upstreamUrl, 'object', 'execute_kw', [
+    db,
+    2,
+    values.password,
+    'res.users.apikeys',
+    'search_count',
+    [[['name', '=like', 'legacy-rpc-gateway%']]],
+  ]);
+  return {
+    seconds,
+    answers,
+    gatewayKeysInOdoo: keys.result ?? keys.error?.data?.message,
+    mints: metrics.split('\n').filter((l) => l.startsWith('legacy_rpc_gateway_key_exchanges_total')),
+  };
+}
+
+if (values.round3 !== undefined) {
+  const which = new Set(values.round3.split(','));
+  console.log(
+    JSON.stringify({ upstream: upstreamUrl, db: values.db, load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') }),
+  );
+  if (which.has('outlier')) console.log(JSON.stringify({ outlier: await outlier(values.db) }, null, 2));
+  if (which.has('clock')) console.log(JSON.stringify({ clock: await clock(values.db) }, null, 2));
+} else if (values.round2 === undefined) await main();
 else await round2(new Set(values.round2.split(',')));

@@ -52,6 +52,12 @@ export interface SimulatorOptions {
   /** The clock for create/write dates and key expiry. Default: the real time. */
   now?: () => Date;
   /**
+   * PostgreSQL's clock where Odoo reads it rather than its own: an API key's `create_date` and the
+   * expiry check (`expiration_date >= now() at time zone 'utc'`); the wizard still computes the expiry
+   * by `now` (Odoo's clock). Default: `now`. Set apart to model an Odoo host whose clock lags its database's.
+   */
+  databaseNow?: () => Date;
+  /**
    * Most requests kept in `log` (the oldest are dropped). Default 100 000, so a long benchmark run
    * does not grow the process without bound; 0 keeps none.
    */
@@ -186,6 +192,7 @@ function validateOptions(opts: SimulatorOptions): Required<SimulatorOptions> {
     databases,
     generatedPartners,
     now: opts.now ?? (() => new Date()),
+    databaseNow: opts.databaseNow ?? opts.now ?? (() => new Date()),
     logLimit,
     laterBuild: opts.laterBuild ?? persona.programmaticApiKeys,
     totpLogins: opts.totpLogins ?? [],
@@ -247,7 +254,8 @@ function buildAll(options: Required<SimulatorOptions>): Map<string, Database> {
 /** Seeds the databases, generates one API key per active user, and starts listening. */
 export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
   const options = validateOptions(opts);
-  const keys = new KeyStore(options.now, () => [...state.databases.keys()]);
+  // the key store is in the database: its create dates and expiry checks are PostgreSQL's clock
+  const keys = new KeyStore(options.databaseNow, () => [...state.databases.keys()]);
   const totpLogins = new Set(options.totpLogins); // enableTotp adds to it
   const state: ServerState = {
     databases: buildAll(options),

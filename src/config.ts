@@ -197,7 +197,13 @@ export const settings = {
     flag: 'slow-call',
     env: 'SLOW_CALL',
     schema: durationMs(0).default(2000),
-    help: 'Milliseconds after which a legacy call still running marks its model and method slow and moves to the slow lane (while it has room), giving its --upstream-connections share to the next call; later calls of a method marked slow wait for the slow lane and never take an ordinary connection, until one ends sooner. So long calls cannot make light ones wait behind them. 0: never (no slow lane). Default 2000.',
+    help: 'Milliseconds after which a legacy call still running moves to the slow lane (while it has room), giving its --upstream-connections share to the next call, and counts as a long call of its model and method; later calls of a method whose recent calls mostly ran long (--slow-call-samples) wait for the slow lane and never take an ordinary connection, until most of them end sooner. So long calls cannot make light ones wait behind them. 0: never (no slow lane). Default 2000.',
+  },
+  slowCallSamples: {
+    flag: 'slow-call-samples',
+    env: 'SLOW_CALL_SAMPLES',
+    schema: z.coerce.number().int().min(1).max(50).default(3),
+    help: 'Calls of a model and method seen before it counts as slow: it is slow while most of its last 2N-1 calls ran past --slow-call (their median did), with at least N of them, and light again once most of them are fast. So one slow moment of a light method does not send its later calls to wait behind the heavy ones. 1: the last call alone decides. Default 3.',
   },
   slowConnections: {
     flag: 'slow-connections',

@@ -136,3 +136,36 @@ export function pythonError(pyName: string, message: string, str?: string): Lega
   const name = pyName.includes('.') ? pyName : `builtins.${pyName}`;
   return new LegacyError('internal', str === undefined ? { name, message } : { name, message, str });
 }
+
+/** What cut a call short after its request was sent upstream: its `--call-timeout`, or the shutdown grace period ending. */
+export type CutCause = 'call_timeout' | 'shutdown';
+
+const cutAfterSending = new WeakMap<LegacyError, CutCause>();
+
+/**
+ * A copy of `err` (so a reason shared by every aborted call is not marked for all) that says the
+ * request had been sent upstream when `cause` cut it: Odoo may have run, even committed, it.
+ */
+export function sentThenCut(err: LegacyError, cause: CutCause): LegacyError {
+  const copy = new LegacyError(err.kind, { name: err.name, message: err.message, cause: err });
+  cutAfterSending.set(copy, cause);
+  return copy;
+}
+
+/** Why the request behind `err` was cut after it was sent, if it was. */
+export function cutAfterSendingOf(err: unknown): CutCause | undefined {
+  return err instanceof LegacyError ? cutAfterSending.get(err) : undefined;
+}
+
+const unknownOutcomes = new WeakMap<LegacyError, CutCause>();
+
+/** Marks the fault of a call that may have changed data and whose outcome is unknown (counted in the metrics). */
+export function markUnknownOutcome(err: LegacyError, cause: CutCause): LegacyError {
+  unknownOutcomes.set(err, cause);
+  return err;
+}
+
+/** For a fault answering a write cut after it was sent: what cut it. */
+export function unknownOutcomeOf(err: LegacyError | undefined): CutCause | undefined {
+  return err === undefined ? undefined : unknownOutcomes.get(err);
+}

@@ -20,7 +20,7 @@ import { createMintPacer, expiryOnGatewayClock } from './key-clock.ts';
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
 import { createBaseUrls } from './base-urls.ts';
 import { openLoginsFile } from './login-file.ts';
-import { checkPassword, endSession, keyName, mintKey, sweepKeys } from './minting.ts';
+import { checkPassword, endSession, isClockBehind, keyName, madeAKey, mintKey, sweepKeys } from './minting.ts';
 import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
 import { createPasswordKeys, type PasswordKey, type PasswordRequest, type SharedPasswordKeys } from './password-keys.ts';
 import { probeDatabase } from './probe-database.ts';
@@ -218,6 +218,9 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       (out) => (events.keyExchange(exchange, 'ok'), out),
       (err: unknown) => {
         events.keyExchange(exchange, isRefusal(err) ? 'refused' : 'error');
+        // a key made upstream and then refused (Odoo's clock behind) is a mint all the same: --mint-interval holds
+        if (madeAKey(err)) pacer.minted(paced);
+        if (isClockBehind(err)) log.warn({ db: req.db, login: req.login, requestId: req.origin.requestId }, err.message);
         throw err;
       },
     );

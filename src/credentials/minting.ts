@@ -179,6 +179,74 @@ async function readKeyRecord(
   };
 }
 
+/** Errors of mints that made a key Odoo refused at once (born expired): they count against `--mint-interval`. */
+const madeKeys = new WeakSet<Error>();
+function keyMade(err: Error): Error {
+  madeKeys.add(err);
+  return err;
+}
+
+/** True when the failed mint `err` made a key upstream all the same (it counts as a mint for `--mint-interval`). */
+export function madeAKey(err: unknown): boolean {
+  return err instanceof Error && madeKeys.has(err);
+}
+
+const clockFaults = new WeakSet<Error>();
+
+/** True for the fault of a key born expired: Odoo's clock behind its database's. */
+export function isClockBehind(err: unknown): err is LegacyError {
+  return err instanceof Error && clockFaults.has(err);
+}
+
+/** The key's record read in the mint's web session (a key Odoo refuses cannot read itself). */
+async function readKeyInSession(
+  upstream: Upstream,
+  session: WebSession,
+  name: string,
+  origin: CallOrigin,
+): Promise<{ expiresAt: number | undefined; createdAt: number | undefined }> {
+  const kwargs = struct({ domain: [['name', '=', name]], fields: ['expiration_date', 'create_date'] });
+  const rows = await upstream.webSession.callKw(session, { model: 'res.users.apikeys', method: 'search_read', args: [], kwargs }, origin);
+  const row = Array.isArray(rows) && rows.length === 1 && isStruct(rows[0] as Value) ? (rows[0] as Struct) : undefined;
+  const expiration = row?.get('expiration_date');
+  const created = row?.get('create_date');
+  return {
+    createdAt: typeof created === 'string' ? parseOdooDatetime(created) : undefined,
+    expiresAt: typeof expiration === 'string' ? parseOdooDatetime(expiration) : undefined,
+  };
+}
+
+const dayMs = 86_400_000;
+
+/**
+ * Odoo computes a key's `expiration_date` by its own clock (`fields.Date.today()` + N days, 00:00 UTC)
+ * and checks it against PostgreSQL's (`expiration_date >= now() at time zone 'utc'`); `create_date` is
+ * PostgreSQL's `now()`. A key that expires before it was created was refused as soon as it was made:
+ * Odoo's clock is behind its database's by more than the key's whole life. The fault (fault 1,
+ * never a refusal cached against the credentials) says so, by how much at least, and what to fix.
+ */
+export function bornExpired(
+  record: { expiresAt: number | undefined; createdAt: number | undefined } | undefined,
+  durationDays: number,
+): LegacyError | undefined {
+  if (record?.expiresAt === undefined || record.createdAt === undefined || !Number.isFinite(record.expiresAt)) return undefined;
+  if (record.expiresAt > record.createdAt) return undefined;
+  // Odoo's "today" is the day before the expiry's N days: its clock was before the end of that day
+  const behindMs = record.createdAt - (record.expiresAt - (durationDays - 1) * dayMs);
+  const hours = Math.max(0, behindMs) / 3_600_000;
+  const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+  const err = new LegacyError('upstream_invalid', {
+    name: upstreamErrorName,
+    message:
+      `Odoo's clock is behind its database's: the API key Odoo just minted expires at ${iso(record.expiresAt)} ` +
+      `(today + ${durationDays} day(s) by the Odoo server's clock) but PostgreSQL made it at ${iso(record.createdAt)}, ` +
+      `so Odoo refuses it at once (Odoo's clock is at least ${hours.toFixed(1)} h behind). ` +
+      "Set the Odoo host's clock right (NTP) so it agrees with the database server's; a longer --key-duration only hides it.",
+  });
+  clockFaults.add(err);
+  return err;
+}
+
 /** Trades a password for a new API key; rejects with a refusal (fault 3) or an upstream error. */
 export async function mintKey(
   upstream: Upstream,
@@ -212,9 +280,19 @@ export async function mintKey(
   }
   // the session stays open: checking it later tells whether the password changed
   const record = await readKeyRecord(upstream, req.db, key, req.name, origin).catch(async (err: unknown) => {
+    // refused at once: read it in the session instead, to say why (a key born expired: Odoo's clock behind)
+    const born = await readKeyInSession(upstream, session, req.name, origin).catch(() => undefined);
     await endSession(upstream, session, origin);
-    throw err;
+    const dead = bornExpired(born, req.durationDays);
+    // a key born dead counts against --mint-interval: every login would make another. Other failures
+    // (a 401 storm in front of Odoo) leave the pacer alone, so the gateway recovers as soon as they end.
+    throw dead === undefined ? err : keyMade(dead);
   });
+  const dead = bornExpired(record, req.durationDays);
+  if (dead !== undefined) {
+    await endSession(upstream, session, origin);
+    throw keyMade(dead);
+  }
   return {
     uid,
     key,

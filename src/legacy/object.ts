@@ -5,7 +5,7 @@
  */
 import type { CallOrigin, LegacyCall } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
-import { accessDenied, accessError, LegacyError, pythonError, userError } from '../errors.ts';
+import { accessDenied, accessError, cutAfterSendingOf, LegacyError, markUnknownOutcome, pythonError, userError } from '../errors.ts';
 import { dictError, dictFrom } from '../python/dict-from.ts';
 import { intValueErrorMessage, parsePythonInt } from '../python/int-text.ts';
 import { unpackError } from '../python/unpack-errors.ts';
@@ -192,6 +192,8 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
     const change =
       sig !== undefined && sig.source !== 'override' ? await deps.signatures.learnRefusal(db, model, method, err, origin) : undefined;
     if (change !== undefined) return serveChanged(deps, call, change, origin);
+    const cut = cutAfterSendingOf(err);
+    if (cut !== undefined && !readsOnly(method)) throw outcomeUnknown(err as LegacyError, cut, model, method);
     throw errorFromUpstream(err, { model, method }, sig, series);
   }
   if (target.xmlrpc && mayRefuseMarshal(model, method, answer.json)) {
@@ -204,6 +206,54 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
   if (args.length === 0) throw pythonError('IndexError', 'list index out of range');
   if (isStruct(args[0] as Value) && Array.isArray(result) && result.length === 1) return result[0] as Value;
   return result;
+}
+
+/** Model methods that only read: a call of one cut short changed nothing. Any other may have written. */
+const readMethods: ReadonlySet<string> = new Set([
+  'read',
+  'search',
+  'search_read',
+  'search_count',
+  'search_fetch',
+  'fields_get',
+  'name_search',
+  'read_group',
+  'formatted_read_group',
+  'default_get',
+  'check_access_rights',
+  'check_access_rule',
+  'check_field_access_rights',
+  'has_access',
+  'context_get',
+  'web_read',
+  'web_search_read',
+  'get_views',
+  'exists',
+]);
+
+function readsOnly(method: string): boolean {
+  return readMethods.has(method);
+}
+
+/**
+ * A call that may write, cut by its `--call-timeout` or the shutdown grace period after Odoo was
+ * sent it: Odoo may have finished and committed it (a timeout in the gateway does not stop Odoo's
+ * worker), so the fault says the outcome is unknown, not that the call did not happen; counted in
+ * `legacy_rpc_gateway_unknown_outcomes_total`. Same kind as the cut (the outcome label is unchanged).
+ */
+function outcomeUnknown(err: LegacyError, cut: 'call_timeout' | 'shutdown', model: string, method: string): LegacyError {
+  const why =
+    cut === 'shutdown'
+      ? 'the gateway shut down (--shutdown-grace) before its answer came'
+      : 'its answer did not come within --call-timeout';
+  return markUnknownOutcome(
+    new LegacyError(err.kind, {
+      name: err.name,
+      message: `the outcome of ${model}.${method} is unknown: Odoo was sent the call and may have done it (committed), but ${why}; check in Odoo before sending it again (${err.message})`,
+      cause: err,
+    }),
+    cut,
+  );
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Dialect } from '../call.ts';
+import { unknownOutcomeOf } from '../errors.ts';
 import type { CredentialEvents } from '../credentials/index.ts';
 import { deprecatedMethodNames, deprecationOf } from '../cutover/equivalents/deprecations.ts';
 import type { ShadowOutcome } from '../report/migration-report.ts';
@@ -153,6 +154,12 @@ export function createMetrics({
     labelNames: ['method'] as const,
     registers,
   });
+  const unknownOutcomes = new Counter({
+    name: `${prefix}unknown_outcomes_total`,
+    help: 'Legacy calls that may write, cut by --call-timeout or the shutdown grace period after Odoo was sent them: answered "outcome unknown" (Odoo may have committed them), by cause.',
+    labelNames: ['cause'] as const,
+    registers,
+  });
   const successorCalls = new Counter({
     name: `${prefix}successor_calls_total`,
     help: 'Legacy calls answered through the successor of a method a later Odoo removed (--successors), by legacy method.',
@@ -275,6 +282,8 @@ export function createMetrics({
       };
       calls.inc(labels);
       callSeconds.observe(labels, seconds);
+      const unknown = unknownOutcomeOf(outcome.error);
+      if (unknown !== undefined) unknownOutcomes.inc({ cause: unknown });
       const modelMethod = outcome.modelMethod;
       // a fixed set of names: the label stays bounded
       if (

@@ -72,7 +72,13 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   // each kind of work waits for a share of its own (work-shares.ts); the metrics time Odoo alone
   const shares = createUpstreamShares(config, metrics.workShares);
   metrics.trackWorkShares(shares.busy);
-  const observed = shareUpstreamHttp(observeUpstreamHttp(createUpstreamHttp(config), metrics.observeUpstream), shares);
+  // an upstream answer (not a proxy's 5xx) tells the start-up check Odoo is back: /readyz's reason refreshes now
+  let upstreamAnswered = () => {};
+  const observeUpstream: typeof metrics.observeUpstream = (path, status, seconds) => {
+    metrics.observeUpstream(path, status, seconds);
+    if (status !== undefined && status < 500) upstreamAnswered();
+  };
+  const observed = shareUpstreamHttp(observeUpstreamHttp(createUpstreamHttp(config), observeUpstream), shares);
   const { tracer } = options;
   // with traces exported, each upstream request of a legacy call is a child span of the call's
   const http = tracer === undefined ? observed : traceUpstreamHttp(observed, config);
@@ -164,8 +170,10 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   // its own connections: slow legacy calls filling their pool do not make the replica unready
   const health = createHealthCheck(config);
   const startupCheck = createStartupCheck(config, http, upstream, log, undefined, versions.remember);
+  upstreamAnswered = () => void startupCheck.retryNow();
   const readiness = createReadiness({
     startup: () => startupCheck.state(),
+    retryStartup: () => startupCheck.retryNow(),
     isDraining: () => inFlight.draining,
     checkUpstream: (signal) => health.check(signal),
     timeoutMs: Math.min(config.callTimeoutMs, 5000),

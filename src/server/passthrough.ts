@@ -16,7 +16,7 @@ import type { PassthroughClient } from '../upstream/index.ts';
 import { clientAddress } from './client-address.ts';
 import { declaredLength } from './read-body.ts';
 import { requestHeadersToUpstream, responseHeadersToClient } from './proxy-headers.ts';
-import { spoolBody, type SpooledBody } from './spooled-body.ts';
+import { spoolBody, SpoolError, type SpooledBody } from './spooled-body.ts';
 import { sessionAuthenticatePath, tapSessionLogin, type OnSessionLogin } from './session-login-tap.ts';
 
 type Env = { Bindings: Partial<HttpBindings> };
@@ -89,6 +89,14 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined, 
       return new Response(body, { status: res.status, headers: responseHeadersToClient(res.headers) });
     } catch (err) {
       if (spooled !== null && !('bytes' in spooled)) void spooled.close();
+      if (err instanceof SpoolError) {
+        // the gateway's own disk, not Odoo: nginx answers 500 when it cannot write client_body_temp
+        log.error({ ...line, code: err.code, detail: err.message }, 'passthrough failed: the request body could not be spooled');
+        return new Response(`500 Internal Server Error: the gateway ${err.message}.\n`, {
+          status: 500,
+          headers: { 'content-type': 'text/plain; charset=utf-8', connection: 'close' },
+        });
+      }
       if (c.req.raw.signal.aborted) return gatewayError(502); // the client left; nobody reads this
       onAnswer(undefined, (performance.now() - forwardedAt) / 1000);
       const error = LegacyError.from(err);

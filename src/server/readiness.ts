@@ -24,6 +24,8 @@ export interface ReadinessOptions {
   sharedStore?: () => SharedStoreState;
   /** The start-up check's state: not ready, with its reason, while it found the upstream unusable (no reason yet: the live check decides). */
   startup?: () => { reachable: boolean; reason?: string };
+  /** Has the start-up check ask the upstream again now (resolves when that attempt ended), so its reason is never stale. */
+  retryStartup?: () => Promise<void>;
 }
 
 /** Creates the check; each call asks the upstream once (probes are seconds apart). */
@@ -33,10 +35,18 @@ export function createReadiness({
   timeoutMs,
   sharedStore,
   startup,
+  retryStartup,
 }: ReadinessOptions): () => Promise<Readiness> {
   async function upstreamReadiness(): Promise<Readiness> {
     if (isDraining()) return { ready: false, reason: 'draining: the gateway is shutting down' };
-    const started = startup?.();
+    let started = startup?.();
+    if (started !== undefined && !started.reachable && started.reason !== undefined && retryStartup !== undefined) {
+      // the reason may be up to 30 s old (the check's retries back off): ask again now, within the probe's time
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([retryStartup(), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+      clearTimeout(timer);
+      started = startup?.();
+    }
     if (started !== undefined && !started.reachable && started.reason !== undefined) return { ready: false, reason: started.reason };
     try {
       await checkUpstream(AbortSignal.timeout(timeoutMs));

@@ -58,11 +58,11 @@ export async function spoolBody(
         await file?.close();
         return 'too-large';
       }
-      if (file !== undefined) await file.write(value);
+      if (file !== undefined) await onDisk(() => (file as FileHandle).write(value), limits.dir);
       else if (size <= limits.memoryBytes) chunks.push(value);
       else {
-        file = await openUnlinked(limits.dir);
-        for (const chunk of [...chunks, value]) await file.write(chunk);
+        file = await onDisk(() => openUnlinked(limits.dir), limits.dir);
+        for (const chunk of [...chunks, value]) await onDisk(() => (file as FileHandle).write(chunk), limits.dir);
         chunks.length = 0;
       }
     }
@@ -72,6 +72,34 @@ export async function spoolBody(
   }
   if (file === undefined) return { bytes: chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, size) };
   return spoolFile(file, size);
+}
+
+/**
+ * The spool directory failed (a full disk: ENOSPC; a missing or read-only directory): not the
+ * client's fault nor the upstream's, so the answer and the log say what failed, with the system's code.
+ */
+export class SpoolError extends Error {
+  constructor(
+    readonly code: string,
+    readonly dir: string,
+    cause: unknown,
+  ) {
+    super(
+      `could not write the request body to --passthrough-spool-dir ${dir}: ${code}${cause instanceof Error ? ` (${cause.message})` : ''}`,
+      { cause },
+    );
+    this.name = 'SpoolError';
+  }
+}
+
+/** Runs a file operation on the spool, its failure a {@link SpoolError}. */
+async function onDisk<T>(op: () => Promise<T>, dir: string): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    throw new SpoolError(typeof code === 'string' ? code : 'EIO', dir, err);
+  }
 }
 
 /** A new file in `dir` opened for reading and writing, already unlinked. */

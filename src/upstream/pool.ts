@@ -11,6 +11,7 @@ import { connectAhead } from './connect-ahead.ts';
 import { closesAfterAnswer, stacklessUntilNextTick } from './stackless-reset.ts';
 import { tlsOptionsFrom } from './tls.ts';
 import { errorFromTransport, upstreamError } from './errors/index.ts';
+import { LegacyError, sentThenCut } from '../errors.ts';
 
 export interface UpstreamRequest {
   method: 'GET' | 'POST';
@@ -112,9 +113,13 @@ export function createUpstreamHttp(config: Config): UpstreamHttp {
   // the shares of each kind of work (upstream-shares.ts) bound them, the pool holds them all
   const { pool, prefix, url, closeSpare } = createUpstreamPool(config, upstreamConnectionsTotal(config), { ahead: true });
 
+  // the request was sent (its share held, the exchange begun): cut by the call's deadline or the
+  // shutdown, Odoo may have run it all the same — the error says so (a write's outcome is unknown)
   const failure = (err: unknown, origin: CallOrigin, started: number) => {
     const timedOut = origin.signal.aborted && isTimeout(origin.signal.reason);
-    return errorFromTransport(err, url, performance.now() - started, timedOut);
+    const error = errorFromTransport(err, url, performance.now() - started, timedOut);
+    if (timedOut) return sentThenCut(error, 'call_timeout');
+    return origin.signal.aborted && origin.signal.reason instanceof LegacyError ? sentThenCut(error, 'shutdown') : error;
   };
   const dispatch = (request: UpstreamRequest, origin: CallOrigin) =>
     pool.request({

@@ -33,6 +33,12 @@ export interface StartupCheck {
   state(): StartupState;
   /** Runs it in the background; resolves once the upstream answered and the block was logged, or `stop()` was called. */
   start(): Promise<void>;
+  /**
+   * While the upstream is not reachable yet: asks it again now rather than at the next retry, and
+   * resolves once that attempt ended (at once when it is reachable, or the check not started), so
+   * `/readyz` never shows an old reason once Odoo is back (a legacy call answered, a probe).
+   */
+  retryNow(): Promise<void>;
   stop(): void;
 }
 
@@ -177,6 +183,13 @@ export function createStartupCheck(
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
+  // retryNow() callers waiting for the end of the next attempt
+  let attempted: (() => void)[] = [];
+  const attemptEnded = () => {
+    const waiting = attempted;
+    attempted = [];
+    for (const resolve of waiting) resolve();
+  };
 
   async function reach(): Promise<string | undefined> {
     try {
@@ -201,6 +214,9 @@ export function createStartupCheck(
     let version: string | undefined;
     for (let attempt = 1; !stopped; attempt++) {
       version = await reach();
+      // reachable from now on (the findings below only add to it)
+      if (version !== undefined) current = { reachable: true, version };
+      attemptEnded();
       if (version !== undefined || stopped) break;
       if (attempt === 1 || attempt % 10 === 0)
         log.warn(
@@ -244,8 +260,17 @@ export function createStartupCheck(
   return {
     state: () => current,
     start: () => (running ??= run()),
+    retryNow() {
+      if (current.reachable || running === undefined || stopped) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        attempted.push(resolve);
+        if (timer !== undefined) clearTimeout(timer);
+        wake?.();
+      });
+    },
     stop() {
       stopped = true;
+      attemptEnded();
       if (timer !== undefined) clearTimeout(timer);
       wake?.();
     },

@@ -16,7 +16,7 @@ export function lightReserveOf(config: Pick<Config, 'lightReserve' | 'upstreamCo
 }
 
 /**
- * `--upstream-connections`, `--key-connections`, `--db-connections`, `--slow-call`, `--slow-connections`,
+ * `--upstream-connections`, `--key-connections`, `--db-connections`, `--slow-call`, `--slow-call-samples`, `--slow-connections`,
  * `--light-reserve`, `--queue-timeout`; a call known slow waits at most its `--call-timeout`, not the light
  * calls' `--queue-timeout`: Odoo would have answered it, only slowly (docs/operations.md, sizing).
  */
@@ -25,6 +25,7 @@ export function createUpstreamShares(config: Config, events?: WorkShareEvents): 
   return createWorkShares({
     shares: { call: config.upstreamConnections, keys: config.keyConnections, db: config.dbConnections },
     slowAfterMs: config.slowCallMs,
+    slowSamples: config.slowCallSamples,
     slowLane: config.slowConnections,
     lightReserve: lightReserveOf(config),
     maxWaitMs: config.queueTimeoutMs,

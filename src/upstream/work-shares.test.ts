@@ -1,13 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LegacyError, upstreamErrorName } from '../errors.ts';
 import { workKindOf } from './shared-http.ts';
 import { createWorkShares, type WorkShareOptions } from './work-shares.ts';
 
 const never = new AbortController().signal;
 const tooLong = () => new LegacyError('upstream_timeout', { name: upstreamErrorName, message: 'waited too long' });
+// the lane mechanics below: the last call of a key alone decides whether it is slow (slowSamples 1)
 const shares = (o: Partial<WorkShareOptions> = {}) =>
-  createWorkShares({ shares: { call: 1, keys: 1, db: 1 }, slowAfterMs: 0, slowLane: 0, maxWaitMs: 60_000, waitedTooLong: tooLong, ...o });
+  createWorkShares({
+    shares: { call: 1, keys: 1, db: 1 },
+    slowAfterMs: 0,
+    slowLane: 0,
+    slowSamples: 1,
+    maxWaitMs: 60_000,
+    waitedTooLong: tooLong,
+    ...o,
+  });
 
 describe('workKindOf()', () => {
   it('tells key work, db transfers and ordinary calls apart by path', () => {
@@ -145,6 +154,8 @@ describe('createWorkShares()', () => {
       slowAfterMs: 20,
       slowLane: 1,
       lightReserve: 2,
+      // three long calls first: the fast ends of the borrowed ones below leave /json/2/a/slow slow
+      slowSamples: 3,
       events: {
         waiting: () => undefined,
         waited: () => undefined,
@@ -152,6 +163,11 @@ describe('createWorkShares()', () => {
         borrowed: () => borrowedCount++,
       },
     });
+    for (let i = 0; i < 2; i++) {
+      const long = await s.acquire('call', never, '/json/2/a/slow');
+      await sleep(60);
+      long.release();
+    }
     const inLane = await s.acquire('call', never, '/json/2/a/slow');
     await sleep(60); // ran past slowAfterMs: /json/2/a/slow is known slow, and the call is in the slow lane
     expect(s.busy()).toMatchObject({ call: 0, slow: 1 });
@@ -250,13 +266,94 @@ describe('createWorkShares()', () => {
     expect(s.busy()).toMatchObject({ call: 1, slow: 0 });
     light.release();
     // one mark at most: marking /b forgets /a
-    const b = await s.acquire('call', never, '/b');
     const c = await s.acquire('call', never, '/a');
-    await sleep(100);
-    c.release(); // marks /a
-    b.release(); // marks /b, forgetting /a
+    const b = await s.acquire('call', never, '/b');
+    await sleep(100); // both run long: /a is marked, then /b, forgetting /a
+    c.release();
+    b.release();
     const afterB = await s.acquire('call', never, '/a');
     expect(s.busy()).toMatchObject({ call: 1 });
     afterB.release();
+  });
+});
+
+describe('createWorkShares(): a method is slow by what it usually costs', () => {
+  afterEach(() => void vi.useRealTimers());
+  const light = '/json/2/res.partner/search_count';
+  const heavy = '/json/2/ir.model.fields/search_read';
+  /** One call of `key` that runs `ms` on the injected clock. */
+  async function run(s: ReturnType<typeof shares>, key: string, ms: number): Promise<void> {
+    const t = await s.acquire('call', never, key);
+    await vi.advanceTimersByTimeAsync(ms);
+    t.release();
+  }
+
+  it('a light method with one 2.5 s outlier stays in the light lane (default: 3 samples, median of 5)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const s = shares({ shares: { call: 4, keys: 1, db: 1 }, slowAfterMs: 2000, slowLane: 1, slowSamples: undefined });
+    for (let i = 0; i < 3; i++) await run(s, light, 100);
+    await run(s, light, 2500); // one slow moment (a lock, a busy Odoo)
+    // the slow lane is full with a heavy call: a call known slow would wait for it
+    const slowCall = await s.acquire('call', never, heavy);
+    await vi.advanceTimersByTimeAsync(2001);
+    expect(s.busy()).toMatchObject({ call: 0, slow: 1 });
+    const next = await s.acquire('call', never, light);
+    expect(s.busy()).toMatchObject({ call: 1, slow: 1 });
+    expect(s.waiting()).toMatchObject({ call: 0, slow: 0 });
+    next.release();
+    // even as the very first calls: one outlier, then fast calls
+    await run(s, '/json/2/res.country/search_read', 2500);
+    const first = await s.acquire('call', never, '/json/2/res.country/search_read');
+    expect(s.busy()).toMatchObject({ call: 1, slow: 1 });
+    first.release();
+    slowCall.release();
+  });
+
+  it('a heavy method is slow once most of its recent calls ran long, and light again once most of them are fast', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const s = shares({ shares: { call: 4, keys: 1, db: 1 }, slowAfterMs: 2000, slowLane: 1, lightReserve: 4, slowSamples: 3 });
+    await run(s, heavy, 5000);
+    await run(s, heavy, 5000);
+    let t = await s.acquire('call', never, heavy); // two samples: not enough to call it slow
+    expect(s.busy()).toMatchObject({ call: 1, slow: 0 });
+    await vi.advanceTimersByTimeAsync(2001); // the third runs long: slow from now on, and it moved to the slow lane
+    expect(s.busy()).toMatchObject({ call: 0, slow: 1 });
+    const queued = s.acquire('call', never, heavy); // known slow: waits for the slow lane (no borrowing: reserve 4)
+    expect(s.waiting()).toMatchObject({ slow: 1 });
+    t.release();
+    t = await queued;
+    await vi.advanceTimersByTimeAsync(100);
+    t.release(); // fast again once: 3 long, 1 fast of 4 — still slow
+    t = await s.acquire('call', never, heavy);
+    expect(s.busy()).toMatchObject({ call: 0, slow: 1 });
+    t.release(); // 3 long of 5
+    const blocker = await s.acquire('call', never, heavy);
+    const waiting = s.acquire('call', never, heavy).then((x) => (x.release(), 'ran'));
+    expect(s.waiting()).toMatchObject({ slow: 1 });
+    blocker.release(); // 3 fast of the last 5: light again; the waiter runs on an ordinary connection
+    expect(await waiting).toBe('ran');
+    t = await s.acquire('call', never, heavy);
+    expect(s.busy()).toMatchObject({ call: 1, slow: 0 });
+    t.release();
+  });
+
+  it('calls waiting for the slow lane go back to the ordinary queue when their method is light again', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const s = shares({ shares: { call: 2, keys: 1, db: 1 }, slowAfterMs: 2000, slowLane: 1, lightReserve: 2 });
+    await run(s, light, 2500); // slowSamples 1: the last call decides
+    await run(s, heavy, 2500);
+    const inLane = await s.acquire('call', never, light); // known slow: in the slow lane
+    const order: string[] = [];
+    const heavyWaits = s.acquire('call', never, heavy).then((t) => (order.push('heavy'), t));
+    const lightWaits = s.acquire('call', never, light).then((t) => (order.push('light'), t));
+    expect(s.waiting()).toMatchObject({ call: 0, slow: 2 });
+    await vi.advanceTimersByTimeAsync(100);
+    inLane.release(); // fast: light again, so the light call waiting behind the heavy one takes an ordinary connection
+    const [h, l] = await Promise.all([heavyWaits, lightWaits]);
+    expect(s.busy()).toMatchObject({ call: 1, slow: 1 });
+    expect(s.waiting()).toMatchObject({ call: 0, slow: 0 });
+    expect(order.sort()).toEqual(['heavy', 'light']);
+    h.release();
+    l.release();
   });
 });

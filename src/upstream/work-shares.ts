@@ -3,9 +3,13 @@
  * it: ordinary legacy calls, key work (minting, renewal, password checks, retirement) and `db`
  * transfers each have their own number of connections, and slow calls a lane of their own.
  *
- * Which ordinary calls are slow is learnt per cost key (the upstream path: `/json/2/<model>/<method>`):
- * a call that runs longer than `slowAfterMs` marks its key slow, a call of that key that ends
- * sooner clears the mark. A call whose key is marked slow takes the slow lane, or, with the lane full,
+ * Which ordinary calls are slow is learnt per cost key (the upstream path: `/json/2/<model>/<method>`)
+ * from what its calls usually cost, not from one of them: a key is slow while most of its last
+ * `2 × slowSamples − 1` calls ran longer than `slowAfterMs` (their median did), once it has at least
+ * `slowSamples` of them; a call still running at `slowAfterMs` counts as a long one at once. So one
+ * slow moment of a light method (a lock, a busy Odoo) does not send its later calls to wait behind the
+ * heavy ones, and a slow method is light again once most of its recent calls are; its calls already
+ * waiting for the slow lane then go back to the ordinary queue. A call whose key is slow takes the slow lane, or, with the lane full,
  * an ordinary connection while more than `lightReserve` of them stay free and no ordinary call waits:
  * so slow calls, however many, cannot hold the connections light ones need, and still use the
  * connections light ones leave idle. A call of unknown cost starts on an ordinary connection; past
@@ -41,8 +45,14 @@ export interface WorkShareOptions {
   slowAfterMs: number;
   /** Ordinary calls the slow lane holds at most (0: no slow lane, no call known slow). */
   slowLane: number;
-  /** Cost keys remembered as slow at most (the oldest mark is forgotten first). Default 1024. */
+  /** Cost keys whose recent calls are remembered at most (the least recently used is forgotten first). Default 1024. */
   slowKeys?: number;
+  /**
+   * Calls of a cost key seen before it can be slow: it is slow while more than half of its last
+   * `2 × slowSamples − 1` calls ran past `slowAfterMs`, with at least `slowSamples` of them. 1: the
+   * last call alone decides. Default 3.
+   */
+  slowSamples?: number;
   /**
    * Ordinary connections calls known slow leave free, for the others: with the slow lane full, a call
    * known slow borrows an ordinary connection only while more than this many are free (and no ordinary
@@ -94,16 +104,36 @@ export function createWorkShares(options: WorkShareOptions): WorkShares {
   const busy: Record<Lane, number> = { call: 0, keys: 0, db: 0, slow: 0 };
   const queues: Record<Lane, Waiter[]> = { call: [], keys: [], db: [], slow: [] };
   const learning = slowAfterMs > 0 && slowLane > 0;
-  // cost keys whose last call ran past slowAfterMs; insertion order is age (client-chosen names: bounded)
-  const slowKeys = new Set<string>();
-  const maxSlowKeys = options.slowKeys ?? 1024;
-  const knownSlow = (key: string | undefined) => learning && key !== undefined && slowKeys.has(key);
+  // per cost key, whether each of its last calls ran past slowAfterMs (newest last) and whether that
+  // makes it slow; insertion order is recency (client-chosen names: bounded)
+  const costs = new Map<string, { long: boolean[]; slow: boolean }>();
+  const maxKeys = options.slowKeys ?? 1024;
+  const minSamples = Math.max(1, options.slowSamples ?? 3);
+  const window = 2 * minSamples - 1;
+  const knownSlow = (key: string | undefined) => learning && key !== undefined && costs.get(key)?.slow === true;
   // ordinary calls past slowAfterMs that found the slow lane full: the first to move when it has room
   const overtime = new Set<() => void>();
-  const markSlow = (key: string) => {
-    slowKeys.delete(key);
-    slowKeys.add(key);
-    if (slowKeys.size > maxSlowKeys) slowKeys.delete(slowKeys.values().next().value as string);
+  // one call of `key` ran (or still runs) past slowAfterMs (`long`), or ended within it
+  const record = (key: string, long: boolean) => {
+    const cost = costs.get(key) ?? { long: [], slow: false };
+    costs.delete(key);
+    costs.set(key, cost);
+    if (costs.size > maxKeys) costs.delete(costs.keys().next().value as string);
+    cost.long.push(long);
+    if (cost.long.length > window) cost.long.shift();
+    const wasSlow = cost.slow;
+    cost.slow = cost.long.length >= minSamples && cost.long.filter(Boolean).length * 2 > cost.long.length;
+    // light again: its calls waiting for the slow lane wait as ordinary calls (they may run on the reserve)
+    if (wasSlow && !cost.slow) {
+      const back = queues.slow.filter((w) => w.key === key);
+      if (back.length === 0) return;
+      queues.slow = queues.slow.filter((w) => w.key !== key);
+      for (const waiter of back) {
+        waiter.requeue('call');
+        queues.call.push(waiter);
+      }
+      pump('call');
+    }
   };
 
   // a call known slow may take an ordinary connection while more than the reserve stay free for the others
@@ -146,11 +176,14 @@ export function createWorkShares(options: WorkShareOptions): WorkShares {
       pump('call');
     };
     // a long ordinary call marks its key slow, and gives its share to the next call once the slow lane has room
+    let counted = false;
     const timer =
       lane === 'call' && learning
         ? setTimeout(() => {
             if (released) return;
-            if (key !== undefined) markSlow(key);
+            // a long call counts as one at once, so a burst of a heavy method is known slow before it ends
+            counted = true;
+            if (key !== undefined) record(key, true);
             if (busy.slow < slowLane) moveToSlowLane();
             else overtime.add(moveToSlowLane);
           }, slowAfterMs).unref()
@@ -161,10 +194,7 @@ export function createWorkShares(options: WorkShareOptions): WorkShares {
         released = true;
         clearTimeout(timer);
         overtime.delete(moveToSlowLane);
-        if (key !== undefined && learning) {
-          if (performance.now() - started > slowAfterMs) markSlow(key);
-          else slowKeys.delete(key);
-        }
+        if (key !== undefined && learning && !counted) record(key, performance.now() - started > slowAfterMs);
         busy[lane]--;
         // a room in the slow lane goes first to a call running over time on an ordinary connection:
         // that frees the ordinary connection for the next call, with no new connection upstream
@@ -191,6 +221,8 @@ export function createWorkShares(options: WorkShareOptions): WorkShares {
       return new Promise<Ticket>((resolve, reject) => {
         // the queue's bound, counted from the start of the wait (a call requeued as slow gets the slow bound)
         let timer: NodeJS.Timeout | undefined;
+        // a call moved back from the slow queue keeps the slow bound it was given
+        let boundMs = queue === 'slow' ? slowMaxWaitMs : maxWaitMs;
         const arm = () => {
           clearTimeout(timer);
           timer = setTimeout(
@@ -199,7 +231,7 @@ export function createWorkShares(options: WorkShareOptions): WorkShares {
               events?.timedOut(queue);
               reject(options.waitedTooLong(queue, performance.now() - started, 'queue'));
             },
-            Math.max(0, (queue === 'slow' ? slowMaxWaitMs : maxWaitMs) - (performance.now() - started)),
+            Math.max(0, boundMs - (performance.now() - started)),
           );
         };
         const leave = () => {
@@ -220,6 +252,7 @@ export function createWorkShares(options: WorkShareOptions): WorkShares {
           requeue(to) {
             events?.waiting(queue, -1);
             queue = to;
+            if (to === 'slow') boundMs = slowMaxWaitMs;
             events?.waiting(queue, 1);
             arm();
           },

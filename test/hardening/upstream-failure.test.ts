@@ -136,7 +136,9 @@ describe('upstream failure through a fault-injecting proxy', () => {
       'legacy_rpc_gateway.UpstreamError',
       expect.stringMatching(last),
     ]);
-    expect([write.fault?.code, write.fault?.last]).toEqual([1, expect.stringMatching(last)]);
+    // a write cut by --call-timeout after it was sent may have been committed: its outcome is unknown
+    const writeLast = mode === 'slow-headers' || mode === 'slow-body' ? /the outcome of res\.partner\.create is unknown/ : last;
+    expect([write.fault?.code, write.fault?.last]).toEqual([1, expect.stringMatching(writeLast)]);
     for (const a of [read2, read1, readJson, write]) expect(a.ms).toBeLessThan(callTimeoutMs + marginMs);
     // never replayed: the create reached the simulator once when its answer was lost, else not at all
     const creates = () => sim.log.filter((r) => r.path === '/json/2/res.partner/create' && r.body.includes(name)).length;

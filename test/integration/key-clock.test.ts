@@ -4,6 +4,7 @@
  * cannot make every call mint another.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { captureLog } from '../support/captured-log.ts';
 import { createTestClock } from '../support/clock.ts';
 import { errorData, startStack, type Stack } from '../support/stack.ts';
 
@@ -46,6 +47,37 @@ describe("key lifetimes on Odoo's clock", () => {
     expect((await contextGet(s)).error).toBeUndefined();
     await s.gateway.credentials.settled();
     expect(mints(s)).toBe(2);
+  });
+});
+
+describe("Odoo's clock behind its database's", () => {
+  it('keys born expired: the fault and the log say why and what to fix, and at most two keys are minted per --mint-interval', async () => {
+    const db = createTestClock('2026-11-21T12:00:00Z');
+    const captured = captureLog('warn');
+    // Odoo's host a day behind PostgreSQL: "today + 1 day" is already past by the database's clock
+    const s = (stack = await startStack({
+      databases: ['gw'],
+      log: captured.log,
+      sim: { now: () => new Date(db.now() - day), databaseNow: db.date },
+      gateway: { now: db.now },
+    }));
+    const answers = [];
+    for (let i = 0; i < 5; i++) {
+      answers.push(await login(s)); // the client logs in again and again
+      db.advance(4000);
+    }
+    expect(mints(s)).toBe(2);
+    for (const a of answers.slice(0, 2)) {
+      const message = errorData(a.error).message;
+      expect(message).toContain("Odoo's clock is behind its database's");
+      expect(message).toContain('NTP');
+      expect(message).toMatch(/at least \d+\.\d h behind/);
+    }
+    // then held off by --mint-interval (common.login answers False for it, as for every refusal)
+    expect(answers.slice(2).map((a) => a.result)).toEqual([false, false, false]);
+    expect(captured.matching("Odoo's clock is behind its database's")).toHaveLength(2);
+    // no traceback of a refused key reaches the client
+    for (const a of answers) expect(JSON.stringify(a.error ?? null)).not.toContain('Traceback');
   });
 });
 

@@ -2,6 +2,9 @@
  * The start-up check of the upstream: one block naming what it found, `/readyz` not ready (with the
  * reason) while the upstream cannot be used, and a scheme mismatch named as such.
  */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -74,5 +77,69 @@ describe('the start-up check', () => {
     sim = await startSimulator({ databases: ['gw'], port });
     await gateway.startupCheck.start();
     expect((await readyz(gateway.adminUrl)).status).toBe(200);
+  });
+
+  it('/readyz refreshes a stale reason at once when Odoo is back', async () => {
+    sim = await startSimulator({ databases: ['gw'] });
+    const port = sim.port;
+    await sim.close();
+    const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', `http://127.0.0.1:${port}`], {});
+    gateway = await startGateway(config, createLogger('silent'));
+    let answer = await readyz(gateway.adminUrl);
+    for (let i = 0; i < 100 && !/refused/.test(answer.body.reason ?? ''); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answer = await readyz(gateway.adminUrl);
+    }
+    expect(answer.body.reason).toContain('refused');
+    // past the second attempt: the check's next retry is 4 s away
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    sim = await startSimulator({ databases: ['gw'], port });
+    // a probe asks again rather than showing the old reason
+    expect(await readyz(gateway.adminUrl)).toEqual({ status: 200, body: { status: 'ready' } });
+  });
+
+  it("a legacy call Odoo answers refreshes the start-up check's state", async () => {
+    sim = await startSimulator({ databases: ['gw'] });
+    const port = sim.port;
+    await sim.close();
+    const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', `http://127.0.0.1:${port}`], {});
+    gateway = await startGateway(config, createLogger('silent'));
+    const g = gateway;
+    for (let i = 0; i < 100 && g.startupCheck.state().reason === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    sim = await startSimulator({ databases: ['gw'], port });
+    const res = await fetch(`${g.url}/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'common', method: 'version', args: [] } }),
+    });
+    expect(((await res.json()) as { result?: unknown }).result).toBeDefined();
+    for (let i = 0; i < 20 && !g.startupCheck.state().reachable; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(g.startupCheck.state().reachable).toBe(true);
+  });
+
+  it("is not ready when /web/health answers 200 with something that is not Odoo's health answer", async () => {
+    const versionInfo =
+      '{"jsonrpc": "2.0", "id": null, "result": {"server_version": "19.0", "server_version_info": [19, 0, 0, "final", 0, ""], "server_serie": "19.0", "protocol_version": 1}}';
+    const server = createServer((req, res) => {
+      req.resume();
+      if (req.url === '/web/health') res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Maintenance</html>');
+      else if (req.url === '/web/webclient/version_info') res.writeHead(200, { 'content-type': 'application/json' }).end(versionInfo);
+      else res.writeHead(401, { 'content-type': 'application/json' }).end('{}');
+    }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      gateway = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', url], {}), createLogger('silent'));
+      await gateway.startupCheck.start();
+      const answer = await readyz(gateway.adminUrl);
+      expect(answer.status).toBe(503);
+      expect(answer.body.reason).toContain('something other than Odoo\'s {"status": "pass"}');
+    } finally {
+      await gateway?.close();
+      gateway = undefined;
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });

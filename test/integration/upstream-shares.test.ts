@@ -17,8 +17,11 @@ let upstream: Server | undefined;
 let gateway: RunningGateway | undefined;
 /** Slow calls held at the upstream until the test ends. */
 const held: ServerResponse[] = [];
+/** Paths whose next call is held too (a light method's one slow moment). */
+const holdOnce = new Set<string>();
 
 afterEach(async () => {
+  holdOnce.clear();
   for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
   await gateway?.close();
   upstream?.closeAllConnections();
@@ -33,6 +36,7 @@ async function start(flags: string[]): Promise<RunningGateway> {
     req.resume();
     req.on('end', () => {
       if (req.url === '/json/2/res.partner/search_read') return void held.push(res);
+      if (req.url !== undefined && holdOnce.delete(req.url)) return void held.push(res);
       // what the gateway's start-up check and /readyz ask besides the calls under test
       const versionInfo =
         '{"jsonrpc": "2.0", "id": null, "result": {"server_version": "19.0", "server_version_info": [19, 0, 0, "final", 0, ""], "server_serie": "19.0", "protocol_version": 1}}';
@@ -78,8 +82,28 @@ async function until(condition: () => boolean | Promise<boolean>): Promise<void>
 const within = <T>(promise: Promise<T>, ms: number) => Promise.race([promise, sleep(ms).then(() => 'still waiting' as const)]);
 
 describe('slow calls and the upstream connections', () => {
+  it('a light method with one slow moment stays light: its next call does not wait behind the slow lane', async () => {
+    // no borrowing (--light-reserve = --upstream-connections): a call known slow would wait for the slow lane
+    const g = await start(['--upstream-connections', '2', '--slow-call', '200', '--slow-connections', '1', '--light-reserve', '2']);
+    const metrics = () => fetch(`${g.adminUrl}/metrics`).then((r) => r.text());
+    const slowLaneBusy = async () => (await metrics()).includes('legacy_rpc_gateway_upstream_busy_connections{lane="slow"} 1');
+    for (let i = 0; i < 3; i++) expect((await searchRead(g, 'res.country')).result).toEqual([]);
+    // one res.country call runs past --slow-call (it moves to the slow lane), then answers
+    holdOnce.add('/json/2/res.country/search_read');
+    const outlier = searchRead(g, 'res.country');
+    await until(async () => held.length === 1 && (await slowLaneBusy()));
+    held.shift()?.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    expect((await outlier).result).toEqual([]);
+    // a heavy call fills the slow lane
+    const slow = searchRead(g, 'res.partner');
+    await until(async () => held.length === 1 && (await slowLaneBusy()));
+    expect(await within(searchRead(g, 'res.country'), 10_000)).toEqual(expect.objectContaining({ result: [] }));
+    held.shift()?.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    expect((await slow).result).toEqual([]);
+  });
+
   it('a light call is answered while slow calls hold every --upstream-connections share', async () => {
-    const g = await start(['--upstream-connections', '2', '--slow-call', '200', '--slow-connections', '2']);
+    const g = await start(['--upstream-connections', '2', '--slow-call', '200', '--slow-connections', '2', '--slow-call-samples', '1']);
     // the uid of the key is learnt first, so the calls below only differ by their model
     expect((await searchRead(g, 'res.country')).result).toEqual([]);
     const slow = [1, 2, 3].map(() => searchRead(g, 'res.partner'));
@@ -92,7 +116,7 @@ describe('slow calls and the upstream connections', () => {
   });
 
   it("the review's mix: more slow calls than every share and the slow lane together, and a light call is still answered at once", async () => {
-    const g = await start(['--upstream-connections', '2', '--slow-call', '200', '--slow-connections', '1']);
+    const g = await start(['--upstream-connections', '2', '--slow-call', '200', '--slow-connections', '1', '--slow-call-samples', '1']);
     expect((await searchRead(g, 'res.country')).result).toEqual([]);
     const metrics = () => fetch(`${g.adminUrl}/metrics`).then((r) => r.text());
     // the first slow call runs past --slow-call: res.partner.search_read is known slow from now on
@@ -108,6 +132,7 @@ describe('slow calls and the upstream connections', () => {
     for (let i = 0; i < 5; i++) {
       await until(() => held.length > 0);
       expect(held.length).toBe(1);
+      await sleep(250); // a slow call is slow: it ends past --slow-call, so its method stays slow
       held.shift()?.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     }
     expect((await Promise.all(slow)).map((a) => a.result)).toEqual([[], [], [], [], []]);
@@ -115,7 +140,18 @@ describe('slow calls and the upstream connections', () => {
 
   it("the review's mix past --queue-timeout: calls known slow borrow ordinary connections beyond --light-reserve, the light call takes the reserve, and no slow call is lost", async () => {
     // --light-reserve by default: a quarter of --upstream-connections, at least 2 (2 of 4 here)
-    const g = await start(['--upstream-connections', '4', '--slow-call', '200', '--slow-connections', '1', '--queue-timeout', '300']);
+    const g = await start([
+      '--upstream-connections',
+      '4',
+      '--slow-call',
+      '200',
+      '--slow-connections',
+      '1',
+      '--queue-timeout',
+      '300',
+      '--slow-call-samples',
+      '1',
+    ]);
     expect((await searchRead(g, 'res.country')).result).toEqual([]);
     const metrics = () => fetch(`${g.adminUrl}/metrics`).then((r) => r.text());
     const slow = [searchRead(g, 'res.partner')];
@@ -139,6 +175,7 @@ describe('slow calls and the upstream connections', () => {
     // each slow call answered hands its connection to the next one
     for (let answered = 0; answered < 6; answered++) {
       await until(() => held.length > 0);
+      await sleep(250); // a slow call is slow: it ends past --slow-call, so its method stays slow
       held.shift()?.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     }
     expect((await Promise.all(slow)).map((a) => a.result)).toEqual([[], [], [], [], [], []]);

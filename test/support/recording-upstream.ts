@@ -18,7 +18,8 @@ export async function startRecordingUpstream(): Promise<{ url: string; requests:
     requests.push({ path: req.url ?? '', headers: req.headers });
     req.resume();
     req.on('end', () => {
-      const body = req.url === '/json/2/res.users/context_get' ? '{"uid": 2}' : '[]';
+      // /web/health as Odoo answers it: /readyz and upstream_up want Odoo's own health answer
+      const body = req.url === '/json/2/res.users/context_get' ? '{"uid": 2}' : req.url === '/web/health' ? '{"status": "pass"}' : '[]';
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
     });
   }).listen(0, '127.0.0.1');

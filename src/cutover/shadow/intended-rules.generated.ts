@@ -68,6 +68,12 @@ export const compatibilityShadowRules: readonly ShadowRules[] = [
     ]
   },
   {
+    "title": "A key born expired (Odoo's clock behind its database's) is a fault naming the clock",
+    "rules": [
+      "gateway fault \"Odoo's clock is behind its database's\""
+    ]
+  },
+  {
     "title": "A password refused by a 2FA policy keeps working for up to 10 minutes",
     "rules": [
       "legacy access denied"
