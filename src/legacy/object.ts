@@ -35,6 +35,8 @@ import {
 } from '../value.ts';
 import type { Successors } from '../successors/index.ts';
 import { checkedDatabase } from './database-name.ts';
+import { identityCheckRefusal, isIdentityChecked } from './identity-check.ts';
+import { createLegacyLang, type LegacyLang } from './legacy-lang.ts';
 import { mayRefuseMarshal, xmlrpcMarshalFault } from './xmlrpc-marshal-fault.ts';
 
 export interface ObjectDeps {
@@ -50,6 +52,8 @@ export interface ObjectDeps {
   successors?: Successors;
   /** The upstream's series as last seen (`server_serie`), undefined while unknown: faults name what it removed. */
   series?: () => string | undefined;
+  /** The caller's language as legacy RPC would take it (one per service when not given). */
+  legacyLang?: LegacyLang;
 }
 
 /** What one model call resolved to, before it is sent. */
@@ -69,7 +73,8 @@ interface Target {
 type NamedTarget = Omit<Target, 'model' | 'method'> & { model: string; method: string };
 
 /** Creates the `object` dispatcher. Rejects with LegacyError exactly where Odoo raises. */
-export function createObjectService(deps: ObjectDeps) {
+export function createObjectService(objectDeps: ObjectDeps) {
+  const deps = { ...objectDeps, legacyLang: objectDeps.legacyLang ?? createLegacyLang(objectDeps.upstream) };
   const { credentials } = deps;
 
   return async function dispatchObject(call: LegacyCall, origin: CallOrigin): Promise<Value | JsonText> {
@@ -139,7 +144,12 @@ function pythonInt(v: Value): number | bigint {
  * execute_cr + call_kw: everything after the credentials are known to be good. The result stays the
  * upstream's JSON text (the dialect writes it), except where call_kw looks into it.
  */
-async function callModel(deps: ObjectDeps, target: Target, key: string, origin: CallOrigin): Promise<Value | JsonText> {
+async function callModel(
+  deps: ObjectDeps & { legacyLang: LegacyLang },
+  target: Target,
+  key: string,
+  origin: CallOrigin,
+): Promise<Value | JsonText> {
   const { db } = target;
   const model = modelName(target.model);
   const series = deps.series?.();
@@ -164,6 +174,13 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
   const args = positionalArgs(target.args, sig);
   if (args instanceof LegacyError) return ensureModel().then(() => Promise.reject(args));
   const named: NamedTarget = { ...target, model, method };
+  const userLang = () => deps.legacyLang.userLang(db, key, origin);
+  // @check_identity refuses any call without an HTTP request, before its arguments are bound
+  if (isIdentityChecked(model, method)) {
+    await ensureModel();
+    if ((await methodExists(deps.upstream, { db, key, model, method }, origin)) === false) throw methodDoesNotExist(model, method);
+    throw await identityCheckRefusal(args, target.kwargs, userLang);
+  }
   const request = sig ? requestFromSignature(sig, named, args) : requestFromFallback(named, args);
   if (request instanceof LegacyError) {
     // Without a signature the method may not exist at all (one Odoo removed): say so, as Odoo does.
