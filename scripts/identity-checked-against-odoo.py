@@ -10,6 +10,8 @@ odoo, gateway, db = sys.argv[1:4]
 src = open('src/legacy/identity-checked.generated.ts', encoding='utf8').read()
 table = json.loads(re.search(r'identityCheckedMethods[^=]*= (\{.*?\n\});', src, re.S).group(1))
 pairs = [(m, f) for m, fs in table.items() for f in fs]
+asserting = json.loads(re.search(r'requestAssertingMethods[^=]*= (\{.*?\n\});', src, re.S).group(1))
+pairs += [(m, f) for m, fs in asserting.items() for f in fs]
 shapes = [([[1]], {}), ([[1], 'x'], {'y': 2}), ([], {}), ([[1]], {'context': {'lang': 'en_US'}}), ([[1]], {'context': 5})]
 
 def last_line(text):
@@ -43,7 +45,7 @@ for model, method in pairs:
             native, through = run(odoo), run(gateway)
             if native == through:
                 counts['equal'] += 1
-                kind = 'refused' if 'HTTP' in native[1] or 'HTTP' in native[0] else native[1][:60]
+                kind = ('refused' if 'HTTP' in native[1] or 'HTTP' in native[0] else native[1][:60])
                 outcomes[kind] = outcomes.get(kind, 0) + 1
             else:
                 counts['different'] += 1

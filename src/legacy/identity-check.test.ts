@@ -8,7 +8,7 @@ import {
   renderIdentityChecked,
 } from '../../scripts/gen-identity-checked.ts';
 import { markNonStringNames } from '../value.ts';
-import { identityCheckRefusal, identityRefusalText, isIdentityChecked } from './identity-check.ts';
+import { identityCheckRefusal, identityRefusalText, isIdentityChecked, requestAssertionError } from './identity-check.ts';
 
 describe('isIdentityChecked', () => {
   it.each([
@@ -111,5 +111,15 @@ describe('scripts/gen-identity-checked.ts', () => {
 
   it.skipIf(!existsSync('/opt/odoo19/odoo/addons/base/models/res_users.py'))('wrote the generated module from the 19.0 tree', () => {
     expect(readFileSync(generatedPath, 'utf8')).toBe(renderIdentityChecked(buildIdentityChecked('/opt/odoo19')));
+  });
+});
+
+describe('requestAssertionError', () => {
+  it('knows run_check, which completes an identity check', () => {
+    expect(requestAssertionError('res.users.identitycheck', 'run_check')).toMatchObject({
+      name: 'builtins.AssertionError',
+      message: 'This method can only be accessed over HTTP',
+    });
+    expect(requestAssertionError('res.users.identitycheck', 'read')).toBeUndefined();
   });
 });

@@ -11,7 +11,7 @@
 import { pythonError, userError, type LegacyError } from '../errors.ts';
 import { dictError } from '../python/dict-from.ts';
 import { hasNonStringNames, isTruthy, type Struct, type Value } from '../value.ts';
-import { identityCheckedMethods, identityRefusalTranslations } from './identity-checked.generated.ts';
+import { identityCheckedMethods, identityRefusalTranslations, requestAssertingMethods } from './identity-checked.generated.ts';
 import { refusalSource } from './identity-refusal-source.ts';
 
 /** True when Odoo 19.0's `model.method` is wrapped by `@check_identity`. */
@@ -59,4 +59,15 @@ export async function identityCheckRefusal(
   const contextLang = context instanceof Map ? context.get('lang') : undefined;
   const lang = typeof contextLang === 'string' && contextLang !== '' ? contextLang : await userLang();
   return userError(identityRefusalText(lang));
+}
+
+/**
+ * A public method whose own body starts by asserting a request (`res.users.identitycheck.run_check`,
+ * which completes what a `@check_identity` method asked): with its arguments bound, legacy RPC gets
+ * the `AssertionError`, where JSON-2 would run it.
+ */
+export function requestAssertionError(model: string, method: string): LegacyError | undefined {
+  const methods = Object.hasOwn(requestAssertingMethods, model) ? requestAssertingMethods[model] : undefined;
+  if (methods === undefined || !Object.hasOwn(methods, method)) return undefined;
+  return pythonError('AssertionError', methods[method] as string);
 }

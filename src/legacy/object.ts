@@ -35,7 +35,7 @@ import {
 } from '../value.ts';
 import type { Successors } from '../successors/index.ts';
 import { checkedDatabase } from './database-name.ts';
-import { identityCheckRefusal, isIdentityChecked } from './identity-check.ts';
+import { identityCheckRefusal, isIdentityChecked, requestAssertionError } from './identity-check.ts';
 import { createLegacyLang, type LegacyLang } from './legacy-lang.ts';
 import { mayRefuseMarshal, xmlrpcMarshalFault } from './xmlrpc-marshal-fault.ts';
 
@@ -187,6 +187,8 @@ async function callModel(
     if (!sig && (await methodExists(deps.upstream, { db, key, model, method }, origin)) === false) throw methodDoesNotExist(model, method);
     return ensureModel().then(() => Promise.reject(request));
   }
+  const asserted = requestAssertionError(model, method);
+  if (asserted !== undefined) throw asserted;
   const ids = request.get('ids');
   if (sig && Array.isArray(ids) && booleanIdReachesSql(ids)) {
     await ensureModel();

@@ -85,3 +85,16 @@ describe('@check_identity methods', () => {
     expect(stack.sim.log.some((r) => r.path === '/json/2/res.users/change_password')).toBe(true);
   });
 });
+
+describe('methods that assert a request', () => {
+  it('answers res.users.identitycheck.run_check with its AssertionError once its arguments bind, never running it', async () => {
+    expect(errorData((await call('res.users.identitycheck', 'run_check', [[1]], { context: { password: 'admin' } })).error)).toMatchObject({
+      name: 'builtins.AssertionError',
+      message: 'This method can only be accessed over HTTP',
+    });
+    expect(errorData((await call('res.users.identitycheck', 'run_check', [[1], 2])).error).message).toBe(
+      'ResUsersIdentitycheck.run_check() takes 1 positional argument but 2 were given',
+    );
+    expect(ran('res.users.identitycheck', 'run_check')).toHaveLength(0);
+  });
+});
