@@ -81,8 +81,9 @@ export function classesOf(file: string, source: string): PyClass[] {
     }
     const def = /^ {4}def (\w+)\s*\(/.exec(line);
     if (def) {
-      method = def[1];
-      current.methods.set(method, decorators.includes('check_identity'));
+      const name = def[1] ?? '';
+      method = name;
+      current.methods.set(name, decorators.includes('check_identity'));
       decorators = [];
       continue;
     }
