@@ -94,9 +94,7 @@ export function createObjectService(objectDeps: ObjectDeps) {
     // NameError and execute_kw's own arity come before the credentials are checked (Odoo 19.0)
     const unpacked = unpackCall(call.method, p.slice(5));
     if (unpacked instanceof LegacyError) return raiseAfterDbCheck(unpacked);
-    if (typeof passwd !== 'string') {
-      return raiseAfterDbCheck(pythonError('TypeError', `secret must be unicode or bytes, not ${pyTypeName(passwd)}`));
-    }
+    if (typeof passwd !== 'string') return raiseAfterDbCheck(passwordTypeError(passwd));
     // ... and dict(kw) after them
     return credentials.callAs(db, uid, passwd, origin, async (key) => {
       const kwargs = kwargsFromValue(unpacked.kw);
@@ -104,6 +102,16 @@ export function createObjectService(objectDeps: ObjectDeps) {
       return callModel(deps, { db, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' }, key, origin);
     });
   };
+}
+
+/**
+ * `_check_uid_passwd(uid, passwd)` with a password that is no str: its ormcache key must be hashable
+ * (a list, dict or Binary is not), then passlib names the type with its module (`datetime.datetime`).
+ */
+function passwordTypeError(passwd: Value): LegacyError {
+  if (Array.isArray(passwd) || passwd instanceof Map || passwd instanceof PyBinary)
+    return pythonError('TypeError', `unhashable type: '${pyTypeName(passwd)}'`);
+  return pythonError('TypeError', `secret must be unicode or bytes, not ${typeNameOf(passwd)}`);
 }
 
 /** `execute` takes every extra param positionally; `execute_kw` takes `(args, kw=None)`. */
