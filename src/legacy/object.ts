@@ -36,7 +36,7 @@ import {
 import type { Successors } from '../successors/index.ts';
 import { checkedDatabase } from './database-name.ts';
 import { identityCheckRefusal, isIdentityChecked, requestAssertionError } from './identity-check.ts';
-import { acceptLanguageFor, createLegacyLang, type LegacyLang } from './legacy-lang.ts';
+import { createLegacyLang, type LegacyLang } from './legacy-lang.ts';
 import { mayRefuseMarshal, xmlrpcMarshalFault } from './xmlrpc-marshal-fault.ts';
 
 export interface ObjectDeps {
@@ -204,8 +204,7 @@ async function callModel(
   }
 
   const { successors } = deps;
-  const lang = await userLang();
-  const call = { db, key, model, method, body: request, acceptLanguage: lang === undefined ? undefined : acceptLanguageFor(lang) };
+  const call = { db, key, model, method, body: request };
   // the upstream's method of this name is not 19.0's: its successor answers, or a fault says why
   if (sig?.upstreamChange !== undefined) return serveChanged(deps, call, sig.upstreamChange, origin);
   if (successors?.routes(db, model, method)) return successors.serve(call, origin);
