@@ -109,9 +109,13 @@ describe('scripts/gen-identity-checked.ts', () => {
     expect(poTranslation(po, 'Bye')).toBeUndefined();
   });
 
-  it.skipIf(!existsSync('/opt/odoo19/odoo/addons/base/models/res_users.py'))('wrote the generated module from the 19.0 tree', () => {
-    expect(readFileSync(generatedPath, 'utf8')).toBe(renderIdentityChecked(buildIdentityChecked('/opt/odoo19')));
-  }, 180_000);
+  it.skipIf(!existsSync('/opt/odoo19/odoo/addons/base/models/res_users.py'))(
+    'wrote the generated module from the 19.0 tree',
+    () => {
+      expect(readFileSync(generatedPath, 'utf8')).toBe(renderIdentityChecked(buildIdentityChecked('/opt/odoo19')));
+    },
+    180_000,
+  );
 });
 
 describe('requestAssertionError', () => {
