@@ -65,7 +65,8 @@ function serviceLookupError(service: Value): LegacyError {
   if (Array.isArray(service) || isStruct(service)) return pythonError('TypeError', `unhashable type: '${typeNameOf(service)}'`);
   const repr = reprValue(service);
   // KeyError's argument is the key itself: an int stays an int in the error's `arguments`
-  return new LegacyError('internal', { name: 'builtins.KeyError', message: repr, str: repr, arguments: [service] });
+  const err = pythonError('KeyError', repr, repr);
+  return new LegacyError(err.kind, { name: err.name, message: repr, str: repr, arguments: [service] });
 }
 
 /**
