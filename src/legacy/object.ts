@@ -35,6 +35,8 @@ import {
 } from '../value.ts';
 import type { Successors } from '../successors/index.ts';
 import { checkedDatabase } from './database-name.ts';
+import { identityCheckRefusal, isIdentityChecked, requestAssertionError } from './identity-check.ts';
+import { createLegacyLang, type LegacyLang } from './legacy-lang.ts';
 import { mayRefuseMarshal, xmlrpcMarshalFault } from './xmlrpc-marshal-fault.ts';
 
 export interface ObjectDeps {
@@ -50,6 +52,8 @@ export interface ObjectDeps {
   successors?: Successors;
   /** The upstream's series as last seen (`server_serie`), undefined while unknown: faults name what it removed. */
   series?: () => string | undefined;
+  /** The caller's language as legacy RPC would take it (one per service when not given). */
+  legacyLang?: LegacyLang;
 }
 
 /** What one model call resolved to, before it is sent. */
@@ -69,7 +73,8 @@ interface Target {
 type NamedTarget = Omit<Target, 'model' | 'method'> & { model: string; method: string };
 
 /** Creates the `object` dispatcher. Rejects with LegacyError exactly where Odoo raises. */
-export function createObjectService(deps: ObjectDeps) {
+export function createObjectService(objectDeps: ObjectDeps) {
+  const deps = { ...objectDeps, legacyLang: objectDeps.legacyLang ?? createLegacyLang(objectDeps.upstream) };
   const { credentials } = deps;
 
   return async function dispatchObject(call: LegacyCall, origin: CallOrigin): Promise<Value | JsonText> {
@@ -89,9 +94,7 @@ export function createObjectService(deps: ObjectDeps) {
     // NameError and execute_kw's own arity come before the credentials are checked (Odoo 19.0)
     const unpacked = unpackCall(call.method, p.slice(5));
     if (unpacked instanceof LegacyError) return raiseAfterDbCheck(unpacked);
-    if (typeof passwd !== 'string') {
-      return raiseAfterDbCheck(pythonError('TypeError', `secret must be unicode or bytes, not ${pyTypeName(passwd)}`));
-    }
+    if (typeof passwd !== 'string') return raiseAfterDbCheck(passwordTypeError(passwd));
     // ... and dict(kw) after them
     return credentials.callAs(db, uid, passwd, origin, async (key) => {
       const kwargs = kwargsFromValue(unpacked.kw);
@@ -99,6 +102,16 @@ export function createObjectService(deps: ObjectDeps) {
       return callModel(deps, { db, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' }, key, origin);
     });
   };
+}
+
+/**
+ * `_check_uid_passwd(uid, passwd)` with a password that is no str: its ormcache key must be hashable
+ * (a list, dict or Binary is not), then passlib names the type with its module (`datetime.datetime`).
+ */
+function passwordTypeError(passwd: Value): LegacyError {
+  if (Array.isArray(passwd) || passwd instanceof Map || passwd instanceof PyBinary)
+    return pythonError('TypeError', `unhashable type: '${pyTypeName(passwd)}'`);
+  return pythonError('TypeError', `secret must be unicode or bytes, not ${typeNameOf(passwd)}`);
 }
 
 /** `execute` takes every extra param positionally; `execute_kw` takes `(args, kw=None)`. */
@@ -139,7 +152,12 @@ function pythonInt(v: Value): number | bigint {
  * execute_cr + call_kw: everything after the credentials are known to be good. The result stays the
  * upstream's JSON text (the dialect writes it), except where call_kw looks into it.
  */
-async function callModel(deps: ObjectDeps, target: Target, key: string, origin: CallOrigin): Promise<Value | JsonText> {
+async function callModel(
+  deps: ObjectDeps & { legacyLang: LegacyLang },
+  target: Target,
+  key: string,
+  origin: CallOrigin,
+): Promise<Value | JsonText> {
   const { db } = target;
   const model = modelName(target.model);
   const series = deps.series?.();
@@ -164,12 +182,21 @@ async function callModel(deps: ObjectDeps, target: Target, key: string, origin: 
   const args = positionalArgs(target.args, sig);
   if (args instanceof LegacyError) return ensureModel().then(() => Promise.reject(args));
   const named: NamedTarget = { ...target, model, method };
+  const userLang = () => deps.legacyLang.userLang(db, key, origin);
+  // @check_identity refuses any call without an HTTP request, before its arguments are bound
+  if (isIdentityChecked(model, method)) {
+    await ensureModel();
+    if ((await methodExists(deps.upstream, { db, key, model, method }, origin)) === false) throw methodDoesNotExist(model, method);
+    throw await identityCheckRefusal(args, target.kwargs, userLang);
+  }
   const request = sig ? requestFromSignature(sig, named, args) : requestFromFallback(named, args);
   if (request instanceof LegacyError) {
     // Without a signature the method may not exist at all (one Odoo removed): say so, as Odoo does.
     if (!sig && (await methodExists(deps.upstream, { db, key, model, method }, origin)) === false) throw methodDoesNotExist(model, method);
     return ensureModel().then(() => Promise.reject(request));
   }
+  const asserted = requestAssertionError(model, method);
+  if (asserted !== undefined) throw asserted;
   const ids = request.get('ids');
   if (sig && Array.isArray(ids) && booleanIdReachesSql(ids)) {
     await ensureModel();

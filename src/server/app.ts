@@ -57,9 +57,18 @@ export function isGatewayPath(path: string): boolean {
   return path === '/livez' || legacyRoute(path) !== undefined;
 }
 
-/** Hono's path, except that a spelling of a legacy endpoint is routed as werkzeug would route it. */
-function routedPath(req: Request): string {
-  return legacyRoute(rawPathOf(req.url)) ?? getPath(req);
+/**
+ * Hono's path, except that a spelling of a legacy endpoint is routed as werkzeug would route it,
+ * and a path that reaches one only once its dot segments are resolved (`/xmlrpc/2/./object`,
+ * `/web/../jsonrpc`: the URL parser resolves them, werkzeug does not) goes to the passthrough.
+ */
+function routedPath(req: Request, options?: { env?: Env['Bindings'] }): string {
+  const target = options?.env?.incoming?.url;
+  const raw = target?.startsWith('/') ? rawPathOf(`http://h${target}`) : rawPathOf(req.url);
+  const route = legacyRoute(raw);
+  if (route !== undefined) return route;
+  const path = getPath(req);
+  return legacyRoute(path) !== undefined || path === '/livez' ? raw : path;
 }
 
 type Env = { Bindings: Partial<HttpBindings> };
@@ -248,7 +257,7 @@ export function createApp({
   app.on(['POST', 'OPTIONS'], '/xmlrpc/:service', xmlrpc('xmlrpc1'));
   // werkzeug's 405 for another method on a route that exists; a path naming no service is no route
   app.all('/xmlrpc/*', (c, next) =>
-    legacyRoute(rawPathOf(c.req.url)) === undefined
+    legacyRoute(c.req.path) === undefined
       ? next()
       : new Response(methodNotAllowedPage, { status: 405, headers: { 'content-type': contentTypeHtml, allow: 'POST, OPTIONS' } }),
   );

@@ -28,8 +28,11 @@ export function legacyRoute(path: string): string | undefined {
   // Odoo 19 answers `/xmlrpc/2/common/` as `/xmlrpc/2/common`, and `/xmlrpc/2/` as the v1 route with
   // service '2'; `/xmlrpc` and `/xmlrpc/` name no service, so they are no route of Odoo's (its 404
   // page, passed through)
-  if (route.startsWith('/xmlrpc/')) return route === '/xmlrpc/' ? undefined : route.endsWith('/') ? route.slice(0, -1) : route;
-  return undefined;
+  // Odoo's routes are `/xmlrpc/<service>` and `/xmlrpc/2/<service>`, a service being one segment:
+  // `/xmlrpc/2/object/x` or `/xmlrpc/3/object` are no route (404), and werkzeug resolves no dot
+  // segment, so `/xmlrpc/2/./object` is none either
+  const xmlrpc = /^\/xmlrpc(\/2)?\/([^/]+)\/?$/.exec(route);
+  return xmlrpc ? `/xmlrpc${xmlrpc[1] ?? ''}/${xmlrpc[2] as string}` : undefined;
 }
 
 /** The raw path of a request URL (`http://host/p?q` → `/p`), not decoded. */

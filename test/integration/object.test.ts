@@ -91,6 +91,19 @@ describe('check order', () => {
     ).toBeTypeOf('number');
   });
 
+  it.each([
+    [['admin'], "unhashable type: 'list'"],
+    [{ a: 1 }, "unhashable type: 'dict'"],
+    [5, 'secret must be unicode or bytes, not int'],
+  ])('answers a password %j as _check_uid_passwd does: its ormcache key first, then passlib', async (password, message) => {
+    expect(
+      errorData((await stack.jsonrpc('object', 'execute_kw', ['demo', 2, password, 'res.partner', 'search', [[]]])).error),
+    ).toMatchObject({
+      name: 'builtins.TypeError',
+      message,
+    });
+  });
+
   it('checks the credentials before dict(kw), as Odoo 19.0 does', async () => {
     const answer = await call('execute_kw', 'demo', 2, 'f'.repeat(40), 'res.partner', 'search', [[]], 'x');
     expect(errorData(answer.error).name).toBe('odoo.exceptions.AccessDenied');

@@ -7,8 +7,8 @@ import { LegacyError, pythonError } from '../../errors.ts';
 import { JsonSyntaxError, parseJson } from '../../json/index.ts';
 import { dictFrom } from '../../python/dict-from.ts';
 import { arityError } from '../../python/call-arity.ts';
-import { reprValue, typeNameOf } from '../../python/py-repr.ts';
-import { isStruct, type Value } from '../../value.ts';
+import { reprValue, strValue, typeNameOf } from '../../python/py-repr.ts';
+import { isStruct, pyTypeName, type Value } from '../../value.ts';
 
 /** A body Odoo refuses before any envelope exists: answered with HTTP 400 and an HTML page. */
 export class BadJsonRpcBody {
@@ -46,7 +46,11 @@ export function decodeRequest(text: string, maxDepth: number): DecodedJsonRpc | 
   const args = params.get('args') as Value;
   const service = params.get('service') as Value;
   if (typeof service !== 'string') return { id, call: serviceLookupError(service) };
-  const call: LegacyCall = { dialect: 'jsonrpc', service, method: String(params.get('method')), params: [] };
+  const method = params.get('method') as Value;
+  // common's and db's dispatch start with `'exp_' + method`; object's compares it, then names it in its NameError
+  if (typeof method !== 'string' && (service === 'common' || service === 'db'))
+    return { id, call: pythonError('TypeError', `can only concatenate str (not "${pyTypeName(method)}") to str`) };
+  const call: LegacyCall = { dialect: 'jsonrpc', service, method: typeof method === 'string' ? method : strValue(method), params: [] };
   const iterable = Array.isArray(args) ? args : iterableArgs(args);
   if (iterable === undefined) call.argsNotIterable = args;
   else call.params = iterable;
@@ -60,7 +64,9 @@ export function decodeRequest(text: string, maxDepth: number): DecodedJsonRpc | 
 function serviceLookupError(service: Value): LegacyError {
   if (Array.isArray(service) || isStruct(service)) return pythonError('TypeError', `unhashable type: '${typeNameOf(service)}'`);
   const repr = reprValue(service);
-  return pythonError('KeyError', repr, repr);
+  // KeyError's argument is the key itself: an int stays an int in the error's `arguments`
+  const err = pythonError('KeyError', repr, repr);
+  return new LegacyError(err.kind, { name: err.name, message: repr, str: repr, arguments: [service] });
 }
 
 /**

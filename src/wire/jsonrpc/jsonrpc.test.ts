@@ -72,6 +72,34 @@ describe('decodeRequest()', () => {
     const err = d.call as LegacyError;
     expect([d.id, err.name, err.debug.trimEnd().split('\n').at(-1)]).toEqual([3, name, last]);
   });
+
+  it.each([
+    ['7', 7],
+    ['null', null],
+    ['true', true],
+  ])("keeps a KeyError's key %s as it is in its arguments, as Odoo 19.0 does", (service, key) => {
+    const d = decodeRequest(`{"params":{"service":${service},"method":"version","args":[]},"id":3}`, 64);
+    if (d instanceof BadJsonRpcBody) throw new Error('unexpected');
+    expect((d.call as LegacyError).arguments).toEqual([key]);
+  });
+
+  // common's and db's dispatch: `'exp_' + method` (odoo/service/common.py, db.py); object's: NameError
+  it.each([
+    ['common', '5', 'builtins.TypeError', 'can only concatenate str (not "int") to str'],
+    ['db', '["list"]', 'builtins.TypeError', 'can only concatenate str (not "list") to str'],
+    ['common', 'null', 'builtins.TypeError', 'can only concatenate str (not "NoneType") to str'],
+    ['common', '{"a": 1}', 'builtins.TypeError', 'can only concatenate str (not "dict") to str'],
+  ])('answers %s with a method of %s as Odoo 19.0 does, never as its str()', (service, method, name, message) => {
+    const d = decodeRequest(`{"params":{"service":"${service}","method":${method},"args":[]},"id":3}`, 64);
+    if (d instanceof BadJsonRpcBody) throw new Error('unexpected');
+    expect(d.call).toMatchObject({ name, message });
+  });
+
+  it("names object's method by its str(), which never equals execute or execute_kw", () => {
+    const d = decodeRequest('{"params":{"service":"object","method":["execute_kw"],"args":[]},"id":3}', 64);
+    if (d instanceof BadJsonRpcBody) throw new Error('unexpected');
+    expect(d.call).toMatchObject({ service: 'object', method: "['execute_kw']" });
+  });
 });
 
 describe('createJsonRpcHandler()', () => {

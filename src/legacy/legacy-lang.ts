@@ -1,0 +1,56 @@
+/**
+ * The language a legacy call runs with when nothing in it names one (docs/architecture.md §3).
+ *
+ * Legacy RPC runs with no HTTP request: where Odoo's `_()` finds no `lang` in its frame's context
+ * or env, it falls back to `res.users.context_get()` of the caller (the user's language, else the
+ * company's, else English: `odoo/tools/translate.py` `_get_lang`). JSON-2 runs inside a request, and
+ * the same `_()` takes the request's language instead: the `Accept-Language` header's if installed,
+ * else the company's (`ir.http._pre_dispatch`). So the gateway asks `context_get` once per key (with
+ * no `Accept-Language`, as legacy has none) and sends that language as the JSON-2 call's
+ * `Accept-Language`: texts Odoo translates and stores (`"%s (copy)"`, chatter messages, error
+ * texts) come out in the language they would natively. COMPATIBILITY.md lists what still differs.
+ */
+import type { CallOrigin } from '../call.ts';
+import type { Upstream } from '../upstream/index.ts';
+import { isStruct } from '../value.ts';
+
+/** How long a user's language is reused, in ms: a changed preference shows within this. */
+export const userLangTtl = 60_000;
+const maxEntries = 10_000;
+
+export interface LegacyLang {
+  /** The caller's `context_get()['lang']` in `db`, undefined when it cannot be known. */
+  userLang(db: string, key: string, origin: CallOrigin): Promise<string | undefined>;
+}
+
+export function createLegacyLang(upstream: Upstream, now: () => number = Date.now): LegacyLang {
+  const cache = new Map<string, { lang: string | undefined; at: number }>();
+  return {
+    async userLang(db, key, origin) {
+      const slot = `${db}\0${key}`;
+      const hit = cache.get(slot);
+      if (hit !== undefined && now() - hit.at < userLangTtl) return hit.lang;
+      let lang: string | undefined;
+      try {
+        const context = await upstream.json2({ db, key, model: 'res.users', method: 'context_get', body: new Map() }, origin);
+        const value = isStruct(context) ? context.get('lang') : undefined;
+        lang = typeof value === 'string' && value !== '' ? value : undefined;
+      } catch {
+        // the call itself will report what is wrong; it runs with the request's default language
+        return undefined;
+      }
+      if (cache.size >= maxEntries) cache.clear();
+      cache.set(slot, { lang, at: now() });
+      return lang;
+    },
+  };
+}
+
+/**
+ * The `Accept-Language` value that makes Odoo's `request.best_lang` the language code `lang`
+ * (`fr_FR` → `fr-FR`, parsed back by babel with `sep='-'`); undefined for a code babel cannot
+ * read back (`sr@latin`).
+ */
+export function acceptLanguageFor(lang: string): string | undefined {
+  return /^[a-z]{2,3}(_[A-Za-z0-9]{2,4})?$/.test(lang) ? lang.replace('_', '-') : undefined;
+}
