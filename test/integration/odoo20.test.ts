@@ -26,6 +26,22 @@ async function gatewayFor(sim: Simulator, flags: string[] = [], options?: Gatewa
   return gateway;
 }
 
+/** Runs `use` against a gateway of its own in front of `sim`, with the simulator's log cleared first, then closes it. */
+async function withGateway(
+  sim: Simulator,
+  flags: string[],
+  options: GatewayOptions | undefined,
+  use: (gateway: RunningGateway) => Promise<void>,
+) {
+  const gateway = await gatewayFor(sim, flags, options);
+  try {
+    sim.clearLog();
+    await use(gateway);
+  } finally {
+    await gateway.close();
+  }
+}
+
 function call(
   gateway: RunningGateway,
   sim: Simulator,
@@ -93,18 +109,14 @@ describe('read_group in front of Odoo 20.0, where the name means another method'
   );
 
   it('names the change in a fault when successors are off, instead of binding 19.0 arguments to 20.0 parameters', async () => {
-    const off = await gatewayFor(later, ['--successors', 'off']);
-    try {
-      later.clearLog();
+    await withGateway(later, ['--successors', 'off'], undefined, async (off) => {
       const answer = await readGroup(off, later, { model: 'res.partner', args: [[], ['color:sum'], ['is_company']], kwargs: {} });
       const data = errorData(answer.error);
       expect(data.name).toBe('builtins.NotImplementedError');
       expect(data.message).toContain("legacy-rpc-gateway will not call res.partner.read_group() with Odoo 19.0's arguments: Odoo 20.0");
       expect(data.message).toContain('Call formatted_read_group instead.');
       expect(later.log.filter((r) => r.path.includes('read_group'))).toEqual([]);
-    } finally {
-      await off.close();
-    }
+    });
   });
 });
 
@@ -125,18 +137,14 @@ describe('read_group in front of an Odoo whose version is not known', () => {
 
   it("learns from JSON-2's refusal of 19.0's 'fields' (nothing ran), then answers through the successor", async () => {
     // no series and no /doc-bearer: only the upstream's refusal of a 19.0 parameter can tell
-    const gateway = await gatewayFor(later, [], { signatures: createSignatureResolver() });
-    try {
-      later.clearLog();
+    await withGateway(later, [], { signatures: createSignatureResolver() }, async (gateway) => {
       const { differences } = await differencesOver(shapes(40, 5), { gateway, sim: later }, { gateway: native, sim: v19 });
       expect(differences).toEqual([]);
       // one refused call per model taught the database; every later one went straight to the successor
       const refused = later.log.filter((r) => r.path.endsWith('/read_group')).map((r) => r.path);
       expect(refused.length).toBeGreaterThan(0);
       expect(new Set(refused).size).toBe(refused.length);
-    } finally {
-      await gateway.close();
-    }
+    });
   });
 
   it('reads the change from /doc-bearer before any call to the method', async () => {
@@ -152,18 +160,14 @@ describe('read_group in front of an Odoo whose version is not known', () => {
       ttlMs: 60_000,
       log: createLogger('silent'),
     });
-    const gateway = await gatewayFor(later, [], { signatures: createSignatureResolver({ sources: [discovery] }) });
-    try {
-      later.clearLog();
+    await withGateway(later, [], { signatures: createSignatureResolver({ sources: [discovery] }) }, async (gateway) => {
       // res.partner: a model the simulator documents on /doc-bearer
       const partnerShapes = shapes(60, 6).filter((shape) => shape.model === 'res.partner');
       expect(partnerShapes.length).toBeGreaterThan(10);
       const { differences } = await differencesOver(partnerShapes, { gateway, sim: later }, { gateway: native, sim: v19 });
       expect(differences).toEqual([]);
       expect(later.log.filter((r) => r.path.endsWith('/read_group')).map((r) => `${r.path} ${r.body}`)).toEqual([]);
-    } finally {
-      await gateway.close();
-    }
+    });
   });
 });
 
