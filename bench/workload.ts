@@ -3,7 +3,7 @@
  * read-only XML-RPC workload (`search_read` of 20 partners, `read` of 5, `search_count` over
  * `/xmlrpc/2/object`), a closed-loop client at a given concurrency, and percentiles.
  */
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Pool } from 'undici';
@@ -167,22 +167,27 @@ export const percentile = (xs: number[], p: number) => {
 export const median = (xs: number[]) => percentile(xs, 50);
 export const f = (x: number, digits = 2) => x.toFixed(digits);
 
+const onOffOptions = {
+  quick: { type: 'boolean', default: false },
+  'no-write': { type: 'boolean', default: false },
+  upstream: { type: 'string' },
+  db: { type: 'string' },
+  login: { type: 'string' },
+  password: { type: 'string' },
+} as const;
+type OnOffValues = ReturnType<typeof parseArgs<{ options: typeof onOffOptions }>>['values'];
+
 /**
- * The options bench:shadow and bench:tracing share (`--quick`, `--no-write`, and a real Odoo's
- * `--upstream --db --login --password`), their round plan, and the command line as BENCHMARKS.md
- * prints it, the password masked.
+ * The options bench:shadow, bench:tracing and bench:verify share (`--quick`, `--no-write`, and a real
+ * Odoo's `--upstream --db --login --password`) plus a bench's own (`extra`), their round plan, and
+ * the command line as BENCHMARKS.md prints it, the password masked.
  */
-export function onOffBenchArgs(script: string) {
-  const { values } = parseArgs({
-    options: {
-      quick: { type: 'boolean', default: false },
-      'no-write': { type: 'boolean', default: false },
-      upstream: { type: 'string' },
-      db: { type: 'string' },
-      login: { type: 'string' },
-      password: { type: 'string' },
-    },
-  });
+export function onOffBenchArgs<const Extra extends NonNullable<ParseArgsConfig['options']> = Record<never, never>>(
+  script: string,
+  extra?: Extra,
+) {
+  const parsed = parseArgs({ options: { ...onOffOptions, ...extra } });
+  const values = parsed.values as OnOffValues & { [K in keyof Extra]?: Extra[K]['type'] extends 'boolean' ? boolean : string };
   const plan = values.quick ? { rounds: 2, calls1: 150, calls16: 400 } : { rounds: 5, calls1: 600, calls16: 2000 };
   const given = process.argv.slice(2).map((a) => (a === values.password ? '***' : a));
   const command = `npm run ${script}${given.length > 0 ? ` -- ${given.join(' ')}` : ''}`;
