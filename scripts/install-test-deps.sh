@@ -54,7 +54,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   trap 'rm -f "$log"' EXIT
   export DEBIAN_FRONTEND=noninteractive
   say "apt-get update (an apt already running, as on a fresh machine installing its updates, is waited for up to 5 minutes)"
-  if ! apt-get -o DPkg::Lock::Timeout=300 update -q >"$log" 2>&1; then
+  if ! apt-get update -q -o DPkg::Lock::Timeout=300 >"$log" 2>&1; then
     tail -n 20 "$log" >&2
     say "apt-get update failed (full output above)" >&2
     exit 1

@@ -38,6 +38,8 @@ beforeAll(async () => {
       const result = { server_version: '19.0', server_version_info: [19, 0, 0, 'final', 0, ''], server_serie: '19.0', protocol_version: 1 };
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, result }));
     }
+    if (req.url === '/web/database/list')
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc": "2.0", "id": null, "result": ["gw"]}');
     if (req.url?.startsWith('/json/2/'))
       return void res
         .writeHead(401, { 'content-type': 'application/json' })

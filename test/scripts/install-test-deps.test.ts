@@ -100,9 +100,11 @@ describe('scripts/install-test-deps.sh', () => {
     expect(r.calls.filter((c) => c.startsWith('apt-get'))).toEqual([]);
   });
 
-  it('does not ask for Redis when REDIS_URL points elsewhere', () => {
-    const r = run({ installed: everything.filter((p) => !p.startsWith('redis')), uid: 1000, redisUrl: 'redis://10.0.0.5:6379' });
-    expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
+  it('asks for redis-server even when REDIS_URL points elsewhere: the outage tests start Redis servers of their own', () => {
+    const r = run({ installed: everything.filter((p) => p !== 'redis-server'), uid: 1000, redisUrl: 'redis://10.0.0.5:6379' });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('  redis-server     Redis for the replica and outage tests');
+    expect(r.stderr).toContain('  sudo apt-get update && sudo apt-get install -y redis-server\n');
   });
 
   it('as root, announces what it installs and why, then shows apt progress condensed', () => {
@@ -113,7 +115,7 @@ describe('scripts/install-test-deps.sh', () => {
       'install-test-deps: the tests need these Debian packages, which are not installed:',
       '  python3-odoorpc  OdooRPC, a legacy client the interop tests drive (test/interop)',
       '  ruby-xmlrpc      XMLRPC::Client, a legacy client the interop tests drive (test/interop)',
-      'install-test-deps: apt-get update',
+      'install-test-deps: apt-get update (an apt already running, as on a fresh machine installing its updates, is waited for up to 5 minutes)',
       'install-test-deps: apt-get install python3-odoorpc ruby-xmlrpc (42 packages with dependencies, 98.3 MB to download)',
       '  downloading 0% 10% 20% 30% 40% 50% 60% 70% 80% 90% 100%',
       '  installing  0% 10% 20% 30% 40% 50% 60% 70% 80% 90%',
@@ -121,9 +123,9 @@ describe('scripts/install-test-deps.sh', () => {
     ]);
     expect(r.stdout).not.toContain('Unpacking'); // apt's own chatter stays in its log
     expect(r.calls.filter((c) => c.startsWith('apt-get'))).toEqual([
-      'apt-get update -q',
+      'apt-get update -q -o DPkg::Lock::Timeout=300',
       'apt-get install --assume-no python3-odoorpc ruby-xmlrpc',
-      'apt-get install -y -q -o APT::Status-Fd=3 python3-odoorpc ruby-xmlrpc',
+      'apt-get install -y -q -o DPkg::Lock::Timeout=300 -o APT::Status-Fd=3 python3-odoorpc ruby-xmlrpc',
     ]);
   });
 
