@@ -1,27 +1,21 @@
 /**
  * The legacy `common` service (`odoo/service/common.py`): `login`, `authenticate`, `version`,
- * `about`, `set_loglevel`, dispatched as `exp_<method>(*params)` with Python's arity errors.
+ * `about`, `set_loglevel` (their signatures in `surface.ts`), dispatched as `exp_<method>(*params)`
+ * with Python's arity errors.
  */
 import type { CallOrigin, LegacyCall } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
 import { pythonError } from '../errors.ts';
-import { arityError, type PositionalSignature } from '../python/call-arity.ts';
+import { arityError } from '../python/call-arity.ts';
 import { starArgsError } from '../python/unpack-errors.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { checkedDatabase } from './database-name.ts';
 import { isStruct, isTruthy, pyTypeName, type Value } from '../value.ts';
 import type { VersionCache } from './version-cache.ts';
+import { legacyFunction } from './surface.ts';
 
 /** `_('See http://openerp.com')`, untranslated as legacy RPC has no language. */
 const aboutText = 'See http://openerp.com';
-
-const signatures: Record<string, PositionalSignature> = {
-  login: { name: 'exp_login', params: ['db', 'login', 'password'], required: 3 },
-  authenticate: { name: 'exp_authenticate', params: ['db', 'login', 'password', 'user_agent_env'], required: 4 },
-  version: { name: 'exp_version', params: [], required: 0 },
-  about: { name: 'exp_about', params: ['extended'], required: 0 },
-  set_loglevel: { name: 'exp_set_loglevel', params: ['loglevel', 'logger'], required: 1 },
-};
 
 export interface CommonDeps {
   upstream: Upstream;
@@ -47,7 +41,7 @@ export function createCommonService({ credentials, versions }: CommonDeps) {
   }
 
   return async function dispatchCommon(call: LegacyCall, origin: CallOrigin): Promise<Value> {
-    const sig = signatures[call.method];
+    const sig = legacyFunction('common', call.method)?.signature;
     if (!sig) throw pythonError('Exception', `Method not found: ${call.method}`);
     if (call.argsNotIterable !== undefined)
       throw pythonError('TypeError', starArgsError(`odoo.service.common.${sig.name}`, call.argsNotIterable));

@@ -16,7 +16,7 @@ import type { FormFields, Json2Call, WebDatabaseClient } from '../upstream/index
 import { isTruthy, PyBinary, PyFloat, pyTypeName, StreamedString, type CallResult, type Value } from '../value.ts';
 import { base64Chunks, base64Decoded } from './base64-stream.ts';
 import { travelsInHeader } from './database-name.ts';
-import { dbFunctions } from './db-functions.ts';
+import { legacyFunction } from './surface.ts';
 import { createDbOptions } from './db-options.ts';
 import { createMasterPassword } from './master-password.ts';
 import { backupKindOf, cleanBase64 } from './restore-payload.ts';
@@ -290,17 +290,18 @@ export function createDbService(deps: DbDeps) {
   }
 
   return async function dispatchDb(call: LegacyCall, origin: CallOrigin): Promise<CallResult> {
-    const fn = dbFunctions.get(call.method);
-    if (fn === undefined) {
+    const row = legacyFunction('db', call.method);
+    const fn = row?.signature;
+    if (row === undefined || fn === undefined) {
       const text = `Method not found: ${call.method}`;
       throw pythonError('KeyError', text, pyRepr(text));
     }
     // /jsonrpc's args null or a scalar: `exp_<method>(*params)`, or `params[0]` behind the master password.
     const notIterable = call.argsNotIterable;
     if (notIterable !== undefined) {
-      throw pythonError('TypeError', fn.master ? subscriptError(notIterable) : starArgsError(`odoo.service.db.${fn.name}`, notIterable));
+      throw pythonError('TypeError', row.master ? subscriptError(notIterable) : starArgsError(`odoo.service.db.${fn.name}`, notIterable));
     }
-    if (!fn.master) {
+    if (!row.master) {
       const wrongArity = arityError(fn, call.params.length);
       if (wrongArity) throw pythonError('TypeError', wrongArity);
       return run(call.method, null, call.params, origin);

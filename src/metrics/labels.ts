@@ -3,29 +3,18 @@
  * so each label takes its value from a fixed set, anything else becoming `other`: a client looping
  * over random method names cannot grow the number of series.
  */
+import { legacySurface } from '../legacy/surface.ts';
+
 /** The value every unknown service, method or route becomes. */
 export const otherLabel = 'other';
 
-/** Odoo 19's `common` and `db` methods (`odoo/service/common.py`, `odoo/service/db.py`); `object` has two. */
-const serviceMethods: Readonly<Record<string, ReadonlySet<string>>> = {
-  common: new Set(['login', 'authenticate', 'version', 'about']),
-  db: new Set([
-    'create_database',
-    'duplicate_database',
-    'drop',
-    'dump',
-    'restore',
-    'rename',
-    'change_admin_password',
-    'migrate_databases',
-    'list_countries',
-    'db_exist',
-    'list',
-    'list_lang',
-    'server_version',
+/** Odoo 19's legacy methods by service (`legacy/surface.ts`): `common`, `db`, and `object`'s two. */
+const serviceMethods: Readonly<Record<string, ReadonlySet<string>>> = Object.fromEntries(
+  (['common', 'db', 'object'] as const).map((service) => [
+    service,
+    new Set(legacySurface.filter((f) => f.service === service).map((f) => f.method)),
   ]),
-  object: new Set(['execute', 'execute_kw']),
-};
+);
 
 /** The ORM methods legacy integrations call most (`odoo/orm/models.py`, `odoo/addons/web/models/models.py`). */
 const modelMethods: ReadonlySet<string> = new Set([

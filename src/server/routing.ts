@@ -8,6 +8,7 @@
  * `Invalid service name: db` on saas-19.1 and later), `native` and `verify` fall back to translate
  * for that service, said once in the log and in the report.
  */
+import { isPasswordLogin } from '../legacy/surface.ts';
 import type { CallOrigin, Dialect, LegacyCall } from '../call.ts';
 import { LegacyError, upstreamErrorName } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -103,8 +104,7 @@ export function callFacts(
     };
   }
   const method = `${call.service}.${call.method}`;
-  if (call.service === 'common' && (call.method === 'login' || call.method === 'authenticate'))
-    return { ...base, method, database: str(p[0]), login: str(p[1]) };
+  if (isPasswordLogin(call.service, call.method)) return { ...base, method, database: str(p[0]), login: str(p[1]) };
   if (call.service === 'db')
     return { ...base, method, database: call.method === 'db_exist' ? str(p[0]) : dbNamedSecond.has(call.method) ? str(p[1]) : undefined };
   return { ...base, method };
@@ -127,8 +127,7 @@ function nativeOutcome(facts: CallFacts, call: LegacyCall | undefined, view: Ans
       : [undefined, undefined];
   const outcome: CallOutcome = { service: facts.service, method: call?.method ?? '', model, modelMethod };
   if (view.kind === 'result') {
-    if (call?.service === 'common' && (call.method === 'login' || call.method === 'authenticate') && view.value === false)
-      outcome.refusedLogin = true;
+    if (call !== undefined && isPasswordLogin(call.service, call.method) && view.value === false) outcome.refusedLogin = true;
     return outcome;
   }
   if (view.kind === 'other') return outcome;

@@ -12,6 +12,7 @@
  *
  * Everything else (the `db` functions that write, calls Odoo refused as AccessDenied) is not checked.
  */
+import { isPasswordLogin } from '../../legacy/surface.ts';
 import type { Dialect } from '../../call.ts';
 import type { Logger } from '../../log.ts';
 import type { ShadowDifference, ShadowOutcome } from '../../report/migration-report.ts';
@@ -81,7 +82,7 @@ export interface Verifier {
 /** What `verify` does with a call: compare it, check its binding, or nothing. */
 export function verifyKind(call: CallOutcome, legacy: AnswerView, allowlist: ReadonlySet<string>): 'compare' | 'bind' | undefined {
   if (legacy.kind === 'fault' && legacy.accessDenied) return undefined;
-  if (call.service === 'common' && (call.method === 'login' || call.method === 'authenticate'))
+  if (isPasswordLogin(call.service, call.method))
     // a login Odoo refused is never tried again: a second failed attempt feeds its login cooldown
     return legacy.kind === 'result' && legacy.value !== false ? 'compare' : undefined;
   if (mayShadow(call, allowlist)) return 'compare';

@@ -6,6 +6,7 @@
  * False (a wrong password). The allowlist is narrowed or extended only with methods the operator
  * names (`--shadow-methods +name,-name`); a method that can change state cannot be added.
  */
+import { isPasswordLogin, legacySurface, neverResentServiceMethod } from '../../legacy/surface.ts';
 import type { CallOutcome } from '../../wire/response.ts';
 import type { AnswerView } from './answer-view.ts';
 
@@ -30,10 +31,15 @@ export const defaultShadowMethods: readonly string[] = [
   'list_countries',
 ];
 
-/** The only `db` functions ever shadowed: they read, and none takes a password but `list_countries` (the master). */
-export const shadowableDbFunctions: ReadonlySet<string> = new Set(['list', 'server_version', 'db_exist', 'list_lang', 'list_countries']);
+/**
+ * The only `db` functions ever shadowed (`legacy/surface.ts`: a second sending is harmless): they read,
+ * and none takes a password but `list_countries` (the master).
+ */
+export const shadowableDbFunctions: ReadonlySet<string> = new Set(
+  legacySurface.filter((f) => f.service === 'db' && f.resend === 'yes').map((f) => f.method),
+);
 
-/** Model methods that change state (the ORM's writers and workflow entry points). */
+/** Model methods that change state (the ORM's writers and workflow entry points); `common` and `db` ones are in `legacy/surface.ts`. */
 const writers: ReadonlySet<string> = new Set([
   'create',
   'write',
@@ -53,20 +59,11 @@ const writers: ReadonlySet<string> = new Set([
   'import_data',
   'execute',
   'execute_kw',
-  'create_database',
-  'duplicate_database',
-  'drop',
-  'dump',
-  'restore',
-  'rename',
-  'change_admin_password',
-  'migrate_databases',
-  'set_loglevel',
 ]);
 
 /** Why a method can never be shadowed, or undefined when the operator may allow it. */
 export function neverShadowedReason(method: string): string | undefined {
-  if (writers.has(method)) return 'it can change state';
+  if (writers.has(method) || neverResentServiceMethod(method)) return 'it can change state';
   if (/^(action_|button_|_)/.test(method)) return 'it can change state (action_*, button_* and private methods)';
   if (/^(workflow|signal_|trg_)/.test(method)) return 'it is a workflow method';
   return undefined;
@@ -126,12 +123,7 @@ export function mayShadow(outcome: CallOutcome | undefined, allowlist: ReadonlyS
 
 /** A `login`/`authenticate` the gateway answered False: a wrong password, never sent again. */
 export function isRefusedLogin(outcome: CallOutcome, gateway: AnswerView): boolean {
-  return (
-    outcome.service === 'common' &&
-    (outcome.method === 'login' || outcome.method === 'authenticate') &&
-    gateway.kind === 'result' &&
-    gateway.value === false
-  );
+  return isPasswordLogin(outcome.service, outcome.method) && gateway.kind === 'result' && gateway.value === false;
 }
 
 /**
