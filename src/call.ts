@@ -10,7 +10,6 @@ export type Dialect = 'xmlrpc1' | 'xmlrpc2' | 'jsonrpc';
 
 /** The three legacy services Odoo dispatches (`odoo.http.dispatch_rpc`). */
 export const legacyServices = ['common', 'db', 'object'] as const;
-export type LegacyService = (typeof legacyServices)[number];
 
 /** One decoded legacy call. `service` is whatever the client named; dispatch decides if it exists. */
 export interface LegacyCall {

@@ -1,5 +1,5 @@
 /**
- * Passwords that are API keys (docs/architecture.md §5 step 3): checked once with `res.users/context_get` as the
+ * Passwords that are API keys (docs/architecture.md §5 step 1): checked once with `res.users/context_get` as the
  * bearer (owner must be the claimed uid, or have the claimed login), cached by HMAC, single-flight,
  * and one re-check on 401. The gateway never retires these keys: the client owns them.
  */

@@ -1,6 +1,6 @@
 /**
  * Cache keys for credentials: an HMAC under a per-process secret, so a password never sits in
- * memory as a map key and two processes never share a key space (docs/architecture.md §5 step 1).
+ * memory as a map key and two processes never share a key space (docs/architecture.md §5: cache slots are HMACs).
  */
 import { createHmac, randomBytes } from 'node:crypto';
 

@@ -1,5 +1,5 @@
 /**
- * The password-key table's first level (docs/architecture.md §5 step 6): resolved keys by slot, with
+ * The password-key table's first level (docs/architecture.md §5 step 3): resolved keys by slot, with
  * when each was last read from (or written to) the shared store, and refusals cached for
  * `negativeTtlMs`. It knows which minted keys this replica alone answers for (no store, or minted
  * while the store was away) and keeps a replica's own confirmation of a key it reads again from the

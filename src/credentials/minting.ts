@@ -1,5 +1,5 @@
 /**
- * Minting (docs/architecture.md §5 step 4, Odoo: `res_users.py` identity check (`res.users.identitycheck`); recorded in corpus `sess-mint-*`): a web login with the
+ * Minting (docs/architecture.md §5 step 3, Odoo: `res_users.py` identity check (`res.users.identitycheck`); recorded in corpus `sess-mint-*`): a web login with the
  * password, then over `call_kw` with the session cookie the key wizard's `create` → `make_key` (an
  * identity-check action) → `res.users.identitycheck.run_check` with the password in the context →
  * the key; the session is destroyed; the key's real `expiration_date` is read with the key itself.
@@ -359,7 +359,7 @@ export async function sweepKeys(upstream: Upstream, session: WebSession, req: Sw
   return ids;
 }
 
-/** A fresh web login with the password (docs/architecture.md §5 step 6): the uid it still opens, and its session, kept for later checks. */
+/** A fresh web login with the password (docs/architecture.md §5 step 3): the uid it still opens, and its session, kept for later checks. */
 export async function checkPassword(
   upstream: Upstream,
   req: { db: string; login: string; password: string },

@@ -1,5 +1,5 @@
 /**
- * Passthrough (docs/architecture.md §5 step 3): a legacy password that looks like an Odoo API key is tried as the
+ * Passthrough (docs/architecture.md §5 step 1): a legacy password that looks like an Odoo API key is tried as the
  * bearer on `res.users/context_get`, and accepted only for the user who owns it. Only a password
  * of that shape is ever put in an Authorization header.
  */

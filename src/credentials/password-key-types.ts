@@ -1,5 +1,5 @@
 /**
- * The shapes of the password-key table (docs/architecture.md §5 step 6): a resolved credential, one
+ * The shapes of the password-key table (docs/architecture.md §5 step 3): a resolved credential, one
  * call's credentials, what the table asks of the credentials layer (resolvers) and of the store the
  * replicas share. Types only; the table is `password-keys.ts`.
  */

@@ -1,5 +1,5 @@
 /**
- * The keys that stand for (db, login, password) credentials (docs/architecture.md §5 step 6), by HMAC slot:
+ * The keys that stand for (db, login, password) credentials (docs/architecture.md §5 step 3), by HMAC slot:
  * single-flight first resolution; a key that expired is resolved again; a minted key is used until
  * `renewAt` (expiry minus a margin), after which the first call is still served with it while a new
  * key is minted in the background; refusals are cached for `negativeTtlMs`. Entries hold no password.

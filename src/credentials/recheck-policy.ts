@@ -1,5 +1,5 @@
 /**
- * When the password behind a key is confirmed again, and how (docs/architecture.md §5 step 6;
+ * When the password behind a key is confirmed again, and how (docs/architecture.md §5 step 3;
  * docs/security.md): within `--revalidate-interval` of the last confirmation a key is served as is;
  * past half of it a check starts in the background (a credential in steady use never waits); past
  * all of it the call waits for the check. A check is a look at the web session the password last

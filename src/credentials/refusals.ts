@@ -1,5 +1,5 @@
 /**
- * The refusals the credentials layer raises (docs/architecture.md §5 steps 4, 5, 8), all AccessDenied (fault 3).
+ * The refusals the credentials layer raises (docs/architecture.md §5 steps 3, 4, 5), all AccessDenied (fault 3).
  * Bad credentials carry Odoo's plain "Access Denied"; the others say what an operator can do. Some
  * are answered `False` by `common.authenticate` (as Odoo answers bad credentials); the rest are
  * faults there too, because `False` would hide a problem only the operator can fix.
@@ -50,7 +50,7 @@ export function upstreamCooldown(message: string): LegacyError {
   return err;
 }
 
-/** Too many failures from this address for this login (docs/architecture.md §5 step 8). */
+/** Too many failures from this address for this login (docs/architecture.md §5 step 5). */
 export function throttled(retryAfterMs: number): LegacyError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   const err = falseForAuthenticate(
@@ -109,7 +109,7 @@ export function mintRefusal(reason: string, kind: 'wizard' | 'access'): LegacyEr
 
 const unknownLogins = new WeakSet<LegacyError>();
 
-/** An object call names a uid whose login the gateway cannot tell (docs/architecture.md §5 step 5). */
+/** An object call names a uid whose login the gateway cannot tell (docs/architecture.md §5 step 4). */
 export function unknownLogin(uid: number | bigint, why: string, fix = 'configure --service-key'): LegacyError {
   const err = accessDenied(
     `legacy-rpc-gateway does not know the login of uid ${uid}, which it needs to trade the password for an API key: ${why}. ` +

@@ -1,5 +1,5 @@
 /**
- * Throttling of repeated login failures per (client address, db, login) (docs/architecture.md §5 step 8): after
+ * Throttling of repeated login failures per (client address, db, login) (docs/architecture.md §5 step 5): after
  * `failures` failed attempts, further attempts are refused locally for `backoffMs`, doubled for each
  * failure after that up to `maxBackoffMs`. A success clears the count; failures older than
  * `maxBackoffMs` are forgotten. Odoo's own legacy RPC has no such limit (Odoo: `res_users.py` `_assert_can_auth`). With a

@@ -1,5 +1,5 @@
 /**
- * uid → login (docs/architecture.md §5 step 5): object calls carry a uid, but a password is traded for a key by
+ * uid → login (docs/architecture.md §5 step 4): object calls carry a uid, but a password is traded for a key by
  * login. Logins are remembered from successful `common.login`/`authenticate`; otherwise the
  * credential map's keys tell whose they are, and the database's service key reads `res.users`. A uid that
  * does not exist is Odoo's MissingError (corpus `err-wrong-uid-xmlrpc2`). Single-flight per uid.
