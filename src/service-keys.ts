@@ -6,6 +6,7 @@
  * form of earlier versions. Nothing here ever shows a key: problems name the entry and its database,
  * and the parsed value serialises without them.
  */
+import { looksLikeApiKey } from './api-key.ts';
 
 /** What `--service-key` resolved to. */
 export interface ServiceKeys {
@@ -17,8 +18,6 @@ export interface ServiceKeys {
   readonly everyDatabase: boolean;
 }
 
-/** An Odoo API key: 40 lowercase hex characters (`res.users.apikeys`, API_KEY_SIZE 20 bytes). */
-const apiKeyPattern = /^[0-9a-f]{40}$/;
 /** Odoo's `DBNAME_PATTERN` (odoo/service/db.py). */
 const dbNamePattern = /^[a-zA-Z0-9][a-zA-Z0-9_.-]+$/;
 
@@ -42,7 +41,7 @@ export function parseServiceKeys(text: string): ServiceKeys | { problems: string
       return;
     }
     const named = db === undefined ? '' : ` (database ${JSON.stringify(db)})`;
-    if (!apiKeyPattern.test(key)) {
+    if (!looksLikeApiKey(key)) {
       problems.push(
         `${where}${named}: not an Odoo API key (40 lowercase hex characters, e.g. one made in Odoo under Preferences → Account Security → New API Key)`,
       );

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config.ts';
 import { validatePasswordHash, verifyPassword } from './password-hash.ts';
+import { looksLikeApiKey } from '../api-key.ts';
 
 /** One entry of the map. */
 export interface CredentialMapEntry {
@@ -28,8 +29,6 @@ export interface CredentialMap {
   /** True when `password` matches the entry's hash. */
   matches(entry: CredentialMapEntry, password: string): Promise<boolean>;
 }
-
-const keyShape = /^[0-9a-f]{40}$/;
 
 /** Builds a map from already validated entries. */
 export function createCredentialMap(entries: readonly CredentialMapEntry[]): CredentialMap {
@@ -81,7 +80,7 @@ export function parseCredentialMap(text: string, source: string): CredentialMap 
     };
     const badHash = validatePasswordHash(entry.passwordHash);
     if (badHash !== undefined) problems.push(`${where}: "password_hash" is ${badHash}`);
-    if (!keyShape.test(entry.key)) problems.push(`${where}: "key" must be an Odoo API key (40 lowercase hex characters)`);
+    if (!looksLikeApiKey(entry.key)) problems.push(`${where}: "key" must be an Odoo API key (40 lowercase hex characters)`);
     const id = `${entry.db}\u0000${entry.login}`;
     if (seen.has(id))
       problems.push(`${where}: a second entry for login ${JSON.stringify(entry.login)} in database ${JSON.stringify(entry.db)}`);

@@ -11,6 +11,7 @@ import type { Upstream, WebSession } from '../upstream/index.ts';
 import type { BaseUrls } from './base-urls.ts';
 import { isInt, isStruct, struct, type Struct, type Value } from '../value.ts';
 import { badCredentials, mintRefusal, twoFactorRefusal, upstreamCooldown } from './refusals.ts';
+import { looksLikeApiKey } from '../api-key.ts';
 
 /** What a mint needs. `retireKeyId`: a key of the same user to remove inside the same session. */
 export interface MintRequest {
@@ -38,7 +39,6 @@ export interface MintedKey {
   session: WebSession;
 }
 
-const apiKeyShape = /^[0-9a-f]{40}$/;
 const wizardModel = 'res.users.apikeys.description';
 
 /**
@@ -268,7 +268,7 @@ export async function mintKey(
     const shown = await withIdentityCheck(upstream, session, wizardModel, 'make_key', [wizardId], req.password, origin);
     const context = isStruct(shown) ? shown.get('context') : undefined;
     const candidate = isStruct(context ?? null) ? (context as Struct).get('default_key') : undefined;
-    if (typeof candidate !== 'string' || !apiKeyShape.test(candidate)) {
+    if (typeof candidate !== 'string' || !looksLikeApiKey(candidate)) {
       throw new LegacyError('upstream_invalid', { name: upstreamErrorName, message: 'make_key answered no API key' });
     }
     key = candidate;

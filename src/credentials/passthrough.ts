@@ -9,12 +9,8 @@ import { unauthorizedName, type Upstream } from '../upstream/index.ts';
 import { isInt, isStruct, struct, type Value } from '../value.ts';
 import { badCredentials } from './refusals.ts';
 
-/** Odoo keys are 20 random bytes in lowercase hex (Odoo: `res_users.py` `res.users.apikeys`). */
-const apiKeyShape = /^[0-9a-f]{40}$/;
-
-export function looksLikeApiKey(password: string): boolean {
-  return apiKeyShape.test(password);
-}
+/** Whether a password is shaped like an Odoo API key (`api-key.ts`): only such a password is tried as a bearer. */
+export { looksLikeApiKey } from '../api-key.ts';
 
 /** True for the refusal JSON-2 gives a bad, expired or revoked key. */
 export function isUnauthorized(err: unknown): boolean {

@@ -9,6 +9,7 @@ import { renderJson, type Difference } from '../compare/compare.ts';
 import { parseTaggedCall, parseTaggedResponse, renderTagged, taggedToValue, type Tagged } from '../compare/xmlrpc-tagged.ts';
 import { parseJson } from '../../json/index.ts';
 import { isStruct, type Value } from '../../value.ts';
+import { apiKeysInText } from '../../api-key.ts';
 
 /** Longest rendered answer kept. */
 export const maxAnswerChars = 1500;
@@ -18,7 +19,6 @@ export const maxMessages = 5;
 
 const redacted = '‹redacted›';
 /** An Odoo API key: 40 lowercase hex characters. */
-const apiKeyPattern = /\b[0-9a-f]{40}\b/g;
 /** Member names whose values are secrets wherever they appear. */
 const secretName = /pass|secret|token|api_?key|apikey|\bkey\b/i;
 /** Argument strings shorter than this are not cut everywhere (operators, short codes); passwords always are. */
@@ -78,7 +78,7 @@ export function secretsOf(dialect: Dialect, body: string, service: string): Secr
 export function redactText(text: string, secrets: Secrets): string {
   let out = text;
   for (const s of secrets.strings) out = out.split(s).join(redacted);
-  return out.replace(apiKeyPattern, redacted);
+  return out.replace(apiKeysInText, redacted);
 }
 
 /**
@@ -88,7 +88,7 @@ export function redactText(text: string, secrets: Secrets): string {
 function redactName(text: string, secrets: Secrets): string {
   let out = text;
   for (const s of secrets.passwords) out = out.split(s).join(redacted);
-  return out.replace(apiKeyPattern, redacted);
+  return out.replace(apiKeysInText, redacted);
 }
 
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
