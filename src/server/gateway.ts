@@ -211,6 +211,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
         const request = json2Requests.get(origin);
         const json2Body = request === undefined ? undefined : () => placeholderBody(request);
         const identity = identities.of(origin);
+        metrics.observeObjectCall(identity?.database, outcome, seconds);
         report.record({
           dialect,
           userAgent: origin.userAgent,
