@@ -4,7 +4,8 @@
  * headers (minus hop-by-hop, plus `X-Forwarded-*`), body read whole before the upstream is contacted
  * (in memory up to `--passthrough-buffer`, on disk beyond, refused with 413 past `--passthrough-max-body`) — and the
  * answer comes back the same way: status, headers (cookies and redirects untouched), body streamed,
- * `Content-Encoding`/`Content-Length` passed as they are since nothing is decoded.
+ * `Content-Encoding`/`Content-Length` passed as they are since nothing is decoded. A web login's
+ * Host headers are the one exception (`passthrough-login.ts`).
  */
 import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
