@@ -14,6 +14,10 @@
  * second run (a restart) is asked `execute_kw(DB2, 2, password, res.users.read)` without a login
  * there. With `--logins-file FILE` or `--redis-url URL` (keys written under a prefix of its own,
  * deleted at the end).
+ *
+ * `--web-login`: the logins (`--warm-login` too) are OdooRPC's, `POST /web/session/authenticate`
+ * passed through the gateway, instead of `common.authenticate`; the gateway listens on another port
+ * than Odoo, as in a trial beside it.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
@@ -31,6 +35,7 @@ const { values } = parseArgs({
     'uid-only-db': { type: 'string' },
     'logins-file': { type: 'string' },
     'redis-url': { type: 'string' },
+    'web-login': { type: 'boolean', default: false },
   },
 });
 if (values.db === undefined || values['admin-password'] === undefined) throw new Error('--db and --admin-password are required');
@@ -155,18 +160,33 @@ if (second !== undefined) {
   process.exit(0);
 }
 
+/** OdooRPC's login through the gateway: the uid (or the error) `/web/session/authenticate` answered. */
+async function webLogin(base: string, login: string, password: string): Promise<{ result?: unknown; error?: unknown }> {
+  const res = await fetch(`${base}/web/session/authenticate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { db, login, password } }),
+  });
+  const out = (await res.json()) as { result?: { uid?: unknown }; error?: unknown };
+  return out.error === undefined ? { result: out.result?.uid } : { error: out.error };
+}
+
+const logIn = (base: string, login: string, password: string) =>
+  values['web-login'] ? webLogin(base, login, password) : jsonrpc(base, 'common', 'authenticate', [db, login, password, {}]);
+
 const gateway = await startGateway(loadConfig(flags, {}), createLogger('silent'));
 try {
   const before = await baseUrl();
   if (values['warm-login'] !== undefined) {
     const [login, password] = values['warm-login'].split(':');
-    console.log('non-system login first:', JSON.stringify(await jsonrpc(gateway.url, 'common', 'authenticate', [db, login, password, {}])));
+    console.log('non-system login first:', JSON.stringify(await logIn(gateway.url, login!, password!)));
   }
-  const answer = await jsonrpc(gateway.url, 'common', 'authenticate', [db, 'admin', adminPassword, {}]);
+  const answer = await logIn(gateway.url, 'admin', adminPassword);
   const after = await baseUrl();
   console.log(
     JSON.stringify({
       gateway: gateway.url,
+      via: values['web-login'] ? '/web/session/authenticate' : 'common.authenticate',
       login: answer.result ?? answer.error,
       before,
       after,

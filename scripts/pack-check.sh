@@ -58,7 +58,7 @@ if "$bin" --log-format pretty --port 0 --admin-port 0 > "$work/pretty.out" 2>&1;
 grep -q 'needs the pino-pretty package' "$work/pretty.out" || fail "--log-format pretty without pino-pretty: unclear message: $(cat "$work/pretty.out")"
 
 say "legacy-rpc-gateway --demo"
-(cd "$work/install" && exec "$bin" --demo --port 0 --admin-port 0 --log-level warn) > "$work/demo.out" 2> "$work/demo.err" &
+(cd "$work/install" && exec "$bin" --demo --port 0 --admin-port 0 --demo-port 0 --log-level warn) > "$work/demo.out" 2> "$work/demo.err" &
 gateway_pid=$!
 url=""
 for _ in $(seq 1 300); do

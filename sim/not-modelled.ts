@@ -95,8 +95,7 @@ const fixed: NotModelled[] = [
   },
   {
     topic: 'login cooldown',
-    reason:
-      "failed web logins are not counted per address (base.login_cooldown_after/_duration), and a system user's web login does not rewrite web.base.url",
+    reason: 'failed web logins are not counted per address (base.login_cooldown_after/_duration)',
   },
   {
     topic: 'key minting',

@@ -8,6 +8,8 @@ import { lightReserveOf } from './upstream/upstream-shares.ts';
 describe('loadConfig()', () => {
   it('picks the series the demo simulator plays: 19.0 unless told saas-19.1 or 20.0', () => {
     expect(loadConfig(['--demo'], {}).demoSeries).toBe('19.0');
+    expect(loadConfig(['--demo'], {}).demoPort).toBe(8079);
+    expect(loadConfig(['--demo', '--demo-port', '0'], {}).demoPort).toBe(0);
     expect(loadConfig(['--demo', '--demo-series', 'saas-19.1'], {}).demoSeries).toBe('saas-19.1');
     expect(loadConfig([], { DEMO_SERIES: 'saas-19.1' }).demoSeries).toBe('saas-19.1');
     expect(loadConfig(['--demo', '--demo-series', '20.0'], {}).demoSeries).toBe('20.0');

@@ -155,6 +155,13 @@ export const settings = {
     schema: z.enum(['19.0', 'saas-19.1', '20.0']).default('19.0'),
     help: "The Odoo series the --demo simulator plays: 19.0; saas-19.1 for Odoo Online's saas-19.x (no legacy db service, the rewritten database manager, programmatic API keys, no read_group/check_access_rights/toggle_active); or 20.0 (the same, plus the new read_group answering tuples and ir.access instead of ir.model.access/ir.rule). Default 19.0.",
   },
+  demoPort: {
+    flag: 'demo-port',
+    env: 'DEMO_PORT',
+    schema: z.coerce.number().int().min(0).max(65535).default(8079),
+    accepts: 'a port number from 0 to 65535 (0: any free port), e.g. 8079',
+    help: "The --demo simulator's port on 127.0.0.1, to compare the gateway's answers with the simulated Odoo's own. Default 8079 (0: any free port, printed at start).",
+  },
   callTimeoutMs: {
     flag: 'call-timeout',
     env: 'CALL_TIMEOUT',

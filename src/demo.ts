@@ -16,7 +16,11 @@ export interface DemoSimulator {
 }
 
 /** `startSimulator` of `sim/index.ts`, narrowed to the options `--demo` gives. */
-export type StartDemoSimulator = (options: { databases: string[]; series: '19.0' | 'saas-19.1' | '20.0' }) => Promise<DemoSimulator>;
+export type StartDemoSimulator = (options: {
+  databases: string[];
+  series: '19.0' | 'saas-19.1' | '20.0';
+  port: number;
+}) => Promise<DemoSimulator>;
 
 /**
  * The simulator module beside this one: `../sim/index.ts` under tsx (`npm run demo`), `../sim/index.js`

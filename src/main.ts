@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<void> {
   const stops: Array<() => Promise<void>> = [];
   if (config.demo) {
     const startSimulator = await loadDemoSimulator();
-    const sim = await startSimulator({ databases: ['demo'], series: config.demoSeries });
+    const sim = await startSimulator({ databases: ['demo'], series: config.demoSeries, port: config.demoPort });
     stops.push(() => sim.close());
     config = Object.freeze({ ...config, upstream: sim.url });
     const users = sim.users('demo').map((u) => `  ${u.login.padEnd(24)} password ${u.password.padEnd(12)} api key ${u.key}`);

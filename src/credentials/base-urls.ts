@@ -4,6 +4,8 @@
  * login does (docs/first-run.md). Learnt from the service key right before a login (system users'
  * keys may read system parameters), else from what the last login's `session_info` stated, else
  * Odoo's own address as the gateway reaches it (what a login made there directly would store).
+ * Web logins that pass through the gateway (`/web/session/authenticate`, as OdooRPC logs in) are
+ * made at the value when it is known (`known`), and teach it (their `session_info` states it).
  */
 import type { CallOrigin } from '../call.ts';
 import type { ServiceKeys } from '../service-keys.ts';
@@ -14,6 +16,8 @@ import { struct } from '../value.ts';
 export interface BaseUrls {
   /** The base URL to log in at in `db`, read afresh with the service key where it can be. Never rejects. */
   forLogin(db: string, origin: CallOrigin): Promise<string>;
+  /** As `forLogin`, without the fall-back to Odoo's own address: undefined when nothing says it. Never rejects. */
+  known(db: string, origin: CallOrigin): Promise<string | undefined>;
   /** Records what a login's answer stated. */
   learn(db: string, baseUrl: string | undefined): void;
 }
@@ -38,12 +42,17 @@ export function createBaseUrls(options: { upstream: Upstream; serviceKeys: Servi
     }
   }
 
+  async function knownFor(db: string, origin: CallOrigin): Promise<string | undefined> {
+    const fresh = await read(db, origin);
+    if (fresh !== undefined) known.set(db, fresh);
+    return known.get(db);
+  }
+
   return {
     async forLogin(db, origin) {
-      const fresh = await read(db, origin);
-      if (fresh !== undefined) known.set(db, fresh);
-      return known.get(db) ?? ownRoot;
+      return (await knownFor(db, origin)) ?? ownRoot;
     },
+    known: knownFor,
     learn(db, baseUrl) {
       if (baseUrl !== undefined) known.set(db, baseUrl);
     },

@@ -18,7 +18,7 @@ import { createCacheKeyer } from './cache-key.ts';
 import { createCredentialMap, loadCredentialMap, type CredentialMap, type CredentialMapEntry } from './credential-map.ts';
 import { createMintPacer, expiryOnGatewayClock } from './key-clock.ts';
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
-import { createBaseUrls } from './base-urls.ts';
+import { createBaseUrls, type BaseUrls } from './base-urls.ts';
 import { openLoginsFile } from './login-file.ts';
 import { checkPassword, endSession, isClockBehind, keyName, madeAKey, mintKey, sweepKeys } from './minting.ts';
 import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
@@ -33,6 +33,7 @@ import { createUidLogins, type SharedLogins } from './uid-logins.ts';
 
 export { isUnauthorized, looksLikeApiKey } from './passthrough.ts';
 export { hashPassword } from './password-hash.ts';
+export { createBaseUrls, type BaseUrls } from './base-urls.ts';
 export type { CredentialCacheName, CredentialEvents, KeyExchangeOutcome } from './events.ts';
 export type { PasswordKey, SharedPasswordKeys, SharedSlot } from './password-keys.ts';
 export type { Failures, SharedFailures } from './throttle.ts';
@@ -82,6 +83,8 @@ export interface CredentialsOptions {
   events?: CredentialEvents;
   /** State shared with the other replicas; absent: everything stays in this process. */
   shared?: SharedCredentials;
+  /** The databases' base URLs, shared with the passthrough's web logins; absent: a table of its own. */
+  baseUrls?: BaseUrls;
 }
 
 /** Odoo's answer to a request in a session that is over (logged out, or its password changed). */
@@ -142,7 +145,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     events,
   );
   const retirer = createRetirer(upstream);
-  const baseUrls = createBaseUrls({ upstream, serviceKeys: config.serviceKey, upstreamUrl: config.upstream });
+  const baseUrls = options.baseUrls ?? createBaseUrls({ upstream, serviceKeys: config.serviceKey, upstreamUrl: config.upstream });
   // an IPv6 client is counted by its /64: it can use any address in it
   const throttleKey = (origin: CallOrigin, db: string, login: string) => cacheKey('throttle', throttleAddress(origin.ip), db, login);
 

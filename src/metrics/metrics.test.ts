@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LegacyError } from '../errors.ts';
-import { createMetrics } from './metrics.ts';
+import { createMetrics, maxDatabaseLabels, maxModelLabels } from './metrics.ts';
 
 const denied = new LegacyError('access_denied', { name: 'odoo.exceptions.AccessDenied', message: 'Access Denied' });
 
@@ -28,6 +29,36 @@ describe('createMetrics()', () => {
     expect(await samples(m, 'legacy_rpc_gateway_call_duration_seconds_count{dialect="xmlrpc2"')).toEqual([
       'legacy_rpc_gateway_call_duration_seconds_count{dialect="xmlrpc2",service="object",method="search_read",outcome="ok"} 2',
     ]);
+  });
+
+  it('counts object calls by database and model, naming those a call succeeded on and no more than the caps', async () => {
+    const m = createMetrics({ processMetrics: false });
+    const call = (model: string, error?: LegacyError) => ({ service: 'object', method: 'execute_kw', model, modelMethod: 'read', error });
+    m.observeObjectCall('erp', call('res.partner'), 0.02);
+    m.observeObjectCall('erp', call('res.partner', denied), 0.01);
+    // a model or database no call succeeded on yet (a typo, a probe) is not named
+    m.observeObjectCall('erp', call('no.such.model', denied), 0.01);
+    m.observeObjectCall('nodb', call('res.partner', denied), 0.01);
+    m.observeObjectCall(undefined, call('res.partner'), 0.01);
+    m.observeCall('xmlrpc2', { service: 'common', method: 'version' }, 0.001);
+    m.observeObjectCall('erp', { service: 'common', method: 'login' }, 0.01);
+    expect(await samples(m, 'legacy_rpc_gateway_object_calls_total')).toEqual([
+      'legacy_rpc_gateway_object_calls_total{db="erp",model="res.partner",outcome="ok"} 1',
+      'legacy_rpc_gateway_object_calls_total{db="erp",model="res.partner",outcome="access_denied"} 1',
+      'legacy_rpc_gateway_object_calls_total{db="erp",model="other",outcome="access_denied"} 1',
+      'legacy_rpc_gateway_object_calls_total{db="other",model="res.partner",outcome="access_denied"} 1',
+      'legacy_rpc_gateway_object_calls_total{db="other",model="res.partner",outcome="ok"} 1',
+    ]);
+    expect(await samples(m, 'legacy_rpc_gateway_object_call_duration_seconds_count{db="erp"')).toEqual([
+      'legacy_rpc_gateway_object_call_duration_seconds_count{db="erp",model="res.partner"} 2',
+      'legacy_rpc_gateway_object_call_duration_seconds_count{db="erp",model="other"} 1',
+    ]);
+    // past the caps, new names are "other" however often their calls succeed
+    for (let i = 0; i < maxModelLabels + 5; i++) m.observeObjectCall(`db${i}`, call(`x.model${i}`), 0.01);
+    const lines = await samples(m, 'legacy_rpc_gateway_object_calls_total');
+    const named = (label: string) => new Set(lines.map((l) => new RegExp(`${label}="([^"]+)"`).exec(l)?.[1]).filter((v) => v !== 'other'));
+    expect(named('db').size).toBe(maxDatabaseLabels);
+    expect(named('model').size).toBe(maxModelLabels);
   });
 
   it('records upstream latency by route and status class', async () => {
@@ -109,5 +140,16 @@ describe('shadow mode and deprecated calls', () => {
       'legacy_rpc_gateway_deprecated_calls_total{method="read_group"} 2',
       'legacy_rpc_gateway_deprecated_calls_total{method="get_currencies"} 1',
     ]);
+  });
+});
+
+describe('docs/operations.md', () => {
+  it("names every metric of the gateway's own in its Admin port table", async () => {
+    const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+    const names = (await createMetrics({ processMetrics: false, redis: true }).text())
+      .split('\n')
+      .flatMap((l) => /^# TYPE (\S+) /.exec(l)?.[1] ?? []);
+    expect(names.length).toBeGreaterThan(20);
+    for (const name of names) expect(doc, name).toContain(`\`${name}\``);
   });
 });

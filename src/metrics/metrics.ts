@@ -15,12 +15,17 @@ import type { RedisLinkEvents } from '../state/index.ts';
 import { successorMethodNames } from '../successors/index.ts';
 import type { Lane, WorkShareEvents } from '../upstream/work-shares.ts';
 import { outcomeName, type CallOutcome } from '../wire/response.ts';
-import { methodLabel, serviceLabel, statusClassLabel, upstreamRouteLabel } from './labels.ts';
+import { methodLabel, otherLabel, serviceLabel, statusClassLabel, upstreamRouteLabel } from './labels.ts';
 import { createOperatorMetrics, type OperatorMetrics } from './operator-metrics.ts';
+import { createSeenLabels } from './seen-labels.ts';
 
 const prefix = 'legacy_rpc_gateway_';
 /** Seconds, from a cached `version` (a few ms) to Odoo's `limit_time_real` (120 s). */
 const callBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
+/** The databases and models named in `object_*` series; others are `other` (`seen-labels.ts`). */
+export const maxDatabaseLabels = 10;
+export const maxModelLabels = 40;
 
 /** What the gateway records; every label is bounded (`labels.ts`). */
 /** The modes of `src/cutover/routes/` (a fixed set: a bounded label). */
@@ -29,6 +34,11 @@ export type RouteModeLabel = 'native' | 'verify' | 'translate' | 'deny';
 export interface GatewayMetrics {
   /** One finished legacy call. */
   observeCall(dialect: Dialect, outcome: CallOutcome, seconds: number): void;
+  /**
+   * One finished `object` call by database and model (`db` undefined: none known), both bounded: a
+   * name is its own label once a call naming it succeeded, up to `maxDatabaseLabels` / `maxModelLabels`.
+   */
+  observeObjectCall(db: string | undefined, outcome: CallOutcome, seconds: number): void;
   /** One upstream exchange of the legacy services (`path` below the upstream URL; no status: no answer). */
   observeUpstream(path: string, status: number | undefined, seconds: number): void;
   /** The waits for a share of the upstream connections (work-shares.ts). */
@@ -94,6 +104,21 @@ export function createMetrics({
     buckets: callBuckets,
     registers,
   });
+  const objectCalls = new Counter({
+    name: `${prefix}object_calls_total`,
+    help: `object calls by database, model and outcome: the first ${maxDatabaseLabels} databases and ${maxModelLabels} models a call succeeded on are named, any other is "other".`,
+    labelNames: ['db', 'model', 'outcome'] as const,
+    registers,
+  });
+  const objectSeconds = new Histogram({
+    name: `${prefix}object_call_duration_seconds`,
+    help: 'object call latency by database and model (named as in object_calls_total).',
+    labelNames: ['db', 'model'] as const,
+    buckets: callBuckets,
+    registers,
+  });
+  const databaseLabels = createSeenLabels(maxDatabaseLabels);
+  const modelLabels = createSeenLabels(maxModelLabels);
   const upstreamSeconds = new Histogram({
     name: `${prefix}upstream_request_duration_seconds`,
     help: 'Upstream requests made for legacy calls, by route and status class (error: no answer).',
@@ -294,6 +319,17 @@ export function createMetrics({
       ) {
         deprecatedCalls.inc({ method: modelMethod });
       }
+    },
+    observeObjectCall(db, outcome, seconds) {
+      if (outcome.service !== 'object') return;
+      const name = outcomeName(outcome);
+      const ok = name === 'ok';
+      const labels = {
+        db: db === undefined ? otherLabel : databaseLabels.label(db, ok),
+        model: modelLabels.label(outcome.model ?? '', ok),
+      };
+      objectCalls.inc({ ...labels, outcome: name });
+      objectSeconds.observe(labels, seconds);
     },
     observeShadow(call, outcome) {
       shadowCalls.inc({ service: serviceLabel(call.service), method: methodLabel(call.service, call.method, call.modelMethod), outcome });

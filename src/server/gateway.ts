@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { CallOrigin } from '../call.ts';
 import { ConfigError, type Config } from '../config.ts';
 import { LegacyError, upstreamErrorName } from '../errors.ts';
-import { createCredentials, type CredentialEvents, type Credentials } from '../credentials/index.ts';
+import { createBaseUrls, createCredentials, type CredentialEvents, type Credentials } from '../credentials/index.ts';
 import { createCommonService } from '../legacy/common.ts';
 import { createDbService } from '../legacy/db.ts';
 import { createDispatch } from '../legacy/dispatch.ts';
@@ -87,8 +87,11 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   // --redis-url: what the replicas share (connects in the background; serves without it meanwhile)
   const state = createSharedState(config, log, { events: metrics.redis, ...clock });
   // A bad --credentials-file stops the start here.
+  // one table for the gateway's own logins and the passed-through ones (passthrough-login.ts)
+  const baseUrls = createBaseUrls({ upstream, serviceKeys: config.serviceKey, upstreamUrl: config.upstream });
   const credentials = createCredentials(config, upstream, {
     log,
+    baseUrls,
     events: countedAsRefusals(metrics),
     ...clock,
     ...(state === undefined ? {} : { shared: state.credentials }),
@@ -195,7 +198,11 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
           metrics.observePassthrough(status);
           metrics.operations.observePassthrough(status, seconds);
         },
-        onSessionLogin: identified.rememberLogin,
+        onSessionLogin(db, uid, login, baseUrl) {
+          identified.rememberLogin(db, uid, login);
+          baseUrls.learn(db, baseUrl);
+        },
+        loginBaseUrl: (db, origin) => baseUrls.known(db, origin),
       }),
       identityOf: (origin) => identities.of(origin),
       onCall(dialect, origin, outcome, seconds) {
@@ -204,6 +211,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
         const request = json2Requests.get(origin);
         const json2Body = request === undefined ? undefined : () => placeholderBody(request);
         const identity = identities.of(origin);
+        metrics.observeObjectCall(identity?.database, outcome, seconds);
         report.record({
           dialect,
           userAgent: origin.userAgent,

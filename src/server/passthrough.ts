@@ -4,7 +4,8 @@
  * headers (minus hop-by-hop, plus `X-Forwarded-*`), body read whole before the upstream is contacted
  * (in memory up to `--passthrough-buffer`, on disk beyond, refused with 413 past `--passthrough-max-body`) — and the
  * answer comes back the same way: status, headers (cookies and redirects untouched), body streamed,
- * `Content-Encoding`/`Content-Length` passed as they are since nothing is decoded.
+ * `Content-Encoding`/`Content-Length` passed as they are since nothing is decoded. A web login's
+ * Host headers are the one exception (`passthrough-login.ts`).
  */
 import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
@@ -18,6 +19,7 @@ import { declaredLength } from './read-body.ts';
 import { requestHeadersToUpstream, responseHeadersToClient } from './proxy-headers.ts';
 import { spoolBody, SpoolError, type SpooledBody } from './spooled-body.ts';
 import { sessionAuthenticatePath, tapSessionLogin, type OnSessionLogin } from './session-login-tap.ts';
+import { loginAtBaseUrl, type LoginBaseUrl } from './passthrough-login.ts';
 
 type Env = { Bindings: Partial<HttpBindings> };
 
@@ -33,6 +35,8 @@ export interface PassthroughOptions {
   onAnswer?: (status: number | undefined, seconds: number) => void;
   /** Hears the logins of successful `/web/session/authenticate` calls (uid → login for minting). */
   onSessionLogin?: OnSessionLogin;
+  /** The base URL Odoo has in a database, when known: a passed-through web login is made at it (passthrough-login.ts). */
+  loginBaseUrl?: LoginBaseUrl;
 }
 
 /**
@@ -40,7 +44,7 @@ export interface PassthroughOptions {
  * no answer in time: 504, both plain text, detail in the log only.
  * @example app.all('*', passthrough({ forward: client.forward, config, log }))
  */
-export function passthrough({ forward, config, log, onAnswer = () => undefined, onSessionLogin }: PassthroughOptions) {
+export function passthrough({ forward, config, log, onAnswer = () => undefined, onSessionLogin, loginBaseUrl }: PassthroughOptions) {
   const limits = { memoryBytes: config.passthroughBufferBytes, maxBytes: config.passthroughMaxBodyBytes, dir: config.passthroughSpoolDir };
   return async function passthroughHandler(c: Context<Env>): Promise<Response> {
     const started = performance.now();
@@ -67,6 +71,17 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined, 
       spooled = read;
       forwardedAt = performance.now();
       const upstreamHeaders = requestHeadersToUpstream(headers, { address, clientHost: headers.host ?? '' }, config.upstreamHost);
+      if (loginBaseUrl !== undefined && spooled !== null && 'bytes' in spooled) {
+        const origin = {
+          host: headers.host ?? '',
+          ...address,
+          userAgent: headers['user-agent'] ?? '',
+          requestId: typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : '',
+          signal: c.req.raw.signal,
+        };
+        const atRoot = await loginAtBaseUrl({ method, path: url.pathname, body: spooled.bytes }, origin, loginBaseUrl);
+        Object.assign(upstreamHeaders, atRoot);
+      }
       // a body read from disk is streamed to the upstream: say its length, so it is not sent chunked
       if (spooled !== null && !('bytes' in spooled)) upstreamHeaders['content-length'] = String(spooled.size);
       const res = await forward({

@@ -13,8 +13,8 @@ export const sessionAuthenticatePath = '/web/session/authenticate';
 /** A session_info is a few kilobytes; a larger answer is passed through without being read. */
 const maxTappedBytes = 1024 * 1024;
 
-/** Called with a login the upstream confirmed for `uid` in `db`. */
-export type OnSessionLogin = (db: string, uid: number | bigint, login: string) => void;
+/** Called with a login the upstream confirmed for `uid` in `db`, and the `web.base.url` its answer states. */
+export type OnSessionLogin = (db: string, uid: number | bigint, login: string, baseUrl: string | undefined) => void;
 
 /**
  * Passes `body` through unchanged while keeping a copy (up to a bound); once it has ended, reads
@@ -33,14 +33,14 @@ export function tapSessionLogin(body: ReadableStream<Uint8Array>, onLogin: OnSes
       flush() {
         if (size > maxTappedBytes) return;
         const info = sessionInfoOf(Buffer.concat(chunks).toString('utf8'));
-        if (info) onLogin(info.db, info.uid, info.login);
+        if (info) onLogin(info.db, info.uid, info.login, info.baseUrl);
       },
     }),
   );
 }
 
-/** `(db, uid, login)` from a successful authenticate answer, else undefined. */
-export function sessionInfoOf(text: string): { db: string; uid: number | bigint; login: string } | undefined {
+/** `(db, uid, login, web.base.url)` from a successful authenticate answer, else undefined. */
+export function sessionInfoOf(text: string): { db: string; uid: number | bigint; login: string; baseUrl: string | undefined } | undefined {
   let envelope: Value;
   try {
     envelope = parseJson(text, { maxDepth: 64 });
@@ -54,5 +54,6 @@ export function sessionInfoOf(text: string): { db: string; uid: number | bigint;
   const db = result.get('db') as Value;
   if (uid === undefined || !isInt(uid) || typeof login !== 'string' || typeof db !== 'string' || login === '' || db === '')
     return undefined;
-  return { db, uid, login };
+  const baseUrl = result.get('web.base.url');
+  return { db, uid, login, baseUrl: typeof baseUrl === 'string' && baseUrl !== '' ? baseUrl : undefined };
 }

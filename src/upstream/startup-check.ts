@@ -162,8 +162,8 @@ export function baseUrlFinding(f: Findings): { level: 'info' | 'warn'; msg: stri
   return {
     level: 'info',
     msg: f.baseUrl.startsWith('https:')
-      ? `web.base.url ${f.baseUrl}: the gateway's password logins are made at it and leave it as it is, provided Odoo runs with proxy_mode (without it Odoo sees plain HTTP: set web.base.url.freeze to True)`
-      : `web.base.url ${f.baseUrl}: the gateway's password logins are made at it and leave it as it is`,
+      ? `web.base.url ${f.baseUrl}: the gateway's password logins and the web logins it passes through are made at it and leave it as it is, provided Odoo runs with proxy_mode (without it Odoo sees plain HTTP: set web.base.url.freeze to True)`
+      : `web.base.url ${f.baseUrl}: the gateway's password logins and the web logins it passes through are made at it and leave it as it is`,
   };
 }
 

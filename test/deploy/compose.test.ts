@@ -2,14 +2,17 @@
  * The compose examples in deploy/ (shown in docs/deployment.md) keep data and secrets: parsed with
  * the yaml package and checked for volumes on PostgreSQL and Odoo's filestore, restart policies,
  * healthchecks behind every `depends_on` condition, secrets as files readable by the gateway's
- * user, and gateway variables the gateway knows. When a Compose CLI is installed (docker-compose or
+ * user, gateway variables the gateway knows, and a service key the gateway cannot start without (so
+ * its password logins leave Odoo's web.base.url as it is, docs/first-run.md). When a Compose CLI is installed (docker-compose or
  * `docker compose`), `config -q` validates them against the Compose schema too.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { secretFileForms, settings } from '../../src/config.ts';
+import { ConfigError, loadConfig, secretFileForms, settings } from '../../src/config.ts';
 
 interface Service {
   image?: string;
@@ -88,6 +91,40 @@ describe.each(files)('deploy/%s', (name) => {
     for (const secret of gateway.secrets ?? []) {
       // the image runs as node (uid and gid 1000)
       expect(secret, 'gateway secrets in long form').toMatchObject({ uid: '1000', gid: '1000', mode: 0o440 });
+    }
+  });
+
+  it('gives the gateway a service key: its logins leave web.base.url as it is and uid-only calls find their login', () => {
+    const gateway = compose.services.gateway!;
+    expect(gateway.environment?.SERVICE_KEY_FILE).toBe('/run/secrets/service_key');
+    expect((gateway.secrets ?? []).map(secretName)).toContain('service_key');
+    expect(compose.secrets?.service_key?.file).toBe('./secrets/service_key');
+  });
+
+  it("makes every secret's file in the steps its header gives", () => {
+    const header = readFileSync(new URL(name, deploy), 'utf8').split('\nservices:')[0]!;
+    for (const secret of Object.keys(compose.secrets ?? {})) expect(header, secret).toMatch(new RegExp(`(>|touch) secrets/${secret}\\b`));
+  });
+
+  it('the gateway refuses to start with its environment here while the service key file is missing, empty or holds no key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compose-secrets-'));
+    try {
+      const env = Object.fromEntries(
+        Object.entries(compose.services.gateway?.environment ?? {}).map(([k, v]) => [k, v.replace(/^\/run\/secrets\//, `${dir}/`)]),
+      );
+      writeFileSync(join(dir, 'admin_token'), `${'ab'.repeat(24)}\n`);
+      writeFileSync(join(dir, 'state_secret'), `${Buffer.alloc(32, 7).toString('base64')}\n`);
+      writeFileSync(join(dir, 'redis_url'), 'redis://:pw@redis:6379/0\n');
+      const start = () => loadConfig([], env);
+      expect(start, 'no file').toThrow(ConfigError);
+      for (const text of ['', '\n', 'erp=\n', 'erp=not-a-key\n']) {
+        writeFileSync(join(dir, 'service_key'), text);
+        expect(start, JSON.stringify(text)).toThrow(ConfigError);
+      }
+      writeFileSync(join(dir, 'service_key'), `erp=${'0123456789'.repeat(4)}\n`);
+      expect(start().serviceKey?.databases).toEqual(['erp']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

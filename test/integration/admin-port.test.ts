@@ -66,6 +66,16 @@ describe('admin port', () => {
     );
   });
 
+  it('exposes object calls by database and model', async () => {
+    const { text } = await admin('/metrics');
+    const calls = text.split('\n').filter((l) => l.startsWith('legacy_rpc_gateway_object_calls_total{'));
+    expect(calls.sort()).toEqual([
+      'legacy_rpc_gateway_object_calls_total{db="demo",model="res.partner",outcome="internal"} 1',
+      'legacy_rpc_gateway_object_calls_total{db="demo",model="res.partner",outcome="ok"} 2',
+    ]);
+    expect(text).toContain('legacy_rpc_gateway_object_call_duration_seconds_count{db="demo",model="res.partner"} 3');
+  });
+
   it('exposes upstream latency, credential cache hits and misses, key exchanges, throttling and passthrough', async () => {
     const { text } = await admin('/metrics');
     expect(text).toMatch(/^legacy_rpc_gateway_upstream_request_duration_seconds_count\{route="json2",status="2xx"\} [1-9]\d*$/m);

@@ -31,7 +31,7 @@ describe('the web.base.url finding at start', () => {
     expect(await check('admin')).toEqual([
       expect.objectContaining({
         level: 30,
-        msg: "web.base.url http://localhost:8069: the gateway's password logins are made at it and leave it as it is",
+        msg: "web.base.url http://localhost:8069: the gateway's password logins and the web logins it passes through are made at it and leave it as it is",
       }),
     ]);
   });
