@@ -106,7 +106,7 @@ async function main(): Promise<void> {
           params: { service: 'object', method: 'execute_kw', args: [db, 5, demoKey, 'res.partner', method, args] },
         }),
       });
-      if ((await res.json()).error !== undefined) faults++;
+      if (((await res.json()) as { error?: unknown }).error !== undefined) faults++;
     }
   } finally {
     await gateway.close();
