@@ -24,6 +24,7 @@ import type { Perturbation } from './legacy/xmlrpc-write.ts';
 import { createTransfers, type TransferControl } from './transfer-routes.ts';
 import type { DatabaseManagerSettings } from './web-database-routes.ts';
 import { personaOf, type Series } from './persona.ts';
+import { setModuleState, setRpcConfig } from './rpc-helper.ts';
 
 export type { RecordedRequest } from './http-server.ts';
 export { KeyStore, type ApiKeyRecord, type NewApiKey } from './key-store.ts';
@@ -168,6 +169,10 @@ export interface SimulatorControl {
   configParameter(db: string, key: string): { value: string | undefined; writtenAt: Date | undefined };
   /** Forgets every web session, as Odoo does when its session store is emptied (session GC, a new data_dir). */
   dropSessions(): void;
+  /** Sets a module's `ir.module.module` state in `db` (`installed`, `uninstalled`): `rpc_helper` (sim/rpc-helper.ts). */
+  setModuleState(db: string, module: string, state: string): void;
+  /** rpc_helper's `ir.model.rpc_config_edit` of `model` in `db` (a JSON text, or false). */
+  setRpcConfig(db: string, model: string, text: string | false): void;
 }
 
 function validateOptions(opts: SimulatorOptions): Required<SimulatorOptions> {
@@ -365,6 +370,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       configParameter(name, key) {
         const db = dbOf(name);
         return { value: configParameters(db).get(key), writtenAt: parameterWriteDates(db).get(key) };
+      },
+      setModuleState(name, module, moduleState) {
+        setModuleState(dbOf(name), state.methods, module, moduleState);
+      },
+      setRpcConfig(name, model, text) {
+        setRpcConfig(dbOf(name), model, text);
       },
       setConfigParameter(name, key, value) {
         const params = configParameters(dbOf(name));

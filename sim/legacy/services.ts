@@ -13,6 +13,7 @@ import { OdooError, accessDenied, missingError, userError } from '../errors.ts';
 import type { Json2State } from '../json2-route.ts';
 import { typeNameOf } from '../../src/python/py-repr.ts';
 import { pyRepr, pyStr } from '../python-repr.ts';
+import { rpcHelperRefusal } from '../rpc-helper.ts';
 import type { DatabaseManagerState } from '../web-database-routes.ts';
 import { managerSelect } from './manager-selects.ts';
 
@@ -214,6 +215,9 @@ export function dispatchObject(state: LegacyServiceState, method: string, params
   if (user.v.active !== true || !credentialsPass(state, db, uid, password, String(user.v.login))) throw accessDenied('Access Denied');
   unhashable(model);
   if (typeof model !== 'string' || db.model(model) === undefined) throw userError(`Object ${pyStr(model)} doesn't exist`);
+  // rpc_helper's patched execute_cr, between the model look-up and call_kw
+  const refused = rpcHelperRefusal(db, model, modelMethod);
+  if (refused !== undefined) throw refused;
   if (typeof modelMethod !== 'string') throw builtin('AttributeError', `'${typeNameOf(modelMethod)}' object has no attribute 'startswith'`);
   if (!(kw instanceof Map)) throw builtin('TypeError', `argument after ** must be a mapping, not ${pyTypeOf(kw)}`);
   const ctx = { db, uid, keys: state.keys, now: state.now(), methods: state.methods };

@@ -38,6 +38,7 @@ import { checkedDatabase } from './database-name.ts';
 import { identityCheckRefusal, isIdentityChecked, requestAssertionError } from './identity-check.ts';
 import { createLegacyLang, type LegacyLang } from './legacy-lang.ts';
 import { mayRefuseMarshal, xmlrpcMarshalFault } from './xmlrpc-marshal-fault.ts';
+import type { RpcPolicy } from './rpc-policy.ts';
 
 export interface ObjectDeps {
   upstream: Upstream;
@@ -54,6 +55,8 @@ export interface ObjectDeps {
   series?: () => string | undefined;
   /** The caller's language as legacy RPC would take it (one per service when not given). */
   legacyLang?: LegacyLang;
+  /** What RPC policy modules installed upstream (rpc_helper) refuse before a call runs. */
+  rpcPolicy?: RpcPolicy;
 }
 
 /** What one model call resolved to, before it is sent. */
@@ -162,6 +165,9 @@ async function callModel(
   const model = modelName(target.model);
   const series = deps.series?.();
   const ensureModel = () => ensureModelExists(deps.upstream, db, model, key, origin, series);
+  // rpc_helper's patched execute_cr refuses after the model look-up (a model it names exists), before call_kw
+  const refused = await deps.rpcPolicy?.refusal(db, model, target.method, origin);
+  if (refused !== undefined) throw refused;
   // `getattr(model, name)` needs a str; `name.startswith('_')` is the first thing that looks at it
   if (typeof target.method !== 'string') {
     await ensureModel();

@@ -13,6 +13,7 @@ import { createCommonService } from '../legacy/common.ts';
 import { createDbService } from '../legacy/db.ts';
 import { createDispatch } from '../legacy/dispatch.ts';
 import { bindObjectCall, createObjectService } from '../legacy/object.ts';
+import { createRpcPolicy } from '../legacy/rpc-policy.ts';
 import { createVersionCache } from '../legacy/version-cache.ts';
 import type { Logger } from '../log.ts';
 import { createMetrics, type GatewayMetrics } from '../metrics/metrics.ts';
@@ -123,6 +124,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       signatures,
       successors,
       series: versions.serie,
+      rpcPolicy: createRpcPolicy({ upstream, serviceKeyFor: (db) => config.serviceKey?.keyFor(db), log, ...clock }),
       onJson2: (origin, request) => json2Requests.set(origin, request.body),
     }),
     db: createDbService({

@@ -29,6 +29,9 @@ afterEach(async () => {
   stack = undefined;
 });
 
+/** The service key's look for RPC policy modules, once per database and `policyTtlMs` (src/legacy/rpc-policy.ts). */
+const policyRead = '/json/2/ir.module.module/search_read';
+
 async function start(clock: TestClock, flags: string[] | ((s: Stack['sim']) => string[]) = []): Promise<Stack> {
   stack = await startStack({ databases: ['gw'], sim: { now: clock.date }, gateway: { now: clock.now }, flags });
   return stack;
@@ -116,10 +119,12 @@ describe('minting', () => {
     const s = await start(createTestClock('2026-11-21T12:00:00Z'), (sim) => ['--service-key', sim.keyFor('gw', 'admin')]);
     const first = await Promise.all(Array.from({ length: 100 }, () => contextGet(s, 5, 'demo')));
     expect(first.every((a) => a.error === undefined)).toBe(true);
-    const exchange = paths(s).filter((p) => p !== '/json/2/res.users/context_get');
+    const exchange = paths(s).filter((p) => p !== '/json/2/res.users/context_get' && p !== policyRead);
     // one uid → login look-up with the service key, the base URL read with it (the login is made at
     // it, so web.base.url stays as it is), then one mint: authenticate → create → make_key → run_check → read
     expect(exchange).toEqual(['/json/2/res.users/search_read', '/json/2/ir.config_parameter/get_param', ...mintSequence]);
+    // and, with the service key, one look for RPC policy modules (rpc-policy.ts) for all 100
+    expect(count(s, policyRead)).toBe(1);
     expect(count(s, '/json/2/res.users/context_get')).toBe(100);
     s.sim.clearLog();
     await Promise.all(Array.from({ length: 100 }, () => contextGet(s, 5, 'demo')));
