@@ -1,6 +1,6 @@
 /**
- * Opt-in (needs a real Odoo 19; never part of `npm test`): the credential attacks (stolen passwords, revoked keys, guessing, path tricks) tried through the
- * gateway against a real Odoo, with the figures README's Security section and BENCHMARKS.md quote.
+ * Opt-in (needs a real Odoo 19; never part of `npm test`): the credential attacks (stolen passwords, revoked keys, guessing, path tricks)
+ * tried through the gateway against a real Odoo, with the figures README's Security section and BENCHMARKS.md quote.
  *
  * 1. A changed password while its holder keeps the throttle armed (wrong passwords for the same
  *    login from the same address every 250 ms): how long after the change the old one is refused.

@@ -10,7 +10,8 @@
  * `--source` once, and drops everything it made at the end). Restores make it slow: ~25 min on a
  * loaded two-core machine — do not cut it short, or drop `<prefix>_*` yourself afterwards.
  *
- *   npx tsx scripts/db-against-odoo.ts --upstream http://127.0.0.1:8169 --master <pw> --config /tmp/odoo.conf [--source gw2] [--prefix gw_i28db]
+ *   npx tsx scripts/db-against-odoo.ts --upstream http://127.0.0.1:8169 --master <pw> --config /tmp/odoo.conf [--source gw2] [--prefix
+ * gw_i28db]
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

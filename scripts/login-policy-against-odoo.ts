@@ -4,7 +4,8 @@
  * until the gateway refuses a password it was serving. Odoo refuses it on RPC at once. Use a
  * database copy of your own: the policy is switched on, then off again, with the admin's API key.
  *
- *   npx tsx scripts/login-policy-against-odoo.ts --upstream http://127.0.0.1:8069 --db gw_copy --admin-key KEY [--login-recheck-interval 60000]
+ *   npx tsx scripts/login-policy-against-odoo.ts --upstream http://127.0.0.1:8069 --db gw_copy --admin-key KEY [--login-recheck-interval
+ * 60000]
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';

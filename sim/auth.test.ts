@@ -1,6 +1,6 @@
 /**
- * Bearer authentication (Odoo: `odoo/addons/base/models/ir_http.py` `_auth_method_bearer`): only stored 40-hex keys of active users, unexpired and
- * global or `rpc`-scoped; Odoo's two 401 messages with `WWW-Authenticate: Bearer `.
+ * Bearer authentication (Odoo: `odoo/addons/base/models/ir_http.py` `_auth_method_bearer`): only stored 40-hex keys of active users,
+ * unexpired and global or `rpc`-scoped; Odoo's two 401 messages with `WWW-Authenticate: Bearer `.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Struct, Value } from '../src/value.ts';

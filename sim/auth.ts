@@ -1,7 +1,7 @@
 /**
- * `auth='bearer'` (Odoo: `odoo/addons/base/models/ir_http.py` `_auth_method_bearer`, `ir_http._auth_method_bearer`): the `Authorization` header must
- * match `^bearer\s+(.+)$` case-insensitively and carry a stored, unexpired global/`rpc` key of an
- * active user; passwords are never accepted. Failures are 401 with `WWW-Authenticate: Bearer `.
+ * `auth='bearer'` (Odoo: `odoo/addons/base/models/ir_http.py` `_auth_method_bearer`, `ir_http._auth_method_bearer`): the `Authorization`
+ * header must match `^bearer\s+(.+)$` case-insensitively and carry a stored, unexpired global/`rpc` key of an active user; passwords are
+ * never accepted. Failures are 401 with `WWW-Authenticate: Bearer `.
  */
 import type { Database } from './database.ts';
 import { unauthorized } from './errors.ts';

@@ -1,7 +1,7 @@
 /**
- * `odoo.service.model.call_kw` as `/web/dataset/call_kw` runs it (Odoo: `odoo/service/model.py`, `addons/web/controllers/dataset.py`): positional
- * `args` (ids first for record methods), `kwargs` with `context` popped and applied, and the
- * `create` rule (`result.id` for a dict, `result.ids` for a list).
+ * `odoo.service.model.call_kw` as `/web/dataset/call_kw` runs it (Odoo: `odoo/service/model.py`, `addons/web/controllers/dataset.py`):
+ * positional `args` (ids first for record methods), `kwargs` with `context` popped and applied, and the `create` rule (`result.id` for a
+ * dict, `result.ids` for a list).
  */
 import { hasNonStringNames, isTruthy, type Struct, type Value } from '../src/value.ts';
 import { contextFrom } from './context.ts';

@@ -1,6 +1,6 @@
 /**
- * The HTML pages Odoo answers with before its JSON dispatchers take over (Odoo: `odoo/http.py` `Json2Dispatcher.dispatch`, `odoo/http.py` `_get_session_and_dbname`):
- * werkzeug 2.2's default error page, and Odoo's own "no database" 404 page (`NOT_FOUND_NODB`).
+ * The HTML pages Odoo answers with before its JSON dispatchers take over (Odoo: `odoo/http.py` `Json2Dispatcher.dispatch`, `odoo/http.py`
+ * `_get_session_and_dbname`): werkzeug 2.2's default error page, and Odoo's own "no database" 404 page (`NOT_FOUND_NODB`).
  */
 
 const reasons: Record<number, string> = {

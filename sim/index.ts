@@ -65,8 +65,8 @@ export interface SimulatorOptions {
   logLimit?: number;
   /**
    * The later 19.0 build (19.0-20260402): public `res.users.apikeys.generate` / `revoke` with their
-   * rules (Odoo: `res_users.py` `res.users.apikeys.generate` (later builds)). Default false (true for `saas-19.1`): the recorded build, which answers
-   * 404 for both.
+   * rules (Odoo: `res_users.py` `res.users.apikeys.generate` (later builds)). Default false (true for `saas-19.1`): the recorded build,
+   * which answers 404 for both.
    */
   laterBuild?: boolean;
   /** Logins that have two-factor authentication (TOTP) enabled, in every database. Default none. */

@@ -1,8 +1,8 @@
 /**
- * The API key flows (Odoo: `res_users.py` `res.users.apikeys`, `res_users.py` identity check (`res.users.identitycheck`), `res_users.py` `res.users.apikeys.generate` (later builds)): the description wizard (expiry today + N days at
- * 00:00 UTC, the group maximum, persistent keys for system users only), `make_key` and `remove`
- * behind the identity check and its 10-minute window, `run_check` with the password, the later
- * build's `generate`/`revoke` (404 on the default build), and `ir.config_parameter.get_param`.
+ * The API key flows (Odoo: `res_users.py` `res.users.apikeys`, `res_users.py` identity check (`res.users.identitycheck`), `res_users.py`
+ * `res.users.apikeys.generate` (later builds)): the description wizard (expiry today + N days at 00:00 UTC, the group maximum, persistent
+ * keys for system users only), `make_key` and `remove` behind the identity check and its 10-minute window, `run_check` with the password,
+ * the later build's `generate`/`revoke` (404 on the default build), and `ir.config_parameter.get_param`.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Struct, Value } from '../src/value.ts';

@@ -1,7 +1,8 @@
 /**
  * The method table a simulator serves: `_method-table.json` plus what every 19.0 build has but the
  * recorded table does not list (`ir.config_parameter.get_param`), and on the later build the public
- * `res.users.apikeys.generate` / `revoke` (Odoo: `res_users.py` `res.users.apikeys.generate` (later builds)). The earlier build answers 404 for them.
+ * `res.users.apikeys.generate` / `revoke` (Odoo: `res_users.py` `res.users.apikeys.generate` (later builds)). The earlier build answers 404
+ * for them.
  */
 import type { Persona } from './persona.ts';
 import { type MethodParam, type MethodSpec, sharedMethodSpecs } from './seed.ts';

@@ -1,7 +1,8 @@
 /**
  * Reads `fixtures/odoo-data/` once per process: every `<model>.json` (fields_get attributes, default
  * order, description, search_read records) and `_method-table.json` (the effective public methods of
- * each model; `_method-table-all.json` for a seeded model it lacks). Parsed losslessly, so attribute and record values keep Python's int/float distinction.
+ * each model; `_method-table-all.json` for a seeded model it lacks). Parsed losslessly, so attribute and record values keep Python's
+ * int/float distinction.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseJson } from '../src/json/index.ts';

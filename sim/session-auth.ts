@@ -1,8 +1,8 @@
 /**
- * Sessions on the HTTP side of every route (Odoo: `odoo/http.py` `_get_session_and_dbname`, `odoo/addons/base/models/ir_http.py` `_auth_method_bearer`): which database a request runs in
- * when it carries a `session_id` cookie (a different `X-Odoo-Database` is a 403 page), and how JSON-2
- * accepts a cookie session besides a bearer key — only with the browser's four `Sec-Fetch-*`
- * navigation headers, and never for a key of another user than the session's.
+ * Sessions on the HTTP side of every route (Odoo: `odoo/http.py` `_get_session_and_dbname`, `odoo/addons/base/models/ir_http.py`
+ * `_auth_method_bearer`): which database a request runs in when it carries a `session_id` cookie (a different `X-Odoo-Database` is a 403
+ * page), and how JSON-2 accepts a cookie session besides a bearer key — only with the browser's four `Sec-Fetch-*` navigation headers, and
+ * never for a key of another user than the session's.
  */
 import { authenticateBearer } from './auth.ts';
 import type { Database } from './database.ts';

@@ -1,7 +1,7 @@
 /**
- * The database manager (Odoo: `addons/web/controllers/database.py`, fixtures/conformance/INDEX.md findings §10): the manager page, the JSON-RPC list,
- * create/duplicate/drop/backup/restore/change_password with Odoo's redirects and error pages, the
- * takeover of an unprotected manager, and the rename route of later versions behind its switch.
+ * The database manager (Odoo: `addons/web/controllers/database.py`, fixtures/conformance/INDEX.md findings §10): the manager page, the
+ * JSON-RPC list, create/duplicate/drop/backup/restore/change_password with Odoo's redirects and error pages, the takeover of an unprotected
+ * manager, and the rename route of later versions behind its switch.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseManagerPage } from '../src/upstream/manager-page.ts';

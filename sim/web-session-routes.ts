@@ -1,8 +1,8 @@
 /**
- * The web session routes a gateway mints keys over (Odoo: `res_users.py` identity check (`res.users.identitycheck`), `addons/web/controllers/session.py`): `/web/session/authenticate`
- * (interactive: passwords only; a TOTP user gets `{"uid": null}`), `/web/session/destroy`, and
- * `/web/dataset/call_kw[/<path>]` for the session's user. The session is found from the `session_id`
- * cookie; a cookie bound to one database plus an `X-Odoo-Database` naming another is a 403 page.
+ * The web session routes a gateway mints keys over (Odoo: `res_users.py` identity check (`res.users.identitycheck`),
+ * `addons/web/controllers/session.py`): `/web/session/authenticate` (interactive: passwords only; a TOTP user gets `{"uid": null}`),
+ * `/web/session/destroy`, and `/web/dataset/call_kw[/<path>]` for the session's user. The session is found from the `session_id` cookie; a
+ * cookie bound to one database plus an `X-Odoo-Database` naming another is a 403 page.
  */
 import { createHash } from 'node:crypto';
 import { struct, type Value } from '../src/value.ts';

@@ -1,7 +1,8 @@
 /**
- * The web session routes (Odoo: `addons/web/controllers/session.py`, `odoo/addons/base/models/ir_http.py` `_auth_method_bearer`, `odoo/http.py` `_get_session_and_dbname`): /web/session/authenticate (passwords only, a
- * TOTP user stops at {"uid": null}), /destroy, /web/dataset/call_kw for the session's user, and
- * session cookies on JSON-2 (Sec-Fetch-* navigation only; a different X-Odoo-Database is a 403 page).
+ * The web session routes (Odoo: `addons/web/controllers/session.py`, `odoo/addons/base/models/ir_http.py` `_auth_method_bearer`,
+ * `odoo/http.py` `_get_session_and_dbname`): /web/session/authenticate (passwords only, a TOTP user stops at {"uid": null}), /destroy,
+ * /web/dataset/call_kw for the session's user, and session cookies on JSON-2 (Sec-Fetch-* navigation only; a different X-Odoo-Database is a
+ * 403 page).
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

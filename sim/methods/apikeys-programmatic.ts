@@ -1,8 +1,8 @@
 /**
- * The later 19.0 build's programmatic key management (Odoo: `res_users.py` `res.users.apikeys.generate` (later builds)): `res.users.apikeys.generate`
- * (the caller's own live key, the live-key limit, the duration rules) and `revoke` (any live key the
- * caller may remove), both behind `_ensure_can_manage_keys_programmatically`. Reachable only when
- * the simulator runs the later build (`method-specs.ts`).
+ * The later 19.0 build's programmatic key management (Odoo: `res_users.py` `res.users.apikeys.generate` (later builds)):
+ * `res.users.apikeys.generate` (the caller's own live key, the live-key limit, the duration rules) and `revoke` (any live key the caller
+ * may remove), both behind `_ensure_can_manage_keys_programmatically`. Reachable only when the simulator runs the later build
+ * (`method-specs.ts`).
  */
 import { isTruthy } from '../../src/value.ts';
 import { isSystem } from '../access.ts';

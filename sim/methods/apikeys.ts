@@ -1,9 +1,9 @@
 /**
- * The API key flows of `odoo/addons/base/models/res_users.py` (Odoo: `res_users.py` `res.users.apikeys`, `res_users.py` identity check (`res.users.identitycheck`), `res_users.py` `res.users.apikeys.generate` (later builds)): the
- * `res.users.apikeys.description` wizard (expiry today + N days at 00:00 UTC, the group maximum),
- * `make_key` and `res.users.apikeys.remove` behind `@check_identity` (10-minute window kept in the
- * web session) and `res.users.identitycheck.run_check` (the password, never a key). The later
- * build's programmatic `generate` / `revoke` are in `apikeys-programmatic.ts`.
+ * The API key flows of `odoo/addons/base/models/res_users.py` (Odoo: `res_users.py` `res.users.apikeys`, `res_users.py` identity check
+ * (`res.users.identitycheck`), `res_users.py` `res.users.apikeys.generate` (later builds)): the `res.users.apikeys.description` wizard
+ * (expiry today + N days at 00:00 UTC, the group maximum), `make_key` and `res.users.apikeys.remove` behind `@check_identity` (10-minute
+ * window kept in the web session) and `res.users.identitycheck.run_check` (the password, never a key). The later build's programmatic
+ * `generate` / `revoke` are in `apikeys-programmatic.ts`.
  */
 import { struct, type Struct, type Value } from '../../src/value.ts';
 import { isShare, isSystem } from '../access.ts';

@@ -46,7 +46,8 @@ const generic: Record<string, MethodImpl> = {
 /** Methods of one model. */
 const specific: Record<string, Record<string, MethodImpl>> = {
   'res.users': { context_get: contextGet },
-  // The key flows (Odoo: `res_users.py` `res.users.apikeys`, `res_users.py` identity check (`res.users.identitycheck`)); generate/revoke are reachable only on the later build.
+  // The key flows (Odoo: `res_users.py` `res.users.apikeys`, `res_users.py` identity check (`res.users.identitycheck`)); generate/revoke
+  // are reachable only on the later build.
   'res.users.apikeys': { remove: removeKeys, generate: generateKey, revoke: revokeKey },
   'res.users.apikeys.description': { create: createDescription, make_key: makeKey },
   'res.users.identitycheck': { run_check: runCheck },

@@ -1,8 +1,8 @@
 /**
  * Legacy credentials → API key (docs/architecture.md §5). A password shaped like an API key is passed through
- * (step 3); any other password is looked up in the credential map (step 2) or traded for a key the
- * gateway mints (step 4) and keeps in memory until it renews or retires it (steps 6–7). Object calls
- * find the login of their uid first (step 5). Failed logins are throttled (step 8).
+ * (step 1); any other password is looked up in the credential map (step 2) or traded for a key the
+ * gateway mints and keeps in memory until it renews or retires it (step 3). Object calls find the
+ * login of their uid first (step 4). Failed logins are throttled (step 5).
  */
 import { randomBytes } from 'node:crypto';
 import type { CallOrigin } from '../call.ts';

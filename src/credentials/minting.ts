@@ -1,9 +1,9 @@
 /**
- * Minting (docs/architecture.md §5 step 3, Odoo: `res_users.py` identity check (`res.users.identitycheck`); recorded in corpus `sess-mint-*`): a web login with the
- * password, then over `call_kw` with the session cookie the key wizard's `create` → `make_key` (an
- * identity-check action) → `res.users.identitycheck.run_check` with the password in the context →
- * the key; the session is destroyed; the key's real `expiration_date` is read with the key itself.
- * Also the fresh login that re-validates a password (step 6), and removal of a key inside a session.
+ * Minting (docs/architecture.md §5 step 3, Odoo: `res_users.py` identity check (`res.users.identitycheck`); recorded in corpus
+ * `sess-mint-*`): a web login with the password, then over `call_kw` with the session cookie the key wizard's `create` → `make_key` (an
+ * identity-check action) → `res.users.identitycheck.run_check` with the password in the context → the key; the session is destroyed; the
+ * key's real `expiration_date` is read with the key itself. Also the fresh login that re-validates a password (same step), and removal of a
+ * key inside a session.
  */
 import type { CallOrigin } from '../call.ts';
 import { LegacyError, upstreamErrorName } from '../errors.ts';

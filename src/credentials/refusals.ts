@@ -78,8 +78,8 @@ export function mintHeldOff(retryAfterMs: number): LegacyError {
 }
 
 /**
- * True for {@link throttled}, {@link upstreamCooldown} and {@link mintHeldOff}: a refusal about the address, not about these credentials, so it is
- * never cached against them and never retires a key they already opened.
+ * True for {@link throttled}, {@link upstreamCooldown} and {@link mintHeldOff}: a refusal about the address, not about these credentials,
+ * so it is never cached against them and never retires a key they already opened.
  */
 export function isThrottled(err: unknown): boolean {
   return err instanceof Error && throttledOnes.has(err as LegacyError);

@@ -1,9 +1,8 @@
 /**
- * Retiring minted keys without the password (docs/architecture.md §5 step 3, Odoo: `res_users.py` `res.users.apikeys.generate` (later builds)): on eviction and at
- * shutdown the gateway revokes a key with `res.users.apikeys/revoke` where the server has it. The
- * method is feature-detected: 404 "does not exist" (earlier 19.0 builds) marks the database, 422
- * "not enabled" (a non-system user without `base.enable_programmatic_api_keys`) marks the user;
- * then keys are left to expire. A key the client supplied never comes here.
+ * Retiring minted keys without the password (docs/architecture.md §5 step 3, Odoo: `res_users.py` `res.users.apikeys.generate` (later
+ * builds)): on eviction and at shutdown the gateway revokes a key with `res.users.apikeys/revoke` where the server has it. The method is
+ * feature-detected: 404 "does not exist" (earlier 19.0 builds) marks the database, 422 "not enabled" (a non-system user without
+ * `base.enable_programmatic_api_keys`) marks the user; then keys are left to expire. A key the client supplied never comes here.
  */
 import type { CallOrigin } from '../call.ts';
 import { LegacyError } from '../errors.ts';

@@ -20,8 +20,8 @@ export function travelsInHeader(db: string): boolean {
 /**
  * The database name for `Registry(db)`, or the fault Odoo 19 raises for it: a falsy name fails
  * `assert db_name, "Missing database name"`, a list, dict or Binary is no key of the registries
- * mapping (unhashable), another non-string fails `db_name.startswith(...)` in `connection_info_for`, and a name that cannot travel in a header gets the fault of a missing
- * database — sent anyway it would run the call on another database (or on Odoo's only one).
+ * mapping (unhashable), another non-string fails `db_name.startswith(...)` in `connection_info_for`, and a name that cannot travel in a
+ * header gets the fault of a missing database — sent anyway it would run the call on another database (or on Odoo's only one).
  */
 export function checkedDatabase(db: Value): string {
   if (!isTruthy(db)) throw pythonError('AssertionError', 'Missing database name');

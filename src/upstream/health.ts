@@ -1,7 +1,7 @@
 /**
  * `GET /web/health` (Odoo's load-balancer probe, `{"status": "pass"}`): whether the upstream
- * answers at all, and is Odoo (its answer is Odoo's `{"status": "pass"}`, not any 200), for the admin port's `/readyz`. The probe has connections of its own, outside the
- * legacy-call pool: slow calls filling that pool must not make a replica look unready.
+ * answers at all, and is Odoo (its answer is Odoo's `{"status": "pass"}`, not any 200), for the admin port's `/readyz`. The probe has
+ * connections of its own, outside the legacy-call pool: slow calls filling that pool must not make a replica look unready.
  */
 import type { Config } from '../config.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';

@@ -1,6 +1,6 @@
 /**
- * `POST /json/2/<model>/<method>` with a bearer key and named arguments (Odoo: Odoo's JSON-2 controller (`addons/rpc/controllers/json2.py`)): the one
- * upstream call behind every `object` method.
+ * `POST /json/2/<model>/<method>` with a bearer key and named arguments (Odoo: Odoo's JSON-2 controller
+ * (`addons/rpc/controllers/json2.py`)): the one upstream call behind every `object` method.
  */
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';

@@ -41,8 +41,8 @@ export interface PassthroughClient {
 }
 
 /**
- * Creates the passthrough pool, at most `--passthrough-connections` exchanges at once; answers must start within `--call-timeout` once the request is sent, and a
- * body may pause at most that long between two chunks.
+ * Creates the passthrough pool, at most `--passthrough-connections` exchanges at once; answers must start within `--call-timeout` once the
+ * request is sent, and a body may pause at most that long between two chunks.
  */
 export function createPassthroughClient(config: Config): PassthroughClient {
   // --passthrough-connections: exchanges beyond wait here for a free connection, not in Odoo

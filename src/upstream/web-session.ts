@@ -1,8 +1,8 @@
 /**
- * The web session routes the gateway mints and retires keys over (Odoo: `res_users.py` identity check (`res.users.identitycheck`), `addons/web/controllers/session.py`; corpus
- * `sess-mint-*`, `sess-retire-*`): `POST /web/session/authenticate` (db, login, password → the
- * `session_id` cookie), `POST /web/dataset/call_kw/<model>/<method>` with that cookie and no
- * database header (the session names it; a header too would be a 403), `POST /web/session/destroy`.
+ * The web session routes the gateway mints and retires keys over (Odoo: `res_users.py` identity check (`res.users.identitycheck`),
+ * `addons/web/controllers/session.py`; corpus `sess-mint-*`, `sess-retire-*`): `POST /web/session/authenticate` (db, login, password → the
+ * `session_id` cookie), `POST /web/dataset/call_kw/<model>/<method>` with that cookie and no database header (the session names it; a
+ * header too would be a 403), `POST /web/session/destroy`.
  */
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';

@@ -23,8 +23,8 @@
  * | create, write, read_back | a `res.partner.category` named {@link unicodeName}, renamed `+ ' v2'`, read back |
  * | copy, copy_read, copy_unlink | `res.partner.copy([13])`, read `[name, is_company]`, unlink |
  * | unlink, read_gone | the category unlinked, then read again |
- * | order_create, order_read, order_unlink | a `sale.order` for partner 9 with a client datetime object {@link orderDatetime} as `date_order` and the string `'2026-12-31'` as `validity_date`, read back, unlinked |
- * | faults | one fault of each code: 1 `search_count` with 5 positional arguments, 2 an unknown model, 3 a wrong password, 4 a private method |
+ * | order_create, order_read, order_unlink | a `sale.order` of partner 9 (`date_order` a datetime: {@link orderDatetime}) |
+ * | faults | one fault per code: 1 `search_count` with 5 positional arguments, 2 an unknown model, 3 a wrong password, 4 a private method |
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -1,8 +1,8 @@
 /**
- * Classifies what a `/web/database/*` form post answered (docs/architecture.md §3 db "Answers"; Odoo: `addons/web/controllers/database.py`):
- * a 303 redirect is success; an HTML page with an `alert-danger` (HTTP 200 on 19.0, 4xx on later
- * versions) carries the error text after `Database <op> error: ` or `Could not <op> database. `;
- * anything else is not an answer the gateway understands.
+ * Classifies what a `/web/database/*` form post answered (docs/architecture.md §3 db "Answers"; Odoo:
+ * `addons/web/controllers/database.py`): a 303 redirect is success; an HTML page with an `alert-danger` (HTTP 200 on 19.0, 4xx on later
+ * versions) carries the error text after `Database <op> error: ` or `Could not <op> database. `; anything else is not an answer the gateway
+ * understands.
  */
 import { unescapeHtml } from '../html-text.ts';
 

@@ -1,6 +1,7 @@
 /**
  * Reads a JSON-2 (or JSON-RPC `data`) error object `{name, message, arguments, context, debug}`
- * defensively and turns it into a LegacyError (Odoo: `odoo/http.py` `Json2Dispatcher.handle_error`, fixtures/conformance/INDEX.md findings §4).
+ * defensively and turns it into a LegacyError (Odoo: `odoo/http.py` `Json2Dispatcher.handle_error`, fixtures/conformance/INDEX.md findings
+ * §4).
  */
 import { LegacyError, type LegacyErrorKind } from '../../errors.ts';
 import { isStruct, type Value } from '../../value.ts';
