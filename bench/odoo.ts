@@ -129,11 +129,12 @@ interface Hop {
   stop(): Promise<void>;
 }
 
-async function waitFor(url: string, ms = 20_000): Promise<void> {
+// generous: on the shared 2-core machine a gateway has taken over 20 s to start
+async function waitFor(url: string, ms = 120_000): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     try {
-      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await fetch(url, { signal: AbortSignal.timeout(10_000) }); // through a hop, Odoo may take seconds under load
       return;
     } catch {
       if (Date.now() > deadline) throw new Error(`${url} did not answer within ${ms} ms`);
@@ -144,7 +145,12 @@ async function waitFor(url: string, ms = 20_000): Promise<void> {
 
 async function startProcess(name: string, args: string[], probe: string, url: string, cwd = root): Promise<Hop> {
   const child: ChildProcess = spawn(args[0]!, args.slice(1), { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
-  await waitFor(probe);
+  try {
+    await waitFor(probe);
+  } catch (err) {
+    child.kill('SIGTERM'); // not yet among the hops the run stops
+    throw err;
+  }
   return {
     name,
     url,
