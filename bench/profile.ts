@@ -211,7 +211,7 @@ async function main(): Promise<void> {
       const hit = parts.find(([, re]) => re.test(where));
       if (hit) return hit[0];
     }
-    return 'other (Node internals, start-up)';
+    return 'other (Node internals)';
   };
   const self = new Map<number, number>();
   let at = prof.startTime;
