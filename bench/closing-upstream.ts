@@ -26,7 +26,7 @@ createServer(
         if (typeof value === 'string' && name !== 'connection' && name !== 'host' && name !== 'keep-alive') headers[name] = value;
       try {
         const answer = await pool.request({
-          method: (req.method ?? 'GET') as 'GET',
+          method: req.method ?? 'GET',
           path: req.url ?? '/',
           headers,
           body: chunks.length > 0 ? Buffer.concat(chunks) : null,
