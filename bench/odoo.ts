@@ -22,7 +22,14 @@
  * outside-Odoo time over its like-for-like baseline: the gateway over native (both decode XML in the
  * client), the relays over direct JSON-2.
  *
- *   npm run bench:odoo -- [--quick] [--no-write] [--vs-arg ARG ...] [--vs-dir DIR]
+ * Then the same 1-row call at concurrency 1 in front of the closing-connection double
+ * (bench/closing-upstream.ts: the simulator behind an upstream that closes every connection and holds each
+ * answer `--double-delay` ms, as Odoo does): the gateway(s) and http-undici only. CPU per call is each
+ * process's user + system time, all threads (/proc/<pid>/stat), so GC helpers count; the gateway's
+ * is also given as a ratio to http-undici's (the bare Node relay: Node's http + undici, no translation),
+ * which moves far less with the machine's load than the figures do (issue #41).
+ *
+ *   npm run bench:odoo -- [--quick] [--no-write] [--vs-arg ARG ...] [--vs-dir DIR] [--db NAME] [--double-delay MS]
  *
  * `--vs-arg` adds a seventh path, a second gateway started with those extra arguments (e.g.
  * `--vs-arg=--connect-ahead --vs-arg=0`), so a setting is measured on and off in one run. `--vs-dir`
@@ -45,6 +52,10 @@ const { values } = parseArgs({
     'vs-arg': { type: 'string', multiple: true, default: [] },
     // the second gateway from another checkout's build (before/after a code change)
     'vs-dir': { type: 'string' },
+    // the benchmark's own copy of gw (another name when two runs share the server)
+    db: { type: 'string', default: 'bench22' },
+    // ms the closing-connection double holds each answer (Odoo's time for a small call)
+    'double-delay': { type: 'string', default: '10' },
   },
 });
 const quick = values.quick;
@@ -52,7 +63,7 @@ const odoo = 'http://127.0.0.1:8069';
 const odooLog = '/var/log/odoo19.log';
 // A database of the benchmark's own (a copy of gw), so that Odoo's log lines of anyone else's calls on
 // this shared server are told apart from ours: werkzeug's line carries the database name.
-const db = 'bench22';
+const db = values.db;
 const masterPassword = 'admin'; // docs/testing.md: A real Odoo 19 for the opt-in checks
 const root = new URL('..', import.meta.url).pathname;
 const clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
@@ -118,11 +129,12 @@ interface Hop {
   stop(): Promise<void>;
 }
 
-async function waitFor(url: string, ms = 20_000): Promise<void> {
+// generous: on the shared 2-core machine a gateway has taken over 20 s to start
+async function waitFor(url: string, ms = 120_000): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     try {
-      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await fetch(url, { signal: AbortSignal.timeout(10_000) }); // through a hop, Odoo may take seconds under load
       return;
     } catch {
       if (Date.now() > deadline) throw new Error(`${url} did not answer within ${ms} ms`);
@@ -133,7 +145,12 @@ async function waitFor(url: string, ms = 20_000): Promise<void> {
 
 async function startProcess(name: string, args: string[], probe: string, url: string, cwd = root): Promise<Hop> {
   const child: ChildProcess = spawn(args[0]!, args.slice(1), { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
-  await waitFor(probe);
+  try {
+    await waitFor(probe);
+  } catch (err) {
+    child.kill('SIGTERM'); // not yet among the hops the run stops
+    throw err;
+  }
   return {
     name,
     url,
@@ -147,17 +164,45 @@ async function startProcess(name: string, args: string[], probe: string, url: st
 }
 
 /** A gateway at its default settings (the access log at `info`, as operators run it; its stdout is discarded). */
-async function startGateway(name: string, extra: string[] = [], dir = root): Promise<Hop> {
+async function startGateway(name: string, extra: string[] = [], dir = root, upstream = odoo): Promise<Hop> {
   execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: dir, stdio: 'inherit' });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   return startProcess(
     name,
-    [process.execPath, 'dist/src/main.js', '--upstream', odoo, '--port', String(port), '--admin-port', '0', ...extra],
+    [process.execPath, 'dist/src/main.js', '--upstream', upstream, '--port', String(port), '--admin-port', '0', ...extra],
     `${url}/livez`,
     url,
     dir,
   );
+}
+
+/**
+ * The closing-connection double (bench/closing-upstream.ts) in front of the simulator: an upstream
+ * that closes every connection and takes `delay` ms per answer, as Odoo does, without Odoo's noise.
+ * Resolves with the double's URL, the simulator's admin key and a stop for both.
+ */
+async function startClosingDouble(delay: string): Promise<{ hop: Hop; key: string; stopSim: () => void }> {
+  const sim = spawn(process.execPath, ['dist/sim/main.js', '--port', '0', '--log-limit', '0'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let line = '';
+  for await (const chunk of sim.stdout as AsyncIterable<Buffer>) {
+    line += chunk.toString();
+    if (line.includes('\n')) break;
+  }
+  const info = JSON.parse(line.split('\n')[0]!) as { url: string; users: Record<string, { login: string; key: string }[]> };
+  const key = info.users.demo!.find((u) => u.login === 'admin')!.key;
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const hop = await startProcess(
+    'closing-double',
+    [process.execPath, '--import', 'tsx', 'bench/closing-upstream.ts', info.url, String(port), delay],
+    `${url}/web/version`,
+    url,
+  );
+  return { hop, key, stopSim: () => sim.kill('SIGTERM') };
 }
 
 async function startRelay(): Promise<Hop> {
@@ -167,10 +212,10 @@ async function startRelay(): Promise<Hop> {
 }
 
 /** bench/node-hops.ts: Node's http server in front of a bare socket (`http-socket`) or of undici (`http-undici`). */
-async function startNodeHop(mode: 'http-socket' | 'http-undici'): Promise<Hop> {
+async function startNodeHop(mode: 'http-socket' | 'http-undici', upstreamPort = '8069'): Promise<Hop> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  return startProcess(mode, [process.execPath, '--import', 'tsx', 'bench/node-hops.ts', mode, '8069', String(port)], url, url);
+  return startProcess(mode, [process.execPath, '--import', 'tsx', 'bench/node-hops.ts', mode, upstreamPort, String(port)], url, url);
 }
 
 async function startNullProxy(): Promise<Hop> {
@@ -243,9 +288,12 @@ function odooTimes(lines: string[]): { path: string; ms: number }[] {
   return out;
 }
 
-/** User + system CPU of a process's main thread (the event loop), in clock ticks. */
+/**
+ * User + system CPU of a whole process, all its threads (the event loop, GC helpers, libuv), in
+ * clock ticks: what the process costs the machine (issue #41; the main thread alone hid GC).
+ */
 function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return Number(fields[11]) + Number(fields[12]);
 }
 
@@ -360,6 +408,7 @@ async function main(): Promise<void> {
     const extra: Record<string, { p50: number[]; p90: number[] }> = {};
     const endToEnd: string[] = [];
     const cpuLines: string[] = [];
+    const cpuRatios: string[] = [];
     for (const shape of shapes) {
       client({ mode: 'sequence', rounds: quick ? 3 : 10, paths, call: shape.call }); // warm-up: keys, signatures, connections
       const offset = logSize();
@@ -399,8 +448,14 @@ async function main(): Promise<void> {
         `| ${shape.label} | ${f(quantile(whole.native!, 0.5))} | ${f(quantile(whole.gateway!, 0.5))} | ${f(quantile(whole.direct!, 0.5))} | ${f(ratio('gateway', 'native'))} | ${f(ratio('direct', 'native'))} |`,
       );
       const perCall = (before: number, after: number) => ((after - before) / clockTicks / shape.rounds) * 1000;
+      const gwCpu = perCall(cpuBefore.gateway, cpuAfter.gateway);
+      const undiciCpu = perCall(cpuBefore.undici, cpuAfter.undici);
+      const vsCpu = perCall(cpuBefore.vs, cpuAfter.vs);
       cpuLines.push(
-        `| ${shape.label} | ${f(perCall(cpuBefore.gateway, cpuAfter.gateway))} | ${f(perCall(cpuBefore.relay, cpuAfter.relay))} | ${f(perCall(cpuBefore.socket, cpuAfter.socket))} | ${f(perCall(cpuBefore.undici, cpuAfter.undici))} | ${f(perCall(cpuBefore.null, cpuAfter.null))} |${vs ? ` ${f(perCall(cpuBefore.vs, cpuAfter.vs))} |` : ''}`,
+        `| ${shape.label} | ${f(gwCpu)} | ${f(perCall(cpuBefore.relay, cpuAfter.relay))} | ${f(perCall(cpuBefore.socket, cpuAfter.socket))} | ${f(undiciCpu)} | ${f(perCall(cpuBefore.null, cpuAfter.null))} | ${f(gwCpu / undiciCpu)} |${vs ? ` ${f(vsCpu)} | ${f(vsCpu / undiciCpu)} |` : ''}`,
+      );
+      cpuRatios.push(
+        `${f(gwCpu)} ms (÷ http-undici ${f(gwCpu / undiciCpu)}${vs ? `; gateway-vs ${f(vsCpu)} ms, ÷ ${f(vsCpu / undiciCpu)}` : ''})`,
       );
       console.error(`bench:odoo: ${shape.label} done`);
     }
@@ -419,12 +474,13 @@ async function main(): Promise<void> {
     );
     lines.push(
       '',
-      '### CPU per call at concurrency 1 (ms of user+system CPU per call, main thread; idle time between calls included)',
+      '### CPU per call at concurrency 1 (ms of user+system CPU per call, whole process, all threads; idle time between calls included)',
       '',
-      `| rows | gateway | bare-socket relay | http-socket | http-undici | undici null proxy |${vs ? ' gateway-vs |' : ''}`,
-      `|---|---:|---:|---:|---:|---:|${vs ? '---:|' : ''}`,
+      `| rows | gateway | bare-socket relay | http-socket | http-undici | undici null proxy | gateway ÷ http-undici |${vs ? ' gateway-vs | gateway-vs ÷ http-undici |' : ''}`,
+      `|---|---:|---:|---:|---:|---:|---:|${vs ? '---:|---:|' : ''}`,
       ...cpuLines,
     );
+    summary.push(`gateway CPU per call (whole process) at ${shapes.map((s) => s.label).join(' / ')}: ${cpuRatios.join(' / ')}`);
 
     // throughput at concurrency 8, 39 rows: native, gateway, direct JSON-2 take turns
     const tpPaths = [paths[0]!, paths[1]!, paths[2]!];
@@ -449,6 +505,51 @@ async function main(): Promise<void> {
     );
     lines.push(`| ${f(rate[0]!, 1)} | ${f(rate[1]!, 1)} | ${f(rate[2]!, 1)} | ${f(rate[1]! / rate[2]!)} | ${f(rate[1]! / rate[0]!)} |`);
     summary.push(`throughput c=8, 39 rows: gateway ÷ direct JSON-2 ${f(rate[1]! / rate[2]!)}, gateway ÷ native ${f(rate[1]! / rate[0]!)}`);
+
+    // The same small call in front of the closing-connection double: the gateway(s) and the bare Node
+    // relay (http-undici) only, so their ratio shows without Odoo's noise, in the same run.
+    const double = await startClosingDouble(values['double-delay']);
+    hops.push(double.hop);
+    try {
+      const dGateway = await startGateway('gateway (double)', [], root, double.hop.url);
+      hops.push(dGateway);
+      const dVs = vs !== undefined ? await startGateway('gateway-vs (double)', vsArgs, vsDir, double.hop.url) : undefined;
+      if (dVs !== undefined) hops.push(dVs);
+      const dUndici = await startNodeHop('http-undici', new URL(double.hop.url).port);
+      hops.push(dUndici);
+      const dHops = [dGateway, dUndici, ...(dVs ? [dVs] : [])];
+      const dNames = ['gateway', 'http-undici', ...(dVs ? ['gateway-vs'] : [])];
+      const dPaths: PathSpec[] = [
+        { kind: 'xmlrpc', url: `${dGateway.url}/xmlrpc/2/object`, db: 'demo', uid: 2, password: double.key },
+        { kind: 'json2', url: dUndici.url, db: 'demo', key: double.key },
+        ...(dVs ? [{ kind: 'xmlrpc' as const, url: `${dVs.url}/xmlrpc/2/object`, db: 'demo', uid: 2, password: double.key }] : []),
+      ];
+      const dCall = shapes[0]!.call;
+      client({ mode: 'sequence', rounds: quick ? 5 : 20, paths: dPaths, call: dCall });
+      const rounds = quick ? 100 : 400;
+      const before = dHops.map((h) => cpuTicks(h.pid));
+      const res = client({ mode: 'sequence', rounds, paths: dPaths, call: dCall }) as { calls: [number, number][] };
+      const cpu = dHops.map((h, i) => ((cpuTicks(h.pid) - before[i]!) / clockTicks / rounds) * 1000);
+      const p50 = dNames.map((_, i) =>
+        quantile(
+          res.calls.filter((c) => c[0] === i).map((c) => c[1]),
+          0.5,
+        ),
+      );
+      lines.push(
+        '',
+        `### Concurrency 1, 1 row, in front of the closing-connection double (bench/closing-upstream.ts: the simulator behind an upstream that closes every connection and holds each answer ${values['double-delay']} ms; ${rounds} rounds)`,
+        '',
+        '| path | CPU ms per call (whole process) | ÷ http-undici | client p50 ms |',
+        '|---|---:|---:|---:|',
+        ...dNames.map((n, i) => `| ${n} | ${f(cpu[i]!)} | ${f(cpu[i]! / cpu[1]!)} | ${f(p50[i]!)} |`),
+      );
+      summary.push(
+        `closing double, 1 row: gateway CPU ${f(cpu[0]!)} ms per call, ÷ http-undici ${f(cpu[0]! / cpu[1]!)}${dVs ? `; gateway-vs ${f(cpu[2]!)} ms, ÷ ${f(cpu[2]! / cpu[1]!)}` : ''}`,
+      );
+    } finally {
+      double.stopSim();
+    }
 
     const section = [
       '<!-- bench:odoo:start -->',

@@ -8,6 +8,23 @@ import type { Logger } from '../log.ts';
 import { outcomeName, type CallOutcome } from '../wire/response.ts';
 import { faultFromError } from '../wire/xmlrpc/fault-v2.ts';
 
+/**
+ * The logger the access line goes through: `log` without pino's redaction. The line is built below
+ * from a fixed set of fields, none named by a redacted path and none an object (the `*.x` paths), so
+ * redaction cannot change it; it still cost a censor call per field (the `*.x` paths make pino run
+ * one on every value), the largest part of the line's cost (BENCHMARKS.md, issue #41). The warning
+ * for a failed call, which carries a cause's text, stays on the redacting logger.
+ */
+const unredacted = new WeakMap<Logger, Logger>();
+function accessLogger(log: Logger): Logger {
+  let out = unredacted.get(log);
+  if (out === undefined) {
+    out = log.child({}, { redact: [] });
+    unredacted.set(log, out);
+  }
+  return out;
+}
+
 /** Writes the line for one call that finished at `finishedAt` (`performance.now()`; the line may be written later). */
 export function logCall(
   log: Logger,
@@ -39,7 +56,7 @@ export function logCall(
   if (outcome.error && (outcome.error.kind.startsWith('upstream_') || outcome.error.message === 'internal gateway error')) {
     log.warn({ ...line, detail: outcome.error.message, cause: describeCause(outcome.error.cause) }, 'legacy call failed upstream');
   } else {
-    log.info(line, 'legacy call');
+    accessLogger(log).info(line, 'legacy call');
   }
 }
 
