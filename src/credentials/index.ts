@@ -25,7 +25,16 @@ import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
 import { createPasswordKeys, type PasswordKey, type PasswordRequest, type SharedPasswordKeys } from './password-keys.ts';
 import { probeDatabase } from './probe-database.ts';
 import { loginStands } from './recheck-policy.ts';
-import { badCredentials, isAnsweredFalse, isBadCredentials, isRefusal, isUnknownLogin, mapKeyRefused, mintHeldOff } from './refusals.ts';
+import {
+  badCredentials,
+  isAnsweredFalse,
+  isBadCredentials,
+  isRefusal,
+  isThrottled,
+  isUnknownLogin,
+  mapKeyRefused,
+  mintHeldOff,
+} from './refusals.ts';
 import { createRetirer } from './retire.ts';
 import { createThrottle, type SharedFailures } from './throttle.ts';
 import { throttleAddress } from './throttle-address.ts';
@@ -296,39 +305,45 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   /** (db, uid, login) whose login turned out to be another user's in db: not tried again for a while (no login per call). */
   const notTheirs = createLru<{ until: number }>({ max: config.keyCacheSize });
 
+  /** Per (db, uid): which candidate login the next uid-only call tries (one per call, in turn). */
+  const nextCandidate = createLru<{ next: number }>({ max: config.keyCacheSize });
+
   /**
    * A uid-only call where the uid's login in `db` is unknown: the logins the uid has in other
-   * databases of the upstream are tried, each with one login in `db` (through the throttle, like any
-   * login attempt), and one is used only when that login answers the same uid. The first that does
-   * is remembered for `db`. Undefined when none does.
+   * databases of the upstream are candidates, and each call tries one of them, in turn, with one
+   * login in `db` (through the throttle, like any login attempt); it is used only when that login
+   * answers the same uid, and then remembered for `db`. So a guessed password costs one upstream
+   * login at most, and a guess that fails (wrong password, throttled, Odoo's cooldown) gets the same
+   * fault as a uid seen nowhere: the fault tells nothing of the other databases. Undefined when the
+   * tried candidate is not confirmed.
    */
   async function loginFromElsewhere(db: string, uid: number | bigint, password: string, origin: CallOrigin): Promise<string | undefined> {
-    for (const login of await logins.elsewhere(db, uid)) {
-      const tried = cacheKey('elsewhere', db, String(uid), login);
-      if ((notTheirs.get(tried)?.until ?? 0) > now()) continue;
-      let opened;
-      try {
-        opened = await counted({ db, login, password, origin }, () => checkPassword(upstream, { db, login, password }, origin, baseUrls));
-      } catch (err) {
-        if (isBadCredentials(err)) continue; // not this login's password here
-        throw err;
-      }
-      void endSession(upstream, opened.session, ownOrigin());
-      if (BigInt(opened.uid) !== BigInt(uid)) {
-        // a fact whatever the password: the login is another user's here (logins are unique per database)
-        logins.remember(db, opened.uid, login);
-        notTheirs.set(tried, { until: now() + Math.max(config.negativeCacheTtlMs, 60_000) });
-        log.info(
-          { db, uid, requestId: origin.requestId },
-          'a login the uid has in another database belongs to another user here; not used',
-        );
-        continue;
-      }
-      logins.remember(db, uid, login);
-      log.info({ db, uid, requestId: origin.requestId }, 'confirmed the login a uid has in another database for this one');
-      return login;
+    const tried = (login: string) => cacheKey('elsewhere', db, String(uid), login);
+    const candidates = (await logins.elsewhere(db, uid)).filter((login) => (notTheirs.get(tried(login))?.until ?? 0) <= now());
+    if (candidates.length === 0) return undefined;
+    const turn = cacheKey('elsewhere-turn', db, String(uid));
+    const index = (nextCandidate.get(turn)?.next ?? 0) % candidates.length;
+    nextCandidate.set(turn, { next: index + 1 });
+    const login = candidates[index]!;
+    let opened;
+    try {
+      opened = await counted({ db, login, password, origin }, () => checkPassword(upstream, { db, login, password }, origin, baseUrls));
+    } catch (err) {
+      // not this login's password here, or attempts held off: no hint that a candidate existed
+      if (isBadCredentials(err) || isThrottled(err)) return undefined;
+      throw err;
     }
-    return undefined;
+    void endSession(upstream, opened.session, ownOrigin());
+    if (BigInt(opened.uid) !== BigInt(uid)) {
+      // a fact whatever the password: the login is another user's here (logins are unique per database)
+      logins.remember(db, opened.uid, login);
+      notTheirs.set(tried(login), { until: now() + Math.max(config.negativeCacheTtlMs, 60_000) });
+      log.info({ db, uid, requestId: origin.requestId }, 'a login the uid has in another database belongs to another user here; not used');
+      return undefined;
+    }
+    logins.remember(db, uid, login);
+    log.info({ db, uid, requestId: origin.requestId }, 'confirmed the login a uid has in another database for this one');
+    return login;
   }
 
   const keys = createPasswordKeys(
