@@ -4,10 +4,13 @@
  * login does (docs/first-run.md). Learnt from the service key right before a login (system users'
  * keys may read system parameters), else from what the last login's `session_info` stated, else
  * Odoo's own address as the gateway reaches it (what a login made there directly would store).
+ * A base URL no login can be made at (a path: Odoo's ProxyFix takes no prefix) is logged in at its
+ * own root: never at the client's Host, which would let a caller choose what a system user's login
+ * stores (the start-up check warns to freeze the parameter there).
  */
 import type { CallOrigin } from '../call.ts';
 import type { ServiceKeys } from '../service-keys.ts';
-import type { Upstream } from '../upstream/index.ts';
+import { baseUrlHeaders, type Upstream } from '../upstream/index.ts';
 import { struct } from '../value.ts';
 
 /** The table of base URLs. */
@@ -38,11 +41,18 @@ export function createBaseUrls(options: { upstream: Upstream; serviceKeys: Servi
     }
   }
 
+  /** `baseUrl` where a login can be made at it, else its scheme and host, else Odoo's own address. */
+  function loginRoot(baseUrl: string | undefined): string {
+    if (baseUrl === undefined || baseUrlHeaders(baseUrl) !== undefined) return baseUrl ?? ownRoot;
+    const root = URL.canParse(baseUrl) ? new URL(baseUrl).origin : 'null';
+    return root !== 'null' && baseUrlHeaders(root) !== undefined ? root : ownRoot;
+  }
+
   return {
     async forLogin(db, origin) {
       const fresh = await read(db, origin);
       if (fresh !== undefined) known.set(db, fresh);
-      return known.get(db) ?? ownRoot;
+      return loginRoot(known.get(db));
     },
     learn(db, baseUrl) {
       if (baseUrl !== undefined) known.set(db, baseUrl);

@@ -13,7 +13,7 @@ export { kindFromName, unauthorizedName, unknownDatabase } from './errors/index.
 export type { Json2Call } from './json2.ts';
 export type { DocBearerAnswer, DocBearerRequest } from './doc-bearer.ts';
 export type { CallKw, WebLogin, WebSession, WebSessionClient } from './web-session.ts';
-export { stampOf } from './web-session.ts';
+export { baseUrlHeaders, stampOf } from './web-session.ts';
 export type { DatabaseRoute, FormFields, FormFile, ManagerPage, WebDatabaseClient } from './web-database.ts';
 // Operations: the pool behind the legacy services, its timing wrapper, the health probe,
 // and the raw passthrough and websocket tunnels.
