@@ -4,7 +4,6 @@
  * gateway mints (step 4) and keeps in memory until it renews or retires it (steps 6–7). Object calls
  * find the login of their uid first (step 5). Failed logins are throttled (step 8).
  */
-import { randomBytes } from 'node:crypto';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { accessDenied, LegacyError } from '../errors.ts';
@@ -17,6 +16,7 @@ import { refuseLoneSurrogates } from './lone-surrogates.ts';
 import { createCacheKeyer } from './cache-key.ts';
 import { createCredentialMap, loadCredentialMap, type CredentialMap, type CredentialMapEntry } from './credential-map.ts';
 import { createMintPacer, expiryOnGatewayClock } from './key-clock.ts';
+import { createKeyMarks } from './key-marks.ts';
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
 import { createBaseUrls } from './base-urls.ts';
 import { openLoginsFile } from './login-file.ts';
@@ -193,6 +193,9 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   const renewAtFor = (expiresAt: number, mintedAt: number) =>
     expiresAt - config.keyRenewMarginMs > mintedAt ? expiresAt - config.keyRenewMarginMs : expiresAt;
 
+  // the nonce in minted keys' names: only this gateway (its state secret, else this process) recognises them
+  const keyMarks = createKeyMarks(config.stateSecret, config.keyTag);
+
   // --mint-interval: a mint storm is bounded whatever its cause
   const pacer = createMintPacer(config.mintIntervalMs, config.keyCacheSize, now);
 
@@ -207,7 +210,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       );
       throw mintHeldOff(wait);
     }
-    const name = keyName(req.origin, randomBytes(4).toString('hex'), config.keyTag);
+    const name = keyName(req.origin, keyMarks.nonce(req.db, req.login), config.keyTag);
     const mintedAt = now();
     const exchange = retire === undefined ? 'mint' : 'renew';
     const minted = await mintKey(
@@ -414,7 +417,13 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
           const removed = await sweepKeys(
             upstream,
             entry.session,
-            { uid: entry.uid, keepKeyId: entry.keyId, password: req.password, tag: config.keyTag },
+            {
+              uid: entry.uid,
+              keepKeyId: entry.keyId,
+              password: req.password,
+              tag: config.keyTag,
+              owns: (nonce) => keyMarks.owns(entry.db, req.login, nonce),
+            },
             ownOrigin(),
           );
           if (removed.length > 0) log.info({ ...line, removedKeyIds: removed }, "removed this gateway's earlier API keys of the user");
