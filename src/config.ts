@@ -414,7 +414,7 @@ export const settings = {
       .optional()
       .transform((v) => v ?? ''),
     accepts: 'letters, digits, ".", "_" or "-", at most 40, e.g. eu-prod',
-    help: 'Names the keys this gateway mints ("legacy-rpc-gateway (<tag>) for ..." instead of "legacy-rpc-gateway for ..."). At each password login the gateway removes the user\'s older keys named as its own, so give each separate gateway in front of the same Odoo its own tag (replicas sharing one Redis share one). Default none.',
+    help: 'Names the keys this gateway mints ("legacy-rpc-gateway (<tag>) for ..." instead of "legacy-rpc-gateway for ..."). At each password login the gateway removes the user\'s older keys it named itself, recognised by a mark under --state-secret (without one, only the running process\'s keys). Default none.',
   },
   keyRenewMarginMs: {
     flag: 'key-renew-margin',
@@ -528,7 +528,7 @@ export const settings = {
     schema: z.string().min(32).optional(),
     accepts: '32 or more characters, e.g. the output of `openssl rand -base64 32`',
     secret: true,
-    help: 'Secret every replica shares: keys and logins are stored in Redis encrypted (AES-256-GCM) under it, and credential slots are named by HMAC under it. Required with --redis-url. Default none.',
+    help: 'Secret every replica shares: keys and logins are stored in Redis encrypted (AES-256-GCM) under it, and credential slots are named by HMAC under it. Required with --redis-url. Also without Redis it marks the names of minted keys, so a restarted gateway removes its earlier keys at the next login. Default none.',
   },
   stateSecretFile: secretFileSetting('state-secret', 'STATE_SECRET', 'state_secret', 'the state secret'),
   redisPrefix: {

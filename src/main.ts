@@ -3,18 +3,24 @@
  * CLI entry: `legacy-rpc-gateway [--flag value ...]`. `--demo` starts the embedded Odoo 19
  * simulator and serves in front of it, printing the demo credentials once to stderr.
  * `legacy-rpc-gateway hash-password` prints the scrypt hash of the password on standard input
- * (credential map entries). SIGTERM/SIGINT stop gracefully and retire the minted API keys; SIGHUP
+ * (credential map entries); `legacy-rpc-gateway login-id` the report's pseudonym of the login on
+ * standard input (keyed with `STATE_SECRET`). SIGTERM/SIGINT stop gracefully and retire the minted API keys; SIGHUP
  * reloads `--routes-file` when one is set.
  */
 import { ConfigError, helpText, loadConfig, secretsOnCommandLine, type Config } from './config.ts';
 import { runHashPasswordCommand } from './credentials/hash-password-command.ts';
 import { loadDemoSimulator } from './demo.ts';
+import { runLoginIdCommand } from './report/login-id-command.ts';
 import { createProcessLogger } from './log.ts';
 import { startGateway } from './server/gateway.ts';
 
 async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'hash-password') {
     await runHashPasswordCommand(process.stdin, process.stdout);
+    return;
+  }
+  if (argv[0] === 'login-id') {
+    await runLoginIdCommand(process.stdin, process.stdout, process.env);
     return;
   }
   if (argv.includes('--help') || argv.includes('-h')) {

@@ -6,10 +6,13 @@
  * Odoo's own address as the gateway reaches it (what a login made there directly would store).
  * Web logins that pass through the gateway (`/web/session/authenticate`, as OdooRPC logs in) are
  * made at the value when it is known (`known`), and teach it (their `session_info` states it).
+ * A base URL no login can be made at (a path: Odoo's ProxyFix takes no prefix) is logged in at its
+ * own root: never at the client's Host, which would let a caller choose what a system user's login
+ * stores (the start-up check warns to freeze the parameter there).
  */
 import type { CallOrigin } from '../call.ts';
 import type { ServiceKeys } from '../service-keys.ts';
-import type { Upstream } from '../upstream/index.ts';
+import { baseUrlHeaders, type Upstream } from '../upstream/index.ts';
 import { struct } from '../value.ts';
 
 /** The table of base URLs. */
@@ -48,11 +51,21 @@ export function createBaseUrls(options: { upstream: Upstream; serviceKeys: Servi
     return known.get(db);
   }
 
+  /** `baseUrl` where a login can be made at it, else its scheme and host, else Odoo's own address. */
+  function loginRoot(baseUrl: string | undefined): string {
+    if (baseUrl === undefined || baseUrlHeaders(baseUrl) !== undefined) return baseUrl ?? ownRoot;
+    const root = URL.canParse(baseUrl) ? new URL(baseUrl).origin : 'null';
+    return root !== 'null' && baseUrlHeaders(root) !== undefined ? root : ownRoot;
+  }
+
   return {
     async forLogin(db, origin) {
-      return (await knownFor(db, origin)) ?? ownRoot;
+      return loginRoot(await knownFor(db, origin));
     },
-    known: knownFor,
+    async known(db, origin) {
+      const value = await knownFor(db, origin);
+      return value === undefined ? undefined : loginRoot(value);
+    },
     learn(db, baseUrl) {
       if (baseUrl !== undefined) known.set(db, baseUrl);
     },

@@ -4,7 +4,6 @@
  * gateway mints and keeps in memory until it renews or retires it (step 3). Object calls find the
  * login of their uid first (step 4). Failed logins are throttled (step 5).
  */
-import { randomBytes } from 'node:crypto';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { accessDenied, LegacyError } from '../errors.ts';
@@ -17,6 +16,7 @@ import { refuseLoneSurrogates } from './lone-surrogates.ts';
 import { createCacheKeyer } from './cache-key.ts';
 import { createCredentialMap, loadCredentialMap, type CredentialMap, type CredentialMapEntry } from './credential-map.ts';
 import { createMintPacer, expiryOnGatewayClock } from './key-clock.ts';
+import { createKeyMarks } from './key-marks.ts';
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
 import { createBaseUrls, type BaseUrls } from './base-urls.ts';
 import { openLoginsFile } from './login-file.ts';
@@ -25,7 +25,16 @@ import { isUnauthorized, looksLikeApiKey, uidOfKey } from './passthrough.ts';
 import { createPasswordKeys, type PasswordKey, type PasswordRequest, type SharedPasswordKeys } from './password-keys.ts';
 import { probeDatabase } from './probe-database.ts';
 import { loginStands } from './recheck-policy.ts';
-import { badCredentials, isAnsweredFalse, isBadCredentials, isRefusal, isUnknownLogin, mapKeyRefused, mintHeldOff } from './refusals.ts';
+import {
+  badCredentials,
+  isAnsweredFalse,
+  isBadCredentials,
+  isRefusal,
+  isThrottled,
+  isUnknownLogin,
+  mapKeyRefused,
+  mintHeldOff,
+} from './refusals.ts';
 import { createRetirer } from './retire.ts';
 import { createThrottle, type SharedFailures } from './throttle.ts';
 import { throttleAddress } from './throttle-address.ts';
@@ -187,6 +196,9 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   const renewAtFor = (expiresAt: number, mintedAt: number) =>
     expiresAt - config.keyRenewMarginMs > mintedAt ? expiresAt - config.keyRenewMarginMs : expiresAt;
 
+  // the nonce in minted keys' names: only this gateway (its state secret, else this process) recognises them
+  const keyMarks = createKeyMarks(config.stateSecret, config.keyTag);
+
   // --mint-interval: a mint storm is bounded whatever its cause
   const pacer = createMintPacer(config.mintIntervalMs, config.keyCacheSize, now);
 
@@ -201,7 +213,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       );
       throw mintHeldOff(wait);
     }
-    const name = keyName(req.origin, randomBytes(4).toString('hex'), config.keyTag);
+    const name = keyName(req.origin, keyMarks.nonce(req.db, req.login), config.keyTag);
     const mintedAt = now();
     const exchange = retire === undefined ? 'mint' : 'renew';
     const minted = await mintKey(
@@ -299,39 +311,45 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   /** (db, uid, login) whose login turned out to be another user's in db: not tried again for a while (no login per call). */
   const notTheirs = createLru<{ until: number }>({ max: config.keyCacheSize });
 
+  /** Per (db, uid): which candidate login the next uid-only call tries (one per call, in turn). */
+  const nextCandidate = createLru<{ next: number }>({ max: config.keyCacheSize });
+
   /**
    * A uid-only call where the uid's login in `db` is unknown: the logins the uid has in other
-   * databases of the upstream are tried, each with one login in `db` (through the throttle, like any
-   * login attempt), and one is used only when that login answers the same uid. The first that does
-   * is remembered for `db`. Undefined when none does.
+   * databases of the upstream are candidates, and each call tries one of them, in turn, with one
+   * login in `db` (through the throttle, like any login attempt); it is used only when that login
+   * answers the same uid, and then remembered for `db`. So a guessed password costs one upstream
+   * login at most, and a guess that fails (wrong password, throttled, Odoo's cooldown) gets the same
+   * fault as a uid seen nowhere: the fault tells nothing of the other databases. Undefined when the
+   * tried candidate is not confirmed.
    */
   async function loginFromElsewhere(db: string, uid: number | bigint, password: string, origin: CallOrigin): Promise<string | undefined> {
-    for (const login of await logins.elsewhere(db, uid)) {
-      const tried = cacheKey('elsewhere', db, String(uid), login);
-      if ((notTheirs.get(tried)?.until ?? 0) > now()) continue;
-      let opened;
-      try {
-        opened = await counted({ db, login, password, origin }, () => checkPassword(upstream, { db, login, password }, origin, baseUrls));
-      } catch (err) {
-        if (isBadCredentials(err)) continue; // not this login's password here
-        throw err;
-      }
-      void endSession(upstream, opened.session, ownOrigin());
-      if (BigInt(opened.uid) !== BigInt(uid)) {
-        // a fact whatever the password: the login is another user's here (logins are unique per database)
-        logins.remember(db, opened.uid, login);
-        notTheirs.set(tried, { until: now() + Math.max(config.negativeCacheTtlMs, 60_000) });
-        log.info(
-          { db, uid, requestId: origin.requestId },
-          'a login the uid has in another database belongs to another user here; not used',
-        );
-        continue;
-      }
-      logins.remember(db, uid, login);
-      log.info({ db, uid, requestId: origin.requestId }, 'confirmed the login a uid has in another database for this one');
-      return login;
+    const tried = (login: string) => cacheKey('elsewhere', db, String(uid), login);
+    const candidates = (await logins.elsewhere(db, uid)).filter((login) => (notTheirs.get(tried(login))?.until ?? 0) <= now());
+    if (candidates.length === 0) return undefined;
+    const turn = cacheKey('elsewhere-turn', db, String(uid));
+    const index = (nextCandidate.get(turn)?.next ?? 0) % candidates.length;
+    nextCandidate.set(turn, { next: index + 1 });
+    const login = candidates[index]!;
+    let opened;
+    try {
+      opened = await counted({ db, login, password, origin }, () => checkPassword(upstream, { db, login, password }, origin, baseUrls));
+    } catch (err) {
+      // not this login's password here, or attempts held off: no hint that a candidate existed
+      if (isBadCredentials(err) || isThrottled(err)) return undefined;
+      throw err;
     }
-    return undefined;
+    void endSession(upstream, opened.session, ownOrigin());
+    if (BigInt(opened.uid) !== BigInt(uid)) {
+      // a fact whatever the password: the login is another user's here (logins are unique per database)
+      logins.remember(db, opened.uid, login);
+      notTheirs.set(tried(login), { until: now() + Math.max(config.negativeCacheTtlMs, 60_000) });
+      log.info({ db, uid, requestId: origin.requestId }, 'a login the uid has in another database belongs to another user here; not used');
+      return undefined;
+    }
+    logins.remember(db, uid, login);
+    log.info({ db, uid, requestId: origin.requestId }, 'confirmed the login a uid has in another database for this one');
+    return login;
   }
 
   const keys = createPasswordKeys(
@@ -402,7 +420,13 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
           const removed = await sweepKeys(
             upstream,
             entry.session,
-            { uid: entry.uid, keepKeyId: entry.keyId, password: req.password, tag: config.keyTag },
+            {
+              uid: entry.uid,
+              keepKeyId: entry.keyId,
+              password: req.password,
+              tag: config.keyTag,
+              owns: (nonce) => keyMarks.owns(entry.db, req.login, nonce),
+            },
             ownOrigin(),
           );
           if (removed.length > 0) log.info({ ...line, removedKeyIds: removed }, "removed this gateway's earlier API keys of the user");

@@ -3,6 +3,7 @@ import type { CallOrigin } from '../call.ts';
 import { LegacyError } from '../errors.ts';
 import type { CallKw, Upstream } from '../upstream/index.ts';
 import { struct, type Value } from '../value.ts';
+import { createKeyMarks } from './key-marks.ts';
 import { checkPassword, isOwnKeyName, keyName, mintKey, removeKeyInSession, sweepKeys, type MintRequest } from './minting.ts';
 import { isAnsweredFalse, isBadCredentials, isThrottled } from './refusals.ts';
 
@@ -158,36 +159,52 @@ describe('mintKey()', () => {
 describe('sweepKeys()', () => {
   const session = { db: 'gw', cookie: 'c' };
   const row = (id: number, name: string, uid = 5) => struct({ id, name, user_id: [uid, 'Marc Demo'] });
-  const ours = (nonce: string, tag = '') => keyName(origin, nonce, tag);
+  const secret = 'a state secret of at least 32 characters';
+  const marks = createKeyMarks(secret, '');
+  const tagged = createKeyMarks(secret, 'eu-prod');
+  const owns = (nonce: string) => marks.owns('gw', 'demo', nonce);
+  /** A fresh name this gateway made for demo in gw. */
+  const ours = (tag = '') => keyName(origin, (tag === '' ? marks : tagged).nonce('gw', 'demo'), tag);
 
   it("lists the user's keys named by this gateway and removes those older than the kept one, passing the identity check", async () => {
     const { upstream, seen } = fakeUpstream({
       // what a system user's search might answer: the gateway filters again, by owner, name and id
-      search_read: [
-        row(3, ours('0a1b2c3d')),
-        row(4, 'legacy-rpc-gateway for my notes'),
-        row(5, ours('11223344'), 2),
-        row(8, ours('55667788')),
-        row(12, ours('99aabbcc')),
-      ],
+      search_read: [row(3, ours()), row(4, 'legacy-rpc-gateway for my notes'), row(5, ours(), 2), row(8, ours()), row(12, ours())],
       remove: identityAction,
       run_check: struct({ type: 'ir.actions.act_window_close' }),
     });
-    expect(await sweepKeys(upstream, session, { uid: 5, keepKeyId: 10, password: 'demo', tag: '' }, origin)).toEqual([3, 8]);
+    expect(await sweepKeys(upstream, session, { uid: 5, keepKeyId: 10, password: 'demo', tag: '', owns }, origin)).toEqual([3, 8]);
     expect(seen).toEqual(['search_read ["name","=like","legacy-rpc-gateway for %"]', 'remove [3,8]', 'run_check "demo"']);
   });
 
   it('asks for nothing more when there is nothing to remove, and escapes the tag in the pattern', async () => {
-    const { upstream, seen } = fakeUpstream({ search_read: [row(3, ours('0a1b2c3d'))] });
-    expect(await sweepKeys(upstream, session, { uid: 5, keepKeyId: 10, password: 'demo', tag: 'eu_prod' }, origin)).toEqual([]);
+    const { upstream, seen } = fakeUpstream({ search_read: [row(3, ours())] });
+    expect(await sweepKeys(upstream, session, { uid: 5, keepKeyId: 10, password: 'demo', tag: 'eu_prod', owns }, origin)).toEqual([]);
     expect(seen).toEqual(['search_read ["name","=like","legacy-rpc-gateway (eu\\\\_prod) for %"]']);
   });
 
   it('recognises its own names only, per tag', () => {
-    expect(isOwnKeyName(ours('0a1b2c3d'))).toBe(true);
-    expect(isOwnKeyName(ours('0a1b2c3d', 'eu-prod'))).toBe(false);
-    expect(isOwnKeyName(ours('0a1b2c3d', 'eu-prod'), 'eu-prod')).toBe(true);
-    expect(isOwnKeyName(ours('0a1b2c3d'), 'eu-prod')).toBe(false);
-    expect(isOwnKeyName('legacy-rpc-gateway for a script I wrote')).toBe(false);
+    const tagOwns = (nonce: string) => tagged.owns('gw', 'demo', nonce);
+    expect(isOwnKeyName(ours(), '', owns)).toBe(true);
+    expect(isOwnKeyName(ours('eu-prod'), '', owns)).toBe(false);
+    expect(isOwnKeyName(ours('eu-prod'), 'eu-prod', tagOwns)).toBe(true);
+    expect(isOwnKeyName(ours(), 'eu-prod', tagOwns)).toBe(false);
+    expect(isOwnKeyName('legacy-rpc-gateway for a script I wrote', '', owns)).toBe(false);
+  });
+
+  it("takes no name made up in its pattern, nor another secret's, another user's or another database's", () => {
+    const name = ours();
+    const nonce = /\[(.*)\]$/.exec(name)![1]!;
+    expect(marks.owns('gw', 'demo', nonce)).toBe(true);
+    // the pattern alone: older versions' 8 hex digits, or any mark
+    expect(isOwnKeyName('legacy-rpc-gateway for Python-xmlrpc/3.11 at 10.0.0.7 [0a1b2c3d]', '', owns)).toBe(false);
+    expect(isOwnKeyName(name.replace(/\.[0-9a-f]{16}\]$/, '.0123456789abcdef]'), '', owns)).toBe(false);
+    // another gateway: another state secret, or none (a secret of its process)
+    expect(createKeyMarks('another state secret of 32 characters', '').owns('gw', 'demo', nonce)).toBe(false);
+    expect(createKeyMarks(undefined, '').owns('gw', 'demo', nonce)).toBe(false);
+    // the same secret: a replica, or this gateway after a restart
+    expect(createKeyMarks(secret, '').owns('gw', 'demo', nonce)).toBe(true);
+    expect(marks.owns('gw', 'admin', nonce)).toBe(false);
+    expect(marks.owns('gw2', 'demo', nonce)).toBe(false);
   });
 });

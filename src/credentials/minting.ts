@@ -55,9 +55,13 @@ export function keyName(origin: CallOrigin, nonce: string, tag = ''): string {
   return `${keyNamePrefix(tag)}${client} at ${origin.ip} [${nonce}]`;
 }
 
-/** A key description this gateway (with `tag`) gave: its prefix, and the nonce at its end. */
-export function isOwnKeyName(name: string, tag = ''): boolean {
-  return name.startsWith(keyNamePrefix(tag)) && /\[[0-9a-f]{8}\]$/.test(name);
+/**
+ * A key description this gateway (with `tag`) gave: its prefix, and a nonce at its end that `owns`
+ * recognises (key-marks.ts: bound to the gateway's secret, so a name cannot be made up to match).
+ */
+export function isOwnKeyName(name: string, tag: string, owns: (nonce: string) => boolean): boolean {
+  const nonce = /\[([0-9a-f]{8}\.[0-9a-f]{16})\]$/.exec(name)?.[1];
+  return name.startsWith(keyNamePrefix(tag)) && nonce !== undefined && owns(nonce);
 }
 
 /** `text` as a literal SQL LIKE pattern (`=like` in a domain): `\`, `%` and `_` escaped. */
@@ -322,6 +326,8 @@ export interface SweepRequest {
   password: string;
   /** `--key-tag`: only keys named by this gateway are removed. */
   tag: string;
+  /** Whether a name's nonce is one this gateway made for this user (key-marks.ts). */
+  owns: (nonce: string) => boolean;
 }
 
 /**
@@ -329,7 +335,7 @@ export interface SweepRequest {
  * before the one in use (Odoo 19.0 lets a user remove only their own keys, in a web session, behind
  * the identity check; docs/security.md "Minted keys"). The user's keys are listed with
  * `res.users.apikeys.search_read` (own keys for a user; every user's for a system user, hence the
- * `user_id` term); only those named by this gateway (`isOwnKeyName`) and older than the kept one (a
+ * `user_id` term); only those named by this gateway (`isOwnKeyName`, its secret's mark) and older than the kept one (a
  * smaller id: a newer key may be another replica's renewal) go. Answers the removed record ids.
  */
 export async function sweepKeys(upstream: Upstream, session: WebSession, req: SweepRequest, origin: CallOrigin): Promise<number[]> {
@@ -350,7 +356,7 @@ export async function sweepKeys(upstream: Upstream, session: WebSession, req: Sw
     const name = row.get('name');
     const owner = row.get('user_id');
     const ownerId = Array.isArray(owner) ? owner[0] : owner;
-    if (typeof id !== 'number' || id >= req.keepKeyId || typeof name !== 'string' || !isOwnKeyName(name, req.tag)) continue;
+    if (typeof id !== 'number' || id >= req.keepKeyId || typeof name !== 'string' || !isOwnKeyName(name, req.tag, req.owns)) continue;
     if (!isInt(ownerId ?? null) || BigInt(ownerId as number) !== BigInt(req.uid)) continue;
     ids.push(id);
   }

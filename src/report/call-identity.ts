@@ -1,14 +1,16 @@
 /**
  * Who a legacy call ran as, for the migration report: the database and the login its credentials
- * name — never the password. The login is shown as `login:` and a stable hash of it (the same on
- * every replica and after a restart, so an operator can match a known login), or as `uid:` and the
- * uid when a call names only a uid whose login the gateway has not seen yet.
+ * name — never the password. The login is shown as `login:` and a keyed hash of it (an HMAC under
+ * `--state-secret`: the same on every replica and after a restart, and `legacy-rpc-gateway login-id`
+ * tells an operator a known login's; no dictionary of logins reverses it without the secret, which
+ * an unkeyed hash allowed; without a state secret, the key is this process's own), or as `uid:` and
+ * the uid when a call names only a uid whose login the gateway has not seen yet.
  *
  * It listens to the credentials layer rather than reading call arguments itself: `callAs` (object
  * calls: database and uid), `authenticate` (`common.login`/`authenticate`: database and login) and
  * `rememberLogin` (a web login that passed through).
  */
-import { createHash } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { CallOrigin } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
@@ -22,9 +24,15 @@ export interface CallIdentity {
 /** Logins remembered per (database, uid): enough for every user of a large fleet. */
 const maxKnownLogins = 10_000;
 
-/** `login:` and the first 12 hex digits of the login's SHA-256. */
-export function loginId(login: string): string {
-  return `login:${createHash('sha256').update(login).digest('hex').slice(0, 12)}`;
+/** The pseudonym key for `stateSecret` (`--state-secret`); without one, a key of this process. */
+export function pseudonymKey(stateSecret: string | undefined): Buffer {
+  if (stateSecret === undefined) return randomBytes(32);
+  return Buffer.from(hkdfSync('sha256', Buffer.from(stateSecret, 'utf8'), 'legacy-rpc-gateway', 'report login pseudonyms v1', 32));
+}
+
+/** `login:` and the first 12 hex digits of the login's HMAC-SHA256 under `key` ({@link pseudonymKey}). */
+export function keyedLoginId(login: string, key: Buffer): string {
+  return `login:${createHmac('sha256', key).update(login, 'utf8').digest('hex').slice(0, 12)}`;
 }
 
 export interface IdentityTap {
@@ -36,7 +44,9 @@ export interface IdentityTap {
   note(origin: CallOrigin, db: string, who: { login: string } | { uid: number | bigint }): void;
 }
 
-export function createIdentityTap(): IdentityTap {
+export function createIdentityTap(stateSecret: string | undefined): IdentityTap {
+  const key = pseudonymKey(stateSecret);
+  const loginId = (login: string) => keyedLoginId(login, key);
   const byOrigin = new WeakMap<CallOrigin, CallIdentity>();
   const logins = new LRUCache<string, string>({ max: maxKnownLogins });
   const uidKey = (db: string, uid: number | bigint) => `${db}\u0000${uid}`;

@@ -264,13 +264,35 @@ describe('the report bounds', () => {
 
   it('lets an authenticated client leave only when no anonymous one is left', () => {
     const { report, tick } = reportWithClock(2);
-    report.record({ ...loggedIn, ip: '10.0.0.1' });
+    report.record({ ...loggedIn, ip: '10.0.0.1', user: 'login:000000000001' });
     tick();
-    report.record({ ...loggedIn, ip: '10.0.0.2' });
+    report.record({ ...loggedIn, ip: '10.0.0.2', user: 'login:000000000002' });
     tick();
-    report.record({ ...loggedIn, ip: '10.0.0.3' });
+    report.record({ ...loggedIn, ip: '10.0.0.3', user: 'login:000000000003' });
     expect(report.snapshot().clients.map((c) => c.ip)).toEqual(['10.0.0.3', '10.0.0.2']);
     expect(report.snapshot().dropped?.authenticatedClients).toBe(1);
+  });
+
+  it("cannot push other credentials' clients out with one valid password under many User-Agents", () => {
+    const { report, tick } = reportWithClock(100);
+    for (let i = 0; i < 50; i++) {
+      report.record({ ...loggedIn, user: `login:${i.toString(16).padStart(12, '0')}` });
+      tick();
+    }
+    for (let i = 0; i < 1000; i++) {
+      report.record({ ...loggedIn, user: 'login:ffffffffffff', userAgent: `agent-${i}` });
+      tick();
+    }
+    const { clients, dropped } = report.snapshot();
+    expect(clients).toHaveLength(100);
+    // every other credential's client stays; the flood holds a tenth of the report authenticated at most
+    expect(clients.filter((c) => c.user !== 'login:ffffffffffff')).toHaveLength(50);
+    expect(clients.filter((c) => c.user === 'login:ffffffffffff' && c.authenticated === true)).toHaveLength(10);
+    expect(dropped?.authenticatedClients).toBe(0);
+    // and after a restore from a snapshot too
+    const again = reportWithClock(100).report;
+    again.restore(report.snapshot());
+    expect(again.snapshot().clients.filter((c) => c.authenticated === true)).toHaveLength(60);
   });
 
   it('stays under maxBytes with 300 clients × 100 method names, and says how many calls it could not list', () => {
@@ -278,7 +300,13 @@ describe('the report bounds', () => {
     const report = createMigrationReport({ maxClients: 300, maxBytes, now: () => t0 });
     for (let m = 0; m < 100; m++) {
       for (let c = 0; c < 300; c++)
-        report.record({ ...loggedIn, userAgent: `client-${c}`, model: `x_model_${m % 20}`, modelMethod: `x_method_${m}` });
+        report.record({
+          ...loggedIn,
+          userAgent: `client-${c}`,
+          user: `login:${c.toString(16).padStart(12, '0')}`,
+          model: `x_model_${m % 20}`,
+          modelMethod: `x_method_${m}`,
+        });
     }
     const snapshot = report.snapshot();
     expect(JSON.stringify(snapshot).length).toBeLessThan(maxBytes);

@@ -5,7 +5,9 @@
  * Bounded in entries and bytes, whatever names clients send:
  * - at most `maxClients` clients; when one more arrives, the least recently seen anonymous client
  *   leaves first (no credentials, or none Odoo accepted), an authenticated one only when no
- *   anonymous one is left;
+ *   anonymous one is left; one credential (database and login) makes at most
+ *   {@link authenticatedPerCredential} of them authenticated, so one valid password sent under many
+ *   User-Agents or addresses cannot push the other credentials' clients out;
  * - at most {@link maxMethodsPerClient} methods per client and {@link maxMethodNames} distinct method
  *   names fleet-wide: calls past the first bound are counted in the client's `unlistedCalls`, names
  *   past the second are listed as `other` (as the metrics labels fold them);
@@ -15,6 +17,9 @@
  * The snapshot says how many entries were dropped and why (`dropped`).
  */
 import { legacyServices, type Dialect } from '../call.ts';
+
+/** Authenticated clients one credential may hold: a tenth of `maxClients`, at least one. */
+export const authenticatedPerCredential = (maxClients: number): number => Math.max(1, Math.floor(maxClients / 10));
 
 /** Distinct (service, method, model, model method) entries kept per client. */
 export const maxMethodsPerClient = 200;
@@ -333,10 +338,27 @@ export function createMigrationReport({
   let revision = 0;
 
   const poolOf = (entry: ClientEntry) => (entry.authenticated ? authenticated : anonymous);
+  // authenticated clients per credential (database and login), bounded by authenticatedPerCredential
+  const perCredential = new Map<string, number>();
+  const maxPerCredential = authenticatedPerCredential(maxClients);
+  const credentialOf = (c: { database?: string | undefined; user?: string | undefined }) => `${c.database}\u0000${c.user}`;
+  const mayAuthenticate = (c: { database?: string | undefined; user?: string | undefined }) =>
+    (perCredential.get(credentialOf(c)) ?? 0) < maxPerCredential;
+  /** Moves the client to the authenticated pool (it leaves after every anonymous client). */
+  function authenticate(key: string, client: ClientEntry): void {
+    anonymous.delete(key);
+    client.authenticated = true;
+    perCredential.set(credentialOf(client), (perCredential.get(credentialOf(client)) ?? 0) + 1);
+  }
   const find = (key: string) => authenticated.get(key) ?? anonymous.get(key);
 
   function remove(key: string, entry: ClientEntry): void {
     poolOf(entry).delete(key);
+    if (entry.authenticated) {
+      const n = (perCredential.get(credentialOf(entry)) ?? 1) - 1;
+      if (n <= 0) perCredential.delete(credentialOf(entry));
+      else perCredential.set(credentialOf(entry), n);
+    }
     bytes -= entry.bytes;
     for (const nameKey of entry.methods.keys()) {
       const n = (names.get(nameKey) ?? 1) - 1;
@@ -499,15 +521,13 @@ export function createMigrationReport({
       const database = call.database === undefined ? undefined : cut(call.database);
       const user = call.user === undefined ? undefined : cut(call.user);
       const key = keyOf(userAgent, call.ip, database, user);
-      const authenticating = database !== undefined && user !== undefined && !call.failed;
+      const credentialed = database !== undefined && user !== undefined && !call.failed;
+      const authenticating = credentialed && (find(key)?.authenticated === true || mayAuthenticate({ database, user }));
       const client = clientFor(key, { userAgent, ip: call.ip, database, user }, at, authenticating);
       revision++;
       if (client === undefined) return;
-      if (!client.authenticated && authenticating) {
-        // its credentials were accepted: from now on it leaves after every anonymous client
-        anonymous.delete(key);
-        client.authenticated = true;
-      }
+      // its credentials were accepted: from now on it leaves after every anonymous client
+      if (!client.authenticated && authenticating) authenticate(key, client);
       client.lastSeen = at;
       client.calls++;
       if (call.failed) client.faults++;
@@ -588,11 +608,11 @@ export function createMigrationReport({
           key,
           { userAgent: c.userAgent, ip: c.ip, database: c.database, user: c.user },
           ms(c.firstSeen),
-          c.authenticated === true,
+          c.authenticated === true && mayAuthenticate(c),
         );
         if (client === undefined) continue;
+        const wasAuthenticated = !client.authenticated && c.authenticated === true && mayAuthenticate(c);
         Object.assign(client, {
-          authenticated: c.authenticated === true,
           lastSeen: ms(c.lastSeen),
           calls: c.calls,
           faults: c.faults,
@@ -600,7 +620,7 @@ export function createMigrationReport({
           services: new Map(Object.entries(c.services)),
           unlistedCalls: c.unlistedCalls,
         });
-        if (client.authenticated) anonymous.delete(key);
+        if (wasAuthenticated) authenticate(key, client);
         // oldest first, so the methods called earliest take the places, as when they were recorded
         for (const m of [...c.methods].sort((a, b) => ms(a.firstSeen) - ms(b.firstSeen))) {
           const method = methodFor(

@@ -114,7 +114,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
     },
   });
   // the database and login each call ran as, for the migration report (never the password)
-  const identities = createIdentityTap();
+  const identities = createIdentityTap(config.stateSecret);
   const identified = identities.wrap(credentials);
   const dispatch = createDispatch({
     common: createCommonService({ upstream, credentials: identified, versions }),

@@ -36,7 +36,7 @@ export function loginDatabase(body: Uint8Array): string | undefined {
 /**
  * The Host and X-Forwarded-Host/-Proto to send instead of the client's for this request, or
  * undefined to send it as it came (another route, a body not in memory, no database named, the base
- * URL unknown or one no login can be made at).
+ * * URL unknown; one with a path is logged in at its root, as the gateway's own logins are).
  */
 export async function loginAtBaseUrl(
   request: { method: string; path: string; body: Uint8Array | undefined },

@@ -37,6 +37,25 @@ describe('web.base.url after a system user logs in through the gateway', () => {
     expect(stack.sim.control.configParameter('demo', 'web.base.url')).toEqual({ value: 'http://odoo.internal:8069', writtenAt: undefined });
   });
 
+  it("never takes the client's Host for the URL root when the base URL has a path (no login can be made at it)", async () => {
+    stack = await startStack({
+      sim: { proxyMode: true, configParameters: { 'web.base.url': `${odooAddress}/odoo` } },
+      flags: (sim) => ['--service-key', sim.keyFor('demo', 'admin')],
+    });
+    const res = await request(`${stack.gateway.url}/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', host: 'client.example.net' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'call',
+        params: { service: 'common', method: 'login', args: ['demo', 'admin', 'admin'] },
+      }),
+    });
+    expect(((await res.body.json()) as { result?: unknown }).result).toBe(2);
+    // the root of the base URL Odoo has, which is what the gateway knows: never the caller's Host
+    expect(stack.sim.control.configParameter('demo', 'web.base.url').value).toBe(odooAddress);
+  });
+
   it('is written by the simulator when a system user logs in at another address (the rule the gateway avoids)', async () => {
     stack = await startStack();
     const res = await request(`${stack.sim.url}/web/session/authenticate`, {

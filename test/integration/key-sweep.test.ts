@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.ts';
 import { loadConfig } from '../../src/config.ts';
+import { createKeyMarks } from '../../src/credentials/key-marks.ts';
 import { startGateway } from '../../src/server/gateway.ts';
 import { captureLog } from '../support/captured-log.ts';
 import { startReplicas } from '../support/replicas.ts';
@@ -19,7 +20,12 @@ afterEach(async () => {
 });
 
 const gatewayKeys = (s: Simulator, uid: number) =>
-  s.keys.list().filter((k) => k.uid === uid && k.name.startsWith('legacy-rpc-gateway for ') && / \[[0-9a-f]{8}\]$/.test(k.name));
+  s.keys
+    .list()
+    .filter((k) => k.uid === uid && k.name.startsWith('legacy-rpc-gateway for ') && / \[[0-9a-f]{8}\.[0-9a-f]{16}\]$/.test(k.name));
+
+/** The state secret a gateway recognises its earlier runs' keys by (without one, only its own process's). */
+const stateSecret = 'the state secret of the key-sweep tests';
 
 /** Starts the gateway, makes one password call as admin, and stops it (a clean shutdown). */
 async function oneRun(s: Simulator, flags: string[] = [], log = captureLog('silent').log): Promise<void> {
@@ -53,7 +59,7 @@ describe('keys minted by earlier runs', () => {
     sim = await startSimulator({ databases: ['gw'] });
     // the uid is known from a login file or a service key; here the first call of each run logs in
     for (let run = 0; run < 10; run++) {
-      const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url], {});
+      const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, '--state-secret', stateSecret], {});
       const gateway = await startGateway(config, captureLog('silent').log);
       try {
         expect((await jsonrpcAt(gateway.url, 'common', 'login', ['gw', 'admin', 'admin'])).result).toBe(2);
@@ -63,6 +69,9 @@ describe('keys minted by earlier runs', () => {
       }
     }
     expect(gatewayKeys(sim, 2)).toHaveLength(1);
+    // a run without the secret cannot tell the earlier runs' keys from another gateway's: it keeps them
+    await oneRun(sim);
+    expect(gatewayKeys(sim, 2)).toHaveLength(2);
   });
 
   it('stay bounded with Redis too: a key the store holds removes the older ones (the test leaves no key in Redis)', async () => {
@@ -87,23 +96,33 @@ describe('keys minted by earlier runs', () => {
   it('removes only keys this gateway named, of the user who logs in, and never those of another --key-tag', async () => {
     sim = await startSimulator({ databases: ['gw'] });
     const expiration = '2099-01-01 00:00:00';
-    const mine = sim.keys.add({ uid: 2, name: 'legacy-rpc-gateway for Python-xmlrpc/3.11 at 10.0.0.7 [0a1b2c3d]', expiration });
+    const marks = createKeyMarks(stateSecret, '');
+    const mine = sim.keys.add({
+      uid: 2,
+      name: `legacy-rpc-gateway for Python-xmlrpc/3.11 at 10.0.0.7 [${marks.nonce('gw', 'admin')}]`,
+      expiration,
+    });
+    const tagged = `legacy-rpc-gateway (eu-prod) for Python-xmlrpc/3.11 at 10.0.0.8 [${createKeyMarks(stateSecret, 'eu-prod').nonce('gw', 'admin')}]`;
     const others = [
       sim.keys.add({ uid: 2, name: 'my nightly script', expiration }),
       sim.keys.add({ uid: 2, name: 'legacy-rpc-gateway for my notes', expiration }), // no nonce: not one of ours
-      sim.keys.add({ uid: 2, name: 'legacy-rpc-gateway (eu-prod) for Python-xmlrpc/3.11 at 10.0.0.8 [0a1b2c3d]', expiration }),
+      sim.keys.add({ uid: 2, name: tagged, expiration }),
       // admin is a system user and could remove it: another user's key, named as ours
-      sim.keys.add({ uid: 5, name: 'legacy-rpc-gateway for Python-xmlrpc/3.11 at 10.0.0.7 [99887766]', expiration }),
+      sim.keys.add({ uid: 5, name: `legacy-rpc-gateway for Python-xmlrpc/3.11 at 10.0.0.7 [${marks.nonce('gw', 'demo')}]`, expiration }),
+      // named by the user in the gateway's pattern: older versions' 8 hex digits, or a made-up mark
+      sim.keys.add({ uid: 2, name: 'legacy-rpc-gateway for Python-xmlrpc/3.11 at 10.0.0.7 [0a1b2c3d]', expiration }),
+      sim.keys.add({ uid: 2, name: 'legacy-rpc-gateway for Python-xmlrpc/3.11 at 10.0.0.7 [0a1b2c3d.0123456789abcdef]', expiration }),
     ];
-    await oneRun(sim);
+    await oneRun(sim, ['--state-secret', stateSecret]);
     expect(sim.keys.find(mine.key)).toBeUndefined();
     for (const k of others) expect(sim.keys.find(k.key)).toBeDefined();
     // and one of the tagged gateway's runs removes the tagged key, never the untagged ones
-    const untagged = gatewayKeys(sim, 2);
+    const minted = () => gatewayKeys(sim!, 2).filter((k) => !others.some((o) => o.key === k.key));
+    const untagged = minted();
     expect(untagged).toHaveLength(1);
-    await oneRun(sim, ['--key-tag', 'eu-prod']);
+    await oneRun(sim, ['--key-tag', 'eu-prod', '--state-secret', stateSecret]);
     expect(sim.keys.find(others[2]!.key)).toBeUndefined();
-    expect(gatewayKeys(sim, 2).map((k) => k.key)).toEqual(untagged.map((k) => k.key));
+    expect(minted().map((k) => k.key)).toEqual(untagged.map((k) => k.key));
     expect(sim.keys.list().filter((k) => k.name.startsWith('legacy-rpc-gateway (eu-prod) for ') && k.uid === 2)).toHaveLength(1);
   });
 
@@ -113,7 +132,7 @@ describe('keys minted by earlier runs', () => {
     const capture = captureLog('trace');
     const seen = new Set<string>();
     for (let run = 0; run < 3; run++) {
-      const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url], {});
+      const config = loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, '--state-secret', stateSecret], {});
       const gateway = await startGateway(config, capture.log);
       try {
         expect((await jsonrpcAt(gateway.url, 'common', 'login', ['gw', 'admin', 'Adm1n-Secret-Passphrase'])).result).toBe(2);
@@ -160,7 +179,7 @@ describe('keys minted by earlier runs', () => {
     }
   });
 
-  it("stops removing a user's keys in a process whose own key was taken away, so two gateways without their own tag do not remove each other's keys in turn", async () => {
+  it("never removes another gateway's keys, with the same --key-tag and no Redis: each process marks its own", async () => {
     sim = await startSimulator({ databases: ['gw'] });
     const start = () =>
       startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim!.url], {}), captureLog('silent').log);
@@ -169,18 +188,17 @@ describe('keys minted by earlier runs', () => {
     try {
       const read = (url: string) => jsonrpcAt(url, 'object', 'execute_kw', ['gw', 2, 'admin', 'res.users', 'read', [[2], ['login']]]);
       expect((await jsonrpcAt(a.url, 'common', 'login', ['gw', 'admin', 'admin'])).result).toBe(2);
-      // b's first login removes a's key (older, named as its own): a meets a 401 and mints again, transparently
-      expect((await jsonrpcAt(b.url, 'common', 'login', ['gw', 'admin', 'admin'])).result).toBe(2);
-      expect(gatewayKeys(sim, 2)).toHaveLength(1);
-      expect((await read(a.url)).error).toBeUndefined();
       await a.credentials.settled();
-      // a's new key removed nothing: b is served with its own key, without a 401
-      const [bKey] = gatewayKeys(sim, 2);
+      // b's first login removes nothing: a's key is not one b can tell for its own
+      expect((await jsonrpcAt(b.url, 'common', 'login', ['gw', 'admin', 'admin'])).result).toBe(2);
+      await b.credentials.settled();
+      expect(gatewayKeys(sim, 2)).toHaveLength(2);
       sim.clearLog();
+      // both served with the key each minted: no 401, no second mint
+      expect((await read(a.url)).error).toBeUndefined();
       expect((await read(b.url)).error).toBeUndefined();
       expect(sim.log.filter((r) => r.path === '/web/session/authenticate')).toEqual([]);
       expect(gatewayKeys(sim, 2)).toHaveLength(2);
-      expect(sim.keys.find(bKey!.key)).toBeDefined();
     } finally {
       await a.close();
       await b.close();

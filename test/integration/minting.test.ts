@@ -96,7 +96,7 @@ describe('minting', () => {
     const s = await start(createTestClock('2026-11-21T12:00:00Z'));
     await s.jsonrpc('common', 'login', ['gw', 'demo', 'demo'], { 'user-agent': 'Python-xmlrpc/3.11' });
     expect(mintedKeys(s).map((k) => k.name)).toEqual([
-      expect.stringMatching(/^legacy-rpc-gateway for Python-xmlrpc\/3\.11 at 127\.0\.0\.1 \[[0-9a-f]{8}\]$/),
+      expect.stringMatching(/^legacy-rpc-gateway for Python-xmlrpc\/3\.11 at 127\.0\.0\.1 \[[0-9a-f]{8}\.[0-9a-f]{16}\]$/),
     ]);
   });
 

@@ -107,6 +107,68 @@ describe('a uid-only call on a database where the uid has not logged in', () => 
     }
   });
 
+  /** uid 5 logged in as "demo" in gw, "demo3" in gw3 and "demo4" in gw4 (password "demo" everywhere); none in gw2. */
+  async function seenInThreeDatabases(extra: string[] = []): Promise<{ sim: Simulator; url: string; close: () => Promise<void> }> {
+    const sim = await startSimulator({ databases: ['gw', 'gw2', 'gw3', 'gw4'] });
+    for (const db of ['gw3', 'gw4'])
+      await fetch(`${sim.url}/json/2/res.users/write`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `bearer ${sim.keyFor(db, 'admin')}`, 'x-odoo-database': db },
+        body: JSON.stringify({ ids: [5], vals: { login: `demo${db.slice(2)}` } }),
+      }).then((r) => expect(r.status).toBe(200));
+    const gateway = await startGateway(
+      loadConfig(['--port', '0', '--admin-port', '0', '--upstream', sim.url, ...extra], {}),
+      createLogger('silent'),
+    );
+    for (const [db, login] of [
+      ['gw', 'demo'],
+      ['gw3', 'demo3'],
+      ['gw4', 'demo4'],
+    ] as const)
+      expect((await jsonrpcAt(gateway.url, 'common', 'login', [db, login, 'demo'])).result).toBe(5);
+    sim.clearLog();
+    return { sim, url: gateway.url, close: async () => (await gateway.close(), await sim.close()) };
+  }
+
+  /** The fault for a uid the gateway never saw anywhere, with `uid` in place of 7. */
+  const neverSeen = async (url: string, uid: number) =>
+    errorData((await readLogin(url, 'gw2', 7, 'whatever')).error).message.replace('uid 7', `uid ${uid}`);
+
+  it('makes one upstream login per wrong guess, and its fault tells nothing about the other databases', async () => {
+    const { sim, url, close } = await seenInThreeDatabases(['--throttle-failures', '1']);
+    try {
+      const expected = await neverSeen(url, 5);
+      for (let guess = 1; guess <= 6; guess++) {
+        const { error } = await readLogin(url, 'gw2', 5, `wrong-${guess}`);
+        // the same fault as for a uid never seen, even once the throttle refuses the candidates
+        expect(errorData(error)).toMatchObject({ name: 'odoo.exceptions.AccessDenied', message: expected });
+        expect(logins(sim, 'gw2')).toBeLessThanOrEqual(guess);
+      }
+    } finally {
+      await close();
+    }
+  });
+
+  it('still finds the right login among several candidates, one login per call', async () => {
+    const { sim, url, close } = await seenInThreeDatabases();
+    try {
+      let served = 0;
+      for (let call = 1; call <= 3 && served === 0; call++) {
+        const { error } = await readLogin(url, 'gw2', 5, 'demo');
+        if (error === undefined) served = call;
+        // one confirming login per call, and the mint's own login once served
+        expect(logins(sim, 'gw2')).toBeLessThanOrEqual(call + (served > 0 ? 1 : 0));
+      }
+      expect(served).toBeGreaterThan(0);
+      // remembered: no more confirming logins
+      const before = logins(sim, 'gw2');
+      expect((await readLogin(url, 'gw2', 5, 'demo')).error).toBeUndefined();
+      expect(logins(sim, 'gw2')).toBe(before);
+    } finally {
+      await close();
+    }
+  });
+
   it('finds the candidates in Redis after a restart, and the test leaves no key there', async () => {
     const r = await startReplicas(1, { name: 'uid-elsewhere', sim: { databases: ['gw', 'gw2'] } });
     try {
