@@ -30,7 +30,7 @@ section.client{border:1px solid #ccc;border-radius:6px;padding:.8rem 1rem;margin
 table{border-collapse:collapse;margin-top:.5rem}th,td{border-bottom:1px solid #eee;padding:.2rem .6rem;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#666}code{font-size:.95em}
 pre{background:#f6f6f6;padding:.4rem .6rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
-.readiness,.verdict{font-weight:600}.breaks-through{color:#8a0000}.deprecated li,.difference{margin:.3rem 0}.json2{border-top:1px dashed #ddd;padding-top:.3rem;margin-top:.5rem}`;
+.readiness,.verdict{font-weight:600}.breaks-through,.warning{color:#8a0000}.deprecated li,.difference{margin:.3rem 0}.json2{border-top:1px dashed #ddd;padding-top:.3rem;margin-top:.5rem}`;
 
 /** Methods listed per client on the page (the JSON lists all the report keeps). */
 export const methodsShownPerClient = 10;
@@ -258,7 +258,9 @@ function equivalentOf(name: string, e: Json2Equivalent): HtmlEscapedString {
     e.curl === undefined ? undefined : page`<p>curl:</p><pre class="curl">${e.curl}</pre>`,
     e.python === undefined ? undefined : page`<p>Python (requests):</p><pre class="python">${e.python}</pre>`,
   ].filter((part) => part !== undefined);
-  return page`<div class="json2" data-method="${name}">${head}${details.length === 0 ? '' : page`<details><summary>request</summary>${joined(details, '\n')}</details>`}</div>`;
+  // shown outside the fold: the client's code has to change, not only its request
+  const warning = e.warning === undefined ? '' : page`<p class="warning">${e.warning}</p>`;
+  return page`<div class="json2" data-method="${name}">${head}${warning}${details.length === 0 ? '' : page`<details><summary>request</summary>${joined(details, '\n')}</details>`}</div>`;
 }
 
 /** A client's routes as the page shows them: `rule → mode`, or the default mode. */

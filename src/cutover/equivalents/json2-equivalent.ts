@@ -25,6 +25,8 @@ export interface Json2Equivalent {
   note?: string;
   /** The deprecated method this request replaces. */
   replaces?: string;
+  /** Where JSON-2 answers differently from the legacy call, so the client's code must change too. */
+  warning?: string;
 }
 
 /** The method entry of the report, as far as the equivalent needs it. */
@@ -110,6 +112,17 @@ function parseBody(text: string | undefined): Struct | undefined {
   }
 }
 
+/**
+ * Legacy `create` with one dict answers the new id; JSON-2 answers the ids of the created records,
+ * `[id]`, whatever it was given (Odoo 19.0's `call_kw` unwraps a one-dict create, JSON-2 does not).
+ */
+export const createOneDictWarning =
+  'JSON-2 answers a list of ids, [id], where the legacy create with one dict answered the id itself: read the first item of the answer.';
+
+function answerWarning(modelMethod: string, body: Struct): { warning?: string } {
+  return modelMethod === 'create' && isStruct(body.get('vals_list')) ? { warning: createOneDictWarning } : {};
+}
+
 /** An `object` call's equivalent. */
 function objectEquivalent(m: CalledMethod): Json2Equivalent | undefined {
   const { model, modelMethod } = m;
@@ -127,7 +140,7 @@ function objectEquivalent(m: CalledMethod): Json2Equivalent | undefined {
       ...(replacement === undefined ? {} : { replaces: modelMethod }),
     };
   }
-  if (replacement === undefined) return json2Call(model, modelMethod, body);
+  if (replacement === undefined) return { ...json2Call(model, modelMethod, body), ...answerWarning(modelMethod, body) };
   return {
     ...json2Call(replacement.model ?? model, replacement.method, replacement.body(body)),
     replaces: modelMethod,
