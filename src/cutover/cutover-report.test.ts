@@ -216,3 +216,38 @@ describe('dated verdicts in the served report', () => {
     );
   });
 });
+
+describe("recognising n8n's Odoo node", () => {
+  const n8n = (over: Partial<ReportedCall> = {}): ReportedCall =>
+    call('search_read', { dialect: 'jsonrpc', userAgent: 'n8n', method: 'execute', ...over });
+
+  it('names it and the switch it needs: node version 2 with the API-key credential', () => {
+    const [client] = withCutover(
+      createMigrationReportWith(n8n(), n8n({ service: 'common', method: 'login', model: undefined, modelMethod: undefined })),
+      on,
+    ).clients;
+    expect(client?.knownClient).toMatchObject({ id: 'n8n-odoo-node', name: "n8n's Odoo node", source: 'n8n-io/n8n#30796' });
+    expect(client?.knownClient?.switchTo).toContain('node version 2');
+    expect(client?.knownClient?.switchTo).toContain('"Odoo API (API Key)" credential');
+    const [older] = withCutover(createMigrationReportWith(n8n({ userAgent: 'https://n8n.io' })), on).clients;
+    expect(older?.knownClient?.id).toBe('n8n-odoo-node');
+  });
+
+  it('leaves alone a client with its User-Agent on another dialect, and other User-Agents', () => {
+    const clients = withCutover(
+      createMigrationReportWith(n8n({ dialect: 'xmlrpc2', ip: '10.0.0.6' }), n8n({ userAgent: 'n8n-custom', ip: '10.0.0.7' })),
+      on,
+    ).clients;
+    expect(clients).toHaveLength(2);
+    for (const c of clients) expect(c.knownClient).toBeUndefined();
+  });
+
+  it('says it on the page', async () => {
+    const { renderReportPage } = await import('./report-page.ts');
+    const html = renderReportPage(withCutover(createMigrationReportWith(n8n()), on));
+    expect(html).toContain('<h5>Recognised: n8n&#39;s Odoo node</h5>');
+    expect(html).toMatch(
+      /<p class="known-client" data-known="n8n-odoo-node">It calls \/jsonrpc .* To leave the legacy API: In each workflow, set its Odoo nodes to node version 2/,
+    );
+  });
+});

@@ -8,6 +8,7 @@
 import { deprecationOf, replacementOf } from './equivalents/index.ts';
 import { notShadowedReason, type GoneService } from './shadow/index.ts';
 import { clientLabel, createFleetTable, methodName, type FleetMethod } from './fleet.ts';
+import { knownClientOf, type KnownClient } from './known-clients.ts';
 import { createBreaksTable, createVerdicts, type ClientVerdict, type SeriesClients, type Verdicts } from './verdicts.ts';
 import type { ClientReport, LazyReportSnapshot, MethodReport, ReportSnapshot } from '../report/migration-report.ts';
 import { sliced } from '../report/report-stream.ts';
@@ -101,6 +102,8 @@ export type CutoverClientReport = Omit<ClientReport, 'methods'> & {
   switchReadiness: SwitchReadiness;
   /** The routes its calls took lately (with route modes on). */
   routes?: ClientRoute[];
+  /** What it is and the switch it needs, when the report recognises it (`known-clients.ts`). */
+  knownClient?: KnownClient;
 };
 /** The report as `/gateway/report.json` serves it. */
 export interface CutoverSnapshot extends Omit<ReportSnapshot, 'clients'> {
@@ -234,6 +237,7 @@ function deprecatedCalls(methods: readonly CutoverMethodReport[]): DeprecatedCal
 function withReadiness(c: ClientReport, shadow: ShadowStatus, verdicts: Verdicts, options: CutoverOptions): CutoverClientReport {
   const methods = c.methods.map(enrichMethod);
   const routes = options.routes?.routesOf(c.userAgent, c.ip, c.database);
+  const known = knownClientOf(c);
   return {
     ...c,
     methods,
@@ -242,6 +246,7 @@ function withReadiness(c: ClientReport, shadow: ShadowStatus, verdicts: Verdicts
     verdict: verdicts.client(c.methods),
     switchReadiness: switchReadinessOf(c.methods),
     ...(routes === undefined ? {} : { routes }),
+    ...(known === undefined ? {} : { knownClient: known }),
   };
 }
 

@@ -226,7 +226,12 @@ function shadowSection(shadow: ShadowStatus): HtmlEscapedString {
 
 /** Readiness, deprecated calls, differences and JSON-2 equivalents of one client. */
 function cutoverParts(c: CutoverClientReport): HtmlEscapedString {
-  const readiness = page`<h5>Switch verdict</h5>\n<p class="switch-verdict">${c.switchReadiness.line} Route: ${routesText(c)}.</p>\n<h5>Readiness</h5>\n<p class="readiness">${c.readiness.line}</p>\n<h5>Dated verdict</h5>\n<p class="verdict">${c.verdict.line}</p>\n`;
+  const k = c.knownClient;
+  const known =
+    k === undefined
+      ? ''
+      : page`<h5>Recognised: ${k.name}</h5>\n<p class="known-client" data-known="${k.id}">It calls ${k.calls}. To leave the legacy API: ${k.switchTo} See ${k.source}.</p>\n`;
+  const readiness = page`${known}<h5>Switch verdict</h5>\n<p class="switch-verdict">${c.switchReadiness.line} Route: ${routesText(c)}.</p>\n<h5>Readiness</h5>\n<p class="readiness">${c.readiness.line}</p>\n<h5>Dated verdict</h5>\n<p class="verdict">${c.verdict.line}</p>\n`;
   const deprecated =
     c.deprecated.length === 0
       ? ''
