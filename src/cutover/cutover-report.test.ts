@@ -251,3 +251,26 @@ describe("recognising n8n's Odoo node", () => {
     );
   });
 });
+
+describe("a client's own JSON-2 requests in the JSON", () => {
+  it('gives each of its methods that succeeded the request that replaces it, and the warning where the answer changes', () => {
+    const [client] = withCutover(
+      createMigrationReportWith(
+        call('create', { json2Body: () => '{"vals_list": {"name": "<string>"}}' }),
+        call('read_group', { json2Body: () => '{"domain": [], "fields": ["<string>"], "groupby": ["<string>"]}' }),
+        call('unlink', { failed: true }),
+        call('version', { service: 'common', method: 'version', model: undefined, modelMethod: undefined }),
+      ),
+      on,
+    ).clients;
+    const byName = new Map(client?.methods.map((m) => [m.modelMethod ?? `${m.service}.${m.method}`, m]));
+    expect(byName.get('create')).toMatchObject({
+      json2Request: 'POST /json/2/res.partner/create',
+      json2Warning: expect.stringContaining('[id]'),
+    });
+    expect(byName.get('read_group')).toMatchObject({ json2Request: 'POST /json/2/res.partner/formatted_read_group' });
+    expect(byName.get('read_group')).not.toHaveProperty('json2Warning');
+    expect(byName.get('unlink')).not.toHaveProperty('json2Request');
+    expect(byName.get('common.version')).toMatchObject({ json2Request: 'GET /web/version' });
+  });
+});

@@ -5,7 +5,7 @@
  * Odoo's message and replacement, and per method the JSON-2 request that replaces it. Derived when
  * the report is read, so the stored report (file, Redis) holds counts only.
  */
-import { deprecationOf, replacementOf } from './equivalents/index.ts';
+import { deprecationOf, json2EquivalentOf, replacementOf } from './equivalents/index.ts';
 import { notShadowedReason, type GoneService } from './shadow/index.ts';
 import { clientLabel, createFleetTable, methodName, type FleetMethod } from './fleet.ts';
 import { knownClientOf, type KnownClient } from './known-clients.ts';
@@ -91,7 +91,13 @@ export interface Readiness {
   line: string;
 }
 
-export type CutoverMethodReport = MethodReport & { deprecated?: Omit<DeprecatedCall, 'model' | 'method' | 'calls'> };
+export type CutoverMethodReport = MethodReport & {
+  deprecated?: Omit<DeprecatedCall, 'model' | 'method' | 'calls'>;
+  /** The JSON-2 request that replaces it (`POST /json/2/res.partner/read`), for a method that succeeded at least once. */
+  json2Request?: string;
+  /** Where the JSON-2 answer differs from the legacy one (create with one dict answers `[id]`). */
+  json2Warning?: string;
+};
 export type CutoverClientReport = Omit<ClientReport, 'methods'> & {
   methods: CutoverMethodReport[];
   readiness: Readiness;
@@ -219,7 +225,14 @@ function enrichMethod(m: MethodReport): CutoverMethodReport {
             ? {}
             : { replacement: replacement.model === undefined ? replacement.method : `${replacement.model}.${replacement.method}` }),
         };
-  return { ...m, ...(deprecated === undefined ? {} : { deprecated }) };
+  // as in the fleet table: a call that always failed may have bound wrongly
+  const json2 = m.calls > m.faults ? json2EquivalentOf(m, { examples: false }) : undefined;
+  return {
+    ...m,
+    ...(deprecated === undefined ? {} : { deprecated }),
+    ...(json2?.request === undefined ? {} : { json2Request: json2.request }),
+    ...(json2?.warning === undefined ? {} : { json2Warning: json2.warning }),
+  };
 }
 
 function deprecatedCalls(methods: readonly CutoverMethodReport[]): DeprecatedCall[] {

@@ -154,3 +154,91 @@ describe('renderReportPage() with the dated verdicts', () => {
     expect(html).not.toContain('<b>');
   });
 });
+
+describe('renderReportPage(): a client planned on its own', () => {
+  const off = { enabled: false, samplePercent: 0, maxInFlight: 4, methods: [], gone: [] };
+  const base = {
+    dialect: 'xmlrpc2' as const,
+    userAgent: 'erp-sync',
+    ip: '10.0.0.1',
+    service: 'object',
+    method: 'execute_kw',
+    model: 'res.partner',
+    failed: false,
+    database: 'demo',
+    user: 'login:0123456789ab',
+  };
+
+  async function pageOf(record: (report: ReturnType<typeof createMigrationReport>) => void, shadow = off) {
+    const { withCutover } = await import('./cutover-report.ts');
+    const report = createMigrationReport({ maxClients: 10, now: () => 0 });
+    record(report);
+    return renderReportPage(withCutover(report.snapshot(), shadow));
+  }
+  const clientTable = (html: string) => html.slice(html.indexOf('<section class="client"'));
+
+  it('leaves out the columns that say the same in every row or nothing: Service and Method all object.execute_kw, Shadow while it is off', async () => {
+    const html = clientTable(
+      await pageOf((r) => {
+        r.record({ ...base, modelMethod: 'search_read', json2Body: () => '{"domain": []}' });
+        r.record({ ...base, modelMethod: 'write', json2Body: () => '{"ids": ["<int>"], "vals": {"name": "<string>"}}' });
+      }),
+    );
+    expect(html).toContain(
+      '<thead><tr><th>Model</th><th>Model method</th><th>Calls</th><th>Faults</th><th>First seen</th><th>Last seen</th><th>JSON-2 request</th></tr></thead>',
+    );
+    expect(html).toContain('<p class="shared">Every call listed: <code>object.execute_kw</code>.</p>');
+    expect(html).not.toContain('<td>execute_kw</td>');
+    expect(html).not.toContain('class="shadow');
+  });
+
+  it('keeps them where rows differ, and Shadow while shadow mode is on', async () => {
+    const on = { enabled: true, samplePercent: 10, maxInFlight: 4, methods: ['read'], gone: [] };
+    const html = clientTable(
+      await pageOf((r) => {
+        r.record({ ...base, modelMethod: 'search_read' });
+        r.record({ ...base, method: 'execute', modelMethod: 'read' });
+        r.record({ ...base, service: 'common', method: 'version', model: undefined });
+      }, on),
+    );
+    expect(html).toContain(
+      '<thead><tr><th>Service</th><th>Method</th><th>Model</th><th>Model method</th><th>Calls</th><th>Faults</th><th>First seen</th><th>Last seen</th><th>Shadow</th><th>JSON-2 request</th></tr></thead>',
+    );
+    expect(html).not.toContain('<p class="shared">');
+  });
+
+  it("gives the JSON-2 request of each of its methods with its own body, and warns where create's answer changes", async () => {
+    const html = clientTable(
+      await pageOf((r) => {
+        r.record({ ...base, modelMethod: 'create', json2Body: () => '{"vals_list": {"name": "<string>"}}' });
+        r.record({ ...base, modelMethod: 'unlink', failed: true });
+      }),
+    );
+    expect(html).toContain(
+      '<div class="json2" data-method="res.partner.create"><code class="request">POST /json/2/res.partner/create</code><p class="warning">JSON-2 answers a list of ids, [id], where the legacy create',
+    );
+    expect(html).toContain('<pre class="body">{&quot;vals_list&quot;: {&quot;name&quot;: &quot;&lt;string&gt;&quot;}}</pre>');
+    // the fleet table has the curl and Python examples; a client's rows only its request
+    expect(html).not.toContain('<pre class="curl">');
+    expect(html).toContain('<td><span class="muted">only for a method that succeeded</span></td>');
+  });
+
+  it("says whose each fault is: one Odoo would have answered too (the script's own) or the gateway's", async () => {
+    const html = clientTable(
+      await pageOf((r) => {
+        r.record({ ...base, modelMethod: 'write', failed: true });
+        r.record({ ...base, modelMethod: 'write', failed: true, gatewayFault: true });
+        r.record({ ...base, modelMethod: 'read', failed: true, gatewayFault: true });
+        r.record({ ...base, modelMethod: 'unlink', failed: true });
+      }),
+    );
+    expect(html).toContain(
+      `<span class="faults">4</span> faults (<span class="odoo-faults">2</span> Odoo would have answered too, <span class="gateway-faults">2</span> the gateway's own)`,
+    );
+    expect(html).toContain(
+      '<td class="n method-faults" data-gateway="1">2<br><span class="muted">1 Odoo&#39;s too, 1 the gateway&#39;s</span></td>',
+    );
+    expect(html).toContain('<td class="n method-faults" data-gateway="1">1<br><span class="muted">the gateway&#39;s</span></td>');
+    expect(html).toContain('<td class="n method-faults" data-gateway="0">1<br><span class="muted">Odoo&#39;s too</span></td>');
+  });
+});

@@ -3,7 +3,7 @@
  * what to migrate first, then the clients grouped by database and login with the methods they call
  * most. No script, no external resource; every client-supplied string is escaped by hono/html.
  */
-import type { Json2Equivalent } from './equivalents/index.ts';
+import { json2EquivalentOf, type Json2Equivalent } from './equivalents/index.ts';
 import type { CutoverClientReport, CutoverMethodReport, CutoverSnapshot, ShadowStatus } from './cutover-report.ts';
 import { clientLabel, methodName, type FleetMethod } from './fleet.ts';
 import { seriesText, type MethodVerdict, type SeriesClients } from './verdicts.ts';
@@ -47,6 +47,7 @@ export function renderReportPage(snapshot: ReportSnapshot | CutoverSnapshot): st
  */
 export function* reportPageChunks(snapshot: ReportSnapshot | CutoverSnapshot): Generator<string> {
   const calls = snapshot.clients.reduce((sum, c) => sum + c.calls, 0);
+  const shadowOn = 'shadow' in snapshot && snapshot.shadow.enabled;
   yield String(page`<!doctype html>
 <html lang="en">
 <head>
@@ -91,7 +92,7 @@ ${droppedLine(snapshot.dropped)}`);
     yield String(
       page`<div class="group" data-database="${first.database ?? ''}" data-user="${first.user ?? ''}"><h3 class="group-title">${db}${user}: ${group.length} client${group.length === 1 ? '' : 's'}</h3>\n`,
     );
-    for (const c of group) yield `${String(clientSection(c))}\n`;
+    for (const c of group) yield `${String(clientSection(c, shadowOn))}\n`;
     yield '</div>\n';
   }
   yield '</body>\n</html>\n';
@@ -175,7 +176,37 @@ function breaksSection(breaks: SeriesClients[]): HtmlEscapedString {
 </section>\n`;
 }
 
-function clientSection(c: ClientReport | CutoverClientReport): HtmlEscapedString {
+/** The columns of a client's method table that say something for its rows (`columnsOf`). */
+interface Columns {
+  service: boolean;
+  method: boolean;
+  model: boolean;
+  modelMethod: boolean;
+  shadow: boolean;
+  json2: boolean;
+}
+
+/**
+ * A column that would say the same in every row, or nothing, is left out: `execute_kw` in every
+ * Method cell, `object` in every Service cell, Shadow while shadow mode is off. What every row shares
+ * is said once above the table instead.
+ */
+function columnsOf(rows: readonly MethodReport[], shadowOn: boolean, cutover: boolean): Columns {
+  const distinct = (pick: (m: MethodReport) => string | undefined) => new Set(rows.map(pick)).size;
+  return {
+    service: distinct((m) => m.service) > 1,
+    method: distinct((m) => m.method) > 1,
+    model: rows.some((m) => m.model !== undefined),
+    modelMethod: rows.some((m) => m.modelMethod !== undefined),
+    shadow: shadowOn || rows.some((m) => m.shadow !== undefined),
+    json2: cutover,
+  };
+}
+
+/** Its faults, and of those the gateway's own: the others Odoo's own legacy endpoint would have answered too. */
+const gatewayFaultsOf = (methods: readonly MethodReport[]): number => methods.reduce((n, m) => n + (m.gatewayFaults ?? 0), 0);
+
+function clientSection(c: ClientReport | CutoverClientReport, shadowOn: boolean): HtmlEscapedString {
   const agent = c.userAgent === '' ? page`<span class="muted">(no User-Agent)</span>` : page`<code>${c.userAgent}</code>`;
   const perService = Object.entries(c.services)
     .map(([s, n]) => `${s} ${n}`)
@@ -184,32 +215,63 @@ function clientSection(c: ClientReport | CutoverClientReport): HtmlEscapedString
     .map(([d, n]) => `${d} ${n}`)
     .join(', ');
   const shown = c.methods.slice(0, methodsShownPerClient);
+  const columns = columnsOf(shown, shadowOn, 'readiness' in c);
   const notShown =
     c.methods.length > shown.length
       ? page`<p class="muted">${c.methods.length - shown.length} more methods in <a href="report.json">the JSON</a>.</p>`
       : '';
   const unlisted =
     c.unlistedCalls > 0 ? page`<p class="muted">${c.unlistedCalls} calls to further methods are counted but not listed.</p>` : '';
+  const first = shown[0];
+  const shared =
+    first === undefined || (columns.service && columns.method)
+      ? ''
+      : page`<p class="shared">Every call listed: <code>${[columns.service ? undefined : first.service, columns.method ? undefined : first.method].filter((x) => x !== undefined).join('.')}</code>.</p>\n`;
+  const gatewayFaults = gatewayFaultsOf(c.methods);
+  const faultOrigin =
+    c.faults === 0
+      ? ''
+      : page` (<span class="odoo-faults">${c.faults - gatewayFaults}</span> Odoo would have answered too, <span class="gateway-faults">${gatewayFaults}</span> the gateway's own)`;
+  const th = (on: boolean, title: string) => (on ? page`<th>${title}</th>` : '');
   return page`<section class="client" data-user-agent="${c.userAgent}" data-ip="${c.ip}">
 <h4>${agent} from <code>${c.ip}</code></h4>
-<p><span class="calls">${c.calls}</span> calls, <span class="faults">${c.faults}</span> faults; first seen ${c.firstSeen}, last seen ${c.lastSeen}.<br>Services: ${perService}. Dialects: ${perDialect}.</p>
-<table>
-<thead><tr><th>Service</th><th>Method</th><th>Model</th><th>Model method</th><th>Calls</th><th>Faults</th><th>First seen</th><th>Last seen</th><th>Shadow</th></tr></thead>
+<p><span class="calls">${c.calls}</span> calls, <span class="faults">${c.faults}</span> faults${faultOrigin}; first seen ${c.firstSeen}, last seen ${c.lastSeen}.<br>Services: ${perService}. Dialects: ${perDialect}.</p>
+${shared}<table>
+<thead><tr>${th(columns.service, 'Service')}${th(columns.method, 'Method')}${th(columns.model, 'Model')}${th(columns.modelMethod, 'Model method')}<th>Calls</th><th>Faults</th><th>First seen</th><th>Last seen</th>${th(columns.shadow, 'Shadow')}${th(columns.json2, 'JSON-2 request')}</tr></thead>
 <tbody>
-${joined(shown.map(methodRow), '\n')}
+${joined(
+  shown.map((m) => methodRow(m, columns)),
+  '\n',
+)}
 </tbody>
 </table>
 ${notShown}${unlisted}${'readiness' in c ? cutoverParts(c) : ''}</section>`;
 }
 
-function methodRow(m: MethodReport): HtmlEscapedString {
-  const cell = (v: string | undefined) => (v === undefined ? page`<td class="muted">–</td>` : page`<td>${v}</td>`);
+function methodRow(m: MethodReport, columns: Columns): HtmlEscapedString {
+  const cell = (on: boolean, v: string | undefined) => (!on ? '' : v === undefined ? page`<td class="muted">–</td>` : page`<td>${v}</td>`);
   const s = m.shadow;
-  const shadow =
-    s === undefined
+  const shadow = !columns.shadow
+    ? ''
+    : s === undefined
       ? page`<td class="shadow muted">–</td>`
       : page`<td class="shadow">${s.equal} equal, ${s.intended} intended, ${s.differs} differ${s.errors > 0 ? `, ${s.errors} failed` : ''}${s.dropped > 0 ? `, ${s.dropped} dropped` : ''}</td>`;
-  return page`<tr>${cell(m.service)}${cell(m.method)}${cell(m.model)}${cell(m.modelMethod)}<td class="n">${m.calls}</td><td class="n">${m.faults}</td><td>${m.firstSeen}</td><td>${m.lastSeen}</td>${shadow}</tr>`;
+  const own = m.gatewayFaults ?? 0;
+  // whose faults they are: a script's own bug Odoo would have refused too, or the gateway's
+  const faults =
+    m.faults === 0
+      ? page`<td class="n">0</td>`
+      : page`<td class="n method-faults" data-gateway="${own}">${m.faults}<br><span class="muted">${own === m.faults ? "the gateway's" : own === 0 ? "Odoo's too" : `${m.faults - own} Odoo's too, ${own} the gateway's`}</span></td>`;
+  const json2 = columns.json2 ? page`<td>${clientJson2(m)}</td>` : '';
+  return page`<tr>${cell(columns.service, m.service)}${cell(columns.method, m.method)}${cell(columns.model, m.model)}${cell(columns.modelMethod, m.modelMethod)}<td class="n">${m.calls}</td>${faults}<td>${m.firstSeen}</td><td>${m.lastSeen}</td>${shadow}${json2}</tr>`;
+}
+
+/** A client's own JSON-2 request for one of its methods: its request line, and its own body folded away. */
+function clientJson2(m: MethodReport): HtmlEscapedString {
+  if (m.calls <= m.faults) return page`<span class="muted">only for a method that succeeded</span>`;
+  const e = json2EquivalentOf(m, { examples: false });
+  if (e === undefined) return page`<span class="muted">none</span>`;
+  return equivalentOf(methodName(m), e);
 }
 
 /** Shadow mode's state, above the clients. */

@@ -43,6 +43,7 @@ import {
   type Upstream,
 } from '../upstream/index.ts';
 import { outcomeName } from '../wire/response.ts';
+import { isGatewayFault } from '../report/fault-origin.ts';
 import { createAdminApp } from './admin-app.ts';
 import { createApp, isGatewayPath } from './app.ts';
 import { createClientGuard } from './client-guard.ts';
@@ -213,6 +214,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
           model: outcome.model,
           modelMethod: outcome.modelMethod,
           failed: outcomeName(outcome) !== 'ok',
+          gatewayFault: outcome.error !== undefined && isGatewayFault(outcome.error),
           json2Body,
           database: identity?.database,
           user: identity?.user,
