@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMigrationReport } from '../report/migration-report.ts';
+import type { ShadowStatus } from './cutover-report.ts';
 import { renderReportPage } from './report-page.ts';
 
 describe('renderReportPage()', () => {
@@ -156,7 +157,7 @@ describe('renderReportPage() with the dated verdicts', () => {
 });
 
 describe('renderReportPage(): a client planned on its own', () => {
-  const off = { enabled: false, samplePercent: 0, maxInFlight: 4, methods: [], gone: [] };
+  const off: ShadowStatus = { enabled: false, samplePercent: 0, maxInFlight: 4, methods: [], gone: [] };
   const base = {
     dialect: 'xmlrpc2' as const,
     userAgent: 'erp-sync',
@@ -207,38 +208,49 @@ describe('renderReportPage(): a client planned on its own', () => {
     expect(html).not.toContain('<p class="shared">');
   });
 
-  it("gives the JSON-2 request of each of its methods with its own body, and warns where create's answer changes", async () => {
-    const html = clientTable(
-      await pageOf((r) => {
-        r.record({ ...base, modelMethod: 'create', json2Body: () => '{"vals_list": {"name": "<string>"}}' });
-        r.record({ ...base, modelMethod: 'unlink', failed: true });
-      }),
+  it("gives the JSON-2 request of each of its methods, its own body where it differs from the fleet table's, and warns where create's answer changes", async () => {
+    const html = await pageOf((r) => {
+      r.record({ ...base, modelMethod: 'create', json2Body: () => '{"vals_list": {"name": "<string>"}}' });
+      r.record({ ...base, userAgent: 'other', modelMethod: 'create', json2Body: () => '{"vals_list": {"name": "<string>"}}' });
+      r.record({ ...base, modelMethod: 'write', json2Body: () => '{"ids": ["<int>"], "vals": {"name": "<string>"}}' });
+      r.record({ ...base, userAgent: 'other', modelMethod: 'write', json2Body: () => '{"ids": ["<int>"], "vals": {"email": "<string>"}}' });
+      r.record({ ...base, modelMethod: 'unlink', failed: true });
+    });
+    const client = (agent: string) => {
+      const at = html.indexOf(`<section class="client" data-user-agent="${agent}"`);
+      return html.slice(at, html.indexOf('</section>', at));
+    };
+    const sync = client('erp-sync');
+    expect(sync).toContain(
+      '<td><code class="request">POST /json/2/res.partner/create</code><p class="warning">JSON-2 answers a list of ids, [id], where the legacy create',
     );
-    expect(html).toContain(
-      '<div class="json2" data-method="res.partner.create"><code class="request">POST /json/2/res.partner/create</code><p class="warning">JSON-2 answers a list of ids, [id], where the legacy create',
+    expect(sync).toContain('<td><code class="request">POST /json/2/res.partner/write</code></td>');
+    expect(sync).toContain('<td class="muted">–</td></tr>');
+    // the fleet table has the first client's body, the curl and Python examples; a client only its own body where it differs
+    expect(client('other')).toContain(
+      '<td><code class="request">POST /json/2/res.partner/write</code><details><summary>its body</summary><pre class="body">{&quot;ids&quot;: [&quot;&lt;int&gt;&quot;], &quot;vals&quot;: {&quot;email&quot;',
     );
-    expect(html).toContain('<pre class="body">{&quot;vals_list&quot;: {&quot;name&quot;: &quot;&lt;string&gt;&quot;}}</pre>');
-    // the fleet table has the curl and Python examples; a client's rows only its request
-    expect(html).not.toContain('<pre class="curl">');
-    expect(html).toContain('<td><span class="muted">only for a method that succeeded</span></td>');
+    expect(sync + client('other')).not.toContain('<pre class="curl">');
   });
 
   it("says whose each fault is: one Odoo would have answered too (the script's own) or the gateway's", async () => {
+    let full = '';
     const html = clientTable(
-      await pageOf((r) => {
+      (full = await pageOf((r) => {
         r.record({ ...base, modelMethod: 'write', failed: true });
         r.record({ ...base, modelMethod: 'write', failed: true, gatewayFault: true });
         r.record({ ...base, modelMethod: 'read', failed: true, gatewayFault: true });
         r.record({ ...base, modelMethod: 'unlink', failed: true });
-      }),
+      })),
     );
     expect(html).toContain(
-      `<span class="faults">4</span> faults (<span class="odoo-faults">2</span> Odoo would have answered too, <span class="gateway-faults">2</span> the gateway's own)`,
+      `<span class="faults">4</span> faults (<span class="gateway-faults">2</span> the gateway's own, <span class="odoo-faults">2</span> Odoo would have answered too)`,
     );
-    expect(html).toContain(
-      '<td class="n method-faults" data-gateway="1">2<br><span class="muted">1 Odoo&#39;s too, 1 the gateway&#39;s</span></td>',
+    expect(html).toContain(`<td class="n" data-gateway="1">2<span class="gw">, 1 the gateway's</span></td>`);
+    expect(html).toContain(`<td class="n" data-gateway="1">1<span class="gw">, 1 the gateway's</span></td>`);
+    expect(html).toMatch(/<td>unlink<\/td><td class="n">1<\/td><td class="n">1<\/td>/);
+    expect(full).toContain(
+      "A fault is one Odoo's own legacy endpoint would have answered too (the script's own) unless marked the gateway's.",
     );
-    expect(html).toContain('<td class="n method-faults" data-gateway="1">1<br><span class="muted">the gateway&#39;s</span></td>');
-    expect(html).toContain('<td class="n method-faults" data-gateway="0">1<br><span class="muted">Odoo&#39;s too</span></td>');
   });
 });

@@ -30,7 +30,7 @@ section.client{border:1px solid #ccc;border-radius:6px;padding:.8rem 1rem;margin
 table{border-collapse:collapse;margin-top:.5rem}th,td{border-bottom:1px solid #eee;padding:.2rem .6rem;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#666}code{font-size:.95em}
 pre{background:#f6f6f6;padding:.4rem .6rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
-.readiness,.verdict{font-weight:600}.breaks-through,.warning{color:#8a0000}.deprecated li,.difference{margin:.3rem 0}.json2{border-top:1px dashed #ddd;padding-top:.3rem;margin-top:.5rem}`;
+.readiness,.verdict{font-weight:600}.breaks-through,.warning,.gw{color:#8a0000}.deprecated li,.difference{margin:.3rem 0}.json2{border-top:1px dashed #ddd;padding-top:.3rem;margin-top:.5rem}`;
 
 /** Methods listed per client on the page (the JSON lists all the report keeps). */
 export const methodsShownPerClient = 10;
@@ -48,6 +48,9 @@ export function renderReportPage(snapshot: ReportSnapshot | CutoverSnapshot): st
 export function* reportPageChunks(snapshot: ReportSnapshot | CutoverSnapshot): Generator<string> {
   const calls = snapshot.clients.reduce((sum, c) => sum + c.calls, 0);
   const shadowOn = 'shadow' in snapshot && snapshot.shadow.enabled;
+  // a client's own body is shown only where it differs from the fleet table's
+  const fleetBodies = new Map<string, string>();
+  if ('fleet' in snapshot) for (const m of snapshot.fleet) if (m.json2?.body !== undefined) fleetBodies.set(m.name, m.json2.body);
   yield String(page`<!doctype html>
 <html lang="en">
 <head>
@@ -69,6 +72,8 @@ ${droppedLine(snapshot.dropped)}`);
   if ('fleet' in snapshot) yield* fleetSection(snapshot.fleet);
   if ('breaks' in snapshot) yield String(breaksSection(snapshot.breaks));
   yield '<h2 id="clients-title">Clients by database and login</h2>\n';
+  if ('fleet' in snapshot)
+    yield `<p class="muted" id="clients-legend">A fault is one Odoo's own legacy endpoint would have answered too (the script's own) unless marked the gateway's. A method's JSON-2 request is given once it succeeded, with the client's body where it differs from the one under What to migrate.</p>\n`;
   // grouped by database, then login; within a group the most recently seen first
   const groups = new Map<string, (ClientReport | CutoverClientReport)[]>();
   for (const c of snapshot.clients) {
@@ -92,7 +97,7 @@ ${droppedLine(snapshot.dropped)}`);
     yield String(
       page`<div class="group" data-database="${first.database ?? ''}" data-user="${first.user ?? ''}"><h3 class="group-title">${db}${user}: ${group.length} client${group.length === 1 ? '' : 's'}</h3>\n`,
     );
-    for (const c of group) yield `${String(clientSection(c, shadowOn))}\n`;
+    for (const c of group) yield `${String(clientSection(c, shadowOn, fleetBodies))}\n`;
     yield '</div>\n';
   }
   yield '</body>\n</html>\n';
@@ -206,7 +211,11 @@ function columnsOf(rows: readonly MethodReport[], shadowOn: boolean, cutover: bo
 /** Its faults, and of those the gateway's own: the others Odoo's own legacy endpoint would have answered too. */
 const gatewayFaultsOf = (methods: readonly MethodReport[]): number => methods.reduce((n, m) => n + (m.gatewayFaults ?? 0), 0);
 
-function clientSection(c: ClientReport | CutoverClientReport, shadowOn: boolean): HtmlEscapedString {
+function clientSection(
+  c: ClientReport | CutoverClientReport,
+  shadowOn: boolean,
+  fleetBodies: ReadonlyMap<string, string>,
+): HtmlEscapedString {
   const agent = c.userAgent === '' ? page`<span class="muted">(no User-Agent)</span>` : page`<code>${c.userAgent}</code>`;
   const perService = Object.entries(c.services)
     .map(([s, n]) => `${s} ${n}`)
@@ -229,10 +238,11 @@ function clientSection(c: ClientReport | CutoverClientReport, shadowOn: boolean)
       : page`<p class="shared">Every call listed: <code>${[columns.service ? undefined : first.service, columns.method ? undefined : first.method].filter((x) => x !== undefined).join('.')}</code>.</p>\n`;
   const gatewayFaults = gatewayFaultsOf(c.methods);
   const faultOrigin =
-    c.faults === 0
+    gatewayFaults === 0
       ? ''
-      : page` (<span class="odoo-faults">${c.faults - gatewayFaults}</span> Odoo would have answered too, <span class="gateway-faults">${gatewayFaults}</span> the gateway's own)`;
+      : page` (<span class="gateway-faults">${gatewayFaults}</span> the gateway's own, <span class="odoo-faults">${c.faults - gatewayFaults}</span> Odoo would have answered too)`;
   const th = (on: boolean, title: string) => (on ? page`<th>${title}</th>` : '');
+
   return page`<section class="client" data-user-agent="${c.userAgent}" data-ip="${c.ip}">
 <h4>${agent} from <code>${c.ip}</code></h4>
 <p><span class="calls">${c.calls}</span> calls, <span class="faults">${c.faults}</span> faults${faultOrigin}; first seen ${c.firstSeen}, last seen ${c.lastSeen}.<br>Services: ${perService}. Dialects: ${perDialect}.</p>
@@ -240,7 +250,7 @@ ${shared}<table>
 <thead><tr>${th(columns.service, 'Service')}${th(columns.method, 'Method')}${th(columns.model, 'Model')}${th(columns.modelMethod, 'Model method')}<th>Calls</th><th>Faults</th><th>First seen</th><th>Last seen</th>${th(columns.shadow, 'Shadow')}${th(columns.json2, 'JSON-2 request')}</tr></thead>
 <tbody>
 ${joined(
-  shown.map((m) => methodRow(m, columns)),
+  shown.map((m) => methodRow(m, columns, fleetBodies)),
   '\n',
 )}
 </tbody>
@@ -248,7 +258,7 @@ ${joined(
 ${notShown}${unlisted}${'readiness' in c ? cutoverParts(c) : ''}</section>`;
 }
 
-function methodRow(m: MethodReport, columns: Columns): HtmlEscapedString {
+function methodRow(m: MethodReport, columns: Columns, fleetBodies: ReadonlyMap<string, string>): HtmlEscapedString {
   const cell = (on: boolean, v: string | undefined) => (!on ? '' : v === undefined ? page`<td class="muted">–</td>` : page`<td>${v}</td>`);
   const s = m.shadow;
   const shadow = !columns.shadow
@@ -257,21 +267,28 @@ function methodRow(m: MethodReport, columns: Columns): HtmlEscapedString {
       ? page`<td class="shadow muted">–</td>`
       : page`<td class="shadow">${s.equal} equal, ${s.intended} intended, ${s.differs} differ${s.errors > 0 ? `, ${s.errors} failed` : ''}${s.dropped > 0 ? `, ${s.dropped} dropped` : ''}</td>`;
   const own = m.gatewayFaults ?? 0;
-  // whose faults they are: a script's own bug Odoo would have refused too, or the gateway's
+  // whose faults they are: Odoo's own legacy endpoint would have answered them too, unless flagged the gateway's
   const faults =
-    m.faults === 0
-      ? page`<td class="n">0</td>`
-      : page`<td class="n method-faults" data-gateway="${own}">${m.faults}<br><span class="muted">${own === m.faults ? "the gateway's" : own === 0 ? "Odoo's too" : `${m.faults - own} Odoo's too, ${own} the gateway's`}</span></td>`;
-  const json2 = columns.json2 ? page`<td>${clientJson2(m)}</td>` : '';
+    own === 0
+      ? page`<td class="n">${m.faults}</td>`
+      : page`<td class="n" data-gateway="${own}">${m.faults}<span class="gw">, ${own} the gateway's</span></td>`;
+  const json2 = columns.json2 ? clientJson2(m, fleetBodies) : '';
   return page`<tr>${cell(columns.service, m.service)}${cell(columns.method, m.method)}${cell(columns.model, m.model)}${cell(columns.modelMethod, m.modelMethod)}<td class="n">${m.calls}</td>${faults}<td>${m.firstSeen}</td><td>${m.lastSeen}</td>${shadow}${json2}</tr>`;
 }
 
-/** A client's own JSON-2 request for one of its methods: its request line, and its own body folded away. */
-function clientJson2(m: MethodReport): HtmlEscapedString {
-  if (m.calls <= m.faults) return page`<span class="muted">only for a method that succeeded</span>`;
-  const e = json2EquivalentOf(m, { examples: false });
-  if (e === undefined) return page`<span class="muted">none</span>`;
-  return equivalentOf(methodName(m), e);
+/**
+ * A client's own JSON-2 request for one of its methods: the request line, the warning where the
+ * answer changes, and the client's own placeholder body (folded away) where it differs from the
+ * fleet table's. Kept short, as a page at the report's bounds has 10,000 such cells: the notes and
+ * the curl and Python snippets are in the fleet table.
+ */
+function clientJson2(m: MethodReport, fleetBodies: ReadonlyMap<string, string>): HtmlEscapedString {
+  const e = m.calls > m.faults ? json2EquivalentOf(m, { examples: false }) : undefined;
+  if (e?.request === undefined) return page`<td class="muted">–</td>`;
+  const warning = e.warning === undefined ? '' : page`<p class="warning">${e.warning}</p>`;
+  const own = m.json2Body !== undefined && e.body !== undefined && fleetBodies.get(methodName(m)) !== e.body;
+  const body = own ? page`<details><summary>its body</summary><pre class="body">${e.body}</pre></details>` : '';
+  return page`<td><code class="request">${e.request}</code>${warning}${body}</td>`;
 }
 
 /** Shadow mode's state, above the clients. */
