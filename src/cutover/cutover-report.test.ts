@@ -274,3 +274,42 @@ describe("a client's own JSON-2 requests in the JSON", () => {
     expect(byName.get('common.version')).toMatchObject({ json2Request: 'GET /web/version' });
   });
 });
+
+describe('clients that share a User-Agent', () => {
+  const py = (over: Partial<ReportedCall>) => call('search_read', { userAgent: 'Python-xmlrpc/3.11', database: 'gw', ...over });
+
+  it('are told apart by what else differs: the login on one host, the address across hosts', async () => {
+    const snapshot = createMigrationReportWith(
+      py({ ip: '10.0.0.5', user: 'login:aaaaaaaaaaaa' }),
+      py({ ip: '10.0.0.5', user: 'login:bbbbbbbbbbbb' }),
+      py({ ip: '10.0.0.6', user: 'login:bbbbbbbbbbbb' }),
+      call('read', { userAgent: 'erp-sync' }),
+    );
+    const clients = withCutover(snapshot, on).clients;
+    const of = (ip: string, user: string) => clients.find((c) => c.ip === ip && c.user === user)?.sharedUserAgent;
+    expect(of('10.0.0.5', 'login:aaaaaaaaaaaa')).toEqual({
+      clients: 3,
+      apartBy: ['ip', 'user'],
+      line: 'One of 3 clients sending this User-Agent, told apart by address 10.0.0.5, login login:aaaaaaaaaaaa.',
+    });
+    expect(of('10.0.0.6', 'login:bbbbbbbbbbbb')?.line).toBe(
+      'One of 3 clients sending this User-Agent, told apart by address 10.0.0.6, login login:bbbbbbbbbbbb.',
+    );
+    expect(clients.find((c) => c.userAgent === 'erp-sync')).not.toHaveProperty('sharedUserAgent');
+    // the same, served in slices
+    const sliced = await withCutoverSliced(snapshot, on);
+    expect(sliced.clients.find((c) => c.ip === '10.0.0.5' && c.user === 'login:aaaaaaaaaaaa')?.sharedUserAgent?.apartBy).toEqual([
+      'ip',
+      'user',
+    ]);
+  });
+
+  it('on one host, by the login alone, said under each on the page', async () => {
+    const { renderReportPage } = await import('./report-page.ts');
+    const html = renderReportPage(
+      withCutover(createMigrationReportWith(py({ user: 'login:aaaaaaaaaaaa' }), py({ user: 'login:bbbbbbbbbbbb' })), on),
+    );
+    expect(html).toContain('<p class="shares">One of 2 clients sending this User-Agent, told apart by login login:aaaaaaaaaaaa.</p>');
+    expect(html).toContain('<p class="shares">One of 2 clients sending this User-Agent, told apart by login login:bbbbbbbbbbbb.</p>');
+  });
+});

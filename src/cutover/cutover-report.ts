@@ -9,6 +9,7 @@ import { deprecationOf, json2EquivalentOf, replacementOf } from './equivalents/i
 import { notShadowedReason, type GoneService } from './shadow/index.ts';
 import { clientLabel, createFleetTable, methodName, type FleetMethod } from './fleet.ts';
 import { knownClientOf, type KnownClient } from './known-clients.ts';
+import { sharedUserAgents, type SharedUserAgent } from './shared-agents.ts';
 import { createBreaksTable, createVerdicts, type ClientVerdict, type SeriesClients, type Verdicts } from './verdicts.ts';
 import type { ClientReport, LazyReportSnapshot, MethodReport, ReportSnapshot } from '../report/migration-report.ts';
 import { sliced } from '../report/report-stream.ts';
@@ -110,6 +111,8 @@ export type CutoverClientReport = Omit<ClientReport, 'methods'> & {
   routes?: ClientRoute[];
   /** What it is and the switch it needs, when the report recognises it (`known-clients.ts`). */
   knownClient?: KnownClient;
+  /** What tells it apart from the other clients with its User-Agent, when there are any (`shared-agents.ts`). */
+  sharedUserAgent?: SharedUserAgent;
 };
 /** The report as `/gateway/report.json` serves it. */
 export interface CutoverSnapshot extends Omit<ReportSnapshot, 'clients'> {
@@ -282,7 +285,7 @@ function createServed(shadow: ShadowStatus, options: CutoverOptions) {
 /** The served report: `snapshot` with shadow mode's state, the fleet table, readiness, deprecations and dated verdicts. */
 export function withCutover(snapshot: ReportSnapshot, shadow: ShadowStatus, options: CutoverOptions = {}): CutoverSnapshot {
   const served = createServed(shadow, options);
-  const clients = snapshot.clients.map((c) => served.add(c));
+  const clients = markShared(snapshot.clients.map((c) => served.add(c)));
   return { ...snapshot, shadow, ...served.tables(), clients, ...routesOf(options) };
 }
 
@@ -300,7 +303,16 @@ export async function withCutoverSliced(
   const served = createServed(shadow, options);
   const clients: CutoverClientReport[] = [];
   for await (const c of sliced(lazy, options.sliceMs)) clients.push(served.add(c));
+  markShared(clients);
   return { ...head, shadow, ...served.tables(), clients, ...routesOf(options) };
+}
+
+/** Each client that shares its User-Agent with another gets what tells it apart. */
+function markShared(clients: CutoverClientReport[]): CutoverClientReport[] {
+  sharedUserAgents(clients).forEach((shared, i) => {
+    if (shared !== undefined) (clients[i] as CutoverClientReport).sharedUserAgent = shared;
+  });
+  return clients;
 }
 
 const routesOf = (options: CutoverOptions): { routes?: RoutesStatus } =>

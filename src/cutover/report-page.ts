@@ -245,7 +245,7 @@ function clientSection(
 
   return page`<section class="client" data-user-agent="${c.userAgent}" data-ip="${c.ip}">
 <h4>${agent} from <code>${c.ip}</code></h4>
-<p><span class="calls">${c.calls}</span> calls, <span class="faults">${c.faults}</span> faults${faultOrigin}; first seen ${c.firstSeen}, last seen ${c.lastSeen}.<br>Services: ${perService}. Dialects: ${perDialect}.</p>
+${'sharedUserAgent' in c && c.sharedUserAgent !== undefined ? page`<p class="shares">${c.sharedUserAgent.line}</p>\n` : ''}<p><span class="calls">${c.calls}</span> calls, <span class="faults">${c.faults}</span> faults${faultOrigin}; first seen ${c.firstSeen}, last seen ${c.lastSeen}.<br>Services: ${perService}. Dialects: ${perDialect}.</p>
 ${shared}<table>
 <thead><tr>${th(columns.service, 'Service')}${th(columns.method, 'Method')}${th(columns.model, 'Model')}${th(columns.modelMethod, 'Model method')}<th>Calls</th><th>Faults</th><th>First seen</th><th>Last seen</th>${th(columns.shadow, 'Shadow')}${th(columns.json2, 'JSON-2 request')}</tr></thead>
 <tbody>
