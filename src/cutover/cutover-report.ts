@@ -113,6 +113,8 @@ export type CutoverClientReport = Omit<ClientReport, 'methods'> & {
   knownClient?: KnownClient;
   /** What tells it apart from the other clients with its User-Agent, when there are any (`shared-agents.ts`). */
   sharedUserAgent?: SharedUserAgent;
+  /** Its login in clear, with `--report-show-logins` and when this process saw it. */
+  login?: string;
 };
 /** The report as `/gateway/report.json` serves it. */
 export interface CutoverSnapshot extends Omit<ReportSnapshot, 'clients'> {
@@ -135,6 +137,8 @@ export interface CutoverOptions {
   successorMethods?: readonly string[];
   /** {@link withCutoverSliced}: milliseconds of work between turns of the event loop. */
   sliceMs?: number;
+  /** The login behind a pseudonym (`--report-show-logins`); absent: pseudonyms only. */
+  loginOf?: (user: string) => string | undefined;
   /** The route modes in force, and the routes a client took. */
   routes?: { status: RoutesStatus; routesOf: (userAgent: string, ip: string, database: string | undefined) => ClientRoute[] };
 }
@@ -254,6 +258,7 @@ function withReadiness(c: ClientReport, shadow: ShadowStatus, verdicts: Verdicts
   const methods = c.methods.map(enrichMethod);
   const routes = options.routes?.routesOf(c.userAgent, c.ip, c.database);
   const known = knownClientOf(c);
+  const login = c.user === undefined ? undefined : options.loginOf?.(c.user);
   return {
     ...c,
     methods,
@@ -263,6 +268,7 @@ function withReadiness(c: ClientReport, shadow: ShadowStatus, verdicts: Verdicts
     switchReadiness: switchReadinessOf(c.methods),
     ...(routes === undefined ? {} : { routes }),
     ...(known === undefined ? {} : { knownClient: known }),
+    ...(login === undefined ? {} : { login }),
   };
 }
 

@@ -93,7 +93,8 @@ ${droppedLine(snapshot.dropped)}`);
       first.database === undefined
         ? page`<span class="muted">no database (calls without credentials)</span>`
         : page`database <code>${first.database}</code>`;
-    const user = first.user === undefined ? '' : page`, <code class="user">${first.user}</code>`;
+    const login = 'login' in first && typeof first.login === 'string' ? page` (<span class="login">${first.login}</span>)` : '';
+    const user = first.user === undefined ? '' : page`, <code class="user">${first.user}</code>${login}`;
     yield String(
       page`<div class="group" data-database="${first.database ?? ''}" data-user="${first.user ?? ''}"><h3 class="group-title">${db}${user}: ${group.length} client${group.length === 1 ? '' : 's'}</h3>\n`,
     );

@@ -111,7 +111,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
     },
   });
   // the database and login each call ran as, for the migration report (never the password)
-  const identities = createIdentityTap();
+  const identities = createIdentityTap({ showLogins: config.reportShowLogins });
   const identified = identities.wrap(credentials);
   const dispatch = createDispatch({
     common: createCommonService({ upstream, credentials: identified, versions }),
@@ -245,6 +245,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       routesToken: config.routesToken,
       // what the report's dated verdicts say the gateway serves through successors
       successorMethods: config.successors === 'off' ? [] : successorMethodNames,
+      loginOf: config.reportShowLogins ? identities.loginOf : undefined,
     }),
     upstream,
     credentials,
