@@ -234,15 +234,13 @@ describe('renderReportPage(): a client planned on its own', () => {
   });
 
   it("says whose each fault is: one Odoo would have answered too (the script's own) or the gateway's", async () => {
-    let full = '';
-    const html = clientTable(
-      (full = await pageOf((r) => {
-        r.record({ ...base, modelMethod: 'write', failed: true });
-        r.record({ ...base, modelMethod: 'write', failed: true, gatewayFault: true });
-        r.record({ ...base, modelMethod: 'read', failed: true, gatewayFault: true });
-        r.record({ ...base, modelMethod: 'unlink', failed: true });
-      })),
-    );
+    const full = await pageOf((r) => {
+      r.record({ ...base, modelMethod: 'write', failed: true });
+      r.record({ ...base, modelMethod: 'write', failed: true, gatewayFault: true });
+      r.record({ ...base, modelMethod: 'read', failed: true, gatewayFault: true });
+      r.record({ ...base, modelMethod: 'unlink', failed: true });
+    });
+    const html = clientTable(full);
     expect(html).toContain(
       `<span class="faults">4</span> faults (<span class="gateway-faults">2</span> the gateway's own, <span class="odoo-faults">2</span> Odoo would have answered too)`,
     );

@@ -24,7 +24,7 @@ describe("an ordinary fault's traceback", () => {
       headers: { authorization: `bearer ${key}`, 'x-odoo-database': 'demo', 'content-type': 'application/json' },
       body: stringifyJson(toValue({ ids: [1], fields: ['nofield'] })),
     });
-    const body = parseJson(await json2.text()) as Value;
+    const body = parseJson(await json2.text());
     const upstreamDebug = isStruct(body) ? body.get('debug') : undefined;
     expect(typeof upstreamDebug).toBe('string');
 
