@@ -575,6 +575,13 @@ export const settings = {
     accepts: 'the path of a file the gateway may write, e.g. /var/lib/legacy-rpc-gateway/report.json',
     help: 'JSON file the migration report is saved to every minute and at shutdown, and read back at start. Default none: the report lives in memory only.',
   },
+  reportShowLogins: {
+    flag: 'report-show-logins',
+    env: 'REPORT_SHOW_LOGINS',
+    schema: boolText.default(false),
+    boolean: true,
+    help: "Show each client's login in clear beside its pseudonym in the migration report served on the admin port (the logins this process saw since it started, kept in memory only; never in --report-file or Redis). Default false: the report shows only the pseudonym.",
+  },
   loginsFile: {
     flag: 'logins-file',
     env: 'LOGINS_FILE',

@@ -216,3 +216,100 @@ describe('dated verdicts in the served report', () => {
     );
   });
 });
+
+describe("recognising n8n's Odoo node", () => {
+  const n8n = (over: Partial<ReportedCall> = {}): ReportedCall =>
+    call('search_read', { dialect: 'jsonrpc', userAgent: 'n8n', method: 'execute', ...over });
+
+  it('names it and the switch it needs: node version 2 with the API-key credential', () => {
+    const [client] = withCutover(
+      createMigrationReportWith(n8n(), n8n({ service: 'common', method: 'login', model: undefined, modelMethod: undefined })),
+      on,
+    ).clients;
+    expect(client?.knownClient).toMatchObject({ id: 'n8n-odoo-node', name: "n8n's Odoo node", source: 'n8n-io/n8n#30796' });
+    expect(client?.knownClient?.switchTo).toContain('node version 2');
+    expect(client?.knownClient?.switchTo).toContain('"Odoo API (API Key)" credential');
+    const [older] = withCutover(createMigrationReportWith(n8n({ userAgent: 'https://n8n.io' })), on).clients;
+    expect(older?.knownClient?.id).toBe('n8n-odoo-node');
+  });
+
+  it('leaves alone a client with its User-Agent on another dialect, and other User-Agents', () => {
+    const clients = withCutover(
+      createMigrationReportWith(n8n({ dialect: 'xmlrpc2', ip: '10.0.0.6' }), n8n({ userAgent: 'n8n-custom', ip: '10.0.0.7' })),
+      on,
+    ).clients;
+    expect(clients).toHaveLength(2);
+    for (const c of clients) expect(c.knownClient).toBeUndefined();
+  });
+
+  it('says it on the page', async () => {
+    const { renderReportPage } = await import('./report-page.ts');
+    const html = renderReportPage(withCutover(createMigrationReportWith(n8n()), on));
+    expect(html).toContain('<h5>Recognised: n8n&#39;s Odoo node</h5>');
+    expect(html).toMatch(
+      /<p class="known-client" data-known="n8n-odoo-node">It calls \/jsonrpc .* To leave the legacy API: In each workflow, set its Odoo nodes to node version 2/,
+    );
+  });
+});
+
+describe("a client's own JSON-2 requests in the JSON", () => {
+  it('gives each of its methods that succeeded the request that replaces it, and the warning where the answer changes', () => {
+    const [client] = withCutover(
+      createMigrationReportWith(
+        call('create', { json2Body: () => '{"vals_list": {"name": "<string>"}}' }),
+        call('read_group', { json2Body: () => '{"domain": [], "fields": ["<string>"], "groupby": ["<string>"]}' }),
+        call('unlink', { failed: true }),
+        call('version', { service: 'common', method: 'version', model: undefined, modelMethod: undefined }),
+      ),
+      on,
+    ).clients;
+    const byName = new Map(client?.methods.map((m) => [m.modelMethod ?? `${m.service}.${m.method}`, m]));
+    expect(byName.get('create')).toMatchObject({
+      json2Request: 'POST /json/2/res.partner/create',
+      json2Warning: expect.stringContaining('[id]'),
+    });
+    expect(byName.get('read_group')).toMatchObject({ json2Request: 'POST /json/2/res.partner/formatted_read_group' });
+    expect(byName.get('read_group')).not.toHaveProperty('json2Warning');
+    expect(byName.get('unlink')).not.toHaveProperty('json2Request');
+    expect(byName.get('common.version')).toMatchObject({ json2Request: 'GET /web/version' });
+  });
+});
+
+describe('clients that share a User-Agent', () => {
+  const py = (over: Partial<ReportedCall>) => call('search_read', { userAgent: 'Python-xmlrpc/3.11', database: 'gw', ...over });
+
+  it('are told apart by what else differs: the login on one host, the address across hosts', async () => {
+    const snapshot = createMigrationReportWith(
+      py({ ip: '10.0.0.5', user: 'login:aaaaaaaaaaaa' }),
+      py({ ip: '10.0.0.5', user: 'login:bbbbbbbbbbbb' }),
+      py({ ip: '10.0.0.6', user: 'login:bbbbbbbbbbbb' }),
+      call('read', { userAgent: 'erp-sync' }),
+    );
+    const clients = withCutover(snapshot, on).clients;
+    const of = (ip: string, user: string) => clients.find((c) => c.ip === ip && c.user === user)?.sharedUserAgent;
+    expect(of('10.0.0.5', 'login:aaaaaaaaaaaa')).toEqual({
+      clients: 3,
+      apartBy: ['ip', 'user'],
+      line: 'One of 3 clients sending this User-Agent, told apart by address 10.0.0.5, login login:aaaaaaaaaaaa.',
+    });
+    expect(of('10.0.0.6', 'login:bbbbbbbbbbbb')?.line).toBe(
+      'One of 3 clients sending this User-Agent, told apart by address 10.0.0.6, login login:bbbbbbbbbbbb.',
+    );
+    expect(clients.find((c) => c.userAgent === 'erp-sync')).not.toHaveProperty('sharedUserAgent');
+    // the same, served in slices
+    const sliced = await withCutoverSliced(snapshot, on);
+    expect(sliced.clients.find((c) => c.ip === '10.0.0.5' && c.user === 'login:aaaaaaaaaaaa')?.sharedUserAgent?.apartBy).toEqual([
+      'ip',
+      'user',
+    ]);
+  });
+
+  it('on one host, by the login alone, said under each on the page', async () => {
+    const { renderReportPage } = await import('./report-page.ts');
+    const html = renderReportPage(
+      withCutover(createMigrationReportWith(py({ user: 'login:aaaaaaaaaaaa' }), py({ user: 'login:bbbbbbbbbbbb' })), on),
+    );
+    expect(html).toContain('<p class="shares">One of 2 clients sending this User-Agent, told apart by login login:aaaaaaaaaaaa.</p>');
+    expect(html).toContain('<p class="shares">One of 2 clients sending this User-Agent, told apart by login login:bbbbbbbbbbbb.</p>');
+  });
+});

@@ -5,9 +5,11 @@
  * Odoo's message and replacement, and per method the JSON-2 request that replaces it. Derived when
  * the report is read, so the stored report (file, Redis) holds counts only.
  */
-import { deprecationOf, replacementOf } from './equivalents/index.ts';
+import { deprecationOf, json2EquivalentOf, replacementOf } from './equivalents/index.ts';
 import { notShadowedReason, type GoneService } from './shadow/index.ts';
 import { clientLabel, createFleetTable, methodName, type FleetMethod } from './fleet.ts';
+import { knownClientOf, type KnownClient } from './known-clients.ts';
+import { sharedUserAgents, type SharedUserAgent } from './shared-agents.ts';
 import { createBreaksTable, createVerdicts, type ClientVerdict, type SeriesClients, type Verdicts } from './verdicts.ts';
 import type { ClientReport, LazyReportSnapshot, MethodReport, ReportSnapshot } from '../report/migration-report.ts';
 import { sliced } from '../report/report-stream.ts';
@@ -90,7 +92,13 @@ export interface Readiness {
   line: string;
 }
 
-export type CutoverMethodReport = MethodReport & { deprecated?: Omit<DeprecatedCall, 'model' | 'method' | 'calls'> };
+export type CutoverMethodReport = MethodReport & {
+  deprecated?: Omit<DeprecatedCall, 'model' | 'method' | 'calls'>;
+  /** The JSON-2 request that replaces it (`POST /json/2/res.partner/read`), for a method that succeeded at least once. */
+  json2Request?: string;
+  /** Where the JSON-2 answer differs from the legacy one (create with one dict answers `[id]`). */
+  json2Warning?: string;
+};
 export type CutoverClientReport = Omit<ClientReport, 'methods'> & {
   methods: CutoverMethodReport[];
   readiness: Readiness;
@@ -101,6 +109,12 @@ export type CutoverClientReport = Omit<ClientReport, 'methods'> & {
   switchReadiness: SwitchReadiness;
   /** The routes its calls took lately (with route modes on). */
   routes?: ClientRoute[];
+  /** What it is and the switch it needs, when the report recognises it (`known-clients.ts`). */
+  knownClient?: KnownClient;
+  /** What tells it apart from the other clients with its User-Agent, when there are any (`shared-agents.ts`). */
+  sharedUserAgent?: SharedUserAgent;
+  /** Its login in clear, with `--report-show-logins` and when this process saw it. */
+  login?: string;
 };
 /** The report as `/gateway/report.json` serves it. */
 export interface CutoverSnapshot extends Omit<ReportSnapshot, 'clients'> {
@@ -123,6 +137,8 @@ export interface CutoverOptions {
   successorMethods?: readonly string[];
   /** {@link withCutoverSliced}: milliseconds of work between turns of the event loop. */
   sliceMs?: number;
+  /** The login behind a pseudonym (`--report-show-logins`); absent: pseudonyms only. */
+  loginOf?: (user: string) => string | undefined;
   /** The route modes in force, and the routes a client took. */
   routes?: { status: RoutesStatus; routesOf: (userAgent: string, ip: string, database: string | undefined) => ClientRoute[] };
 }
@@ -216,7 +232,14 @@ function enrichMethod(m: MethodReport): CutoverMethodReport {
             ? {}
             : { replacement: replacement.model === undefined ? replacement.method : `${replacement.model}.${replacement.method}` }),
         };
-  return { ...m, ...(deprecated === undefined ? {} : { deprecated }) };
+  // as in the fleet table: a call that always failed may have bound wrongly
+  const json2 = m.calls > m.faults ? json2EquivalentOf(m, { examples: false }) : undefined;
+  return {
+    ...m,
+    ...(deprecated === undefined ? {} : { deprecated }),
+    ...(json2?.request === undefined ? {} : { json2Request: json2.request }),
+    ...(json2?.warning === undefined ? {} : { json2Warning: json2.warning }),
+  };
 }
 
 function deprecatedCalls(methods: readonly CutoverMethodReport[]): DeprecatedCall[] {
@@ -234,6 +257,8 @@ function deprecatedCalls(methods: readonly CutoverMethodReport[]): DeprecatedCal
 function withReadiness(c: ClientReport, shadow: ShadowStatus, verdicts: Verdicts, options: CutoverOptions): CutoverClientReport {
   const methods = c.methods.map(enrichMethod);
   const routes = options.routes?.routesOf(c.userAgent, c.ip, c.database);
+  const known = knownClientOf(c);
+  const login = c.user === undefined ? undefined : options.loginOf?.(c.user);
   return {
     ...c,
     methods,
@@ -242,6 +267,8 @@ function withReadiness(c: ClientReport, shadow: ShadowStatus, verdicts: Verdicts
     verdict: verdicts.client(c.methods),
     switchReadiness: switchReadinessOf(c.methods),
     ...(routes === undefined ? {} : { routes }),
+    ...(known === undefined ? {} : { knownClient: known }),
+    ...(login === undefined ? {} : { login }),
   };
 }
 
@@ -264,7 +291,7 @@ function createServed(shadow: ShadowStatus, options: CutoverOptions) {
 /** The served report: `snapshot` with shadow mode's state, the fleet table, readiness, deprecations and dated verdicts. */
 export function withCutover(snapshot: ReportSnapshot, shadow: ShadowStatus, options: CutoverOptions = {}): CutoverSnapshot {
   const served = createServed(shadow, options);
-  const clients = snapshot.clients.map((c) => served.add(c));
+  const clients = markShared(snapshot.clients.map((c) => served.add(c)));
   return { ...snapshot, shadow, ...served.tables(), clients, ...routesOf(options) };
 }
 
@@ -282,7 +309,16 @@ export async function withCutoverSliced(
   const served = createServed(shadow, options);
   const clients: CutoverClientReport[] = [];
   for await (const c of sliced(lazy, options.sliceMs)) clients.push(served.add(c));
+  markShared(clients);
   return { ...head, shadow, ...served.tables(), clients, ...routesOf(options) };
+}
+
+/** Each client that shares its User-Agent with another gets what tells it apart. */
+function markShared(clients: CutoverClientReport[]): CutoverClientReport[] {
+  sharedUserAgents(clients).forEach((shared, i) => {
+    if (shared !== undefined) (clients[i] as CutoverClientReport).sharedUserAgent = shared;
+  });
+  return clients;
 }
 
 const routesOf = (options: CutoverOptions): { routes?: RoutesStatus } =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMigrationReport } from '../report/migration-report.ts';
+import type { ShadowStatus } from './cutover-report.ts';
 import { renderReportPage } from './report-page.ts';
 
 describe('renderReportPage()', () => {
@@ -152,5 +153,102 @@ describe('renderReportPage() with the dated verdicts', () => {
     );
     expect(html).toContain('<p class="verdict">Works natively until Odoo 22.0 / Online saas-21.1; the gateway serves it after.</p>');
     expect(html).not.toContain('<b>');
+  });
+});
+
+describe('renderReportPage(): a client planned on its own', () => {
+  const off: ShadowStatus = { enabled: false, samplePercent: 0, maxInFlight: 4, methods: [], gone: [] };
+  const base = {
+    dialect: 'xmlrpc2' as const,
+    userAgent: 'erp-sync',
+    ip: '10.0.0.1',
+    service: 'object',
+    method: 'execute_kw',
+    model: 'res.partner',
+    failed: false,
+    database: 'demo',
+    user: 'login:0123456789ab',
+  };
+
+  async function pageOf(record: (report: ReturnType<typeof createMigrationReport>) => void, shadow = off) {
+    const { withCutover } = await import('./cutover-report.ts');
+    const report = createMigrationReport({ maxClients: 10, now: () => 0 });
+    record(report);
+    return renderReportPage(withCutover(report.snapshot(), shadow));
+  }
+  const clientTable = (html: string) => html.slice(html.indexOf('<section class="client"'));
+
+  it('leaves out the columns that say the same in every row or nothing: Service and Method all object.execute_kw, Shadow while it is off', async () => {
+    const html = clientTable(
+      await pageOf((r) => {
+        r.record({ ...base, modelMethod: 'search_read', json2Body: () => '{"domain": []}' });
+        r.record({ ...base, modelMethod: 'write', json2Body: () => '{"ids": ["<int>"], "vals": {"name": "<string>"}}' });
+      }),
+    );
+    expect(html).toContain(
+      '<thead><tr><th>Model</th><th>Model method</th><th>Calls</th><th>Faults</th><th>First seen</th><th>Last seen</th><th>JSON-2 request</th></tr></thead>',
+    );
+    expect(html).toContain('<p class="shared">Every call listed: <code>object.execute_kw</code>.</p>');
+    expect(html).not.toContain('<td>execute_kw</td>');
+    expect(html).not.toContain('class="shadow');
+  });
+
+  it('keeps them where rows differ, and Shadow while shadow mode is on', async () => {
+    const on = { enabled: true, samplePercent: 10, maxInFlight: 4, methods: ['read'], gone: [] };
+    const html = clientTable(
+      await pageOf((r) => {
+        r.record({ ...base, modelMethod: 'search_read' });
+        r.record({ ...base, method: 'execute', modelMethod: 'read' });
+        r.record({ ...base, service: 'common', method: 'version', model: undefined });
+      }, on),
+    );
+    expect(html).toContain(
+      '<thead><tr><th>Service</th><th>Method</th><th>Model</th><th>Model method</th><th>Calls</th><th>Faults</th><th>First seen</th><th>Last seen</th><th>Shadow</th><th>JSON-2 request</th></tr></thead>',
+    );
+    expect(html).not.toContain('<p class="shared">');
+  });
+
+  it("gives the JSON-2 request of each of its methods, its own body where it differs from the fleet table's, and warns where create's answer changes", async () => {
+    const html = await pageOf((r) => {
+      r.record({ ...base, modelMethod: 'create', json2Body: () => '{"vals_list": {"name": "<string>"}}' });
+      r.record({ ...base, userAgent: 'other', modelMethod: 'create', json2Body: () => '{"vals_list": {"name": "<string>"}}' });
+      r.record({ ...base, modelMethod: 'write', json2Body: () => '{"ids": ["<int>"], "vals": {"name": "<string>"}}' });
+      r.record({ ...base, userAgent: 'other', modelMethod: 'write', json2Body: () => '{"ids": ["<int>"], "vals": {"email": "<string>"}}' });
+      r.record({ ...base, modelMethod: 'unlink', failed: true });
+    });
+    const client = (agent: string) => {
+      const at = html.indexOf(`<section class="client" data-user-agent="${agent}"`);
+      return html.slice(at, html.indexOf('</section>', at));
+    };
+    const sync = client('erp-sync');
+    expect(sync).toContain(
+      '<td><code class="request">POST /json/2/res.partner/create</code><p class="warning">JSON-2 answers a list of ids, [id], where the legacy create',
+    );
+    expect(sync).toContain('<td><code class="request">POST /json/2/res.partner/write</code></td>');
+    expect(sync).toContain('<td class="muted">–</td></tr>');
+    // the fleet table has the first client's body, the curl and Python examples; a client only its own body where it differs
+    expect(client('other')).toContain(
+      '<td><code class="request">POST /json/2/res.partner/write</code><details><summary>its body</summary><pre class="body">{&quot;ids&quot;: [&quot;&lt;int&gt;&quot;], &quot;vals&quot;: {&quot;email&quot;',
+    );
+    expect(sync + client('other')).not.toContain('<pre class="curl">');
+  });
+
+  it("says whose each fault is: one Odoo would have answered too (the script's own) or the gateway's", async () => {
+    const full = await pageOf((r) => {
+      r.record({ ...base, modelMethod: 'write', failed: true });
+      r.record({ ...base, modelMethod: 'write', failed: true, gatewayFault: true });
+      r.record({ ...base, modelMethod: 'read', failed: true, gatewayFault: true });
+      r.record({ ...base, modelMethod: 'unlink', failed: true });
+    });
+    const html = clientTable(full);
+    expect(html).toContain(
+      `<span class="faults">4</span> faults (<span class="gateway-faults">2</span> the gateway's own, <span class="odoo-faults">2</span> Odoo would have answered too)`,
+    );
+    expect(html).toContain(`<td class="n" data-gateway="1">2<span class="gw">, 1 the gateway's</span></td>`);
+    expect(html).toContain(`<td class="n" data-gateway="1">1<span class="gw">, 1 the gateway's</span></td>`);
+    expect(html).toMatch(/<td>unlink<\/td><td class="n">1<\/td><td class="n">1<\/td>/);
+    expect(full).toContain(
+      "A fault is one Odoo's own legacy endpoint would have answered too (the script's own) unless marked the gateway's.",
+    );
   });
 });

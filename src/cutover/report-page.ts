@@ -3,7 +3,7 @@
  * what to migrate first, then the clients grouped by database and login with the methods they call
  * most. No script, no external resource; every client-supplied string is escaped by hono/html.
  */
-import type { Json2Equivalent } from './equivalents/index.ts';
+import { json2EquivalentOf, type Json2Equivalent } from './equivalents/index.ts';
 import type { CutoverClientReport, CutoverMethodReport, CutoverSnapshot, ShadowStatus } from './cutover-report.ts';
 import { clientLabel, methodName, type FleetMethod } from './fleet.ts';
 import { seriesText, type MethodVerdict, type SeriesClients } from './verdicts.ts';
@@ -30,7 +30,7 @@ section.client{border:1px solid #ccc;border-radius:6px;padding:.8rem 1rem;margin
 table{border-collapse:collapse;margin-top:.5rem}th,td{border-bottom:1px solid #eee;padding:.2rem .6rem;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}.muted{color:#666}code{font-size:.95em}
 pre{background:#f6f6f6;padding:.4rem .6rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
-.readiness,.verdict{font-weight:600}.breaks-through{color:#8a0000}.deprecated li,.difference{margin:.3rem 0}.json2{border-top:1px dashed #ddd;padding-top:.3rem;margin-top:.5rem}`;
+.readiness,.verdict{font-weight:600}.breaks-through,.warning,.gw{color:#8a0000}.deprecated li,.difference{margin:.3rem 0}.json2{border-top:1px dashed #ddd;padding-top:.3rem;margin-top:.5rem}`;
 
 /** Methods listed per client on the page (the JSON lists all the report keeps). */
 export const methodsShownPerClient = 10;
@@ -47,6 +47,10 @@ export function renderReportPage(snapshot: ReportSnapshot | CutoverSnapshot): st
  */
 export function* reportPageChunks(snapshot: ReportSnapshot | CutoverSnapshot): Generator<string> {
   const calls = snapshot.clients.reduce((sum, c) => sum + c.calls, 0);
+  const shadowOn = 'shadow' in snapshot && snapshot.shadow.enabled;
+  // a client's own body is shown only where it differs from the fleet table's
+  const fleetBodies = new Map<string, string>();
+  if ('fleet' in snapshot) for (const m of snapshot.fleet) if (m.json2?.body !== undefined) fleetBodies.set(m.name, m.json2.body);
   yield String(page`<!doctype html>
 <html lang="en">
 <head>
@@ -68,6 +72,8 @@ ${droppedLine(snapshot.dropped)}`);
   if ('fleet' in snapshot) yield* fleetSection(snapshot.fleet);
   if ('breaks' in snapshot) yield String(breaksSection(snapshot.breaks));
   yield '<h2 id="clients-title">Clients by database and login</h2>\n';
+  if ('fleet' in snapshot)
+    yield `<p class="muted" id="clients-legend">A fault is one Odoo's own legacy endpoint would have answered too (the script's own) unless marked the gateway's. A method's JSON-2 request is given once it succeeded, with the client's body where it differs from the one under What to migrate.</p>\n`;
   // grouped by database, then login; within a group the most recently seen first
   const groups = new Map<string, (ClientReport | CutoverClientReport)[]>();
   for (const c of snapshot.clients) {
@@ -87,11 +93,12 @@ ${droppedLine(snapshot.dropped)}`);
       first.database === undefined
         ? page`<span class="muted">no database (calls without credentials)</span>`
         : page`database <code>${first.database}</code>`;
-    const user = first.user === undefined ? '' : page`, <code class="user">${first.user}</code>`;
+    const login = 'login' in first && typeof first.login === 'string' ? page` (<span class="login">${first.login}</span>)` : '';
+    const user = first.user === undefined ? '' : page`, <code class="user">${first.user}</code>${login}`;
     yield String(
       page`<div class="group" data-database="${first.database ?? ''}" data-user="${first.user ?? ''}"><h3 class="group-title">${db}${user}: ${group.length} client${group.length === 1 ? '' : 's'}</h3>\n`,
     );
-    for (const c of group) yield `${String(clientSection(c))}\n`;
+    for (const c of group) yield `${String(clientSection(c, shadowOn, fleetBodies))}\n`;
     yield '</div>\n';
   }
   yield '</body>\n</html>\n';
@@ -175,7 +182,41 @@ function breaksSection(breaks: SeriesClients[]): HtmlEscapedString {
 </section>\n`;
 }
 
-function clientSection(c: ClientReport | CutoverClientReport): HtmlEscapedString {
+/** The columns of a client's method table that say something for its rows (`columnsOf`). */
+interface Columns {
+  service: boolean;
+  method: boolean;
+  model: boolean;
+  modelMethod: boolean;
+  shadow: boolean;
+  json2: boolean;
+}
+
+/**
+ * A column that would say the same in every row, or nothing, is left out: `execute_kw` in every
+ * Method cell, `object` in every Service cell, Shadow while shadow mode is off. What every row shares
+ * is said once above the table instead.
+ */
+function columnsOf(rows: readonly MethodReport[], shadowOn: boolean, cutover: boolean): Columns {
+  const distinct = (pick: (m: MethodReport) => string | undefined) => new Set(rows.map(pick)).size;
+  return {
+    service: distinct((m) => m.service) > 1,
+    method: distinct((m) => m.method) > 1,
+    model: rows.some((m) => m.model !== undefined),
+    modelMethod: rows.some((m) => m.modelMethod !== undefined),
+    shadow: shadowOn || rows.some((m) => m.shadow !== undefined),
+    json2: cutover,
+  };
+}
+
+/** Its faults, and of those the gateway's own: the others Odoo's own legacy endpoint would have answered too. */
+const gatewayFaultsOf = (methods: readonly MethodReport[]): number => methods.reduce((n, m) => n + (m.gatewayFaults ?? 0), 0);
+
+function clientSection(
+  c: ClientReport | CutoverClientReport,
+  shadowOn: boolean,
+  fleetBodies: ReadonlyMap<string, string>,
+): HtmlEscapedString {
   const agent = c.userAgent === '' ? page`<span class="muted">(no User-Agent)</span>` : page`<code>${c.userAgent}</code>`;
   const perService = Object.entries(c.services)
     .map(([s, n]) => `${s} ${n}`)
@@ -184,32 +225,71 @@ function clientSection(c: ClientReport | CutoverClientReport): HtmlEscapedString
     .map(([d, n]) => `${d} ${n}`)
     .join(', ');
   const shown = c.methods.slice(0, methodsShownPerClient);
+  const columns = columnsOf(shown, shadowOn, 'readiness' in c);
   const notShown =
     c.methods.length > shown.length
       ? page`<p class="muted">${c.methods.length - shown.length} more methods in <a href="report.json">the JSON</a>.</p>`
       : '';
   const unlisted =
     c.unlistedCalls > 0 ? page`<p class="muted">${c.unlistedCalls} calls to further methods are counted but not listed.</p>` : '';
+  const first = shown[0];
+  const shared =
+    first === undefined || (columns.service && columns.method)
+      ? ''
+      : page`<p class="shared">Every call listed: <code>${[columns.service ? undefined : first.service, columns.method ? undefined : first.method].filter((x) => x !== undefined).join('.')}</code>.</p>\n`;
+  const gatewayFaults = gatewayFaultsOf(c.methods);
+  const faultOrigin =
+    gatewayFaults === 0
+      ? ''
+      : page` (<span class="gateway-faults">${gatewayFaults}</span> the gateway's own, <span class="odoo-faults">${c.faults - gatewayFaults}</span> Odoo would have answered too)`;
+  const th = (on: boolean, title: string) => (on ? page`<th>${title}</th>` : '');
+
   return page`<section class="client" data-user-agent="${c.userAgent}" data-ip="${c.ip}">
 <h4>${agent} from <code>${c.ip}</code></h4>
-<p><span class="calls">${c.calls}</span> calls, <span class="faults">${c.faults}</span> faults; first seen ${c.firstSeen}, last seen ${c.lastSeen}.<br>Services: ${perService}. Dialects: ${perDialect}.</p>
-<table>
-<thead><tr><th>Service</th><th>Method</th><th>Model</th><th>Model method</th><th>Calls</th><th>Faults</th><th>First seen</th><th>Last seen</th><th>Shadow</th></tr></thead>
+${'sharedUserAgent' in c && c.sharedUserAgent !== undefined ? page`<p class="shares">${c.sharedUserAgent.line}</p>\n` : ''}<p><span class="calls">${c.calls}</span> calls, <span class="faults">${c.faults}</span> faults${faultOrigin}; first seen ${c.firstSeen}, last seen ${c.lastSeen}.<br>Services: ${perService}. Dialects: ${perDialect}.</p>
+${shared}<table>
+<thead><tr>${th(columns.service, 'Service')}${th(columns.method, 'Method')}${th(columns.model, 'Model')}${th(columns.modelMethod, 'Model method')}<th>Calls</th><th>Faults</th><th>First seen</th><th>Last seen</th>${th(columns.shadow, 'Shadow')}${th(columns.json2, 'JSON-2 request')}</tr></thead>
 <tbody>
-${joined(shown.map(methodRow), '\n')}
+${joined(
+  shown.map((m) => methodRow(m, columns, fleetBodies)),
+  '\n',
+)}
 </tbody>
 </table>
 ${notShown}${unlisted}${'readiness' in c ? cutoverParts(c) : ''}</section>`;
 }
 
-function methodRow(m: MethodReport): HtmlEscapedString {
-  const cell = (v: string | undefined) => (v === undefined ? page`<td class="muted">–</td>` : page`<td>${v}</td>`);
+function methodRow(m: MethodReport, columns: Columns, fleetBodies: ReadonlyMap<string, string>): HtmlEscapedString {
+  const cell = (on: boolean, v: string | undefined) => (!on ? '' : v === undefined ? page`<td class="muted">–</td>` : page`<td>${v}</td>`);
   const s = m.shadow;
-  const shadow =
-    s === undefined
+  const shadow = !columns.shadow
+    ? ''
+    : s === undefined
       ? page`<td class="shadow muted">–</td>`
       : page`<td class="shadow">${s.equal} equal, ${s.intended} intended, ${s.differs} differ${s.errors > 0 ? `, ${s.errors} failed` : ''}${s.dropped > 0 ? `, ${s.dropped} dropped` : ''}</td>`;
-  return page`<tr>${cell(m.service)}${cell(m.method)}${cell(m.model)}${cell(m.modelMethod)}<td class="n">${m.calls}</td><td class="n">${m.faults}</td><td>${m.firstSeen}</td><td>${m.lastSeen}</td>${shadow}</tr>`;
+  const own = m.gatewayFaults ?? 0;
+  // whose faults they are: Odoo's own legacy endpoint would have answered them too, unless flagged the gateway's
+  const faults =
+    own === 0
+      ? page`<td class="n">${m.faults}</td>`
+      : page`<td class="n" data-gateway="${own}">${m.faults}<span class="gw">, ${own} the gateway's</span></td>`;
+  const json2 = columns.json2 ? clientJson2(m, fleetBodies) : '';
+  return page`<tr>${cell(columns.service, m.service)}${cell(columns.method, m.method)}${cell(columns.model, m.model)}${cell(columns.modelMethod, m.modelMethod)}<td class="n">${m.calls}</td>${faults}<td>${m.firstSeen}</td><td>${m.lastSeen}</td>${shadow}${json2}</tr>`;
+}
+
+/**
+ * A client's own JSON-2 request for one of its methods: the request line, the warning where the
+ * answer changes, and the client's own placeholder body (folded away) where it differs from the
+ * fleet table's. Kept short, as a page at the report's bounds has 10,000 such cells: the notes and
+ * the curl and Python snippets are in the fleet table.
+ */
+function clientJson2(m: MethodReport, fleetBodies: ReadonlyMap<string, string>): HtmlEscapedString {
+  const e = m.calls > m.faults ? json2EquivalentOf(m, { examples: false }) : undefined;
+  if (e?.request === undefined) return page`<td class="muted">–</td>`;
+  const warning = e.warning === undefined ? '' : page`<p class="warning">${e.warning}</p>`;
+  const own = m.json2Body !== undefined && e.body !== undefined && fleetBodies.get(methodName(m)) !== e.body;
+  const body = own ? page`<details><summary>its body</summary><pre class="body">${e.body}</pre></details>` : '';
+  return page`<td><code class="request">${e.request}</code>${warning}${body}</td>`;
 }
 
 /** Shadow mode's state, above the clients. */
@@ -226,7 +306,12 @@ function shadowSection(shadow: ShadowStatus): HtmlEscapedString {
 
 /** Readiness, deprecated calls, differences and JSON-2 equivalents of one client. */
 function cutoverParts(c: CutoverClientReport): HtmlEscapedString {
-  const readiness = page`<h5>Switch verdict</h5>\n<p class="switch-verdict">${c.switchReadiness.line} Route: ${routesText(c)}.</p>\n<h5>Readiness</h5>\n<p class="readiness">${c.readiness.line}</p>\n<h5>Dated verdict</h5>\n<p class="verdict">${c.verdict.line}</p>\n`;
+  const k = c.knownClient;
+  const known =
+    k === undefined
+      ? ''
+      : page`<h5>Recognised: ${k.name}</h5>\n<p class="known-client" data-known="${k.id}">It calls ${k.calls}. To leave the legacy API: ${k.switchTo} See ${k.source}.</p>\n`;
+  const readiness = page`${known}<h5>Switch verdict</h5>\n<p class="switch-verdict">${c.switchReadiness.line} Route: ${routesText(c)}.</p>\n<h5>Readiness</h5>\n<p class="readiness">${c.readiness.line}</p>\n<h5>Dated verdict</h5>\n<p class="verdict">${c.verdict.line}</p>\n`;
   const deprecated =
     c.deprecated.length === 0
       ? ''
@@ -258,7 +343,9 @@ function equivalentOf(name: string, e: Json2Equivalent): HtmlEscapedString {
     e.curl === undefined ? undefined : page`<p>curl:</p><pre class="curl">${e.curl}</pre>`,
     e.python === undefined ? undefined : page`<p>Python (requests):</p><pre class="python">${e.python}</pre>`,
   ].filter((part) => part !== undefined);
-  return page`<div class="json2" data-method="${name}">${head}${details.length === 0 ? '' : page`<details><summary>request</summary>${joined(details, '\n')}</details>`}</div>`;
+  // shown outside the fold: the client's code has to change, not only its request
+  const warning = e.warning === undefined ? '' : page`<p class="warning">${e.warning}</p>`;
+  return page`<div class="json2" data-method="${name}">${head}${warning}${details.length === 0 ? '' : page`<details><summary>request</summary>${joined(details, '\n')}</details>`}</div>`;
 }
 
 /** A client's routes as the page shows them: `rule → mode`, or the default mode. */

@@ -26,7 +26,7 @@ const origin = (): CallOrigin => ({
 
 /** The pseudonym a tap with `stateSecret` gives `login`. */
 async function pseudonym(stateSecret: string | undefined, login: string): Promise<string | undefined> {
-  const tap = createIdentityTap(stateSecret);
+  const tap = createIdentityTap({ stateSecret });
   const o = origin();
   await tap.wrap(credentials).authenticate('gw', login, 'pw', o);
   return tap.of(o)?.user;

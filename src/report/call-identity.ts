@@ -42,14 +42,33 @@ export interface IdentityTap {
   of(origin: CallOrigin): CallIdentity | undefined;
   /** The identity of a call Odoo's own legacy endpoint served (`native`, `verify` routes). */
   note(origin: CallOrigin, db: string, who: { login: string } | { uid: number | bigint }): void;
+  /**
+   * The login in clear a pseudonym stands for, when this process saw it (`--report-show-logins`,
+   * for the report on the admin port only); always undefined without `showLogins`.
+   */
+  loginOf(user: string): string | undefined;
 }
 
-export function createIdentityTap(stateSecret: string | undefined): IdentityTap {
+/**
+ * `stateSecret` (`--state-secret`) keys the pseudonyms; `showLogins` (`--report-show-logins`):
+ * remember, in memory only, the login behind each pseudonym.
+ */
+export function createIdentityTap({
+  stateSecret,
+  showLogins = false,
+}: { stateSecret?: string | undefined; showLogins?: boolean } = {}): IdentityTap {
   const key = pseudonymKey(stateSecret);
   const loginId = (login: string) => keyedLoginId(login, key);
   const byOrigin = new WeakMap<CallOrigin, CallIdentity>();
   const logins = new LRUCache<string, string>({ max: maxKnownLogins });
   const uidKey = (db: string, uid: number | bigint) => `${db}\u0000${uid}`;
+  // pseudonym → login, kept only when the operator asked to see logins in clear
+  const clear = showLogins ? new LRUCache<string, string>({ max: maxKnownLogins }) : undefined;
+  const pseudonym = (login: string): string => {
+    const id = loginId(login);
+    clear?.set(id, login);
+    return id;
+  };
 
   return {
     wrap(credentials) {
@@ -62,23 +81,24 @@ export function createIdentityTap(stateSecret: string | undefined): IdentityTap 
           return credentials.callAs(db, uid, password, origin, call);
         },
         async authenticate(db, login, password, origin) {
-          byOrigin.set(origin, { database: db, user: loginId(login) });
+          byOrigin.set(origin, { database: db, user: pseudonym(login) });
           const uid = await credentials.authenticate(db, login, password, origin);
-          if (uid !== false) logins.set(uidKey(db, uid), loginId(login));
+          if (uid !== false) logins.set(uidKey(db, uid), pseudonym(login));
           return uid;
         },
         rememberLogin(db, uid, login) {
-          logins.set(uidKey(db, uid), loginId(login));
+          logins.set(uidKey(db, uid), pseudonym(login));
           credentials.rememberLogin(db, uid, login);
         },
         ...(credentials.knownLogin === undefined ? {} : { knownLogin: credentials.knownLogin.bind(credentials) }),
       };
     },
     of: (origin) => byOrigin.get(origin),
+    loginOf: (user) => clear?.get(user),
     note(origin, db, who) {
       byOrigin.set(origin, {
         database: db,
-        user: 'login' in who ? loginId(who.login) : (logins.get(uidKey(db, who.uid)) ?? `uid:${who.uid}`),
+        user: 'login' in who ? pseudonym(who.login) : (logins.get(uidKey(db, who.uid)) ?? `uid:${who.uid}`),
       });
     },
   };

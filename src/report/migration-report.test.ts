@@ -22,6 +22,24 @@ const searchRead: ReportedCall = {
 };
 
 describe('createMigrationReport()', () => {
+  it("counts the faults that were the gateway's apart from those Odoo would have answered too, and keeps them across a restore", () => {
+    const { report } = reportWithClock();
+    report.record({ ...searchRead, failed: true });
+    report.record({ ...searchRead, failed: true, gatewayFault: true });
+    report.record({ ...searchRead, failed: true, gatewayFault: true });
+    report.record({ ...searchRead, failed: false, gatewayFault: true });
+    report.record({ ...searchRead, modelMethod: 'read', failed: true });
+    const methods = report.snapshot().clients[0]?.methods;
+    expect(methods?.find((m) => m.modelMethod === 'search_read')).toMatchObject({ calls: 4, faults: 3, gatewayFaults: 2 });
+    expect(methods?.find((m) => m.modelMethod === 'read')).not.toHaveProperty('gatewayFaults');
+    const restored = createMigrationReport({ maxClients: 10, now: () => t0 });
+    restored.restore(report.snapshot());
+    expect(restored.snapshot().clients[0]?.methods.find((m) => m.modelMethod === 'search_read')).toMatchObject({
+      faults: 3,
+      gatewayFaults: 2,
+    });
+  });
+
   it('groups calls per client and method with counts, faults and first/last seen', () => {
     const { report, tick } = reportWithClock();
     report.record({

@@ -36,6 +36,8 @@ export interface ReportedCall {
   model?: string | undefined;
   modelMethod?: string | undefined;
   failed: boolean;
+  /** The fault was the gateway's, not one Odoo's own legacy endpoint would have answered (`fault-origin.ts`). */
+  gatewayFault?: boolean | undefined;
   /** The database the call named with its credentials (absent: a call without credentials). */
   database?: string | undefined;
   /**
@@ -122,6 +124,8 @@ export interface MethodReport {
   json2Body?: string;
   /** Calls answered through the method's successor, once there was one. */
   successorCalls?: number;
+  /** Of `faults`, those that were the gateway's own (the others Odoo would have answered too), once there was one. */
+  gatewayFaults?: number;
   /** Shadow mode's results, once a call of this method was sampled. */
   shadow?: ShadowCounts;
   /** The last differences that persisted, oldest first. */
@@ -233,6 +237,7 @@ export function methodReports(methods: Iterable<MethodCounts>): MethodReport[] {
       lastSeen: iso(m.lastSeen),
       ...(m.json2Body === undefined ? {} : { json2Body: m.json2Body }),
       ...(m.successorCalls === undefined ? {} : { successorCalls: m.successorCalls }),
+      ...(m.gatewayFaults === undefined ? {} : { gatewayFaults: m.gatewayFaults }),
       ...(m.shadow === undefined ? {} : { shadow: m.shadow }),
       ...(m.differences === undefined || m.differences.length === 0 ? {} : { differences: m.differences }),
     }));
@@ -548,6 +553,7 @@ export function createMigrationReport({
       } else {
         method.calls++;
         if (call.failed) method.faults++;
+        if (call.failed && call.gatewayFault === true) method.gatewayFaults = (method.gatewayFaults ?? 0) + 1;
         if (call.successor === true) method.successorCalls = (method.successorCalls ?? 0) + 1;
         method.lastSeen = at;
         // the JSON-2 equivalent is kept from a call that succeeded: a failed one may have bound wrongly
@@ -636,6 +642,7 @@ export function createMigrationReport({
           }
           method.calls += m.calls;
           method.faults += m.faults;
+          if (m.gatewayFaults !== undefined) method.gatewayFaults = (method.gatewayFaults ?? 0) + m.gatewayFaults;
           method.lastSeen = Math.max(method.lastSeen, ms(m.lastSeen));
           if (typeof m.json2Body === 'string' && method.json2Body === undefined && m.json2Body.length <= maxJson2BodyLength)
             method.json2Body = m.json2Body;

@@ -54,6 +54,7 @@ const reportSchema = z.object({
           modelMethod: z.string().optional(),
           calls: z.number().int().min(0),
           faults: z.number().int().min(0),
+          gatewayFaults: count.optional(),
           firstSeen: isoTime,
           lastSeen: isoTime,
           json2Body: z.string().optional(),

@@ -43,12 +43,24 @@ export interface AdminDeps {
         reload: (trigger: string) => ReloadResult;
       }
     | undefined;
+  /** `--report-show-logins`: the login behind a pseudonym, shown in the report. */
+  loginOf?: ((user: string) => string | undefined) | undefined;
   /** `--routes-token`: the bearer token `POST /routes/reload` requires; without it the endpoint answers 403. */
   routesToken?: string | undefined;
 }
 
 /** Builds the admin app (no sockets: tests call `app.request()`). */
-export function createAdminApp({ metrics, report, readiness, token, shadow, successorMethods, routes, routesToken }: AdminDeps): Hono {
+export function createAdminApp({
+  metrics,
+  report,
+  readiness,
+  token,
+  shadow,
+  successorMethods,
+  routes,
+  routesToken,
+  loginOf,
+}: AdminDeps): Hono {
   const app = new Hono();
   if (token !== undefined) {
     const auth = bearerAuth({ token });
@@ -87,6 +99,7 @@ export function createAdminApp({ metrics, report, readiness, token, shadow, succ
     if (shadow !== undefined)
       return withCutoverSliced(snapshot, shadow(), {
         successorMethods: successorMethods ?? [],
+        ...(loginOf === undefined ? {} : { loginOf }),
         ...(routes === undefined ? {} : { routes: { status: routes.status(), routesOf: routes.routesOf } }),
       });
     const clients: ClientReport[] = [];

@@ -44,6 +44,7 @@ import {
   type Upstream,
 } from '../upstream/index.ts';
 import { outcomeName } from '../wire/response.ts';
+import { isGatewayFault } from '../report/fault-origin.ts';
 import { createAdminApp } from './admin-app.ts';
 import { createApp, isGatewayPath } from './app.ts';
 import { createClientGuard } from './client-guard.ts';
@@ -114,7 +115,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
     },
   });
   // the database and login each call ran as, for the migration report (never the password)
-  const identities = createIdentityTap(config.stateSecret);
+  const identities = createIdentityTap({ stateSecret: config.stateSecret, showLogins: config.reportShowLogins });
   const identified = identities.wrap(credentials);
   const dispatch = createDispatch({
     common: createCommonService({ upstream, credentials: identified, versions }),
@@ -223,6 +224,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
           model: outcome.model,
           modelMethod: outcome.modelMethod,
           failed: outcomeName(outcome) !== 'ok',
+          gatewayFault: outcome.error !== undefined && isGatewayFault(outcome.error),
           json2Body,
           database: identity?.database,
           user: identity?.user,
@@ -253,6 +255,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       routesToken: config.routesToken,
       // what the report's dated verdicts say the gateway serves through successors
       successorMethods: config.successors === 'off' ? [] : successorMethodNames,
+      loginOf: config.reportShowLogins ? identities.loginOf : undefined,
     }),
     upstream,
     credentials,

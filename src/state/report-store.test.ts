@@ -157,6 +157,15 @@ describe('createReportStore()', () => {
     expect(method?.differences?.map((d) => d.at)).toEqual([at(12), at(21), at(22)]);
   });
 
+  it("sums the gateway's own faults of a method across deltas", async () => {
+    const { store } = await storeFor('gateway-faults');
+    const own = call({ failed: true, gatewayFault: true });
+    expect(await store.merge(deltaOf([1, own], [2, call({ failed: true })]))).toBe(true);
+    expect(await store.merge(deltaOf([3, own]))).toBe(true);
+    expect(await store.merge(deltaOf([4, call({ failed: true })]))).toBe(true);
+    expect((await store.read())?.clients[0]?.methods[0]).toMatchObject({ calls: 4, faults: 4, gatewayFaults: 2 });
+  });
+
   it('reads a method without shadow results as before', async () => {
     const { store } = await storeFor('no-shadow');
     expect(await store.merge(deltaOf([1, call()]))).toBe(true);

@@ -120,6 +120,7 @@ for _, d in ipairs(cjson.decode(ARGV[4])) do
       e.calls = e.calls + m.calls
       e.faults = e.faults + m.faults
       if m.successorCalls then e.successorCalls = (e.successorCalls or 0) + m.successorCalls end
+      if m.gatewayFaults then e.gatewayFaults = (e.gatewayFaults or 0) + m.gatewayFaults end
       e.firstSeen = math.min(e.firstSeen, m.firstSeen)
       e.lastSeen = math.max(e.lastSeen, m.lastSeen)
       addShadow(e, m)

@@ -4,7 +4,7 @@ import { readDeprecations, renderDeprecationsModule } from '../../../scripts/gen
 import { parseJson } from '../../json/index.ts';
 import { PyBinary, PyDateTime, PyFloat, type Struct, type Value } from '../../value.ts';
 import { deprecatedMethodNames, deprecationOf } from './deprecations.ts';
-import { json2EquivalentOf } from './json2-equivalent.ts';
+import { createOneDictWarning, json2EquivalentOf } from './json2-equivalent.ts';
 import { maxPlaceholderBodyLength, placeholderBody } from './placeholders.ts';
 
 const body = (entries: Record<string, Value>): Struct => new Map(Object.entries(entries));
@@ -90,6 +90,27 @@ describe('json2EquivalentOf()', () => {
     );
     expect(e?.python).toContain(`f"{os.environ['ODOO_URL']}/json/2/res.partner/search_read"`);
     expect(e?.python).toContain('    json={\n        "domain": [["<string>", "<string>", "<string>"]],\n        "limit": "<int>",\n    },');
+  });
+
+  it('warns that JSON-2 create answers [id] where the legacy create with one dict answered the id', () => {
+    const one = json2EquivalentOf({
+      service: 'object',
+      method: 'execute',
+      model: 'res.partner',
+      modelMethod: 'create',
+      json2Body: '{"vals_list": {"name": "<string>"}}',
+    });
+    expect(one?.warning).toBe(createOneDictWarning);
+    expect(one?.warning).toContain('[id]');
+    const many = json2EquivalentOf({
+      service: 'object',
+      method: 'execute_kw',
+      model: 'res.partner',
+      modelMethod: 'create',
+      json2Body: '{"vals_list": [{"name": "<string>"}]}',
+    });
+    expect(many).toMatchObject({ request: 'POST /json/2/res.partner/create' });
+    expect(many?.warning).toBeUndefined();
   });
 
   it.each([

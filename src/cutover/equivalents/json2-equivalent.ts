@@ -25,6 +25,8 @@ export interface Json2Equivalent {
   note?: string;
   /** The deprecated method this request replaces. */
   replaces?: string;
+  /** Where JSON-2 answers differently from the legacy call, so the client's code must change too. */
+  warning?: string;
 }
 
 /** The method entry of the report, as far as the equivalent needs it. */
@@ -90,13 +92,13 @@ function examples(verb: 'GET' | 'POST', path: string, body: Struct | undefined, 
   return { curl, python };
 }
 
-function json2Call(model: string, method: string, body: Struct): Json2Equivalent {
+function json2Call(model: string, method: string, body: Struct, withExamples: boolean): Json2Equivalent {
   const path = `/json/2/${model}/${method}`;
   return {
     request: `POST ${path}`,
     headers: json2Headers,
     body: stringifyJson(body, { python: true, ensureAscii: false }),
-    ...examples('POST', path, body, true),
+    ...(withExamples ? examples('POST', path, body, true) : {}),
   };
 }
 
@@ -110,8 +112,19 @@ function parseBody(text: string | undefined): Struct | undefined {
   }
 }
 
+/**
+ * Legacy `create` with one dict answers the new id; JSON-2 answers the ids of the created records,
+ * `[id]`, whatever it was given (Odoo 19.0's `call_kw` unwraps a one-dict create, JSON-2 does not).
+ */
+export const createOneDictWarning =
+  'JSON-2 answers a list of ids, [id], where the legacy create with one dict answered the id itself: read the first item of the answer.';
+
+function answerWarning(modelMethod: string, body: Struct): { warning?: string } {
+  return modelMethod === 'create' && body.get('vals_list') instanceof Map ? { warning: createOneDictWarning } : {};
+}
+
 /** An `object` call's equivalent. */
-function objectEquivalent(m: CalledMethod): Json2Equivalent | undefined {
+function objectEquivalent(m: CalledMethod, withExamples: boolean): Json2Equivalent | undefined {
   const { model, modelMethod } = m;
   if (model === undefined || modelMethod === undefined) return undefined;
   if (!safeName.test(model) || !safeName.test(modelMethod))
@@ -127,9 +140,9 @@ function objectEquivalent(m: CalledMethod): Json2Equivalent | undefined {
       ...(replacement === undefined ? {} : { replaces: modelMethod }),
     };
   }
-  if (replacement === undefined) return json2Call(model, modelMethod, body);
+  if (replacement === undefined) return { ...json2Call(model, modelMethod, body, withExamples), ...answerWarning(modelMethod, body) };
   return {
-    ...json2Call(replacement.model ?? model, replacement.method, replacement.body(body)),
+    ...json2Call(replacement.model ?? model, replacement.method, replacement.body(body), withExamples),
     replaces: modelMethod,
     note: replacement.note,
   };
@@ -164,6 +177,7 @@ const searchRead = (model: string, fields: string[], note: string): Json2Equival
       ['domain', []],
       ['fields', fields],
     ]),
+    true,
   ),
   note,
 });
@@ -212,9 +226,16 @@ const serviceEquivalents: Readonly<Record<string, Json2Equivalent>> = {
   'db.migrate_databases': { note: 'No replacement: update modules on the server (odoo-bin -u).' },
 };
 
-/** The equivalent of one method the report lists, or undefined (an unknown service or method). */
-export function json2EquivalentOf(m: CalledMethod): Json2Equivalent | undefined {
-  if (m.service === 'object') return objectEquivalent(m);
+/**
+ * The equivalent of one method the report lists, or undefined (an unknown service or method).
+ * `examples: false` leaves out the curl and Python examples (a client's own rows; the fleet table has them).
+ */
+export function json2EquivalentOf(m: CalledMethod, { examples = true }: { examples?: boolean } = {}): Json2Equivalent | undefined {
+  if (m.service === 'object') return objectEquivalent(m, examples);
   const key = `${m.service}.${m.method}`;
-  return Object.hasOwn(serviceEquivalents, key) ? serviceEquivalents[key] : undefined;
+  if (!Object.hasOwn(serviceEquivalents, key)) return undefined;
+  const e = serviceEquivalents[key] as Json2Equivalent;
+  if (examples) return e;
+  const { curl: _curl, python: _python, ...rest } = e;
+  return rest;
 }
