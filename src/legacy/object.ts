@@ -36,7 +36,7 @@ import {
 import type { Successors } from '../successors/index.ts';
 import { checkedDatabase } from './database-name.ts';
 import { identityCheckRefusal, isIdentityChecked, requestAssertionError } from './identity-check.ts';
-import { createLegacyLang, type LegacyLang } from './legacy-lang.ts';
+import { acceptLanguageFor, createLegacyLang, type LegacyLang } from './legacy-lang.ts';
 import { mayRefuseMarshal, xmlrpcMarshalFault } from './xmlrpc-marshal-fault.ts';
 
 export interface ObjectDeps {
@@ -204,7 +204,8 @@ async function callModel(
   }
 
   const { successors } = deps;
-  const call = { db, key, model, method, body: request };
+  const lang = await requestLang(request, userLang);
+  const call = { db, key, model, method, body: request, acceptLanguage: lang === undefined ? undefined : acceptLanguageFor(lang) };
   // the upstream's method of this name is not 19.0's: its successor answers, or a fault says why
   if (sig?.upstreamChange !== undefined) return serveChanged(deps, call, sig.upstreamChange, origin);
   if (successors?.routes(db, model, method)) return successors.serve(call, origin);
@@ -374,6 +375,18 @@ function booleanIdError(): LegacyError {
     'psycopg2.errors.UndefinedFunction',
     'operator does not exist: integer = boolean\nHINT:  No operator matches the given name and argument types. You might need to add explicit type casts.\n',
   );
+}
+
+/**
+ * The language the JSON-2 request runs in (docs/architecture.md §3, "The language of a call"): natively
+ * `_()` with no `lang` in the call's context falls back to the user's (`context_get`); where the
+ * context names one, `_()` takes it wherever it finds the call's env, and the request keeps JSON-2's
+ * default (English where installed), which is what `_()` gets natively where it finds no env.
+ */
+async function requestLang(request: Struct, userLang: () => Promise<string | undefined>): Promise<string | undefined> {
+  const context = request.get('context');
+  if (context instanceof Map && isTruthy(context.get('lang') as Value)) return undefined;
+  return userLang();
 }
 
 /** `{ids?, context?, ...named}` for a method whose signature is known. */
