@@ -35,7 +35,7 @@ import {
 } from '../value.ts';
 import type { Successors } from '../successors/index.ts';
 import { checkedDatabase } from './database-name.ts';
-import { identityCheckRefusal, isIdentityChecked, requestAssertionError } from './identity-check.ts';
+import { identityCheckRefusal, isAdminChecked, isIdentityChecked, requestAssertionError } from './identity-check.ts';
 import { acceptLanguageFor, createLegacyLang, type LegacyLang } from './legacy-lang.ts';
 import { mayRefuseMarshal, xmlrpcMarshalFault } from './xmlrpc-marshal-fault.ts';
 
@@ -59,6 +59,8 @@ export interface ObjectDeps {
 /** What one model call resolved to, before it is sent. */
 interface Target {
   db: string;
+  /** The caller's uid, as `int()` made it. */
+  uid: Value;
   /** As the client sent them: Odoo looks them up as they are, strings or not. */
   model: Value;
   method: Value;
@@ -99,7 +101,7 @@ export function createObjectService(objectDeps: ObjectDeps) {
     return credentials.callAs(db, uid, passwd, origin, async (key) => {
       const kwargs = kwargsFromValue(unpacked.kw);
       if (kwargs instanceof LegacyError) throw kwargs;
-      return callModel(deps, { db, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' }, key, origin);
+      return callModel(deps, { db, uid, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' }, key, origin);
     });
   };
 }
@@ -193,6 +195,11 @@ async function callModel(
   if (request instanceof LegacyError) {
     // Without a signature the method may not exist at all (one Odoo removed): say so, as Odoo does.
     if (!sig && (await methodExists(deps.upstream, { db, key, model, method }, origin)) === false) throw methodDoesNotExist(model, method);
+    // @assert_log_admin_access (`*args, **kwargs`) refuses a non-admin before the arguments bind
+    if (bindingErrors.has(request) && isAdminChecked(model, method)) {
+      await ensureModel();
+      if (!(await isAdmin(deps.upstream, { db, key, uid: target.uid }, origin))) throw accessDenied();
+    }
     return ensureModel().then(() => Promise.reject(request));
   }
   const asserted = requestAssertionError(model, method);
@@ -389,6 +396,18 @@ async function requestLang(request: Struct, userLang: () => Promise<string | und
   return userLang();
 }
 
+/** The errors of binding a call's arguments to the method's own parameters (a wrapper taking `*args` comes first). */
+const bindingErrors = new WeakSet<LegacyError>();
+
+/** `env.is_admin()` of the caller: `_is_admin()` is `has_group('base.group_erp_manager')` (or the superuser). */
+async function isAdmin(upstream: Upstream, who: { db: string; key: string; uid: Value }, origin: CallOrigin): Promise<boolean> {
+  const body: Struct = new Map<string, Value>([
+    ['ids', [who.uid]],
+    ['group_ext_id', 'base.group_erp_manager'],
+  ]);
+  return (await upstream.json2({ db: who.db, key: who.key, model: 'res.users', method: 'has_group', body }, origin)) === true;
+}
+
 /** `{ids?, context?, ...named}` for a method whose signature is known. */
 function requestFromSignature(sig: MethodSignature, target: NamedTarget, args: Value[]): Struct | LegacyError {
   const body: Struct = new Map();
@@ -404,7 +423,10 @@ function requestFromSignature(sig: MethodSignature, target: NamedTarget, args: V
   if (hasNonStringNames(target.kwargs)) return keywordsMustBeStrings();
   const { context, kwargs } = splitContext(target.kwargs);
   const named = bindArguments(sig, target.model, target.method, rest, kwargs);
-  if (named instanceof LegacyError) return named;
+  if (named instanceof LegacyError) {
+    bindingErrors.add(named);
+    return named;
+  }
   if (context !== undefined) body.set('context', context);
   for (const [k, v] of named) body.set(k, v);
   return body;
@@ -543,7 +565,7 @@ export async function bindObjectCall(
 ): Promise<{ model: string; method: string; body: Struct } | LegacyError> {
   const p = call.params;
   if (call.argsNotIterable !== undefined || p.length < 5) return pythonError('TypeError', 'not an object call with a model and a method');
-  const [db, , , model, method] = p as [Value, Value, Value, Value, Value];
+  const [db, uid, , model, method] = p as [Value, Value, Value, Value, Value];
   if (typeof db !== 'string' || typeof model !== 'string' || typeof method !== 'string')
     return pythonError('TypeError', 'the database, model and method must be strings');
   const unpacked = unpackCall(call.method, p.slice(5));
@@ -553,7 +575,7 @@ export async function bindObjectCall(
   const sig = await signatures.resolve(db, model, method, origin);
   const args = positionalArgs(unpacked.args, sig);
   if (args instanceof LegacyError) return args;
-  const named: NamedTarget = { db, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' };
+  const named: NamedTarget = { db, uid, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' };
   const request = sig ? requestFromSignature(sig, named, args) : requestFromFallback(named, args);
   return request instanceof LegacyError ? request : { model, method, body: request };
 }
