@@ -36,6 +36,8 @@ export interface PyClass {
   assertsRequest: Map<string, string>;
   /** Methods decorated `@assert_log_admin_access` (AccessDenied for a non-admin before their arguments bind). */
   adminChecked: Set<string>;
+  /** Methods decorated `@ormcache` (their arguments bind first to the cache key's `<lambda>`). */
+  ormcached: Set<string>;
 }
 
 function stringList(text: string): string[] {
@@ -56,7 +58,15 @@ export function classesOf(file: string, source: string): PyClass[] {
     const cls = /^class (\w+)\s*[(:]/.exec(line);
     if (cls) {
       finish();
-      current = { file, name: cls[1] as string, model: undefined, methods: new Map(), assertsRequest: new Map(), adminChecked: new Set() };
+      current = {
+        file,
+        name: cls[1] as string,
+        model: undefined,
+        methods: new Map(),
+        assertsRequest: new Map(),
+        adminChecked: new Set(),
+        ormcached: new Set(),
+      };
       method = undefined;
       inherit = [];
       decorators = [];
@@ -87,6 +97,7 @@ export function classesOf(file: string, source: string): PyClass[] {
       method = name;
       current.methods.set(name, decorators.includes('check_identity'));
       if (decorators.includes('assert_log_admin_access')) current.adminChecked.add(name);
+      if (decorators.some((d) => /(^|\.)ormcache(_context)?$/.test(d))) current.ormcached.add(name);
       decorators = [];
       continue;
     }
@@ -145,6 +156,8 @@ export interface IdentityChecked {
   asserting: Record<string, Record<string, string>>;
   /** model → the public methods decorated `@assert_log_admin_access`, sorted. */
   adminChecked: Record<string, string[]>;
+  /** model → the public methods decorated `@ormcache`, sorted. */
+  ormcached: Record<string, string[]>;
 }
 
 export function buildIdentityChecked(odooRoot: string): IdentityChecked {
@@ -197,6 +210,18 @@ export function buildIdentityChecked(odooRoot: string): IdentityChecked {
       for (const model of mapped) (adminChecked[model] ??= new Set()).add(method);
     }
   }
+  // @ormcache (odoo/tools/cache.py): `lookup(*args, **kwargs)` first calls the key, a `lambda` with
+  // the method's parameters, so a call that does not bind is that lambda's TypeError
+  const ormcached: Record<string, Set<string>> = {};
+  for (const cls of classes) {
+    for (const method of cls.ormcached) {
+      if (method.startsWith('_') || cls.model === undefined) continue;
+      const qualname = `${cls.name}.${method}`;
+      const mapped = modelsWithQualname(qualname);
+      if (!mapped.includes(cls.model)) continue; // not the model's effective method (a later override)
+      for (const model of mapped) (ormcached[model] ??= new Set()).add(method);
+    }
+  }
   const translations: Record<string, string> = {};
   const i18n = join(odooRoot, 'odoo/addons/base/i18n');
   for (const file of readdirSync(i18n).sort()) {
@@ -222,6 +247,11 @@ export function buildIdentityChecked(odooRoot: string): IdentityChecked {
         .sort()
         .map((m) => [m, [...(adminChecked[m] as Set<string>)].sort()]),
     ),
+    ormcached: Object.fromEntries(
+      Object.keys(ormcached)
+        .sort()
+        .map((m) => [m, [...(ormcached[m] as Set<string>)].sort()]),
+    ),
   };
 }
 
@@ -245,6 +275,9 @@ export function renderIdentityChecked(data: IdentityChecked): string {
     '',
     '/** model → the public methods `@assert_log_admin_access` wraps: AccessDenied for a non-admin, before their arguments bind. */',
     `export const adminCheckedMethods: Readonly<Record<string, readonly string[]>> = ${JSON.stringify(data.adminChecked, null, 2)};`,
+    '',
+    "/** model → the public methods `@ormcache` wraps: a call that does not bind is the cache key's `<lambda>()` TypeError. */",
+    `export const ormcachedMethods: Readonly<Record<string, readonly string[]>> = ${JSON.stringify(data.ormcached, null, 2)};`,
     '',
   ];
   return lines.join('\n');

@@ -3,7 +3,7 @@
  * refuses a non-admin before the method's arguments bind, so a non-admin calling
  * `ir.module.module.button_install` with extra arguments gets Access Denied where an admin gets the
  * TypeError (compared with the real Odoo 19.0: `ir.module.module.button_immediate_install([[1], 'x',
- * 'y'])` as demo and as admin). Issue 45 item 3.
+ * 'y'])` as demo and as admin). And `@ormcache`'s `<lambda>()` in TypeErrors. Issue 45 item 3.
  */
 import { describe, expect, it } from 'vitest';
 import type { CallOrigin, LegacyCall } from '../call.ts';
@@ -12,7 +12,7 @@ import { accessError } from '../errors.ts';
 import { createSignatureResolver } from '../signatures/resolver.ts';
 import type { Upstream } from '../upstream/index.ts';
 import type { Value } from '../value.ts';
-import { isAdminChecked } from './identity-check.ts';
+import { isAdminChecked, isOrmcached } from './identity-check.ts';
 import { createObjectService } from './object.ts';
 
 function service(admin: boolean) {
@@ -41,7 +41,7 @@ function service(admin: boolean) {
       } as LegacyCall,
       {} as CallOrigin,
     );
-  return { run, sent };
+  return { run, sent, object };
 }
 
 describe('methods wrapped by @assert_log_admin_access', () => {
@@ -68,5 +68,24 @@ describe('methods wrapped by @assert_log_admin_access', () => {
       message: expect.stringContaining('takes 1 positional argument but 3 were given') as unknown,
     });
     expect(sent.some((s) => s.startsWith('ir.module.module.button_immediate_install'))).toBe(false);
+  });
+});
+
+describe('methods wrapped by @ormcache', () => {
+  it("name the cache key's <lambda>() in a TypeError of arguments that do not bind, as Odoo 19.0 does", async () => {
+    const { object } = service(true);
+    const run = (args: Value[], kw: Map<string, Value>) =>
+      object(
+        {
+          service: 'object',
+          method: 'execute_kw',
+          dialect: 'xmlrpc2',
+          params: ['db', 2, 'pw', 'res.users', 'context_get', args, kw],
+        } as LegacyCall,
+        {} as CallOrigin,
+      );
+    expect(isOrmcached('res.users', 'context_get')).toBe(true);
+    await expect(run([1, 2], new Map())).rejects.toMatchObject({ message: '<lambda>() takes 1 positional argument but 3 were given' });
+    await expect(run([], new Map([['x', 1]]))).rejects.toMatchObject({ message: "<lambda>() got an unexpected keyword argument 'x'" });
   });
 });

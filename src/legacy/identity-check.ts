@@ -15,6 +15,7 @@ import {
   adminCheckedMethods,
   identityCheckedMethods,
   identityRefusalTranslations,
+  ormcachedMethods,
   requestAssertingMethods,
 } from './identity-checked.generated.ts';
 import { refusalSource } from './identity-refusal-source.ts';
@@ -31,6 +32,15 @@ export function isIdentityChecked(model: string, method: string): boolean {
  */
 export function isAdminChecked(model: string, method: string): boolean {
   return Object.hasOwn(adminCheckedMethods, model) && (adminCheckedMethods[model] as readonly string[]).includes(method);
+}
+
+/**
+ * True when Odoo 19.0's `model.method` is wrapped by `@ormcache` (`odoo/tools/cache.py`), whose
+ * `lookup(*args, **kwargs)` computes the cache key first with a `lambda` of the method's parameters:
+ * arguments that do not bind are `<lambda>()`'s TypeError (`res.users.context_get(1, 2)`).
+ */
+export function isOrmcached(model: string, method: string): boolean {
+  return Object.hasOwn(ormcachedMethods, model) && (ormcachedMethods[model] as readonly string[]).includes(method);
 }
 
 /** Odoo's `get_base_langs`: the `.po` files read for `lang`, later ones overriding earlier ones. */

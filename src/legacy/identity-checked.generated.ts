@@ -132,3 +132,30 @@ export const adminCheckedMethods: Readonly<Record<string, readonly string[]>> = 
     "update_list"
   ]
 };
+
+/** model → the public methods `@ormcache` wraps: a call that does not bind is the cache key's `<lambda>()` TypeError. */
+export const ormcachedMethods: Readonly<Record<string, readonly string[]>> = {
+  "decimal.precision": [
+    "precision_get"
+  ],
+  "ir.http": [
+    "routing_map",
+    "url_rewrite"
+  ],
+  "ir.ui.menu": [
+    "load_menus",
+    "load_menus_root"
+  ],
+  "res.currency": [
+    "get_all_currencies"
+  ],
+  "res.users": [
+    "context_get"
+  ],
+  "website": [
+    "is_menu_cache_disabled"
+  ],
+  "website.technical.page": [
+    "get_static_routes"
+  ]
+};

@@ -35,7 +35,7 @@ import {
 } from '../value.ts';
 import type { Successors } from '../successors/index.ts';
 import { checkedDatabase } from './database-name.ts';
-import { identityCheckRefusal, isAdminChecked, isIdentityChecked, requestAssertionError } from './identity-check.ts';
+import { identityCheckRefusal, isAdminChecked, isIdentityChecked, isOrmcached, requestAssertionError } from './identity-check.ts';
 import { acceptLanguageFor, createLegacyLang, type LegacyLang } from './legacy-lang.ts';
 import { mayRefuseMarshal, xmlrpcMarshalFault } from './xmlrpc-marshal-fault.ts';
 
@@ -422,7 +422,9 @@ function requestFromSignature(sig: MethodSignature, target: NamedTarget, args: V
   if (badContext !== undefined) return badContext;
   if (hasNonStringNames(target.kwargs)) return keywordsMustBeStrings();
   const { context, kwargs } = splitContext(target.kwargs);
-  const named = bindArguments(sig, target.model, target.method, rest, kwargs);
+  // an @ormcache method's arguments bind first to its cache key, a lambda with the same parameters
+  const bindAs = isOrmcached(target.model, target.method) ? { ...sig, qualname: '<lambda>' } : sig;
+  const named = bindArguments(bindAs, target.model, target.method, rest, kwargs);
   if (named instanceof LegacyError) {
     bindingErrors.add(named);
     return named;
