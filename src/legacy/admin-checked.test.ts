@@ -6,7 +6,7 @@
  * 'y'])` as demo and as admin). And `@ormcache`'s `<lambda>()` in TypeErrors. Issue 45 item 3.
  */
 import { describe, expect, it } from 'vitest';
-import type { CallOrigin, LegacyCall } from '../call.ts';
+import type { CallOrigin } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
 import { accessError } from '../errors.ts';
 import { createSignatureResolver } from '../signatures/resolver.ts';
@@ -38,7 +38,7 @@ function service(admin: boolean) {
         method: 'execute_kw',
         dialect: 'xmlrpc2',
         params: ['db', uid, 'pw', 'ir.module.module', method, args],
-      } as LegacyCall,
+      },
       {} as CallOrigin,
     );
   return { run, sent, object };
@@ -81,7 +81,7 @@ describe('methods wrapped by @ormcache', () => {
           method: 'execute_kw',
           dialect: 'xmlrpc2',
           params: ['db', 2, 'pw', 'res.users', 'context_get', args, kw],
-        } as LegacyCall,
+        },
         {} as CallOrigin,
       );
     expect(isOrmcached('res.users', 'context_get')).toBe(true);
