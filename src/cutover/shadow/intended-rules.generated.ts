@@ -109,7 +109,8 @@ export const compatibilityShadowRules: readonly ShadowRules[] = [
   {
     "title": "Texts _() translates where it finds no record come out in the request's language",
     "rules": [
-      "same result without / \\((?:copy|copie)\\)/"
+      "same result without / \\((?:copy|copie)\\)/",
+      "legacy fault \"The operation cannot be completed: \""
     ]
   },
   {

@@ -109,6 +109,13 @@ describe('explainDifference() with the rules of COMPATIBILITY.md', () => {
     expect(explain(record('21 Days (copie)'), record('21 Days (copy)'))).toBe(title);
     expect(explain(record('21 Days (copie)', 2), record('21 Days (copy)'))).toBeUndefined();
     expect(explain(record('22 Days (copie)'), record('21 Days (copy)'))).toBeUndefined();
+    const integrity = (message: string) => fault(`1\nodoo.exceptions.ValidationError: ${message}\n`);
+    expect(
+      explain(
+        integrity("L'opération ne peut pas être terminée : Les contacts nécessitent un nom"),
+        integrity('The operation cannot be completed: Contacts require a name'),
+      ),
+    ).toBe(title);
   });
 
   it.each([
