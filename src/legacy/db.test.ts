@@ -131,6 +131,19 @@ describe('createDbService(): dispatch', () => {
 });
 
 describe('createDbService(): create, duplicate, drop, change_admin_password', () => {
+  it.each([
+    ['create_database', ['x y', false, 'en_US']],
+    ['create_database', ['h', false, 'en_US']],
+    ['duplicate_database', ['gw', '_gw']],
+  ])('%s%j: a name legacy RPC takes but the manager refuses is a fault saying why, and nothing is sent', async (method, args) => {
+    const { web, submitted } = fakeWeb();
+    const db = service(web);
+    expect(await run(db, method, 'admin', ...(args as Value[]))).toMatch(
+      /^legacy_rpc_gateway\.NotSupported: db\.\w+: Odoo's database manager, through which the gateway creates databases, accepts only names of letters/,
+    );
+    expect(submitted).toEqual([]);
+  });
+
   it('sends create_database as the create form reads it: defaults, phone always, demo and country only when set', async () => {
     const { web, submitted } = fakeWeb();
     const db = service(web);

@@ -43,6 +43,21 @@ function notSupported(message: string): LegacyError {
   return pythonError('legacy_rpc_gateway.NotSupported', message);
 }
 
+/** The names `/web/database/create` and `duplicate` accept (`DBNAME_PATTERN`, addons/web/controllers/database.py). */
+const managerNamePattern = /^[a-zA-Z0-9][a-zA-Z0-9_.-]+$/;
+
+/**
+ * Legacy `create_database`/`duplicate_database` take any name PostgreSQL takes (`'x y'`, one
+ * letter); the database manager, the gateway's only way to make one, refuses the others with a page
+ * that says nothing useful ("'NoneType' object has no attribute 'uid'"): say why instead.
+ */
+function checkManagerName(name: string, fn: string): void {
+  if (!managerNamePattern.test(name))
+    throw notSupported(
+      `db.${fn}: Odoo's database manager, through which the gateway creates databases, accepts only names of letters, digits, '_', '-' and '.' (at least 2, not starting with '_', '-' or '.'); nothing was created`,
+    );
+}
+
 /** A pg_dump custom-format backup, which the rewritten database manager cannot restore. */
 function dumpNotRestorable(): LegacyError {
   return notSupported(
@@ -104,6 +119,7 @@ export function createDbService(deps: DbDeps) {
   async function createDatabase(passwd: Value, args: Value[], origin: CallOrigin): Promise<Value> {
     const [name = null, demo = null, lang = null, userPassword = 'admin', login = 'admin', countryCode = null, phone = null] = args;
     const password = await master.forwardable(passwd, origin);
+    checkManagerName(formText(name, 'db_name'), 'create_database');
     const fields: [string, string][] = [
       ['master_pwd', password],
       ['name', formText(name, 'db_name')],
@@ -124,6 +140,7 @@ export function createDbService(deps: DbDeps) {
   async function duplicateDatabase(passwd: Value, args: Value[], origin: CallOrigin): Promise<Value> {
     const [source = null, target = null, neutralize = false] = args;
     const password = await master.forwardable(passwd, origin);
+    checkManagerName(formText(target, 'db_name'), 'duplicate_database');
     const fields: [string, string][] = [
       ['master_pwd', password],
       ['name', formText(source, 'db_original_name')],

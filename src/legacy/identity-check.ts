@@ -11,12 +11,36 @@
 import { pythonError, userError, type LegacyError } from '../errors.ts';
 import { dictError } from '../python/dict-from.ts';
 import { hasNonStringNames, isTruthy, type Struct, type Value } from '../value.ts';
-import { identityCheckedMethods, identityRefusalTranslations, requestAssertingMethods } from './identity-checked.generated.ts';
+import {
+  adminCheckedMethods,
+  identityCheckedMethods,
+  identityRefusalTranslations,
+  ormcachedMethods,
+  requestAssertingMethods,
+} from './identity-checked.generated.ts';
 import { refusalSource } from './identity-refusal-source.ts';
 
 /** True when Odoo 19.0's `model.method` is wrapped by `@check_identity`. */
 export function isIdentityChecked(model: string, method: string): boolean {
   return Object.hasOwn(identityCheckedMethods, model) && (identityCheckedMethods[model] as readonly string[]).includes(method);
+}
+
+/**
+ * True when Odoo 19.0's `model.method` is wrapped by `@assert_log_admin_access` (`ir_module.py`),
+ * whose `check_and_log(self, *args, **kwargs)` raises AccessDenied for a non-admin before the
+ * method's arguments bind; JSON-2 binds them against the wrapped signature first.
+ */
+export function isAdminChecked(model: string, method: string): boolean {
+  return Object.hasOwn(adminCheckedMethods, model) && (adminCheckedMethods[model] as readonly string[]).includes(method);
+}
+
+/**
+ * True when Odoo 19.0's `model.method` is wrapped by `@ormcache` (`odoo/tools/cache.py`), whose
+ * `lookup(*args, **kwargs)` computes the cache key first with a `lambda` of the method's parameters:
+ * arguments that do not bind are `<lambda>()`'s TypeError (`res.users.context_get(1, 2)`).
+ */
+export function isOrmcached(model: string, method: string): boolean {
+  return Object.hasOwn(ormcachedMethods, model) && (ormcachedMethods[model] as readonly string[]).includes(method);
 }
 
 /** Odoo's `get_base_langs`: the `.po` files read for `lang`, later ones overriding earlier ones. */

@@ -35,8 +35,8 @@ import {
 } from '../value.ts';
 import type { Successors } from '../successors/index.ts';
 import { checkedDatabase } from './database-name.ts';
-import { identityCheckRefusal, isIdentityChecked, requestAssertionError } from './identity-check.ts';
-import { createLegacyLang, type LegacyLang } from './legacy-lang.ts';
+import { identityCheckRefusal, isAdminChecked, isIdentityChecked, isOrmcached, requestAssertionError } from './identity-check.ts';
+import { acceptLanguageFor, createLegacyLang, type LegacyLang } from './legacy-lang.ts';
 import { mayRefuseMarshal, xmlrpcMarshalFault } from './xmlrpc-marshal-fault.ts';
 import type { RpcPolicy } from './rpc-policy.ts';
 
@@ -62,6 +62,8 @@ export interface ObjectDeps {
 /** What one model call resolved to, before it is sent. */
 interface Target {
   db: string;
+  /** The caller's uid, as `int()` made it. */
+  uid: Value;
   /** As the client sent them: Odoo looks them up as they are, strings or not. */
   model: Value;
   method: Value;
@@ -102,7 +104,7 @@ export function createObjectService(objectDeps: ObjectDeps) {
     return credentials.callAs(db, uid, passwd, origin, async (key) => {
       const kwargs = kwargsFromValue(unpacked.kw);
       if (kwargs instanceof LegacyError) throw kwargs;
-      return callModel(deps, { db, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' }, key, origin);
+      return callModel(deps, { db, uid, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' }, key, origin);
     });
   };
 }
@@ -199,6 +201,11 @@ async function callModel(
   if (request instanceof LegacyError) {
     // Without a signature the method may not exist at all (one Odoo removed): say so, as Odoo does.
     if (!sig && (await methodExists(deps.upstream, { db, key, model, method }, origin)) === false) throw methodDoesNotExist(model, method);
+    // @assert_log_admin_access (`*args, **kwargs`) refuses a non-admin before the arguments bind
+    if (bindingErrors.has(request) && isAdminChecked(model, method)) {
+      await ensureModel();
+      if (!(await isAdmin(deps.upstream, { db, key, uid: target.uid }, origin))) throw accessDenied();
+    }
     return ensureModel().then(() => Promise.reject(request));
   }
   const asserted = requestAssertionError(model, method);
@@ -210,7 +217,8 @@ async function callModel(
   }
 
   const { successors } = deps;
-  const call = { db, key, model, method, body: request };
+  const lang = await requestLang(request, userLang);
+  const call = { db, key, model, method, body: request, acceptLanguage: lang === undefined ? undefined : acceptLanguageFor(lang) };
   // the upstream's method of this name is not 19.0's: its successor answers, or a fault says why
   if (sig?.upstreamChange !== undefined) return serveChanged(deps, call, sig.upstreamChange, origin);
   if (successors?.routes(db, model, method)) return successors.serve(call, origin);
@@ -382,6 +390,30 @@ function booleanIdError(): LegacyError {
   );
 }
 
+/**
+ * The language the JSON-2 request runs in (docs/architecture.md §3, "The language of a call"): natively
+ * `_()` with no `lang` in the call's context falls back to the user's (`context_get`); where the
+ * context names one, `_()` takes it wherever it finds the call's env, and the request keeps JSON-2's
+ * default (English where installed), which is what `_()` gets natively where it finds no env.
+ */
+async function requestLang(request: Struct, userLang: () => Promise<string | undefined>): Promise<string | undefined> {
+  const context = request.get('context');
+  if (context instanceof Map && isTruthy(context.get('lang') as Value)) return undefined;
+  return userLang();
+}
+
+/** The errors of binding a call's arguments to the method's own parameters (a wrapper taking `*args` comes first). */
+const bindingErrors = new WeakSet<LegacyError>();
+
+/** `env.is_admin()` of the caller: `_is_admin()` is `has_group('base.group_erp_manager')` (or the superuser). */
+async function isAdmin(upstream: Upstream, who: { db: string; key: string; uid: Value }, origin: CallOrigin): Promise<boolean> {
+  const body: Struct = new Map<string, Value>([
+    ['ids', [who.uid]],
+    ['group_ext_id', 'base.group_erp_manager'],
+  ]);
+  return (await upstream.json2({ db: who.db, key: who.key, model: 'res.users', method: 'has_group', body }, origin)) === true;
+}
+
 /** `{ids?, context?, ...named}` for a method whose signature is known. */
 function requestFromSignature(sig: MethodSignature, target: NamedTarget, args: Value[]): Struct | LegacyError {
   const body: Struct = new Map();
@@ -396,8 +428,13 @@ function requestFromSignature(sig: MethodSignature, target: NamedTarget, args: V
   if (badContext !== undefined) return badContext;
   if (hasNonStringNames(target.kwargs)) return keywordsMustBeStrings();
   const { context, kwargs } = splitContext(target.kwargs);
-  const named = bindArguments(sig, target.model, target.method, rest, kwargs);
-  if (named instanceof LegacyError) return named;
+  // an @ormcache method's arguments bind first to its cache key, a lambda with the same parameters
+  const bindAs = isOrmcached(target.model, target.method) ? { ...sig, qualname: '<lambda>' } : sig;
+  const named = bindArguments(bindAs, target.model, target.method, rest, kwargs);
+  if (named instanceof LegacyError) {
+    bindingErrors.add(named);
+    return named;
+  }
   if (context !== undefined) body.set('context', context);
   for (const [k, v] of named) body.set(k, v);
   return body;
@@ -536,7 +573,7 @@ export async function bindObjectCall(
 ): Promise<{ model: string; method: string; body: Struct } | LegacyError> {
   const p = call.params;
   if (call.argsNotIterable !== undefined || p.length < 5) return pythonError('TypeError', 'not an object call with a model and a method');
-  const [db, , , model, method] = p as [Value, Value, Value, Value, Value];
+  const [db, uid, , model, method] = p as [Value, Value, Value, Value, Value];
   if (typeof db !== 'string' || typeof model !== 'string' || typeof method !== 'string')
     return pythonError('TypeError', 'the database, model and method must be strings');
   const unpacked = unpackCall(call.method, p.slice(5));
@@ -546,7 +583,7 @@ export async function bindObjectCall(
   const sig = await signatures.resolve(db, model, method, origin);
   const args = positionalArgs(unpacked.args, sig);
   if (args instanceof LegacyError) return args;
-  const named: NamedTarget = { db, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' };
+  const named: NamedTarget = { db, uid, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' };
   const request = sig ? requestFromSignature(sig, named, args) : requestFromFallback(named, args);
   return request instanceof LegacyError ? request : { model, method, body: request };
 }

@@ -19,6 +19,8 @@ export interface Json2Call {
   method: string;
   /** `{ids?, context?, ...named}`, sent as is. */
   body: Struct;
+  /** `Accept-Language` to send: the request language Odoo's `_()` falls back to (src/legacy/legacy-lang.ts). */
+  acceptLanguage?: string | undefined;
 }
 
 /** Calls a model method; resolves with its result or rejects with a {@link LegacyError}. */
@@ -34,6 +36,7 @@ export async function callJson2Text(http: UpstreamHttp, config: Config, call: Js
   const headers = forwardedHeaders(config, origin, call.db);
   headers.authorization = `bearer ${call.key}`;
   headers['content-type'] = 'application/json; charset=utf-8';
+  if (call.acceptLanguage !== undefined) headers['accept-language'] = call.acceptLanguage;
   for (const name of config.dbHeaders) headers[name.toLowerCase()] = call.db;
   const path = `/json/2/${encodeURIComponent(call.model)}/${encodeURIComponent(call.method)}`;
   const res = await http.send({ method: 'POST', path, headers, body: stringifyJson(call.body) }, origin);

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PyBinary } from '../../src/value.ts';
-import { generateCalls } from './generate.ts';
+import { dialects, generateCalls } from './generate.ts';
 import { judge, maskText, valueDeviations } from './outcome.ts';
 
 const xml = (inner: string) => ({
@@ -63,6 +63,24 @@ describe('generateCalls()', () => {
     );
     const access = calls.filter((c) => c.family === 'object.access' && c.dialect === 'jsonrpc');
     expect(new Set(access.map((c) => c.user?.password))).toEqual(new Set(['not-the-password', 'demo']));
+    // issue 45: identity-checked methods in each dialect, and copies whose "%s (copy)" `_()` translates in and outside a method's frame
+    for (const dialect of dialects) {
+      const mine = calls.filter((c) => c.dialect === dialect);
+      expect(
+        mine.filter((c) => c.family === 'object.identity-checked').map((c) => `${String(c.params[0])}.${String(c.params[1])}`),
+      ).toEqual(
+        expect.arrayContaining([
+          'res.users.api_key_wizard',
+          'res.users.preference_change_password',
+          'res.users.apikeys.description.make_key',
+        ]),
+      );
+      const copies = mine.filter((c) => c.family === 'object.copy-language');
+      expect(copies.every((c) => c.write === 'copy')).toBe(true);
+      expect(new Set(copies.map((c) => `${String(c.params[0])} ${c.params.length > 3 ? 'lang' : 'no lang'}`))).toEqual(
+        new Set(['product.category no lang', 'product.category lang', 'account.payment.term no lang', 'account.payment.term lang']),
+      );
+    }
     // every keyword-only call passes a positional argument after the ids: it fails binding, so nothing is posted
     expect(calls.filter((c) => c.family === 'object.keyword-only').every((c) => (c.params[2] as unknown[]).length > 1)).toBe(true);
   });

@@ -350,6 +350,27 @@ function accessCalls(): Omit<GeneratedCall, 'dialect'>[] {
   ];
 }
 
+/**
+ * What legacy RPC's missing HTTP request changes (issue 45): `@check_identity` methods, refused by
+ * Odoo before their arguments are bound, and the language `_()` writes stored texts in: `copy` of
+ * models whose `"%s (copy)"` is translated in a method's frame (product.category) and in a
+ * comprehension's (account.payment.term), without and with a `lang` in the context.
+ */
+function requestLessCalls(): Omit<GeneratedCall, 'dialect'>[] {
+  const out: Omit<GeneratedCall, 'dialect'>[] = [
+    read('res.users', 'api_key_wizard', [[2]], undefined, 'object.identity-checked'),
+    read('res.users', 'api_key_wizard', [[2], 'extra', 'args'], struct({ z: 1 }), 'object.identity-checked'),
+    read('res.users', 'preference_change_password', [[2]], undefined, 'object.identity-checked'),
+    read('res.users.apikeys.description', 'make_key', [[]], undefined, 'object.identity-checked'),
+    read('res.users.apikeys', 'remove', [[]], struct({ context: struct({ lang: 'en_US' }) }), 'object.identity-checked'),
+    { ...read('res.users', 'api_key_wizard', [[5]], undefined, 'object.identity-checked'), user: users.demo },
+  ];
+  for (const model of ['product.category', 'account.payment.term'])
+    for (const kwargs of [undefined, struct({ context: struct({ lang: 'fr_FR' }) })])
+      out.push({ ...read(model, 'copy', [[]], kwargs, 'object.copy-language'), write: 'copy' });
+  return out;
+}
+
 /** Writes on `res.partner` and `res.partner.category`, with values of every type (the runner reads records back). */
 function writeCalls(dialect: Dialect, random: () => number): Omit<GeneratedCall, 'dialect'>[] {
   const value = () => pick(random, valuePool(dialect));
@@ -490,6 +511,7 @@ export function generateCalls(count: number, seed: number): GeneratedCall[] {
     for (const c of [...otherServiceCalls(random), ...objectCalls(dialect, random, true), ...writeCalls(dialect, random)])
       out.push({ ...withUser(c, users.admin), dialect: dialectFor(c, dialect) });
     for (const c of accessCalls()) out.push({ ...c, dialect });
+    for (const c of requestLessCalls()) out.push({ ...withUser(c, c.user ?? users.admin), dialect });
     for (const user of Object.values(users))
       out.push({
         family: 'object.users',

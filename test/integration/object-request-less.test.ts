@@ -98,3 +98,31 @@ describe('methods that assert a request', () => {
     expect(ran('res.users.identitycheck', 'run_check')).toHaveLength(0);
   });
 });
+
+describe('the language a JSON-2 call runs with', () => {
+  it("sends the user's language (context_get) as Accept-Language, as `_()` falls back to it without a request", async () => {
+    const lang = (await stack.jsonrpc('object', 'execute_kw', ['demo', 2, key, 'res.users', 'context_get', []])).result as Map<
+      string,
+      unknown
+    >;
+    stack.sim.clearLog();
+    await call('res.partner', 'search_count', [[]]);
+    const sent = stack.sim.log.find((r) => r.path === '/json/2/res.partner/search_count');
+    expect(sent?.headers['accept-language']).toBe(String(lang.get('lang')).replace('_', '-'));
+  });
+
+  it("sends no Accept-Language where the call's context names a lang: `_()` takes the context's, the request keeps JSON-2's default", async () => {
+    await call('res.partner', 'search_count', [[]], { context: { lang: 'fr_FR' } });
+    const sent = stack.sim.log.find((r) => r.path === '/json/2/res.partner/search_count');
+    expect(sent?.body).toContain('"lang":"fr_FR"');
+    expect(sent?.headers['accept-language']).toBeUndefined();
+  });
+
+  it('asks context_get once per key, not per call', async () => {
+    await call('res.partner', 'search_count', [[]]);
+    stack.sim.clearLog();
+    await call('res.partner', 'search_count', [[]]);
+    await call('res.partner', 'search_count', [[]]);
+    expect(stack.sim.log.filter((r) => r.path === '/json/2/res.users/context_get')).toHaveLength(0);
+  });
+});

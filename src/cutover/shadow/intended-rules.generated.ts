@@ -107,6 +107,13 @@ export const compatibilityShadowRules: readonly ShadowRules[] = [
     ]
   },
   {
+    "title": "Texts _() translates where it finds no record come out in the request's language",
+    "rules": [
+      "same result without / \\((?:copy|copie)\\)/",
+      "legacy fault \"The operation cannot be completed: \""
+    ]
+  },
+  {
     "title": "Methods answered through their successors: what cannot be answered exactly is refused",
     "rules": [
       "gateway fault \"exactly through its successor\""

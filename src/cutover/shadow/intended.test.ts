@@ -24,9 +24,12 @@ describe('intended-rules.generated.ts', () => {
 });
 
 describe('parseRule()', () => {
-  it.each(['gateway fault', 'legacy fault "', 'same fault without x', 'result maybe for db.list', 'anything'])('refuses %j', (rule) => {
-    expect(() => parseRule(rule)).toThrow('outside the grammar');
-  });
+  it.each(['gateway fault', 'legacy fault "', 'same fault without x', 'same result without x', 'result maybe for db.list', 'anything'])(
+    'refuses %j',
+    (rule) => {
+      expect(() => parseRule(rule)).toThrow('outside the grammar');
+    },
+  );
 });
 
 describe('explainDifference() with the rules of COMPATIBILITY.md', () => {
@@ -91,6 +94,28 @@ describe('explainDifference() with the rules of COMPATIBILITY.md', () => {
     expect(explain(result(['a', 'c']), result(['a', 'b']), 'db', 'list')).toBeUndefined();
     expect(explain(result(true), result(false), 'db', 'db_exist')).toBeUndefined();
     expect(explain(result(['a']), result(['a', 'b']), 'object', 'execute_kw')).toBeUndefined();
+  });
+
+  it("counts a copy's name translated where Odoo keeps the English source as intended, and nothing else in the record", () => {
+    const title = "Texts _() translates where it finds no record come out in the request's language";
+    const record = (name: string, color = 1) =>
+      result([
+        new Map<string, Value>([
+          ['id', 0],
+          ['name', name],
+          ['color', color],
+        ]),
+      ]);
+    expect(explain(record('21 Days (copie)'), record('21 Days (copy)'))).toBe(title);
+    expect(explain(record('21 Days (copie)', 2), record('21 Days (copy)'))).toBeUndefined();
+    expect(explain(record('22 Days (copie)'), record('21 Days (copy)'))).toBeUndefined();
+    const integrity = (message: string) => fault(`1\nodoo.exceptions.ValidationError: ${message}\n`);
+    expect(
+      explain(
+        integrity("L'opération ne peut pas être terminée : Les contacts nécessitent un nom"),
+        integrity('The operation cannot be completed: Contacts require a name'),
+      ),
+    ).toBe(title);
   });
 
   it.each([

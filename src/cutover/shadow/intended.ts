@@ -10,6 +10,7 @@
  * - `legacy fault "<text>"`: the legacy endpoint answered a fault whose text contains `<text>`;
  * - `legacy access denied`: the legacy endpoint refused the credentials where the gateway answered;
  * - `same fault without /<regex>/`: both answered a fault, the same once `<regex>`'s matches are cut;
+ * - `same result without /<regex>/`: both answered a result, the same once `<regex>`'s matches are cut from its texts;
  * - `result subset for <service>.<method>`: both answered a list, the gateway's items all in legacy's;
  * - `result false for <service>.<method>`: the gateway answered False where legacy answered True.
  */
@@ -35,6 +36,14 @@ const sameItems = (a: unknown, b: unknown) =>
   JSON.stringify(a, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v instanceof Map ? [...v] : v)) ===
   JSON.stringify(b, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v instanceof Map ? [...v] : v));
 
+/** `value` with `cut`'s matches taken out of every string in it (dict keys included). */
+function cutTexts(value: unknown, cut: RegExp): unknown {
+  if (typeof value === 'string') return value.replace(cut, '');
+  if (Array.isArray(value)) return value.map((v) => cutTexts(v, cut));
+  if (value instanceof Map) return new Map([...value].map(([k, v]) => [cutTexts(k, cut), cutTexts(v, cut)]));
+  return value;
+}
+
 /** Turns one rule into a matcher; throws on a rule outside the grammar (a test runs every rule of the file). */
 export function parseRule(rule: string): Matcher {
   let m = /^(gateway|legacy) fault "(.+)"$/.exec(rule);
@@ -56,6 +65,15 @@ export function parseRule(rule: string): Matcher {
       legacy.kind === 'fault' &&
       gateway.text !== legacy.text &&
       gateway.text.replace(cut, '') === legacy.text.replace(cut, '');
+  }
+  m = /^same result without \/(.+)\/$/.exec(rule);
+  if (m !== null) {
+    const cut = new RegExp(m[1] as string, 'g');
+    return (_call, gateway, legacy) =>
+      gateway.kind === 'result' &&
+      legacy.kind === 'result' &&
+      !sameItems(gateway.value, legacy.value) &&
+      sameItems(cutTexts(gateway.value, cut), cutTexts(legacy.value, cut));
   }
   m = /^result (subset|false) for ([\w.]+)\.(\w+)$/.exec(rule);
   if (m !== null) {
