@@ -36,8 +36,8 @@ async function main(): Promise<void> {
   if (real && (values.db === undefined || values.login === undefined || values.password === undefined))
     throw new Error('--upstream needs --db, --login and --password');
   const sim = real ? undefined : await startSim();
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it types `upstream` as a string (sim is there when
-  // values.upstream is not)
+  // sim is there when values.upstream is not; the assertion types `upstream` as a string
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   const upstream = values.upstream ?? (sim?.url as string);
   const db = values.db ?? 'demo';
   // the simulator: its API key as the password (no minting); a real Odoo: the password (one key minted in its database)

@@ -183,8 +183,8 @@ async function main(): Promise<void> {
   const odooPid = pidFile === undefined ? undefined : Number(readFileSync(pidFile, 'utf8').trim());
   if (odooPid !== undefined && !existsSync(`/proc/${odooPid}/stat`)) throw new Error(`no process ${odooPid} (from ${pidFile})`);
   const sim = real ? undefined : await startSim();
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it types `upstream` as a string (sim is there when
-  // values.upstream is not)
+  // sim is there when values.upstream is not; the assertion types `upstream` as a string
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   const upstream = values.upstream ?? (sim?.url as string);
   const db = values.db ?? 'demo';
   // the simulator: its API key as the password (no minting); a real Odoo: the password (one key minted in its database)

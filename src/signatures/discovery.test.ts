@@ -199,8 +199,8 @@ describe('createDiscoverySource()', () => {
     ['a timeout', timeout, 'upstream did not answer in time (http://odoo, 120000 ms)'],
     [
       'a body that is not a model document',
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it keeps `status` the literal 'modified' in the
-      // table's inferred type
+      // the assertion keeps `status` the literal 'modified' in the table's inferred type
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
       { status: 'modified', etag: '"x"', body: parseJson('[]') } as DocBearerAnswer,
       '/doc-bearer/x_custom.model.json is not a model document',
     ],
