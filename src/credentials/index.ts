@@ -38,7 +38,7 @@ import {
 import { createRetirer } from './retire.ts';
 import { createThrottle, type SharedFailures } from './throttle.ts';
 import { throttleAddress } from './throttle-address.ts';
-import { createUidLogins, type SharedLogins } from './uid-logins.ts';
+import { createUidLogins, type LoginStore } from './uid-logins.ts';
 
 export { isUnauthorized, looksLikeApiKey } from './passthrough.ts';
 export { hashPassword } from './password-hash.ts';
@@ -46,12 +46,12 @@ export { createBaseUrls, type BaseUrls } from './base-urls.ts';
 export type { CredentialCacheName, CredentialEvents, KeyExchangeOutcome } from './events.ts';
 export type { PasswordKey, SharedPasswordKeys, SharedSlot } from './password-keys.ts';
 export type { Failures, SharedFailures } from './throttle.ts';
-export type { SharedLogins } from './uid-logins.ts';
+export type { LoginStore } from './uid-logins.ts';
 
 /** What replicas share (`--redis-url`): the stores, and the secret every replica names credential slots with. */
 export interface SharedCredentials {
   passwordKeys: SharedPasswordKeys;
-  logins: SharedLogins;
+  logins: LoginStore;
   failures: SharedFailures;
   /** The HMAC secret of credential slots, the same on every replica. */
   slotSecret: Buffer;
@@ -117,13 +117,13 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   const apiKeyCache = countedCache(createCredentialCache({ max: config.keyCacheSize, ttlMs: config.keyCacheTtlMs }), 'api_key', events);
   // without Redis, what the gateway learnt about logins outlives a restart in --logins-file
   const loginsFile = shared === undefined && config.loginsFile !== undefined ? openLoginsFile(config.loginsFile, log) : undefined;
-  const sharedLogins = shared?.logins ?? loginsFile;
+  const loginStore = shared?.logins ?? loginsFile;
   const logins = createUidLogins({
     max: config.keyCacheSize,
     upstream,
     serviceKeys: config.serviceKey,
     map,
-    ...(sharedLogins === undefined ? {} : { shared: sharedLogins }),
+    ...(loginStore === undefined ? {} : { store: loginStore }),
   });
   /** Key-shaped passwords are throttled under the uid's login when known, else under the uid. */
   const apiKeyThrottleName = (db: string, uid: number | bigint) => logins.known(db, uid) ?? `#${uid}`;

@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import type { Logger } from '../log.ts';
-import type { SharedLogins } from './uid-logins.ts';
+import type { LoginStore } from './uid-logins.ts';
 
-/** The file store: the SharedLogins the uid → login table writes through, and a final flush. */
-export interface FileLogins extends SharedLogins {
+/** The file store: a LoginStore the uid → login table writes through, and a final flush. */
+export interface FileLogins extends LoginStore {
   flush(): Promise<void>;
 }
 

@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import type { Upstream } from '../upstream/index.ts';
 import { createCredentialMap } from './credential-map.ts';
-import { createUidLogins, maxCandidates, type SharedLogins } from './uid-logins.ts';
+import { createUidLogins, maxCandidates, type LoginStore } from './uid-logins.ts';
 
 const origin = { ip: '127.0.0.1' } as never;
 
-function table(shared?: SharedLogins) {
+function table(store?: LoginStore) {
   return createUidLogins({
     max: 100,
     upstream: {} as Upstream,
     serviceKeys: undefined,
     map: createCredentialMap([]),
-    ...(shared === undefined ? {} : { shared }),
+    ...(store === undefined ? {} : { store }),
   });
 }
 
 describe('createUidLogins().elsewhere()', () => {
   it("answers the logins a uid has in the other databases, from this process and the shared store, never this database's", async () => {
-    const store: SharedLogins = {
+    const store: LoginStore = {
       get: async () => undefined,
       set: () => undefined,
       elsewhere: async (db, uid) => (db === 'gw2' && uid === 5 ? ['marc', 'demo'] : []),

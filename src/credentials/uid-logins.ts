@@ -30,10 +30,13 @@ export interface UidLogins {
   elsewhere(db: string, uid: number | bigint): Promise<string[]>;
 }
 
-/** uid → login as the replicas share it; `get` answers `undefined` for none and while the store is away. */
-export interface SharedLogins {
+/**
+ * Where uid → login outlives this process: Redis, shared with the other replicas (`state/login-store.ts`),
+ * or `--logins-file` (`login-file.ts`); `get` answers `undefined` for none and while the store is away.
+ */
+export interface LoginStore {
   get(db: string, uid: number | bigint): Promise<string | undefined>;
-  /** Shares a login (later, once the store is back, if it is away now). */
+  /** Stores a login (later, once the store is back, if it is away now). */
   set(db: string, uid: number | bigint, login: string): void;
   /** The logins stored for `uid` in databases other than `db` (none while the store is away). */
   elsewhere?(db: string, uid: number | bigint): Promise<string[]>;
@@ -48,9 +51,9 @@ export function createUidLogins(options: {
   upstream: Upstream;
   serviceKeys: ServiceKeys | undefined;
   map: CredentialMap;
-  shared?: SharedLogins;
+  store?: LoginStore;
 }): UidLogins {
-  const { upstream, serviceKeys, map, shared } = options;
+  const { upstream, serviceKeys, map, store } = options;
   const table = createLru<{ login: string }>({ max: options.max });
   const inFlight = new Map<string, Promise<string>>();
   const mapUids = new Map<string, number | bigint | null>(); // `${db}\0${login}` → uid of the entry's key
@@ -99,7 +102,7 @@ export function createUidLogins(options: {
 
   async function lookUp(db: string, uid: number | bigint, origin: CallOrigin): Promise<string> {
     if (BigInt(uid) <= 0n) throw badCredentials(); // browse(0) is no user: plain AccessDenied
-    const learned = await shared?.get(db, uid);
+    const learned = await store?.get(db, uid);
     if (learned !== undefined) {
       table.set(slot(db, uid), { login: learned });
       return learned;
@@ -112,7 +115,7 @@ export function createUidLogins(options: {
   function remember(db: string, uid: number | bigint, login: string): void {
     if (table.get(slot(db, uid))?.login === login) return;
     table.set(slot(db, uid), { login });
-    shared?.set(db, uid, login);
+    store?.set(db, uid, login);
   }
 
   return {
@@ -124,7 +127,7 @@ export function createUidLogins(options: {
         const cut = key.lastIndexOf('\u0000');
         if (key.slice(0, cut) !== db && key.slice(cut + 1) === String(uid)) found.add(login);
       }
-      for (const login of (await shared?.elsewhere?.(db, uid)) ?? []) found.add(login);
+      for (const login of (await store?.elsewhere?.(db, uid)) ?? []) found.add(login);
       return [...found].slice(0, maxCandidates);
     },
     resolve(db, uid, origin) {

@@ -4,7 +4,7 @@
  * it returns. Per uid, a hash of the same logins by database (field: the database's opaque name)
  * tells which logins the uid has in the other databases of the upstream (`elsewhere`).
  */
-import type { SharedLogins } from '../credentials/uid-logins.ts';
+import type { LoginStore } from '../credentials/uid-logins.ts';
 import type { RedisLink } from './redis-link.ts';
 import type { Sealer } from './sealed.ts';
 
@@ -20,7 +20,7 @@ export function createLoginStore({
   link: RedisLink;
   sealer: Sealer;
   name: (...parts: string[]) => string;
-}): SharedLogins {
+}): LoginStore {
   const keyOf = (db: string, uid: number | bigint) => link.key('u', name('uid-login', db, String(uid)));
   const byDbOf = (uid: number | bigint) => link.key('u', name('uid-logins-by-db', String(uid)));
   const fieldOf = (db: string) => name('db', db);
