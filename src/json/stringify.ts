@@ -91,7 +91,9 @@ function write(v: Value, out: string[], comma: string, colon: string, ascii: boo
 }
 
 /** What JSON.stringify escapes (a quote, a backslash, controls, lone surrogates: all surrogates, to be safe). */
+// eslint-disable-next-line no-control-regex -- JSON escapes the C0 controls
 const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
+// eslint-disable-next-line no-control-regex -- JSON escapes the C0 controls
 const needsEscapeAscii = /["\\\u0000-\u001f\u0080-\uffff]/;
 
 /** Pushes `s` as a JSON string literal. */
