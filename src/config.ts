@@ -166,7 +166,7 @@ export const settings = {
     flag: 'call-timeout',
     env: 'CALL_TIMEOUT',
     schema: durationMs(1).default(120_000),
-    help: "Milliseconds a legacy call may take upstream. Default 120000, Odoo's limit_time_real.",
+    help: "Milliseconds a legacy call may take upstream. Default 120000, the default of Odoo's limit_time_real, which Odoo shows on no route: set it to yours (an Odoo with a longer limit_time_real, or threaded, finishes calls this cuts).",
   },
   dbTimeoutMs: {
     flag: 'db-timeout',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PyFloat, type Value } from '../value.ts';
-import { JsonSyntaxError, parseJson, stringifyJson } from './index.ts';
+import { PyBinary, PyDateTime, PyFloat, type Value } from '../value.ts';
+import { JsonSyntaxError, parseJson, stringifyJson, stringifyJsonBytes } from './index.ts';
 
 describe('parseJson()', () => {
   it('keeps float-ness of integral floats', () => {
@@ -82,5 +82,33 @@ describe('stringifyJson()', () => {
   it('escapes non-ASCII only when asked', () => {
     expect(stringifyJson('Envoyé 😀')).toBe('"Envoyé 😀"');
     expect(stringifyJson('é', { ensureAscii: true })).toBe('"\\u00e9"');
+  });
+
+  it('writes every string as JSON.stringify does, escapes and lone surrogates included', () => {
+    for (const s of ['', 'plain', 'a"b', 'a\\b', '\u0000\u001f\u007f', 'tab\tnl\n', '\ud800', 'x\udc00y', '😀', '\u2028\u2029']) {
+      expect(stringifyJson(s)).toBe(JSON.stringify(s));
+      expect(stringifyJson(new Map<string, Value>([[s, s]]))).toBe(`{${JSON.stringify(s)}:${JSON.stringify(s)}}`);
+    }
+  });
+});
+
+describe('stringifyJsonBytes()', () => {
+  const big = 'QUJD'.repeat(300_000);
+  const values: Value[] = [
+    [1, 'é', null, true],
+    new Map<string, Value>([
+      ['datas', new PyBinary(big)],
+      ['name', 'Envoyé 😀 "quoted" \\ \n \ud800'],
+      ['when', new PyDateTime('2026-12-02 01:02:03')],
+    ]),
+    ['x'.repeat(70_000), 'ü'.repeat(40_000), '😀'.repeat(20_000)],
+  ];
+
+  it('gives the UTF-8 bytes of stringifyJson, small or big, with or without ensureAscii and Python spacing', () => {
+    for (const v of values)
+      for (const options of [{}, { ensureAscii: true }, { python: true }]) {
+        const bytes = stringifyJsonBytes(v, options);
+        expect(bytes.equals(Buffer.from(stringifyJson(v, options), 'utf8'))).toBe(true);
+      }
   });
 });

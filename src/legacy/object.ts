@@ -14,6 +14,7 @@ import {
   bindArguments,
   changedMethodFault,
   isPrivateMethod,
+  modelAbsent,
   type MethodSignature,
   type SignatureResolver,
   type UpstreamChange,
@@ -186,7 +187,11 @@ async function callModel(
     throw methodDoesNotExist(model, method);
   }
   // discovery may ask /doc-bearer with the key this call runs with (no service key for the db)
-  const sig = await deps.signatures.resolve(db, model, method, origin, key);
+  const resolved = await deps.signatures.resolve(db, model, method, origin, key);
+  // /doc-bearer just said Odoo has no such model: its fault wins over everything left, as the
+  // registry look-up does in Odoo, and costs Odoo no second request
+  if (resolved === modelAbsent) throw unknownModelError(model, series);
+  const sig = resolved;
   const args = positionalArgs(target.args, sig);
   if (args instanceof LegacyError) return ensureModel().then(() => Promise.reject(args));
   const named: NamedTarget = { ...target, model, method };
@@ -194,13 +199,14 @@ async function callModel(
   // @check_identity refuses any call without an HTTP request, before its arguments are bound
   if (isIdentityChecked(model, method)) {
     await ensureModel();
-    if ((await methodExists(deps.upstream, { db, key, model, method }, origin)) === false) throw methodDoesNotExist(model, method);
+    if ((await methodExists(deps.upstream, { db, key, model, method }, origin, series)) === false) throw methodDoesNotExist(model, method);
     throw await identityCheckRefusal(args, target.kwargs, userLang);
   }
   const request = sig ? requestFromSignature(sig, named, args) : requestFromFallback(named, args);
   if (request instanceof LegacyError) {
     // Without a signature the method may not exist at all (one Odoo removed): say so, as Odoo does.
-    if (!sig && (await methodExists(deps.upstream, { db, key, model, method }, origin)) === false) throw methodDoesNotExist(model, method);
+    if (!sig && (await methodExists(deps.upstream, { db, key, model, method }, origin, series)) === false)
+      throw methodDoesNotExist(model, method);
     // @assert_log_admin_access (`*args, **kwargs`) refuses a non-admin before the arguments bind
     if (bindingErrors.has(request) && isAdminChecked(model, method)) {
       await ensureModel();
@@ -357,17 +363,21 @@ function methodDoesNotExist(model: string, method: string): LegacyError {
 /**
  * Whether `model.method` exists, asked without running it: JSON-2 resolves the method before it
  * looks at `ids`, and `ids: true` then fails in `browse()` (or as ids given to an `@api.model`
- * method). False only for Odoo's "does not exist"; undefined when the answer tells nothing.
+ * method). False only for Odoo's "does not exist"; undefined when the answer tells nothing. Rejects
+ * with Odoo's unknown-model fault when the answer says the model itself does not exist.
  */
 async function methodExists(
   upstream: Upstream,
   call: { db: string; key: string; model: string; method: string },
   origin: CallOrigin,
+  series: string | undefined,
 ): Promise<boolean | undefined> {
   try {
     await upstream.json2({ ...call, body: new Map([['ids', true]]) }, origin);
     return true;
   } catch (err) {
+    // the model's own absence answers the call: no second request to probe it
+    if (err instanceof LegacyError && isUnknownModel(err)) throw unknownModelError(call.model, series);
     if (err instanceof LegacyError && err.name === 'werkzeug.exceptions.NotFound' && /^The method '.*' does not exist$/s.test(err.message))
       return false;
     return undefined;
@@ -580,7 +590,8 @@ export async function bindObjectCall(
   if (unpacked instanceof LegacyError) return unpacked;
   const kwargs = kwargsFromValue(unpacked.kw);
   if (kwargs instanceof LegacyError) return kwargs;
-  const sig = await signatures.resolve(db, model, method, origin);
+  const resolved = await signatures.resolve(db, model, method, origin);
+  const sig = resolved === modelAbsent ? undefined : resolved;
   const args = positionalArgs(unpacked.args, sig);
   if (args instanceof LegacyError) return args;
   const named: NamedTarget = { db, uid, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' };

@@ -10,6 +10,7 @@ import { PyFloat, type Struct, type Value } from '../value.ts';
 import { bindArguments } from './bind.ts';
 import { builtinTable, type BuiltinTable } from './builtin-table.ts';
 import { createSignatureResolver } from './resolver.ts';
+import { modelAbsent } from './signature.ts';
 
 const casesDir = new URL('../../fixtures/conformance/cases/', import.meta.url);
 const bindingCases =
@@ -159,7 +160,7 @@ async function bindCase(c: CorpusCase, table: BuiltinTable): Promise<Outcome> {
   let args: Value[] = service === 'execute' ? rest : (rest[0] as Value[]);
   const kwargs: Struct = new Map(service === 'execute' ? [] : ((rest[1] ?? new Map()) as Struct));
   const sig = await createSignatureResolver({ table }).resolve('gw', model, method);
-  if (sig === undefined) throw new Error(`no signature for ${model}.${method}`);
+  if (sig === undefined || sig === modelAbsent) throw new Error(`no signature for ${model}.${method}`);
   if (!sig.apiModel) {
     if (args.length === 0) return { kind: 'indexError' };
     args = args.slice(1);

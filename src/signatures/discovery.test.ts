@@ -3,6 +3,7 @@ import { LegacyError } from '../errors.ts';
 import { parseJson } from '../json/index.ts';
 import type { DocBearerAnswer } from '../upstream/index.ts';
 import { createDiscoverySource, type FetchDoc } from './discovery.ts';
+import { modelAbsent, type MethodSignature } from './signature.ts';
 
 const ttlMs = 300_000;
 
@@ -51,7 +52,7 @@ function setupWith(options: { serviceKey: string | undefined }, ...answers: (Doc
   const log = { debug: vi.fn(), info: vi.fn(), warn: vi.fn() };
   const source = createDiscoverySource({ fetchDoc, serviceKeyFor: () => options.serviceKey, ttlMs, log: log as never, now: () => t });
   const names = async (method: string, db = 'gw', model = 'x_custom.model', callerKey?: string) =>
-    (await source.lookup(db, model, method, undefined, callerKey))?.params.map((p) => p.name);
+    ((await source.lookup(db, model, method, undefined, callerKey)) as MethodSignature | undefined)?.params.map((p) => p.name);
   const keysAsked = () => fetchDoc.mock.calls.map((c) => c[2]);
   return {
     source,
@@ -64,7 +65,27 @@ function setupWith(options: { serviceKey: string | undefined }, ...answers: (Doc
   };
 }
 
+/** api_doc's `raise NotFound()` for `model_name not in self.env`: werkzeug's own text. */
+const noSuchModel = new LegacyError('internal', {
+  name: 'werkzeug.exceptions.NotFound',
+  message: 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.',
+});
+
 describe('createDiscoverySource()', () => {
+  it("says a model is absent to the lookup that fetched api_doc's 404 for it, and only to that one", async () => {
+    const s = setup(noSuchModel);
+    await expect(s.source.lookup('gw', 'no.such.model', 'search')).resolves.toBe(modelAbsent);
+    // the cached answer may be stale (a module installed since): the next call asks Odoo itself
+    await expect(s.source.lookup('gw', 'no.such.model', 'search')).resolves.toBeUndefined();
+    expect(s.fetchDoc).toHaveBeenCalledTimes(1);
+  });
+
+  it('says nothing of the model on any other 404', async () => {
+    const s = setup(notFound, upstreamHtml404());
+    await expect(s.source.lookup('gw', 'm.one', 'search')).resolves.toBeUndefined();
+    await expect(s.source.lookup('gw', 'm.two', 'search')).resolves.toBeUndefined();
+  });
+
   it('fetches a model once, then serves every method of it from the document', async () => {
     const s = setup(modified('"e1"', { action_a: ['note', 'flag'], action_b: [] }));
     await expect(s.source.lookup('gw', 'x_custom.model', 'action_a')).resolves.toEqual({
@@ -349,3 +370,11 @@ describe("createDiscoverySource() with the caller's key (no service key for the 
     for (const k of [demoKey, adminKey, 'b'.repeat(40), 'c'.repeat(40)]) expect(logged).not.toContain(k);
   });
 });
+
+/** An upstream without api_doc: its 404 page, read as an invalid answer. */
+function upstreamHtml404(): LegacyError {
+  return new LegacyError('upstream_invalid', {
+    name: 'legacy_rpc_gateway.UpstreamError',
+    message: 'upstream answered HTTP 404 text/html; charset=utf-8 (http://odoo)',
+  });
+}

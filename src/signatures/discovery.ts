@@ -18,7 +18,7 @@ import type { DocBearerAnswer } from '../upstream/index.ts';
 import { createRevalidatingCache, type Revalidatable } from './cache.ts';
 import { parseDocMethods } from './doc-signatures.ts';
 import type { SignatureSource } from './resolver.ts';
-import type { MethodSignature } from './signature.ts';
+import { modelAbsent, type MethodSignature, type ModelAbsent } from './signature.ts';
 
 /** Asks the upstream for one model's documentation with `key`, conditionally when `etag` is given. */
 export type FetchDoc = (
@@ -44,6 +44,11 @@ export interface DiscoveryOptions {
 }
 
 type Methods = ReadonlyMap<string, MethodSignature>;
+/** A model's documented methods; `absent` when /doc-bearer said the database has no such model. */
+interface Doc {
+  methods: Methods;
+  absent?: true;
+}
 type Condition = 'on' | 'forbidden' | 'unauthorized' | 'failing';
 /** One key to ask with: the service key or the caller's. */
 interface Candidate {
@@ -52,6 +57,19 @@ interface Candidate {
 }
 
 const noMethods: Methods = new Map();
+const noDoc: Doc = { methods: noMethods };
+
+/**
+ * werkzeug's own NotFound text: what api_doc's `doc_model` raises for `model_name not in self.env`
+ * (after the group check, so the key could read the docs). Any other 404 (no api_doc: an HTML page)
+ * says nothing about the model.
+ */
+const noSuchModelText =
+  'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.';
+
+function isNoSuchModel(err: unknown): boolean {
+  return err instanceof LegacyError && err.name === 'werkzeug.exceptions.NotFound' && err.message === noSuchModelText;
+}
 
 /** The shortest wait before a refused key is used again, whatever the TTL. */
 const offRetryMinMs = 60_000;
@@ -90,7 +108,7 @@ export function createDiscoverySource(options: DiscoveryOptions): SignatureSourc
   const { fetchDoc, serviceKeyFor, ttlMs, log } = options;
   const now = options.now ?? Date.now;
   const max = options.maxModels ?? 10_000;
-  const cache = createRevalidatingCache<Methods>({ max, now });
+  const cache = createRevalidatingCache<Doc>({ max, now });
   /** Databases whose service key was refused, until when. */
   const serviceOffUntil = new Map<string, number>();
   /** Caller keys (digests of db and key) that were refused, until when; bounded like the cache. */
@@ -138,22 +156,22 @@ export function createDiscoverySource(options: DiscoveryOptions): SignatureSourc
   }
 
   /** A fetch that did not give a document, other than a refused key. */
-  function failed(db: string, model: string, stale: Revalidatable<Methods> | undefined, err: unknown): Revalidatable<Methods> {
+  function failed(db: string, model: string, stale: Revalidatable<Doc> | undefined, err: unknown): Revalidatable<Doc> {
     if (conditionOf(err) === 'no-doc') {
       log.debug({ db, model }, 'no /doc-bearer documentation for this model');
-      return { value: noMethods, etag: undefined, expiresAt: now() + ttlMs };
+      return { value: isNoSuchModel(err) ? { methods: noMethods, absent: true } : noDoc, etag: undefined, expiresAt: now() + ttlMs };
     }
     report(db, 'failing', { model, error: err instanceof Error ? err.message : String(err) });
-    return { value: stale?.value ?? noMethods, etag: stale?.etag, expiresAt: now() + Math.min(ttlMs, failureRetryMaxMs) };
+    return { value: stale?.value ?? noDoc, etag: stale?.etag, expiresAt: now() + Math.min(ttlMs, failureRetryMaxMs) };
   }
 
   async function refresh(
     db: string,
     model: string,
-    stale: Revalidatable<Methods> | undefined,
+    stale: Revalidatable<Doc> | undefined,
     origin: CallOrigin | undefined,
     callerKey: string | undefined,
-  ): Promise<Revalidatable<Methods>> {
+  ): Promise<Revalidatable<Doc>> {
     for (const candidate of candidates(db, callerKey)) {
       let answer: DocBearerAnswer;
       try {
@@ -175,18 +193,25 @@ export function createDiscoverySource(options: DiscoveryOptions): SignatureSourc
       const methods = parseDocMethods(answer.body, model);
       if (methods === undefined) return failed(db, model, stale, new Error(`/doc-bearer/${model}.json is not a model document`));
       report(db, 'on');
-      return { value: methods, etag: answer.etag, expiresAt: now() + ttlMs };
+      return { value: { methods }, etag: answer.etag, expiresAt: now() + ttlMs };
     }
     // No key could ask: keep what there is, still due, so the next caller's key tries.
-    return stale ?? { value: noMethods, etag: undefined, expiresAt: now() };
+    return stale ?? { value: noDoc, etag: undefined, expiresAt: now() };
   }
 
   return {
     name: 'discovery',
-    async lookup(db, model, method, origin, callerKey) {
+    async lookup(db, model, method, origin, callerKey): Promise<MethodSignature | ModelAbsent | undefined> {
       try {
-        const entry = await cache.resolve(`${db}\u0000${model}`, (stale) => refresh(db, model, stale, origin, callerKey));
-        return entry.value.get(method);
+        let asked = false;
+        const entry = await cache.resolve(`${db}\u0000${model}`, (stale) => {
+          asked = true;
+          return refresh(db, model, stale, origin, callerKey);
+        });
+        // Only an answer fetched for this call says the model is absent: a cached one may be stale
+        // (a module installed since), so later calls send theirs and Odoo answers them.
+        if (entry.value.absent && asked) return modelAbsent;
+        return entry.value.methods.get(method);
       } catch (err) {
         log.warn(
           { db, model, error: err instanceof Error ? err.message : String(err) },

@@ -8,6 +8,7 @@ import { parseJson } from '../json/index.ts';
 import { createLogger } from '../log.ts';
 import type { DocBearerAnswer, DocBearerRequest, Upstream } from '../upstream/index.ts';
 import { createSignatureResolverFromConfig } from './from-config.ts';
+import type { MethodSignature } from './signature.ts';
 
 const key = '0123456789abcdef0123456789abcdef01234567';
 const dir = mkdtempSync(join(tmpdir(), 'gw-from-config-'));
@@ -124,7 +125,9 @@ describe('createSignatureResolverFromConfig()', () => {
     for (const method of ['action_gateway_demo', 'search']) {
       await expect(resolver.resolve('gw', 'res.partner', method)).resolves.toMatchObject({ source: 'override' });
     }
-    expect((await resolver.resolve('gw', 'res.partner', 'action_gateway_demo'))?.params.map((p) => p.name)).toEqual(['text']);
+    expect(
+      ((await resolver.resolve('gw', 'res.partner', 'action_gateway_demo')) as MethodSignature | undefined)?.params.map((p) => p.name),
+    ).toEqual(['text']);
     expect(upstream.docBearer).not.toHaveBeenCalled();
     expect(lines[0]).toMatchObject({ msg: 'signatures file loaded', file: path, models: 1, methods: 2 });
   });

@@ -3,6 +3,7 @@
  * when it does not fit (docs/architecture.md §4).
  */
 export { bindArguments } from './bind.ts';
+export { modelAbsent, type ModelAbsent } from './signature.ts';
 export { isPrivateMethod } from './private-methods.ts';
 export {
   builtinTable,

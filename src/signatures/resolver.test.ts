@@ -38,7 +38,7 @@ describe('createSignatureResolver()', () => {
   it('uses an injected table', async () => {
     const table: BuiltinTable = structuredClone(builtinTable);
     table.signatures['BaseModel.search']![1].reverse();
-    const sig = await createSignatureResolver({ table }).resolve('gw', 'res.partner', 'search');
+    const sig = (await createSignatureResolver({ table }).resolve('gw', 'res.partner', 'search')) as MethodSignature | undefined;
     expect(sig?.params.map((p) => p.name)).toEqual(['order', 'limit', 'offset', 'domain']);
   });
 
@@ -137,7 +137,7 @@ describe('createSignatureResolver(): an override that forwards its keywords', ()
   it('does not count them where the definition it calls takes *args too', async () => {
     const withVarargs = { ...base, params: [{ name: 'args', kind: 'VAR_POSITIONAL' as const }, ...base.params] };
     const other = createSignatureResolver({ sources: [sourceOf('discovery', { 'res.partner.message_post': withVarargs })] });
-    expect((await other.resolve('gw', 'res.partner', 'message_post'))?.forwardedKeywords).toBeUndefined();
+    expect(((await other.resolve('gw', 'res.partner', 'message_post')) as MethodSignature | undefined)?.forwardedKeywords).toBeUndefined();
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import type { CallOrigin } from '../call.ts';
 import { builtinTable, isBuiltinModel, lookupBuiltinSignature, type BuiltinTable } from './builtin-table.ts';
-import type { MethodSignature } from './signature.ts';
+import { modelAbsent, type MethodSignature, type ModelAbsent } from './signature.ts';
 import { createUpstreamChanges, type UpstreamChange, type UpstreamChanges } from './upstream-changes.ts';
 
 /** One place signatures come from. `undefined` means "not mine", and the next source is asked. */
@@ -19,12 +19,27 @@ export interface SignatureSource {
    * Host and forwarded headers (dbfilter). `callerKey` is the API key that call runs with: discovery
    * may ask with it where the database has no service key. Never logged.
    */
-  lookup(db: string, model: string, method: string, origin?: CallOrigin, callerKey?: string): Promise<MethodSignature | undefined>;
+  lookup(
+    db: string,
+    model: string,
+    method: string,
+    origin?: CallOrigin,
+    callerKey?: string,
+  ): Promise<MethodSignature | ModelAbsent | undefined>;
 }
 
 export interface SignatureResolver {
-  /** The signature of `model.method` in `db`, or `undefined` when no source knows the method. */
-  resolve(db: string, model: string, method: string, origin?: CallOrigin, callerKey?: string): Promise<MethodSignature | undefined>;
+  /**
+   * The signature of `model.method` in `db`, or `undefined` when no source knows the method, or
+   * {@link modelAbsent} when a source asked the upstream for this very call and it has no such model.
+   */
+  resolve(
+    db: string,
+    model: string,
+    method: string,
+    origin?: CallOrigin,
+    callerKey?: string,
+  ): Promise<MethodSignature | ModelAbsent | undefined>;
   /**
    * True when the built-in table describes `model` (686 models of two real installs): a method of it
    * that `resolve` does not know is then no public method of that model in either install.
@@ -77,6 +92,7 @@ export function createSignatureResolver(options: SignatureResolverOptions = {}):
       for (const source of sources) {
         const sig = await source.lookup(db, model, method, origin, callerKey);
         if (sig === undefined) continue;
+        if (sig === modelAbsent) return sig;
         if (sig.source !== 'discovered' || v19 === undefined) return sig;
         const change = changes.changeOf(db, model, method, series) ?? changes.noteListed(db, model, method, v19, sig, series);
         if (change !== undefined) return { ...v19, upstreamChange: change };

@@ -78,3 +78,11 @@ export interface UpstreamChange {
 export function hasDefault(param: Param): boolean {
   return param.default !== undefined;
 }
+
+/**
+ * What a signature lookup answers when the upstream has just said the model itself does not exist
+ * (`/doc-bearer/<model>.json`'s 404 for `model_name not in self.env`): the call that asked can give
+ * Odoo's unknown-model fault without sending the call itself, one request to Odoo as natively.
+ */
+export const modelAbsent: unique symbol = Symbol('the upstream has no such model');
+export type ModelAbsent = typeof modelAbsent;

@@ -168,6 +168,19 @@ export function baseUrlFinding(f: Findings): { level: 'info' | 'warn'; msg: stri
 }
 
 /**
+ * Odoo 19 shows its `limit_time_real` on no route (only `odoo/service/server.py` reads it), so the
+ * gateway cannot match it: the start-up block says what its own bound cuts, and how to match it.
+ */
+export function callTimeoutNotice(callTimeoutMs: number): string {
+  const s = `${callTimeoutMs / 1000} s`;
+  return (
+    `not visible over the API; --call-timeout ${s} cuts a legacy call still running after ${s}, which Odoo would finish ` +
+    `if its limit_time_real is longer (prefork workers; a threaded Odoo has no limit): set --call-timeout (CALL_TIMEOUT, ms) ` +
+    `to Odoo's limit_time_real (docs/configuration.md)`
+  );
+}
+
+/**
  * Creates the check (started by `start()`). `onVersionInfo` hears the upstream's `common.version()`
  * dict each time the check reads it (the version cache keeps it, so the series is known from start).
  */
@@ -242,6 +255,7 @@ export function createStartupCheck(
       `  Odoo version: ${version}`,
       `  JSON-2 answering: ${json2}`,
       `  proxy_mode: not visible over the API; set it in Odoo when the gateway forwards client addresses (docs/first-run.md)`,
+      `  limit_time_real: ${callTimeoutNotice(config.callTimeoutMs)}`,
       ...Object.entries(perDatabase).map(
         ([db, f]) => `  database ${db}: api_doc ${f.apiDoc}; web.base.url ${f.baseUrl}; web.base.url.freeze ${f.baseUrlFreeze}`,
       ),

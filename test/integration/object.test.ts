@@ -137,6 +137,21 @@ describe('check order', () => {
     });
   });
 
+  // a native client's call on an unknown model is one request to Odoo; so is the gateway's
+  it.each([
+    ['a method every model has, first call (discovery asks /doc-bearer)', 'search', [[]], 'no.model.a'],
+    ['a method every model has, later call (the document is cached)', 'search', [[]], 'no.model.a'],
+    ['a method with no signature and positional arguments', 'x_custom_action', [[1, 2], 'a'], 'no.model.b'],
+    ['the same again', 'x_custom_action', [[1, 2], 'a'], 'no.model.b'],
+  ])('costs Odoo one request for an unknown model: %s', async (_what, method, args, model) => {
+    stack.sim.clearLog();
+    expect(errorData((await call('execute_kw', 'demo', 2, key, model, method, args)).error)).toMatchObject({
+      name: 'odoo.exceptions.UserError',
+      message: `Object ${model} doesn't exist`,
+    });
+    expect(stack.sim.log.filter((r) => r.path.includes(model)).map((r) => r.path)).toHaveLength(1);
+  });
+
   it("answers an unknown database with psycopg2's OperationalError, and a blank one locally", async () => {
     expect(errorData((await call('execute_kw', 'nope', 2, key, 'res.partner', 'search', [[]])).error).message).toContain(
       'database "nope" does not exist',

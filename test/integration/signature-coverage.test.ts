@@ -10,7 +10,7 @@ import { startSimulator, type Simulator } from '../../sim/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { parseJson } from '../../src/json/index.ts';
 import { createLogger } from '../../src/log.ts';
-import { createSignatureResolverFromConfig } from '../../src/signatures/index.ts';
+import { createSignatureResolverFromConfig, type MethodSignature } from '../../src/signatures/index.ts';
 import { createUpstream, type Upstream } from '../../src/upstream/index.ts';
 
 type Counts = Record<'discovered' | 'builtin' | 'generic' | 'override' | 'fallback', number>;
@@ -33,7 +33,8 @@ async function countSources(flags: string[]): Promise<Counts> {
   const config = loadConfig(['--upstream', sim.url, ...flags], {});
   const resolver = createSignatureResolverFromConfig(config, upstream, createLogger('silent'));
   const counts: Counts = { discovered: 0, builtin: 0, generic: 0, override: 0, fallback: 0 };
-  for (const [model, method] of pairs) counts[(await resolver.resolve('demo', model, method))?.source ?? 'fallback']++;
+  for (const [model, method] of pairs)
+    counts[((await resolver.resolve('demo', model, method)) as MethodSignature | undefined)?.source ?? 'fallback']++;
   return counts;
 }
 

@@ -10,6 +10,7 @@ import { startSimulator, type Simulator } from '../../sim/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { startGateway, type RunningGateway } from '../../src/server/gateway.ts';
+import { captureLog } from '../support/captured-log.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 
 let stack: Stack | undefined;
@@ -28,6 +29,16 @@ async function readyz(adminUrl: string): Promise<{ status: number; body: { statu
 }
 
 describe('the start-up check', () => {
+  it("says --call-timeout may cut calls Odoo would finish, since Odoo's limit_time_real cannot be read", async () => {
+    const capture = captureLog('info');
+    stack = await startStack({ databases: ['gw'], log: capture.log, flags: ['--call-timeout', '600000'] });
+    await stack.gateway.startupCheck.start();
+    const block = capture.lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('upstream '));
+    expect(block?.msg).toContain(
+      "limit_time_real: not visible over the API; --call-timeout 600 s cuts a legacy call still running after 600 s, which Odoo would finish if its limit_time_real is longer (prefork workers; a threaded Odoo has no limit): set --call-timeout (CALL_TIMEOUT, ms) to Odoo's limit_time_real",
+    );
+  });
+
   it('finds the version, JSON-2, api_doc and the base URL parameters with the service key', async () => {
     stack = await startStack({ databases: ['gw'], flags: (s) => ['--service-key', `gw=${s.keyFor('gw', 'admin')}`] });
     await stack.gateway.startupCheck.start();
