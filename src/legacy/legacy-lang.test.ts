@@ -30,6 +30,17 @@ describe('createLegacyLang', () => {
     expect(calls).toHaveLength(3);
   });
 
+  it('asks once for many first calls together, and not at all after the client read its own context', async () => {
+    const { upstream, calls } = upstreamAnswering(() => new Map([['lang', 'fr_FR']]));
+    const lang = createLegacyLang(upstream);
+    const langs = await Promise.all(Array.from({ length: 20 }, () => lang.userLang('db', 'k', origin)));
+    expect(new Set(langs)).toEqual(new Set(['fr_FR']));
+    expect(calls).toEqual(['k res.users.context_get']);
+    lang.remember('db', 'seen', new Map([['lang', 'de_DE']]));
+    expect(await lang.userLang('db', 'seen', origin)).toBe('de_DE');
+    expect(calls).toHaveLength(1);
+  });
+
   it('knows no language when context_get fails, and asks again next time', async () => {
     const { upstream, calls } = upstreamAnswering(() => {
       throw new Error('down');

@@ -12,7 +12,7 @@
  */
 import type { CallOrigin } from '../call.ts';
 import type { Upstream } from '../upstream/index.ts';
-import { isStruct } from '../value.ts';
+import { isStruct, type Value } from '../value.ts';
 
 /** How long a user's language is reused, in ms: a changed preference shows within this. */
 export const userLangTtl = 60_000;
@@ -21,27 +21,47 @@ const maxEntries = 10_000;
 export interface LegacyLang {
   /** The caller's `context_get()['lang']` in `db`, undefined when it cannot be known. */
   userLang(db: string, key: string, origin: CallOrigin): Promise<string | undefined>;
+  /** Keeps the language a `context_get` the client itself made with this key answered (no lookup of its own then). */
+  remember(db: string, key: string, context: Value): void;
 }
 
 export function createLegacyLang(upstream: Upstream, now: () => number = Date.now): LegacyLang {
   const cache = new Map<string, { lang: string | undefined; at: number }>();
+  const keep = (slot: string, lang: string | undefined) => {
+    if (cache.size >= maxEntries) cache.clear();
+    cache.set(slot, { lang, at: now() });
+  };
+  const langOf = (context: Value): string | undefined => {
+    const value = isStruct(context) ? context.get('lang') : undefined;
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const inFlight = new Map<string, Promise<string | undefined>>();
+  async function lookUp(db: string, key: string, origin: CallOrigin): Promise<string | undefined> {
+    let lang: string | undefined;
+    try {
+      lang = langOf(await upstream.json2({ db, key, model: 'res.users', method: 'context_get', body: new Map() }, origin));
+    } catch {
+      // the call itself will report what is wrong; it runs with the request's default language
+      return undefined;
+    }
+    keep(`${db}\0${key}`, lang);
+    return lang;
+  }
   return {
-    async userLang(db, key, origin) {
+    remember(db, key, context) {
+      if (isStruct(context)) keep(`${db}\0${key}`, langOf(context));
+    },
+    userLang(db, key, origin) {
       const slot = `${db}\0${key}`;
       const hit = cache.get(slot);
-      if (hit !== undefined && now() - hit.at < userLangTtl) return hit.lang;
-      let lang: string | undefined;
-      try {
-        const context = await upstream.json2({ db, key, model: 'res.users', method: 'context_get', body: new Map() }, origin);
-        const value = isStruct(context) ? context.get('lang') : undefined;
-        lang = typeof value === 'string' && value !== '' ? value : undefined;
-      } catch {
-        // the call itself will report what is wrong; it runs with the request's default language
-        return undefined;
+      if (hit !== undefined && now() - hit.at < userLangTtl) return Promise.resolve(hit.lang);
+      // one look-up per key however many first calls arrive together
+      let pending = inFlight.get(slot);
+      if (pending === undefined) {
+        pending = lookUp(db, key, origin).finally(() => inFlight.delete(slot));
+        inFlight.set(slot, pending);
       }
-      if (cache.size >= maxEntries) cache.clear();
-      cache.set(slot, { lang, at: now() });
-      return lang;
+      return pending;
     },
   };
 }

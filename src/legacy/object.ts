@@ -223,7 +223,9 @@ async function callModel(
   }
 
   const { successors } = deps;
-  const lang = await requestLang(request, userLang);
+  // the user's own context_get translates nothing, and its answer is the language the lookup would ask for
+  const asksLang = model === 'res.users' && method === 'context_get';
+  const lang = asksLang ? undefined : await requestLang(request, userLang);
   const call = { db, key, model, method, body: request, acceptLanguage: lang === undefined ? undefined : acceptLanguageFor(lang) };
   // the upstream's method of this name is not 19.0's: its successor answers, or a fault says why
   if (sig?.upstreamChange !== undefined) return serveChanged(deps, call, sig.upstreamChange, origin);
@@ -243,6 +245,7 @@ async function callModel(
     if (cut !== undefined && !readsOnly(method)) throw outcomeUnknown(err as LegacyError, cut, model, method);
     throw errorFromUpstream(err, { model, method }, sig, series);
   }
+  if (asksLang) deps.legacyLang.remember(db, key, answer.value());
   if (target.xmlrpc && mayRefuseMarshal(model, method, answer.json)) {
     const fault = xmlrpcMarshalFault(model, method, answer.value());
     if (fault) throw fault;
