@@ -4,24 +4,11 @@
  */
 import type { Value } from '../src/value.ts';
 import type { Database } from './database.ts';
-import { type FieldDef, fieldFromAttrs } from './fields.ts';
+import { fieldAttrs, type FieldDef, fieldFromAttrs } from './fields.ts';
 import type { KeyStore } from './key-store.ts';
 
-function attrs(type: string, string: string, extra: Record<string, Value> = {}): Map<string, Value> {
-  return new Map<string, Value>(
-    Object.entries({
-      type,
-      string,
-      required: false,
-      readonly: true,
-      store: true,
-      searchable: true,
-      sortable: true,
-      groupable: true,
-      ...extra,
-    }),
-  );
-}
+/** Every field of the model is read-only (the key store writes them). */
+const attrs = (type: string, string: string, extra: Record<string, Value> = {}) => fieldAttrs(type, string, { readonly: true, ...extra });
 
 /** The fields of `res.users.apikeys` (odoo/addons/base/models/res_users.py `APIKeys`). */
 export function apiKeyFields(): Map<string, FieldDef> {

@@ -58,6 +58,23 @@ function attrBool(attrs: Struct, key: string, dflt: boolean): boolean {
   return typeof v === 'boolean' ? v : dflt;
 }
 
+/** A stored field's `fields_get` attributes as Odoo 19 answers them for a plain field, with `extra` on top. */
+export function fieldAttrs(type: string, string: string, extra: Record<string, Value> = {}): Map<string, Value> {
+  return new Map<string, Value>(
+    Object.entries({
+      type,
+      string,
+      required: false,
+      readonly: false,
+      store: true,
+      searchable: true,
+      sortable: true,
+      groupable: true,
+      ...extra,
+    }),
+  );
+}
+
 /** Builds a field from its `fields_get` attributes. */
 export function fieldFromAttrs(name: string, attrs: Struct): FieldDef {
   const selection = attrs.get('selection');

@@ -13,7 +13,7 @@
 import type { Value } from '../src/value.ts';
 import { internalGroupNames, shareReadable, systemGroupNames } from './access.ts';
 import type { Database } from './database.ts';
-import { type FieldDef, fieldFromAttrs } from './fields.ts';
+import { fieldAttrs, type FieldDef, fieldFromAttrs } from './fields.ts';
 import { rulesFor } from './rules/index.ts';
 
 export const irAccessDescription = 'Access';
@@ -38,40 +38,24 @@ const crudSelection: [string, string][] = [
   ['d', 'Delete'],
 ];
 
-function attrs(type: string, string: string, extra: Record<string, Value> = {}): Map<string, Value> {
-  return new Map<string, Value>(
-    Object.entries({
-      type,
-      string,
-      required: false,
-      readonly: false,
-      store: true,
-      searchable: true,
-      sortable: true,
-      groupable: true,
-      ...extra,
-    }),
-  );
-}
-
 /** The stored fields of `ir.access` the simulator keeps (not the computed `kind`, `is_standard`, `for_*`, nor `note`). */
 export function irAccessFields(): Map<string, FieldDef> {
   const defs: [string, Map<string, Value>][] = [
-    ['id', attrs('integer', 'ID', { readonly: true })],
-    ['name', attrs('char', 'Name', { required: true })],
-    ['active', attrs('boolean', 'Active', { help: 'Only active accesses are taken into account when checking access rights.' })],
-    ['model_id', attrs('many2one', 'Model', { relation: 'ir.model', required: true })],
-    ['group_id', attrs('many2one', 'Group', { relation: 'res.groups' })],
+    ['id', fieldAttrs('integer', 'ID', { readonly: true })],
+    ['name', fieldAttrs('char', 'Name', { required: true })],
+    ['active', fieldAttrs('boolean', 'Active', { help: 'Only active accesses are taken into account when checking access rights.' })],
+    ['model_id', fieldAttrs('many2one', 'Model', { relation: 'ir.model', required: true })],
+    ['group_id', fieldAttrs('many2one', 'Group', { relation: 'res.groups' })],
     [
       'operation',
-      attrs('selection', 'Operation', {
+      fieldAttrs('selection', 'Operation', {
         required: true,
         selection: crudSelection,
         help: "Which operation(s) this access applies to, a subset of 'crud'.",
       }),
     ],
-    ['domain', attrs('char', 'Domain', { help: 'The operations will only be allowed for records in this domain' })],
-    ['display_name', attrs('char', 'Display Name', { readonly: true, store: false, sortable: false, groupable: false })],
+    ['domain', fieldAttrs('char', 'Domain', { help: 'The operations will only be allowed for records in this domain' })],
+    ['display_name', fieldAttrs('char', 'Display Name', { readonly: true, store: false, sortable: false, groupable: false })],
   ];
   return new Map(defs.map(([name, a]) => [name, fieldFromAttrs(name, a)]));
 }

@@ -6,44 +6,28 @@
  */
 import type { Value } from '../src/value.ts';
 import type { Database } from './database.ts';
-import { type FieldDef, fieldFromAttrs } from './fields.ts';
+import { fieldAttrs, type FieldDef, fieldFromAttrs } from './fields.ts';
 
 /** The model's `_description` and `_order` (odoo/addons/base/models/ir_model.py `IrModel`). */
 export const irModelDescription = 'Models';
 export const irModelOrder = 'model';
 
-function attrs(type: string, string: string, extra: Record<string, Value> = {}): Map<string, Value> {
-  return new Map<string, Value>(
-    Object.entries({
-      type,
-      string,
-      required: false,
-      readonly: false,
-      store: true,
-      searchable: true,
-      sortable: true,
-      groupable: true,
-      ...extra,
-    }),
-  );
-}
-
 /** The fields of `ir.model` the simulator keeps. */
 export function irModelFields(): Map<string, FieldDef> {
   const defs: [string, Map<string, Value>][] = [
-    ['id', attrs('integer', 'ID', { readonly: true })],
-    ['name', attrs('char', 'Model Description', { required: true, translate: true })],
-    ['model', attrs('char', 'Model', { required: true })],
+    ['id', fieldAttrs('integer', 'ID', { readonly: true })],
+    ['name', fieldAttrs('char', 'Model Description', { required: true, translate: true })],
+    ['model', fieldAttrs('char', 'Model', { required: true })],
     [
       'state',
-      attrs('selection', 'Type', {
+      fieldAttrs('selection', 'Type', {
         selection: [
           ['manual', 'Custom Object'],
           ['base', 'Base Object'],
         ],
       }),
     ],
-    ['transient', attrs('boolean', 'Transient Model')],
+    ['transient', fieldAttrs('boolean', 'Transient Model')],
   ];
   return new Map(defs.map(([name, a]) => [name, fieldFromAttrs(name, a)]));
 }

@@ -10,7 +10,7 @@
  * The simulator's databases hold no `ir.module.module` until a test installs a module this way:
  * an upstream without that model is one where no module is installed.
  */
-import { fieldFromAttrs } from './fields.ts';
+import { fieldFromAttrs, fieldAttrs } from './fields.ts';
 import type { Database } from './database.ts';
 import { OdooError, userError } from './errors.ts';
 import type { MethodSpec } from './seed.ts';
@@ -21,22 +21,6 @@ import type { Value } from '../src/value.ts';
 /** States in which a module's Python code is loaded (its post_load hook ran). */
 const loadedStates = new Set(['installed', 'to upgrade', 'to remove']);
 
-function attrs(type: string, string: string, extra: Record<string, Value> = {}): Map<string, Value> {
-  return new Map<string, Value>(
-    Object.entries({
-      type,
-      string,
-      required: false,
-      readonly: false,
-      store: true,
-      searchable: true,
-      sortable: true,
-      groupable: true,
-      ...extra,
-    }),
-  );
-}
-
 /** Adds `ir.module.module` (name, state) to `db` and its methods to the simulator's table, once. */
 function moduleStore(db: Database, methods: Map<string, Map<string, MethodSpec>>): ModelStore {
   if (!methods.has('ir.module.module')) methods.set('ir.module.module', sharedMethodSpecs());
@@ -44,9 +28,9 @@ function moduleStore(db: Database, methods: Map<string, Map<string, MethodSpec>>
   if (store === undefined) {
     const fields = new Map(
       [
-        ['id', attrs('integer', 'ID', { readonly: true })],
-        ['name', attrs('char', 'Technical Name', { required: true })],
-        ['state', attrs('selection', 'Status')],
+        ['id', fieldAttrs('integer', 'ID', { readonly: true })],
+        ['name', fieldAttrs('char', 'Technical Name', { required: true })],
+        ['state', fieldAttrs('selection', 'Status')],
       ].map(([name, a]) => [name as string, fieldFromAttrs(name as string, a as Map<string, Value>)]),
     );
     store = new ModelStore('ir.module.module', 'Module', fields, 'name', true);
@@ -76,7 +60,7 @@ function addRpcConfigField(db: Database): void {
   const old = db.model('ir.model');
   if (old === undefined || old.fields.has('rpc_config_edit')) return;
   const fields = new Map(old.fields);
-  fields.set('rpc_config_edit', fieldFromAttrs('rpc_config_edit', attrs('text', 'Rpc Config Edit')));
+  fields.set('rpc_config_edit', fieldFromAttrs('rpc_config_edit', fieldAttrs('text', 'Rpc Config Edit')));
   const store = new ModelStore(old.name, old.description, fields, old.order, old.seeded);
   for (const row of old.rows.values()) store.insert({ ...row, v: { rpc_config_edit: false, ...row.v } });
   db.models.set('ir.model', store);
