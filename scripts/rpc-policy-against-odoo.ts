@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
 import { startGateway } from '../src/server/gateway.ts';
+import { mintKey } from './mint-key.ts';
 
 const { values } = parseArgs({
   options: {
@@ -30,30 +31,7 @@ if (values.db === undefined) throw new Error('--db is required (a database copy 
 const { upstream, db } = { upstream: values.upstream, db: values.db };
 const calls = Number(values.calls);
 
-/** An API key of `login`, minted as the gateway mints one (web session + identity check). */
-async function mintKey(login: string, password: string): Promise<string> {
-  let cookie = '';
-  const rpc = async (path: string, params: unknown): Promise<Record<string, unknown>> => {
-    const res = await fetch(upstream + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params }),
-    });
-    const set = res.headers.get('set-cookie');
-    if (set !== null) cookie = set.split(';')[0] as string;
-    const body = (await res.json()) as { result?: unknown; error?: unknown };
-    if (body.error !== undefined) throw new Error(`${path}: ${JSON.stringify(body.error)}`);
-    return body.result as Record<string, unknown>;
-  };
-  const kw = (model: string, method: string, args: unknown[], kwargs = {}) => rpc('/web/dataset/call_kw', { model, method, args, kwargs });
-  await rpc('/web/session/authenticate', { db, login, password });
-  let desc = (await kw('res.users.apikeys.description', 'create', [{ name: 'rpc-policy-against-odoo', duration: '1' }])) as unknown;
-  if (Array.isArray(desc)) desc = desc[0];
-  let act = await kw('res.users.apikeys.description', 'make_key', [[desc]]);
-  if (act.res_model === 'res.users.identitycheck')
-    act = await kw('res.users.identitycheck', 'run_check', [[act.res_id]], { context: { password } });
-  return (act.context as { default_key: string }).default_key;
-}
+const mint = (login: string, password: string) => mintKey(upstream, db, login, password, 'rpc-policy-against-odoo');
 
 /** A `search_read` as rpc-policy.ts sends it. */
 async function searchRead(key: string, model: string, domain: unknown[], fields: string[]): Promise<{ status: number; body: unknown }> {
@@ -78,8 +56,8 @@ const policyLook = (key: string) =>
   );
 
 async function main(): Promise<void> {
-  const adminKey = await mintKey('admin', 'admin');
-  const demoKey = await mintKey('demo', 'demo');
+  const adminKey = await mint('admin', 'admin');
+  const demoKey = await mint('demo', 'demo');
   const admin = await policyLook(adminKey);
   const demo = await policyLook(demoKey);
   // the second look (ir.model, once rpc_helper is listed) with a non-administrator's key

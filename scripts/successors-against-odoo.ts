@@ -24,6 +24,7 @@ import { startGateway } from '../src/server/gateway.ts';
 import { struct, type Value } from '../src/value.ts';
 import { encodeRequest } from '../test/fixtures-xml/xmlrpc-request.ts';
 import { seededRandom as random } from '../test/differential/generate.ts';
+import { mintKey } from './mint-key.ts';
 
 const { values } = parseArgs({
   options: {
@@ -180,30 +181,7 @@ function describe(user: string, shape: Shape): string {
   return `${user} ${shape.model}.read_group(${JSON.stringify(shape.args)}, ${JSON.stringify(shape.kwargs)})`;
 }
 
-/** An API key for admin, minted as the gateway mints one (web session + identity check): the service key. */
-async function mintAdminKey(): Promise<string> {
-  let cookie = '';
-  const rpc = async (path: string, params: unknown): Promise<Record<string, unknown>> => {
-    const res = await fetch(upstream + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params }),
-    });
-    const set = res.headers.get('set-cookie');
-    if (set !== null) cookie = set.split(';')[0] as string;
-    const body = (await res.json()) as { result?: unknown; error?: unknown };
-    if (body.error !== undefined) throw new Error(`${path}: ${JSON.stringify(body.error)}`);
-    return body.result as Record<string, unknown>;
-  };
-  const kw = (model: string, method: string, args: unknown[], kwargs = {}) => rpc('/web/dataset/call_kw', { model, method, args, kwargs });
-  await rpc('/web/session/authenticate', { db, login: 'admin', password: 'admin' });
-  let desc = (await kw('res.users.apikeys.description', 'create', [{ name: 'successors-against-odoo', duration: '1' }])) as unknown;
-  if (Array.isArray(desc)) desc = desc[0];
-  let act = await kw('res.users.apikeys.description', 'make_key', [[desc]]);
-  if (act.res_model === 'res.users.identitycheck')
-    act = await kw('res.users.identitycheck', 'run_check', [[act.res_id]], { context: { password: 'admin' } });
-  return (act.context as { default_key: string }).default_key;
-}
+const mintAdminKey = () => mintKey(upstream, db, 'admin', 'admin', 'successors-against-odoo');
 
 /** A difference COMPATIBILITY.md lists, by its section, or undefined. */
 function listedReason(native: string, through: string): string | undefined {
