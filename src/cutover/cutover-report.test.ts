@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withCutover, withCutoverSliced, type ShadowStatus } from './cutover-report.ts';
-import { fleetOf } from './fleet.ts';
+import { createFleetTable } from './fleet.ts';
 import { turnCounter } from '../../test/support/turn-counter.ts';
 import { createMigrationReport, type ReportedCall } from '../report/migration-report.ts';
 
@@ -129,7 +129,9 @@ describe('the top clients of a method', () => {
     });
     const { clients } = report.snapshot();
     const all = clients.map((c) => ({ client: `(no database) / anonymous / ${c.userAgent} @ 10.0.0.5`, calls: c.calls }));
-    const [row] = fleetOf(clients);
+    const table = createFleetTable();
+    for (const c of clients) table.add(c);
+    const [row] = table.rows();
     expect(row?.topClients).toEqual([...all].sort((a, b) => b.calls - a.calls).slice(0, 3));
     expect(row?.topClients.map((t) => t.calls)).toEqual([5, 5, 5]);
   });
@@ -243,7 +245,7 @@ describe("recognising n8n's Odoo node", () => {
   });
 
   it('says it on the page', async () => {
-    const { renderReportPage } = await import('./report-page.ts');
+    const { renderReportPage } = await import('../../test/support/render-report-page.ts');
     const html = renderReportPage(withCutover(createMigrationReportWith(n8n()), on));
     expect(html).toContain('<h5>Recognised: n8n&#39;s Odoo node</h5>');
     expect(html).toMatch(
@@ -305,7 +307,7 @@ describe('clients that share a User-Agent', () => {
   });
 
   it('on one host, by the login alone, said under each on the page', async () => {
-    const { renderReportPage } = await import('./report-page.ts');
+    const { renderReportPage } = await import('../../test/support/render-report-page.ts');
     const html = renderReportPage(
       withCutover(createMigrationReportWith(py({ user: 'login:aaaaaaaaaaaa' }), py({ user: 'login:bbbbbbbbbbbb' })), on),
     );

@@ -102,10 +102,3 @@ export function createFleetTable(verdicts?: Verdicts): FleetTable {
     },
   };
 }
-
-/** The fleet table of `clients`: the methods called by the most clients first, then by calls. */
-export function fleetOf(clients: readonly ClientReport[], verdicts?: Verdicts): FleetMethod[] {
-  const table = createFleetTable(verdicts);
-  for (const c of clients) table.add(c);
-  return table.rows();
-}

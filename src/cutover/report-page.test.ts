@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMigrationReport } from '../report/migration-report.ts';
 import type { ShadowStatus } from './cutover-report.ts';
-import { renderReportPage } from './report-page.ts';
+import { renderReportPage } from '../../test/support/render-report-page.ts';
 
 describe('renderReportPage()', () => {
   it('says so when no call was seen', () => {

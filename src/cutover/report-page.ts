@@ -35,11 +35,6 @@ pre{background:#f6f6f6;padding:.4rem .6rem;overflow-x:auto;white-space:pre-wrap;
 /** Methods listed per client on the page (the JSON lists all the report keeps). */
 export const methodsShownPerClient = 10;
 
-/** Renders the page for `snapshot` at once (tests, small reports). */
-export function renderReportPage(snapshot: ReportSnapshot | CutoverSnapshot): string {
-  return [...reportPageChunks(snapshot)].join('');
-}
-
 /**
  * The page for `snapshot` in pieces (one per fleet row and per client), so that a server can send
  * it while yielding to other work between pieces. The fleet table comes first: what to migrate;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { switchReadinessOf, withCutover } from './cutover-report.ts';
-import { renderReportPage } from './report-page.ts';
+import { renderReportPage } from '../../test/support/render-report-page.ts';
 import type { MethodReport, ReportSnapshot } from '../report/migration-report.ts';
 
 const m = (modelMethod: string, shadow?: MethodReport['shadow']): MethodReport => ({
