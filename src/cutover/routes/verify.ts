@@ -17,12 +17,10 @@ import type { Dialect } from '../../call.ts';
 import type { Logger } from '../../log.ts';
 import type { ShadowDifference, ShadowOutcome } from '../../report/migration-report.ts';
 import type { CallOutcome, WireResponse } from '../../wire/response.ts';
-import type { Difference } from '../compare/compare.ts';
-import { answerText } from '../shadow/answer-copy.ts';
 import { viewAnswer, type AnswerView } from '../shadow/answer-view.ts';
 import { createBound } from '../shadow/bound.ts';
-import { compareAnswers, type HttpAnswer } from '../shadow/compare-answers.ts';
-import { explainDifference, intendedDeviations, type IntendedDeviation } from '../shadow/intended.ts';
+import { gatewayAnswerOf, judgeAnswers, type HttpAnswer } from '../shadow/compare-answers.ts';
+import { intendedDeviations, type IntendedDeviation } from '../shadow/intended.ts';
 import { mayShadow } from '../shadow/policy.ts';
 import { redactDifferences, redactText, renderAnswer, secretsOf } from '../shadow/redact.ts';
 import { maxCompareBytes } from '../shadow/shadow.ts';
@@ -102,32 +100,9 @@ export function createVerifier(deps: VerifierDeps): Verifier {
   const report = (x: VerifyExchange, outcome: ShadowOutcome, extra: Partial<VerifyResult> = {}) =>
     onResult({ userAgent: x.origin.userAgent, ip: x.origin.ip, call: x.call, outcome, ...extra });
 
-  async function gatewayAnswer(x: VerifyExchange): Promise<HttpAnswer | Error> {
-    try {
-      const answer = await x.translate();
-      const text = await answerText(answer, maxCompareBytes);
-      if (text === undefined) return new Error(`the gateway's answer is larger than ${maxCompareBytes} bytes`);
-      return { status: answer.status, contentType: answer.contentType, body: text };
-    } catch (err) {
-      return err instanceof Error ? err : new Error(String(err));
-    }
-  }
-
-  function judge(
-    x: VerifyExchange,
-    gateway: HttpAnswer,
-    legacy: HttpAnswer,
-  ): { equal: true } | { deviation: string } | { differences: Difference[] } {
-    const differences = compareAnswers(x.dialect, gateway, legacy);
-    if (differences.length === 0) return { equal: true };
-    const deviation = explainDifference(
-      deviations,
-      { service: x.call.service, method: x.call.method },
-      viewAnswer(x.dialect, gateway.body),
-      viewAnswer(x.dialect, legacy.body),
-    );
-    return deviation === undefined ? { differences } : { deviation };
-  }
+  const gatewayAnswer = (x: VerifyExchange) => gatewayAnswerOf(() => x.translate(), maxCompareBytes);
+  const judge = (x: VerifyExchange, gateway: HttpAnswer, legacy: HttpAnswer) =>
+    judgeAnswers(deviations, x.dialect, { service: x.call.service, method: x.call.method }, gateway, legacy);
 
   async function compare(x: VerifyExchange): Promise<void> {
     const gateway = await gatewayAnswer(x);

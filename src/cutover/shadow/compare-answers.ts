@@ -6,6 +6,10 @@
  * database moments apart, so `write_date` too — and XML bytes are not compared (a client reads values).
  */
 import type { Dialect } from '../../call.ts';
+import type { WireResponse } from '../../wire/response.ts';
+import { answerText } from './answer-copy.ts';
+import { viewAnswer, type AnswerView } from './answer-view.ts';
+import { explainDifference, type IntendedDeviation } from './intended.ts';
 import { compareHttp, compareJsonrpcBodies, compareXmlrpcBodies, type Difference, type ValueCompareOptions } from '../compare/compare.ts';
 
 /** One HTTP answer, whole. */
@@ -27,4 +31,31 @@ export function compareAnswers(dialect: Dialect, gateway: HttpAnswer, legacy: Ht
   return dialect === 'jsonrpc'
     ? compareJsonrpcBodies(legacy.body, gateway.body, exact)
     : compareXmlrpcBodies(legacy.body, gateway.body, exact);
+}
+
+/** The gateway's own answer to a call (`answer`), read whole up to `maxBytes` for comparing, or what went wrong. */
+export async function gatewayAnswerOf(answer: () => Promise<WireResponse>, maxBytes: number): Promise<HttpAnswer | Error> {
+  try {
+    const response = await answer();
+    const text = await answerText(response, maxBytes);
+    if (text === undefined) return new Error(`the gateway's answer is larger than ${maxBytes} bytes`);
+    return { status: response.status, contentType: response.contentType, body: text };
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+/** One pair judged: equal, an intended deviation COMPATIBILITY.md lists (named), or the differences. */
+export function judgeAnswers(
+  deviations: readonly IntendedDeviation[],
+  dialect: Dialect,
+  call: { service: string; method: string },
+  gateway: HttpAnswer,
+  legacy: HttpAnswer,
+  legacyView: AnswerView = viewAnswer(dialect, legacy.body),
+): { equal: true } | { deviation: string } | { differences: Difference[] } {
+  const differences = compareAnswers(dialect, gateway, legacy);
+  if (differences.length === 0) return { equal: true };
+  const deviation = explainDifference(deviations, call, viewAnswer(dialect, gateway.body), legacyView);
+  return deviation === undefined ? { differences } : { deviation };
 }

@@ -9,15 +9,14 @@
  * bound on shadow calls in flight is full the shadow is dropped and counted.
  */
 import type { CallOrigin, Dialect } from '../../call.ts';
-import type { Difference } from '../compare/compare.ts';
 import type { Logger } from '../../log.ts';
 import type { ShadowDifference, ShadowOutcome } from '../../report/migration-report.ts';
 import type { LegacyEndpointClient } from '../../upstream/index.ts';
 import type { CallOutcome, WireResponse } from '../../wire/response.ts';
-import { answerText, copyAnswer } from './answer-copy.ts';
+import { copyAnswer } from './answer-copy.ts';
 import { viewAnswer, type AnswerView } from './answer-view.ts';
-import { compareAnswers, type HttpAnswer } from './compare-answers.ts';
-import { explainDifference, intendedDeviations, type IntendedDeviation } from './intended.ts';
+import { gatewayAnswerOf, judgeAnswers, type HttpAnswer } from './compare-answers.ts';
+import { intendedDeviations, type IntendedDeviation } from './intended.ts';
 import { createBound } from './bound.ts';
 import { createGoneServices, goneReason, type GoneService } from './legacy-gone.ts';
 import { isRefusedLogin, mayShadow } from './policy.ts';
@@ -124,35 +123,10 @@ export function createShadow(deps: ShadowDeps): Shadow {
     }
   }
 
-  async function askGateway(exchange: ShadowExchange): Promise<HttpAnswer | Error> {
-    try {
-      const answer = await exchange.replay();
-      const text = await answerText(answer, maxCompareBytes);
-      if (text === undefined) return new Error(`the gateway's answer is larger than ${maxCompareBytes} bytes`);
-      return { status: answer.status, contentType: answer.contentType, body: text };
-    } catch (err) {
-      return err instanceof Error ? err : new Error(String(err));
-    }
-  }
-
+  const askGateway = (exchange: ShadowExchange) => gatewayAnswerOf(() => exchange.replay(), maxCompareBytes);
   /** Compares one pair: equal, intended (with the deviation), or the differences. */
-  function judge(
-    exchange: ShadowExchange,
-    call: CallOutcome,
-    gateway: HttpAnswer,
-    legacy: HttpAnswer,
-    legacyView: AnswerView,
-  ): { equal: true } | { deviation: string } | { differences: Difference[] } {
-    const differences = compareAnswers(exchange.dialect, gateway, legacy);
-    if (differences.length === 0) return { equal: true };
-    const deviation = explainDifference(
-      deviations,
-      { service: call.service, method: call.method },
-      viewAnswer(exchange.dialect, gateway.body),
-      legacyView,
-    );
-    return deviation === undefined ? { differences } : { deviation };
-  }
+  const judge = (exchange: ShadowExchange, call: CallOutcome, gateway: HttpAnswer, legacy: HttpAnswer, legacyView: AnswerView) =>
+    judgeAnswers(deviations, exchange.dialect, { service: call.service, method: call.method }, gateway, legacy, legacyView);
 
   async function run(exchange: ShadowExchange, copy: Promise<{ text: string } | { tooLarge: true } | undefined>): Promise<void> {
     const answer = await copy;
