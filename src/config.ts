@@ -67,6 +67,13 @@ function secretFileSetting(flag: string, env: string, secretName: string, what: 
 }
 
 /** Each secret setting's file form (key of the file setting → key of the setting it fills). */
+/** A bearer token a client sends the admin port (`--admin-token`, `--routes-token`). */
+const bearerToken = z
+  .string()
+  .min(16)
+  .regex(/^[\x21-\x7e]+$/);
+const bearerTokenAccepts = '16 or more printable ASCII characters without spaces, e.g. the output of `openssl rand -hex 24`';
+
 export const secretFileForms = {
   adminTokenFile: { key: 'adminToken', what: 'the admin token' },
   serviceKeyFile: { key: 'serviceKey', what: 'the service keys' },
@@ -125,12 +132,8 @@ export const settings = {
   adminToken: {
     flag: 'admin-token',
     env: 'ADMIN_TOKEN',
-    schema: z
-      .string()
-      .min(16)
-      .regex(/^[\x21-\x7e]+$/)
-      .optional(),
-    accepts: '16 or more printable ASCII characters without spaces, e.g. the output of `openssl rand -hex 24`',
+    schema: bearerToken.optional(),
+    accepts: bearerTokenAccepts,
     secret: true,
     help: 'Bearer token the admin port requires for /metrics and the migration report (/readyz stays open for probes). Required when --admin-host listens beyond loopback. Default none.',
   },
@@ -657,12 +660,8 @@ export const settings = {
   routesToken: {
     flag: 'routes-token',
     env: 'ROUTES_TOKEN',
-    schema: z
-      .string()
-      .min(16)
-      .regex(/^[\x21-\x7e]+$/)
-      .optional(),
-    accepts: '16 or more printable ASCII characters without spaces, e.g. the output of `openssl rand -hex 24`',
+    schema: bearerToken.optional(),
+    accepts: bearerTokenAccepts,
     secret: true,
     help: 'Bearer token POST /gateway/routes/reload on the admin port requires (reloading the routes changes what reaches Odoo, so it has a token of its own). Default none: the endpoint answers 403 and only SIGHUP reloads.',
   },

@@ -27,12 +27,13 @@ export interface ChildGateway {
 }
 
 /** Starts `src/main.ts` with `args` (plus `--port 0 --admin-port 0 --log-format json`) and waits until it listens. */
-export async function startChildGateway(args: string[], nodeArgs: string[] = []): Promise<ChildGateway> {
+export async function startChildGateway(args: string[], nodeArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ChildGateway> {
   const child = spawn(
     process.execPath,
     [...nodeArgs, '--import', 'tsx', 'src/main.ts', '--port', '0', '--admin-port', '0', '--log-format', 'json', ...args],
     {
       cwd: root,
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -12,5 +12,7 @@ process.on('SIGUSR2', async () => {
     await pause();
   }
   const m = process.memoryUsage();
-  process.stdout.write(`${JSON.stringify({ msg: 'gc figures', heapUsed: m.heapUsed, external: m.external, rss: m.rss })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ msg: 'gc figures', heapUsed: m.heapUsed, external: m.external, heapTotal: m.heapTotal, rss: m.rss })}\n`,
+  );
 });
