@@ -51,6 +51,7 @@ import { createLogger } from '../src/log.ts';
 import { startGateway, type RunningGateway } from '../src/server/gateway.ts';
 import { createUpstream } from '../src/upstream/index.ts';
 import { startPrivateRedis } from '../test/support/redis.ts';
+import { createCallValues } from '../src/call.ts';
 
 const { values } = parseArgs({
   options: {
@@ -223,6 +224,7 @@ async function main(): Promise<void> {
       proto: 'http' as const,
       userAgent: 'hold-up-against-odoo',
       requestId: 'mint',
+      values: createCallValues(),
       signal: AbortSignal.timeout(60_000),
     };
     const minted = await mintKey(

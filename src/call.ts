@@ -2,7 +2,6 @@
  * The call model: what a wire dialect decodes a request into and what the legacy services receive.
  * This is the only product type the wire codecs share with the rest of the gateway.
  */
-import type { CallSpan, ClientTraceContext } from './tracing/call-tracer.ts';
 import type { Value } from './value.ts';
 
 /** `/xmlrpc/<service>` (string faultCodes), `/xmlrpc/2/<service>` (int faultCodes), `/jsonrpc`. */
@@ -24,7 +23,48 @@ export interface LegacyCall {
   argsNotIterable?: Value;
 }
 
-/** Where a call comes from: the facts upstream headers, logs and throttles need. Never secrets. */
+/** The client's W3C trace context headers, as received (checked by `clientTraceContext`, src/tracing). */
+export interface ClientTraceContext {
+  traceparent: string;
+  tracestate?: string;
+}
+
+/**
+ * A typed value a call carries, declared by the layer that fills it (connect-es's context values):
+ * `values.get(key)` is the key's `initial` until a layer sets it. One call, one set of values: what
+ * a layer learns about the call (its caller, the JSON-2 body it bound to, its span) travels with it,
+ * not in a side table keyed by the call.
+ */
+export interface CallKey<T> {
+  readonly id: symbol;
+  readonly initial: T;
+}
+
+/** Declares a key; `description` names it in a debugger. */
+export function callKey<T>(description: string, initial: T): CallKey<T> {
+  return { id: Symbol(description), initial };
+}
+
+/** The values of one call. */
+export interface CallValues {
+  get<T>(key: CallKey<T>): T;
+  set<T>(key: CallKey<T>, value: T): void;
+}
+
+/** An empty set of values. */
+export function createCallValues(): CallValues {
+  const held = new Map<symbol, unknown>();
+  return {
+    get: <T>(key: CallKey<T>) => (held.has(key.id) ? (held.get(key.id) as T) : key.initial),
+    set: (key, value) => void held.set(key.id, value),
+  };
+}
+
+/**
+ * The context of one call, built once by the server (src/server/app.ts): where it comes from — the
+ * facts upstream headers, logs and throttles need, never secrets —, its signal, and the values the
+ * layers fill as it runs.
+ */
 export interface CallOrigin {
   /** The client's `Host` header (may be empty). */
   host: string;
@@ -40,8 +80,28 @@ export interface CallOrigin {
   signal: AbortSignal;
   /** The client's W3C trace context (`traceparent`, `tracestate`), passed on upstream. */
   traceContext?: ClientTraceContext | undefined;
-  /** The call's span, when traces are exported: each upstream request becomes its child. */
-  span?: CallSpan | undefined;
+  /** What the layers learn about this call as it runs ({@link callKey}). */
+  values: CallValues;
+}
+
+/** Who a call comes from, without its signal or values: what forwarded headers and logs need. */
+export type CallClient = Pick<CallOrigin, 'host' | 'ip' | 'proto' | 'userAgent' | 'requestId' | 'traceContext'>;
+
+/**
+ * The context of a request the gateway makes for itself (start-up check, readiness probe, key
+ * retirement, signature discovery): from this host, no client, `requestId` naming the purpose.
+ */
+export function ownCallOrigin(requestId: string, signal: AbortSignal = new AbortController().signal): CallOrigin {
+  return { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId, signal, values: createCallValues() };
+}
+
+/**
+ * A call made beside `origin` (a shadow replay, a verify translation): the same client, its own
+ * request id suffix and signal, and values of its own, so nothing it learns is counted as the
+ * original call's (its span included: it is not traced).
+ */
+export function besideCall(origin: CallOrigin, suffix: string, signal: AbortSignal): CallOrigin {
+  return { ...origin, requestId: `${origin.requestId}-${suffix}`, signal, values: createCallValues() };
 }
 
 /**

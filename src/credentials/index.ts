@@ -4,7 +4,7 @@
  * gateway mints and keeps in memory until it renews or retires it (step 3). Object calls find the
  * login of their uid first (step 4). Failed logins are throttled (step 5).
  */
-import type { CallOrigin } from '../call.ts';
+import { ownCallOrigin, type CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { accessDenied, LegacyError } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -159,14 +159,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   const throttleKey = (origin: CallOrigin, db: string, login: string) => cacheKey('throttle', throttleAddress(origin.ip), db, login);
 
   /** The gateway's own requests (retirement at eviction or shutdown): short, so a dead upstream cannot hold a shutdown. */
-  const ownOrigin = (): CallOrigin => ({
-    host: '',
-    ip: '127.0.0.1',
-    proto: 'http',
-    userAgent: '',
-    requestId: 'legacy-rpc-gateway',
-    signal: AbortSignal.timeout(Math.min(config.callTimeoutMs, 10_000)),
-  });
+  const ownOrigin = (): CallOrigin => ownCallOrigin('legacy-rpc-gateway', AbortSignal.timeout(Math.min(config.callTimeoutMs, 10_000)));
 
   /** Counts bad credentials against the throttle (a success clears it) and logs refusals an operator can act on. */
   async function counted<T>(req: PasswordRequest, run: () => Promise<T>): Promise<T> {

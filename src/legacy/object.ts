@@ -3,7 +3,7 @@
  * `execute` / `execute_kw`, with Odoo's checks in Odoo's order, positional → named binding, and
  * one JSON-2 call per legacy call.
  */
-import type { CallOrigin, LegacyCall } from '../call.ts';
+import { callKey, type CallOrigin, type LegacyCall } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
 import { accessDenied, accessError, cutAfterSendingOf, LegacyError, markUnknownOutcome, pythonError, userError } from '../errors.ts';
 import { dictError, dictFrom } from '../python/dict-from.ts';
@@ -41,15 +41,16 @@ import { acceptLanguageFor, createLegacyLang, type LegacyLang } from './legacy-l
 import { mayRefuseMarshal, xmlrpcMarshalFault } from './xmlrpc-marshal-fault.ts';
 import type { RpcPolicy } from './rpc-policy.ts';
 
+/**
+ * The JSON-2 body a call bound to, set just before it is sent (the migration report shows its shape
+ * as the call's JSON-2 equivalent). Holds argument values: it must never be logged.
+ */
+export const boundJson2Body = callKey<Struct | undefined>('JSON-2 body', undefined);
+
 export interface ObjectDeps {
   upstream: Upstream;
   credentials: Credentials;
   signatures: SignatureResolver;
-  /**
-   * Hears the JSON-2 request a call binds to, just before it is sent (the migration report shows
-   * its shape as the call's JSON-2 equivalent). Holds argument values: it must never log them.
-   */
-  onJson2?: (origin: CallOrigin, request: { model: string; method: string; body: Struct }) => void;
   /** Answers the methods a later Odoo removed through their successors (`--successors`). */
   successors?: Successors;
   /** The upstream's series as last seen (`server_serie`), undefined while unknown: faults name what it removed. */
@@ -230,7 +231,7 @@ async function callModel(
   // the upstream's method of this name is not 19.0's: its successor answers, or a fault says why
   if (sig?.upstreamChange !== undefined) return serveChanged(deps, call, sig.upstreamChange, origin);
   if (successors?.routes(db, model, method)) return successors.serve(call, origin);
-  deps.onJson2?.(origin, { model, method, body: request });
+  origin.values.set(boundJson2Body, request);
   let answer: JsonText;
   try {
     answer = await deps.upstream.json2Text(call, origin);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CallOrigin } from '../call.ts';
+import { createCallValues, type CallOrigin } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
 import { createIdentityTap } from './call-identity.ts';
 import { runLoginIdCommand } from './login-id-command.ts';
@@ -21,6 +21,7 @@ const origin = (): CallOrigin => ({
   proto: 'http',
   userAgent: 'x',
   requestId: 'r',
+  values: createCallValues(),
   signal: new AbortController().signal,
 });
 

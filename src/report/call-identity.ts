@@ -12,7 +12,7 @@
  */
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { CallOrigin } from '../call.ts';
+import { callKey, type CallOrigin } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
 
 /** A call's identity as the report keeps it. */
@@ -20,6 +20,9 @@ export interface CallIdentity {
   database: string;
   user: string;
 }
+
+/** The identity of a call, once its credentials were handed over. */
+const callIdentity = callKey<CallIdentity | undefined>('call identity', undefined);
 
 /** Logins remembered per (database, uid): enough for every user of a large fleet. */
 const maxKnownLogins = 10_000;
@@ -59,7 +62,6 @@ export function createIdentityTap({
 }: { stateSecret?: string | undefined; showLogins?: boolean } = {}): IdentityTap {
   const key = pseudonymKey(stateSecret);
   const loginId = (login: string) => keyedLoginId(login, key);
-  const byOrigin = new WeakMap<CallOrigin, CallIdentity>();
   const logins = new LRUCache<string, string>({ max: maxKnownLogins });
   const uidKey = (db: string, uid: number | bigint) => `${db}\u0000${uid}`;
   // pseudonym → login, kept only when the operator asked to see logins in clear
@@ -77,11 +79,11 @@ export function createIdentityTap({
         settled: () => credentials.settled(),
         close: () => credentials.close(),
         callAs(db, uid, password, origin, call) {
-          byOrigin.set(origin, { database: db, user: logins.get(uidKey(db, uid)) ?? `uid:${uid}` });
+          origin.values.set(callIdentity, { database: db, user: logins.get(uidKey(db, uid)) ?? `uid:${uid}` });
           return credentials.callAs(db, uid, password, origin, call);
         },
         async authenticate(db, login, password, origin) {
-          byOrigin.set(origin, { database: db, user: pseudonym(login) });
+          origin.values.set(callIdentity, { database: db, user: pseudonym(login) });
           const uid = await credentials.authenticate(db, login, password, origin);
           if (uid !== false) logins.set(uidKey(db, uid), pseudonym(login));
           return uid;
@@ -93,10 +95,10 @@ export function createIdentityTap({
         ...(credentials.knownLogin === undefined ? {} : { knownLogin: credentials.knownLogin.bind(credentials) }),
       };
     },
-    of: (origin) => byOrigin.get(origin),
+    of: (origin) => origin.values.get(callIdentity),
     loginOf: (user) => clear?.get(user),
     note(origin, db, who) {
-      byOrigin.set(origin, {
+      origin.values.set(callIdentity, {
         database: db,
         user: 'login' in who ? pseudonym(who.login) : (logins.get(uidKey(db, who.uid)) ?? `uid:${who.uid}`),
       });

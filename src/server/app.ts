@@ -5,14 +5,14 @@
 import { Hono, type Context } from 'hono';
 import { getPath } from 'hono/utils/url';
 import type { HttpBindings } from '@hono/node-server';
-import type { CallOrigin, Dialect } from '../call.ts';
+import { besideCall, createCallValues, type CallOrigin, type Dialect } from '../call.ts';
 import type { Config } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import type { Dispatch } from '../legacy/dispatch.ts';
 import type { Logger } from '../log.ts';
 import type { Shadow } from '../cutover/index.ts';
 import type { Routing } from './routing.ts';
-import { clientTraceContext, type CallTracer } from '../tracing/call-tracer.ts';
+import { callSpan, clientTraceContext, type CallTracer } from '../tracing/call-tracer.ts';
 import { createJsonRpcHandler, encodeError } from '../wire/jsonrpc/index.ts';
 import type { CallOutcome, WireResponse } from '../wire/response.ts';
 import { createXmlRpcHandler, encodeFault, formLimit, formTooLargePage } from '../wire/xmlrpc/index.ts';
@@ -113,6 +113,8 @@ export function createApp({
     const address = clientAddress(socketIp, c.req.header('x-forwarded-for'), c.req.header('x-forwarded-proto'), config.trustedProxies);
     const traceContext = clientTraceContext(c.req.header('traceparent'), c.req.header('tracestate'));
     const span = tracer?.startCall(dialect, traceContext);
+    const values = createCallValues();
+    if (span !== undefined) values.set(callSpan, span);
     const origin: CallOrigin = deadlines.origin(
       {
         host: c.req.header('host') ?? '',
@@ -121,7 +123,7 @@ export function createApp({
         userAgent: c.req.header('user-agent') ?? '',
         requestId: requestIdOf(c),
         traceContext,
-        span,
+        values,
       },
       c.req.raw.signal,
     );
@@ -165,8 +167,7 @@ export function createApp({
       origin,
       outcome,
       answer,
-      replay: () =>
-        replay({ ...origin, requestId: `${origin.requestId}-shadow`, signal: AbortSignal.timeout(config.callTimeoutMs), span: undefined }),
+      replay: () => replay(besideCall(origin, 'shadow', AbortSignal.timeout(config.callTimeoutMs))),
     };
     return shadow.offer(exchange, whenSent(c));
   }

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CallOrigin, LegacyCall } from '../call.ts';
+import { createCallValues, type CallOrigin, type LegacyCall } from '../call.ts';
 import { createDeadlines } from './deadline.ts';
 
-const facts = { host: 'h', ip: '127.0.0.1', proto: 'http', userAgent: 'u', requestId: 'r' };
+const facts = { host: 'h', ip: '127.0.0.1', proto: 'http', userAgent: 'u', requestId: 'r', values: createCallValues() };
 const call = (service: string): LegacyCall => ({ dialect: 'xmlrpc2', service, method: 'm', params: [] });
 
 afterEach(() => {

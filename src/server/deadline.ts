@@ -3,8 +3,11 @@
  * separate db timeout for the `db` service (create, restore and dumps take far longer), both cut
  * short when the client goes away. The signal travels in the call's origin down to `upstream/`.
  */
-import type { CallOrigin } from '../call.ts';
+import { callKey, type CallOrigin } from '../call.ts';
 import type { Dispatch } from '../legacy/dispatch.ts';
+
+/** The client's own signal behind a call (so a db call can drop the call timeout), and what `finish` clears. */
+const callDeadline = callKey<{ client: AbortSignal; cleanup?: () => void } | undefined>('deadline', undefined);
 
 /** The two deadlines, in milliseconds. */
 export interface DeadlineOptions {
@@ -30,9 +33,6 @@ function timeoutSignal(ms: number): AbortSignal {
  * and `dispatch()` gives `db` calls the db timeout instead.
  */
 export function createDeadlines({ callTimeoutMs, dbTimeoutMs, shutdown }: DeadlineOptions) {
-  // The client's own signal behind each origin, so a db call can drop the call timeout.
-  const clientSignals = new WeakMap<CallOrigin, AbortSignal>();
-  const cleanups = new WeakMap<CallOrigin, () => void>();
   // the calls running now, aborted together when the shutdown grace period is over
   const running = new Set<AbortController>();
   shutdown?.addEventListener(
@@ -51,7 +51,8 @@ export function createDeadlines({ callTimeoutMs, dbTimeoutMs, shutdown }: Deadli
     origin(facts: Omit<CallOrigin, 'signal'>, client: AbortSignal): CallOrigin {
       const controller = new AbortController();
       const origin: CallOrigin = { ...facts, signal: controller.signal };
-      clientSignals.set(origin, client);
+      const deadline: { client: AbortSignal; cleanup?: () => void } = { client };
+      origin.values.set(callDeadline, deadline);
       if (client.aborted || shutdown?.aborted) {
         controller.abort(client.aborted ? client.reason : shutdown?.reason);
         return origin;
@@ -67,22 +68,23 @@ export function createDeadlines({ callTimeoutMs, dbTimeoutMs, shutdown }: Deadli
       }, callTimeoutMs);
       timer.unref?.();
       client.addEventListener('abort', onClientGone, { once: true });
-      cleanups.set(origin, () => {
+      deadline.cleanup = () => {
         clearTimeout(timer);
         client.removeEventListener('abort', onClientGone);
         running.delete(controller);
-      });
+      };
       return origin;
     },
     /** The call is answered: its timer and client listener go (a call never finished keeps them until the timeout). */
     finish(origin: CallOrigin): void {
-      cleanups.get(origin)?.();
-      cleanups.delete(origin);
+      const deadline = origin.values.get(callDeadline);
+      deadline?.cleanup?.();
+      if (deadline !== undefined) delete deadline.cleanup;
     },
     /** Wraps a dispatcher so that `db` calls run under the db timeout. */
     dispatch(inner: Dispatch): Dispatch {
       return function dispatchWithDeadline(call, origin) {
-        const client = clientSignals.get(origin);
+        const client = origin.values.get(callDeadline)?.client;
         if (call.service !== 'db' || client === undefined) return inner(call, origin);
         return inner(call, {
           ...origin,

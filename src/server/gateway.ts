@@ -5,14 +5,13 @@
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { CallOrigin } from '../call.ts';
 import { ConfigError, type Config } from '../config.ts';
 import { LegacyError, upstreamErrorName } from '../errors.ts';
 import { createBaseUrls, createCredentials, type CredentialEvents, type Credentials } from '../credentials/index.ts';
 import { createCommonService } from '../legacy/common.ts';
 import { createDbService } from '../legacy/db.ts';
 import { createDispatch } from '../legacy/dispatch.ts';
-import { bindObjectCall, createObjectService } from '../legacy/object.ts';
+import { bindObjectCall, createObjectService, boundJson2Body } from '../legacy/object.ts';
 import { createRpcPolicy } from '../legacy/rpc-policy.ts';
 import { createVersionCache } from '../legacy/version-cache.ts';
 import type { Logger } from '../log.ts';
@@ -25,11 +24,10 @@ import { createShadow, maxCompareBytes, placeholderBody, type Shadow } from '../
 import { createRouteTable, createVerifier, RoutesFileError, type RouteTable, type Verifier } from '../cutover/routes/index.ts';
 import type { VerifyResult } from '../cutover/routes/verify.ts';
 import { createSignatureResolverFromConfig, type SignatureResolver } from '../signatures/index.ts';
-import { createSuccessors, successorMethodNames } from '../successors/index.ts';
+import { createSuccessors, servedBySuccessor, successorMethodNames } from '../successors/index.ts';
 import { createSharedState } from '../state/index.ts';
 import { loadCallTracer, type CallTracer } from '../tracing/call-tracer.ts';
 import { traceUpstreamHttp } from '../tracing/traced-http.ts';
-import type { Struct } from '../value.ts';
 import {
   createHealthCheck,
   createPassthroughClient,
@@ -83,7 +81,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   const observed = shareUpstreamHttp(observeUpstreamHttp(createUpstreamHttp(config), observeUpstream), shares);
   const { tracer } = options;
   // with traces exported, each upstream request of a legacy call is a child span of the call's
-  const http = tracer === undefined ? observed : traceUpstreamHttp(observed, config);
+  const http = tracer === undefined ? observed : traceUpstreamHttp(observed);
   const upstream = createUpstream(config, http);
   const clock = options.now === undefined ? {} : { now: options.now };
   // --redis-url: what the replicas share (connects in the background; serves without it meanwhile)
@@ -101,18 +99,11 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   const versions = createVersionCache(upstream, config.versionCacheTtlMs);
   // Overrides file, /doc-bearer discovery, built-in table; a bad signatures file stops the start here.
   const signatures = options.signatures ?? createSignatureResolverFromConfig(config, upstream, log, { serie: versions.serie });
-  // the JSON-2 request each object call bound to, until the report has read its shape
-  const json2Requests = new WeakMap<CallOrigin, Struct>();
-  // the calls answered through a successor (--successors), until the report has counted them
-  const servedBySuccessor = new WeakMap<CallOrigin, string>();
   const successors = createSuccessors({
     mode: config.successors,
     upstream,
     metadataKey: (db) => config.serviceKey?.keyFor(db),
-    onServed(origin, method) {
-      metrics.observeSuccessor(method);
-      servedBySuccessor.set(origin, method);
-    },
+    onServed: (_origin, method) => metrics.observeSuccessor(method),
   });
   // the database and login each call ran as, for the migration report (never the password)
   const identities = createIdentityTap({ stateSecret: config.stateSecret, showLogins: config.reportShowLogins });
@@ -126,7 +117,6 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       successors,
       series: versions.serie,
       rpcPolicy: createRpcPolicy({ upstream, serviceKeyFor: (db) => config.serviceKey?.keyFor(db), log, ...clock }),
-      onJson2: (origin, request) => json2Requests.set(origin, request.body),
     }),
     db: createDbService({
       web: upstream.webDatabase,
@@ -211,7 +201,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
       onCall(dialect, origin, outcome, seconds) {
         metrics.observeCall(dialect, outcome, seconds);
         metrics.operations.observeCall(outcome);
-        const request = json2Requests.get(origin);
+        const request = origin.values.get(boundJson2Body);
         const json2Body = request === undefined ? undefined : () => placeholderBody(request);
         const identity = identities.of(origin);
         metrics.observeObjectCall(identity?.database, outcome, seconds);
@@ -228,7 +218,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
           json2Body,
           database: identity?.database,
           user: identity?.user,
-          successor: servedBySuccessor.has(origin),
+          successor: origin.values.get(servedBySuccessor) !== undefined,
         });
       },
       shadow,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallOrigin } from '../call.ts';
+import { createCallValues, type CallOrigin } from '../call.ts';
 import { loginAtBaseUrl, loginDatabase } from './passthrough-login.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -10,6 +10,7 @@ const origin: CallOrigin = {
   proto: 'http',
   userAgent: '',
   requestId: '',
+  values: createCallValues(),
   signal: new AbortController().signal,
 };
 

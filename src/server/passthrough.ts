@@ -10,6 +10,7 @@
 import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import type { IncomingHttpHeaders } from 'node:http';
+import { createCallValues } from '../call.ts';
 import type { Config } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -78,6 +79,7 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined, 
           userAgent: headers['user-agent'] ?? '',
           requestId: typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : '',
           signal: c.req.raw.signal,
+          values: createCallValues(),
         };
         const atRoot = await loginAtBaseUrl({ method, path: url.pathname, body: spooled.bytes }, origin, loginBaseUrl);
         Object.assign(upstreamHeaders, atRoot);

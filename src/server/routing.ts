@@ -9,7 +9,7 @@
  * for that service, said once in the log and in the report.
  */
 import { isPasswordLogin } from '../legacy/surface.ts';
-import type { CallOrigin, Dialect, LegacyCall } from '../call.ts';
+import { besideCall, type CallOrigin, type Dialect, type LegacyCall } from '../call.ts';
 import { LegacyError, upstreamErrorName } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { GatewayMetrics } from '../metrics/metrics.ts';
@@ -248,13 +248,7 @@ export function createRouting(deps: RoutingDeps): Routing {
             origin: request.origin,
             call: outcome,
             legacy,
-            translate: () =>
-              request.translate({
-                ...request.origin,
-                requestId: `${request.origin.requestId}-verify`,
-                signal: AbortSignal.timeout(deps.callTimeoutMs),
-                span: undefined,
-              }),
+            translate: () => request.translate(besideCall(request.origin, 'verify', AbortSignal.timeout(deps.callTimeoutMs))),
             askLegacy: async () => {
               try {
                 const again = await askLegacy(request);

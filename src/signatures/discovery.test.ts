@@ -4,6 +4,7 @@ import { parseJson } from '../json/index.ts';
 import type { DocBearerAnswer } from '../upstream/index.ts';
 import { createDiscoverySource, type FetchDoc } from './discovery.ts';
 import { modelAbsent, type MethodSignature } from './signature.ts';
+import { createCallValues } from '../call.ts';
 
 const ttlMs = 300_000;
 
@@ -146,6 +147,7 @@ describe('createDiscoverySource()', () => {
       proto: 'https',
       userAgent: 'py',
       requestId: 'r1',
+      values: createCallValues(),
       signal: new AbortController().signal,
     };
     await s.source.lookup('gw', 'x_custom.model', 'a', origin);

@@ -9,6 +9,7 @@ import { createLogger } from '../log.ts';
 import type { DocBearerAnswer, DocBearerRequest, Upstream } from '../upstream/index.ts';
 import { createSignatureResolverFromConfig } from './from-config.ts';
 import type { MethodSignature } from './signature.ts';
+import { createCallValues } from '../call.ts';
 
 const key = '0123456789abcdef0123456789abcdef01234567';
 const dir = mkdtempSync(join(tmpdir(), 'gw-from-config-'));
@@ -106,10 +107,18 @@ describe('createSignatureResolverFromConfig()', () => {
     const upstream = upstreamAnswering(demoDoc);
     const resolver = createSignatureResolverFromConfig(loadConfig(['--service-key', key], {}), upstream, capturedLog().log);
     const client = new AbortController();
-    const origin = { host: 'erp.example.com', ip: '10.1.1.1', proto: 'https', userAgent: 'py', requestId: 'r9', signal: client.signal };
+    const origin = {
+      host: 'erp.example.com',
+      ip: '10.1.1.1',
+      proto: 'https',
+      userAgent: 'py',
+      requestId: 'r9',
+      values: createCallValues(),
+      signal: client.signal,
+    };
     await resolver.resolve('gw', 'res.partner', 'action_gateway_demo', origin);
     const sent = upstream.docBearer.mock.calls[0]![1] as typeof origin;
-    expect(sent).toMatchObject({ host: 'erp.example.com', ip: '10.1.1.1', requestId: 'r9' });
+    expect(sent).toMatchObject({ host: 'erp.example.com', ip: '10.1.1.1', requestId: 'r9', values: createCallValues() });
     expect(sent.signal).not.toBe(client.signal);
   });
 

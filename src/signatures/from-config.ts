@@ -3,7 +3,7 @@
  * `--signatures-file` is set, live `/doc-bearer` discovery (with the database's `--service-key`,
  * else the caller's own key), then the built-in table. Says once, at start, which of them are on.
  */
-import type { CallOrigin } from '../call.ts';
+import { ownCallOrigin, type CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Upstream } from '../upstream/index.ts';
@@ -32,7 +32,7 @@ export interface ResolverFromConfigOptions {
 function discoveryOrigin(origin: CallOrigin | undefined, timeoutMs: number): CallOrigin {
   const signal = AbortSignal.timeout(timeoutMs);
   if (origin !== undefined) return { ...origin, signal };
-  return { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'signature-discovery', signal };
+  return ownCallOrigin('signature-discovery', signal);
 }
 
 /**

@@ -9,7 +9,7 @@
  * (to check a translation against an upstream that still has the method); `off` never translates.
  */
 import { LRUCache } from 'lru-cache';
-import type { CallOrigin } from '../call.ts';
+import { callKey, type CallOrigin } from '../call.ts';
 import { LegacyError } from '../errors.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { isStruct, type Struct, type Value } from '../value.ts';
@@ -22,6 +22,9 @@ import {
   toggleActiveThroughSuccessor,
 } from './other-methods.ts';
 import { type FieldInfo, readGroupThroughSuccessor } from './read-group.ts';
+
+/** The successor method that answered a call (`--successors`), for the migration report. */
+export const servedBySuccessor = callKey<string | undefined>('served by successor', undefined);
 
 export const successorModes = ['auto', 'always', 'off'] as const;
 export type SuccessorMode = (typeof successorModes)[number];
@@ -71,7 +74,7 @@ export interface Successors {
 export interface SuccessorOptions {
   mode: SuccessorMode;
   upstream: Pick<Upstream, 'json2'>;
-  /** One call answered through a successor (metrics, report). */
+  /** One call answered through a successor (metrics). */
   onServed?: (origin: CallOrigin, method: string) => void;
   /**
    * The key `fields_get` is asked with (`--service-key`): an administrator sees every field and its
@@ -158,6 +161,7 @@ export function createSuccessors(options: SuccessorOptions): Successors {
           : (model: string, method: string, body: Struct) =>
               options.upstream.json2({ db: call.db, key: serviceKey, model, method, body }, origin);
       // counted whatever it answers: a fault through the successor is served by it too
+      origin.values.set(servedBySuccessor, call.method);
       options.onServed?.(origin, call.method);
       return entry.run(call.model, call.body, { ask, fields, askAsService });
     },

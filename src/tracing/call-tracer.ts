@@ -4,16 +4,10 @@
  * Only this contract is loaded at start; the OpenTelemetry SDK behind it (`otel.ts`) is imported
  * only when the `OTEL_*` variables ask for traces (`requested.ts`).
  */
-import type { Dialect } from '../call.ts';
+import { callKey, type ClientTraceContext, type Dialect } from '../call.ts';
 import type { Logger } from '../log.ts';
 import type { CallOutcome } from '../wire/response.ts';
 import { requestedTraceExporters } from './requested.ts';
-
-/** The client's W3C trace context headers, as received (checked by {@link clientTraceContext}). */
-export interface ClientTraceContext {
-  traceparent: string;
-  tracestate?: string;
-}
 
 /** One upstream request's span: the headers that carry its context upstream, and its end. */
 export interface UpstreamSpan {
@@ -29,6 +23,9 @@ export interface CallSpan {
   /** Ends the span with the call's outcome: service, method, model, never arguments or credentials. */
   end(outcome: CallOutcome): void;
 }
+
+/** The call's span, when traces are exported (set by the server): each upstream request becomes its child. */
+export const callSpan = callKey<CallSpan | undefined>('call span', undefined);
 
 export interface CallTracer {
   /** Starts the span of a legacy call, a child of the client's trace context when it sent one. */

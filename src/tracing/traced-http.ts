@@ -3,16 +3,13 @@
  * {@link UpstreamHttp} contract (like `observed-http.ts` for metrics): the request carries the
  * child's `traceparent`, so Odoo's side of the call joins the client's trace.
  */
-import type { Config } from '../config.ts';
 import type { UpstreamHttp, UpstreamRequest } from '../upstream/pool.ts';
-import type { CallSpan, UpstreamSpan } from './call-tracer.ts';
+import { callSpan, type CallSpan, type UpstreamSpan } from './call-tracer.ts';
 
-/** `http` opening a child of `origin.span` around each `send` and `open` (calls without a span pass as they are). */
-export function traceUpstreamHttp(http: UpstreamHttp, config: Pick<Config, 'dbHeaders'>): UpstreamHttp {
-  const dbHeader = (config.dbHeaders[0] ?? '').toLowerCase();
+/** `http` opening a child of the call's span around each `send` and `open` (calls without a span pass as they are). */
+export function traceUpstreamHttp(http: UpstreamHttp): UpstreamHttp {
   function start(span: CallSpan, request: UpstreamRequest): { span: UpstreamSpan; request: UpstreamRequest } {
-    const db = request.headers[dbHeader];
-    const child = span.upstream(request.method, request.path, typeof db === 'string' ? db : undefined);
+    const child = span.upstream(request.method, request.path, request.database);
     return { span: child, request: { ...request, headers: { ...request.headers, ...child.headers } } };
   }
   async function traced<T extends { status: number }>(span: UpstreamSpan, run: () => Promise<T>): Promise<T> {
@@ -29,16 +26,18 @@ export function traceUpstreamHttp(http: UpstreamHttp, config: Pick<Config, 'dbHe
   return {
     url: http.url,
     send(request, origin) {
-      if (origin.span === undefined) return http.send(request, origin);
-      const child = start(origin.span, request);
+      const span = origin.values.get(callSpan);
+      if (span === undefined) return http.send(request, origin);
+      const child = start(span, request);
       return traced(child.span, () => http.send(child.request, origin));
     },
     ...(open === undefined
       ? {}
       : {
           open(request, origin) {
-            if (origin.span === undefined) return open.call(http, request, origin);
-            const child = start(origin.span, request);
+            const span = origin.values.get(callSpan);
+            if (span === undefined) return open.call(http, request, origin);
+            const child = start(span, request);
             return traced(child.span, () => open.call(http, child.request, origin));
           },
         }),

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CallOrigin } from '../call.ts';
+import { createCallValues, type CallOrigin } from '../call.ts';
 import { loadConfig } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import { fetchDocBearer } from './doc-bearer.ts';
@@ -12,6 +12,7 @@ const origin: CallOrigin = {
   proto: 'https',
   userAgent: 'py/3',
   requestId: 'r1',
+  values: createCallValues(),
   signal: new AbortController().signal,
 };
 const key = 'a'.repeat(40);

@@ -40,7 +40,7 @@ export async function fetchDocBearer(
   for (const name of config.dbHeaders) headers[name.toLowerCase()] = request.db;
   if (request.etag !== undefined) headers['if-none-match'] = request.etag;
   const path = `/doc-bearer/${encodeURIComponent(request.model)}.json`;
-  const res = await http.send({ method: 'GET', path, headers }, origin);
+  const res = await http.send({ method: 'GET', path, headers, database: request.db }, origin);
   if (res.status === 304) return { status: 'not-modified' };
   if (res.status === 200 && res.contentType.startsWith('application/json')) {
     const etag = res.headers.etag;

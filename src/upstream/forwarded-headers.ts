@@ -5,14 +5,14 @@
  * the client's W3C trace context (replaced by the gateway's own span context when it exports traces).
  */
 import { gatewayVersion } from '../build-info.ts';
-import type { CallOrigin } from '../call.ts';
+import type { CallClient } from '../call.ts';
 import type { Config } from '../config.ts';
 
 /** The gateway's product token, with the version of the running build (as in Odoo's log and access logs). */
 export const gatewayUserAgent = `legacy-rpc-gateway/${gatewayVersion}`;
 
 /** Builds the common headers for one upstream request on behalf of `origin` for database `db`. */
-export function forwardedHeaders(config: Config, origin: CallOrigin, db: string | undefined): Record<string, string> {
+export function forwardedHeaders(config: Config, origin: CallClient, db: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {
     'user-agent': origin.userAgent ? `${gatewayUserAgent} (${origin.userAgent})` : gatewayUserAgent,
     'x-forwarded-for': origin.ip,

@@ -21,11 +21,7 @@ const probeConnections = 2;
 /** Creates the probe. `signal` bounds it whole, from the moment `check` is called (connecting included). */
 export function createHealthCheck(config: Config): HealthCheck {
   const { pool, prefix, url } = createUpstreamPool(config, probeConnections);
-  const headers = forwardedHeaders(
-    config,
-    { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'readyz', signal: new AbortController().signal },
-    undefined,
-  );
+  const headers = forwardedHeaders(config, { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'readyz' }, undefined);
   return {
     async check(signal) {
       const started = performance.now();

@@ -3,7 +3,7 @@
  * once: an attachment's megabytes of base64 are not first copied into a JSON text (issue #44).
  */
 import { describe, expect, it } from 'vitest';
-import type { CallOrigin } from '../call.ts';
+import { createCallValues, type CallOrigin } from '../call.ts';
 import { loadConfig } from '../config.ts';
 import { PyBinary, type Value } from '../value.ts';
 import { callJson2Text } from './json2.ts';
@@ -15,6 +15,7 @@ const origin: CallOrigin = {
   proto: 'http',
   userAgent: '',
   requestId: 't',
+  values: createCallValues(),
   signal: new AbortController().signal,
 };
 

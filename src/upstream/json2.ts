@@ -39,7 +39,7 @@ export async function callJson2Text(http: UpstreamHttp, config: Config, call: Js
   if (call.acceptLanguage !== undefined) headers['accept-language'] = call.acceptLanguage;
   for (const name of config.dbHeaders) headers[name.toLowerCase()] = call.db;
   const path = `/json/2/${encodeURIComponent(call.model)}/${encodeURIComponent(call.method)}`;
-  const res = await http.send({ method: 'POST', path, headers, body: stringifyJsonBytes(call.body) }, origin);
+  const res = await http.send({ method: 'POST', path, headers, database: call.db, body: stringifyJsonBytes(call.body) }, origin);
   if (res.status === 200 && res.contentType.startsWith('application/json')) {
     return jsonTextFromAnswer(res, http.url, config.maxDepth);
   }

@@ -5,7 +5,7 @@
  * own small undici Pool, one connection per shadow call in flight, so shadow traffic can never take
  * the connections the clients' calls need. Never logs a body.
  */
-import type { CallOrigin } from '../call.ts';
+import type { CallClient } from '../call.ts';
 import type { Config } from '../config.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
 import { contentTypeOf, createUpstreamPool } from './pool.ts';
@@ -27,7 +27,7 @@ export interface LegacyEndpointClient {
    * POSTs `body` to `path` with the client's content type. Rejects with a LegacyError
    * (`upstream_timeout` / `upstream_unavailable`) when no answer arrives within `--call-timeout`.
    */
-  post(path: string, body: Uint8Array, contentType: string | undefined, origin: Omit<CallOrigin, 'signal'>): Promise<LegacyEndpointAnswer>;
+  post(path: string, body: Uint8Array, contentType: string | undefined, origin: CallClient): Promise<LegacyEndpointAnswer>;
   close(): Promise<void>;
 }
 
@@ -42,7 +42,7 @@ export function createLegacyEndpointClient(
       const started = performance.now();
       const signal = AbortSignal.timeout(config.callTimeoutMs);
       const headers: Record<string, string> = {
-        ...forwardedHeaders(config, { ...origin, signal }, undefined),
+        ...forwardedHeaders(config, origin, undefined),
         'content-length': String(body.length),
       };
       if (contentType !== undefined) headers['content-type'] = contentType;

@@ -2,8 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { LegacyError, upstreamErrorName } from '../errors.ts';
 import { observeUpstreamHttp } from './observed-http.ts';
 import type { UpstreamHttp } from './pool.ts';
+import { createCallValues } from '../call.ts';
 
-const origin = { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'r', signal: new AbortController().signal };
+const origin = {
+  host: '',
+  ip: '127.0.0.1',
+  proto: 'http',
+  userAgent: '',
+  requestId: 'r',
+  values: createCallValues(),
+  signal: new AbortController().signal,
+};
 
 describe('observeUpstreamHttp()', () => {
   it('reports each exchange with its path and status, or no status when it failed', async () => {

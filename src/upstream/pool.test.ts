@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallOrigin } from '../call.ts';
+import { createCallValues, type CallOrigin } from '../call.ts';
 import { loadConfig } from '../config.ts';
 import { cutAfterSendingOf, LegacyError } from '../errors.ts';
 import { createUpstreamHttp, type UpstreamHttp } from './pool.ts';
@@ -24,6 +24,7 @@ const origin = (signal: AbortSignal = new AbortController().signal): CallOrigin 
   proto: 'http',
   userAgent: '',
   requestId: 't',
+  values: createCallValues(),
   signal,
 });
 

@@ -18,6 +18,8 @@ export interface UpstreamRequest {
   /** Path below the upstream base URL, starting with `/`. */
   path: string;
   headers: Record<string, string>;
+  /** The database the request names in its database headers, if any (for traces). */
+  database?: string;
   /** A text body, its UTF-8 bytes (JSON-2 calls), or a multipart form (undici's FormData sets the content type and boundary). */
   body?: string | Uint8Array | FormData;
   /** Replaces the call timeout as the headers and body timeout (db operations use --db-timeout). */

@@ -6,7 +6,7 @@
  * again (every `retryMs`, up to 30 s apart) until it answers; until then `/readyz` says why.
  * `proxy_mode` is Odoo's command-line setting and no API shows it: the block says so.
  */
-import type { CallOrigin } from '../call.ts';
+import { ownCallOrigin, type CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -42,14 +42,7 @@ export interface StartupCheck {
   stop(): void;
 }
 
-const ownOrigin = (config: Config): CallOrigin => ({
-  host: '',
-  ip: '127.0.0.1',
-  proto: 'http',
-  userAgent: '',
-  requestId: 'startup',
-  signal: AbortSignal.timeout(config.callTimeoutMs),
-});
+const ownOrigin = (config: Config): CallOrigin => ownCallOrigin('startup', AbortSignal.timeout(config.callTimeoutMs));
 
 const describeError = (err: unknown) => (err instanceof LegacyError ? `${err.message.split('\n')[0]}` : 'unexpected error');
 

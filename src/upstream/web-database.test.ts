@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { renderManagerPage } from '../../sim/database-manager-page.ts';
-import type { CallOrigin } from '../call.ts';
+import { createCallValues, type CallOrigin } from '../call.ts';
 import { loadConfig } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from './pool.ts';
@@ -12,6 +12,7 @@ const origin: CallOrigin = {
   proto: 'http',
   userAgent: 'py',
   requestId: 'r',
+  values: createCallValues(),
   signal: new AbortController().signal,
 };
 const config = loadConfig(['--upstream', 'http://odoo:8069', '--db-timeout', '900000'], {});

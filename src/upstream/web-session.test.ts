@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from './pool.ts';
 import { createWebSessionClient } from './web-session.ts';
+import { createCallValues } from '../call.ts';
 
 const origin = {
   host: 'gateway:8070',
@@ -9,6 +10,7 @@ const origin = {
   proto: 'http',
   userAgent: 'client/1',
   requestId: 'r',
+  values: createCallValues(),
   signal: new AbortController().signal,
 };
 const json = (body: string, headers: Record<string, string | string[]> = {}): UpstreamResponse => ({

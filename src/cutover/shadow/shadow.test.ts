@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CallOrigin } from '../../call.ts';
+import { createCallValues, type CallOrigin } from '../../call.ts';
 import { accessDenied } from '../../errors.ts';
 import { createLogger } from '../../log.ts';
 import type { LegacyEndpointAnswer, LegacyEndpointClient } from '../../upstream/index.ts';
@@ -13,6 +13,7 @@ const origin: CallOrigin = {
   proto: 'http',
   userAgent: 'client/1',
   requestId: 'r1',
+  values: createCallValues(),
   signal: new AbortController().signal,
 };
 const read: CallOutcome = { service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'read' };

@@ -7,6 +7,7 @@ import { encodeResult } from './encode.ts';
 import { encodeError } from './fault.ts';
 import { badRequestPage, internalServerErrorPage, isJsonRpcContentType, unsupportedMediaTypePage } from './content-type.ts';
 import { createJsonRpcHandler } from './handler.ts';
+import { createCallValues } from '../../call.ts';
 
 function corpus(id: string) {
   return JSON.parse(readFileSync(new URL(`../../../fixtures/conformance/cases/${id}.json`, import.meta.url), 'utf8'));
@@ -114,7 +115,15 @@ describe('createJsonRpcHandler()', () => {
     const res = await handle(
       'application/json',
       body,
-      { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'r', signal: new AbortController().signal },
+      {
+        host: '',
+        ip: '127.0.0.1',
+        proto: 'http',
+        userAgent: '',
+        requestId: 'r',
+        values: createCallValues(),
+        signal: new AbortController().signal,
+      },
       () => undefined,
     );
     expect([res.status, res.body]).toEqual([400, badRequestPage('Invalid JSON data')]);
@@ -128,7 +137,15 @@ describe('createJsonRpcHandler()', () => {
     const res = await handle(
       'application/json',
       new TextEncoder().encode(text),
-      { host: '', ip: '127.0.0.1', proto: 'http', userAgent: '', requestId: 'r', signal: new AbortController().signal },
+      {
+        host: '',
+        ip: '127.0.0.1',
+        proto: 'http',
+        userAgent: '',
+        requestId: 'r',
+        values: createCallValues(),
+        signal: new AbortController().signal,
+      },
       () => undefined,
     );
     expect([res.status, res.contentType, res.body]).toEqual([400, 'text/html; charset=utf-8', description]);
@@ -141,6 +158,7 @@ describe('createJsonRpcHandler()', () => {
       proto: 'http' as const,
       userAgent: '',
       requestId: 'r',
+      values: createCallValues(),
       signal: new AbortController().signal,
     };
     const request = (args: string) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallOrigin, LegacyCall } from '../../call.ts';
+import { createCallValues, type CallOrigin, type LegacyCall } from '../../call.ts';
 import { pythonError } from '../../errors.ts';
 import { PyFloat, type Value } from '../../value.ts';
 import type { CallOutcome } from '../response.ts';
@@ -11,6 +11,7 @@ const origin: CallOrigin = {
   proto: 'http',
   userAgent: 't',
   requestId: 'r',
+  values: createCallValues(),
   signal: new AbortController().signal,
 };
 const request = (method: string, params: string) =>
