@@ -3,10 +3,10 @@
  * unique constraints, access groups, defaults and the users' and companies' own partners.
  */
 import type { Struct, Value } from '../../src/value.ts';
-import type { Database } from '../database.ts';
-import { createRecords } from '../orm-write.ts';
-import type { Env } from '../env.ts';
-import type { Row } from '../model.ts';
+import type { Database } from '../orm/database.ts';
+import { createRecords } from '../orm/orm-write.ts';
+import type { Env } from '../orm/env.ts';
+import type { Row } from '../orm/model.ts';
 import {
   countryConstraints,
   currencyConstraints,

@@ -4,11 +4,11 @@
  * comes from the model's Odoo source; `rules/index.ts` maps model names to entries.
  */
 import type { Struct, Value } from '../../src/value.ts';
-import type { Database } from '../database.ts';
-import type { Env } from '../env.ts';
+import type { Database } from '../orm/database.ts';
+import type { Env } from '../orm/env.ts';
 import type { OdooError } from '../errors.ts';
-import type { Stored } from '../fields.ts';
-import type { Row } from '../model.ts';
+import type { Stored } from '../orm/fields.ts';
+import type { Row } from '../orm/model.ts';
 
 /** A SQL unique constraint and its message (an IntegrityError turned into a ValidationError). */
 export interface UniqueRule {
