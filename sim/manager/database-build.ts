@@ -136,7 +136,7 @@ export function buildDatabase(name: string, seed: Seed, opts: BuildOptions): Dat
     const fields = isKeys ? apiKeyFields() : new Map<string, FieldDef>();
     models.set(modelName, new ModelStore(modelName, isKeys ? 'Users API Keys' : modelName, fields, 'id', isKeys));
   }
-  const db = new Database(name, models);
+  const db = new Database(name, models, rulesFor);
   const seedIds = new Map<string, Set<number>>();
   for (const seedModel of seed.models.values()) {
     seedIds.set(seedModel.model, new Set(seedModel.records.map((r) => Number(r.get('id')))));
@@ -154,6 +154,11 @@ export function buildDatabase(name: string, seed: Seed, opts: BuildOptions): Dat
   }
   addGeneratedPartners(db, opts.generatedPartners, opts.now);
   return db;
+}
+
+/** An empty database named `name` (`_create_empty_database`, a restore that failed). */
+export function emptyDatabase(name: string): Database {
+  return new Database(name, new Map(), rulesFor);
 }
 
 /** Drops fields a later series removed (`model.field`) from `db`'s models, where they exist. */

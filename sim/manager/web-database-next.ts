@@ -10,7 +10,7 @@
 import { pyRepr } from '../../src/python/int-text.ts';
 import { backupStream, loadDatabase, type BackupFormat } from './database-backup.ts';
 import { renderManagerPage } from './database-manager-page.ts';
-import { Database } from '../orm/database.ts';
+import { emptyDatabase } from './database-build.ts';
 import { OdooError } from '../errors.ts';
 import { htmlResponse, type SimRequest, type SimResponse } from '../http/http-types.ts';
 import { jsonRpcError, jsonRpcResult, readJsonRpc } from '../http/jsonrpc-envelope.ts';
@@ -126,7 +126,7 @@ const alreadyExists = (name: string) => new Raised(`database "${name}" already e
 /** `_create_empty_database(name)`: `DatabaseExists`, else an empty database. */
 function createEmpty(state: DatabaseManagerState, name: string): void {
   if (state.databases.has(name)) throw new Raised(`Database ${pyRepr(name)} already exists!`);
-  state.databases.set(name, new Database(name, new Map()));
+  state.databases.set(name, emptyDatabase(name));
 }
 
 function create(state: DatabaseManagerState, form: ParsedForm): SimResponse | undefined {

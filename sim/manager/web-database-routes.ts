@@ -8,7 +8,8 @@
  */
 import { pyRepr } from '../../src/python/int-text.ts';
 import { backupStream, dumpTextOf, loadDatabase, serializeDatabase, type BackupFormat } from './database-backup.ts';
-import { Database } from '../orm/database.ts';
+import { emptyDatabase } from './database-build.ts';
+import type { Database } from '../orm/database.ts';
 import type { DocStore } from '../http/doc-bearer-docs.ts';
 import type { KeyStore } from '../auth/key-store.ts';
 import { renderManagerPage } from './database-manager-page.ts';
@@ -277,12 +278,12 @@ function restore(state: DatabaseManagerState, form: ParsedForm): SimResponse | u
   if (state.databases.has(name)) throw new ControllerError('Database already exists');
   const text = dumpTextOf(file.data);
   if (text === undefined) {
-    state.databases.set(name, new Database(name, new Map()));
+    state.databases.set(name, emptyDatabase(name));
     throw new ControllerError("Couldn't restore database");
   }
   const db = state.buildDatabase(name);
   if (!loadDatabase(db, text)) {
-    state.databases.set(name, new Database(name, new Map()));
+    state.databases.set(name, emptyDatabase(name));
     throw new ControllerError("Couldn't restore database");
   }
   state.databases.set(name, db);

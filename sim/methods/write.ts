@@ -70,7 +70,7 @@ function parseContact(text: string): [string, string | false] {
 export const nameCreate: MethodImpl = (call) => {
   const { env, model } = call;
   checkModelAccess(env, model, 'create');
-  const recName = recNameOf(model);
+  const recName = recNameOf(env.db, model);
   if (recName === undefined) return false;
   const name = call.arg('name');
   const vals: Struct = new Map([[recName, name]]);

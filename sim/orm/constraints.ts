@@ -4,7 +4,7 @@
  * operation cannot be completed: …", `retrying()` in odoo/service/model.py), many2one targets that
  * must exist, the `_parent_name` recursion check and the models' `@api.constrains` methods.
  */
-import { parentFieldOf } from './database.ts';
+import { type Database, parentFieldOf } from './database.ts';
 import type { Env } from './env.ts';
 import { validationError } from '../errors.ts';
 import { type FieldDef, isNumeric, isX2many } from './fields.ts';
@@ -87,8 +87,8 @@ export function checkForeignKeys(env: Env, model: ModelStore, row: Row, names: I
 }
 
 /** `_check_recursion` on the parent field: a record may not be its own ancestor. */
-export function checkRecursion(model: ModelStore, rows: Row[]): void {
-  const parent = parentFieldOf(model);
+export function checkRecursion(db: Database, model: ModelStore, rows: Row[]): void {
+  const parent = parentFieldOf(db, model);
   if (parent === undefined) return;
   for (const row of rows) {
     const seen = new Set<number>();

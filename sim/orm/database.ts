@@ -4,7 +4,16 @@
  */
 import type { FieldDef } from './fields.ts';
 import type { ModelStore, Row } from './model.ts';
-import { rulesFor } from '../rules/index.ts';
+
+/**
+ * What a database reads of a model's rules (`ModelRules`, `rules/types.ts`). The rules are handed in,
+ * not imported: they read the database themselves, and an import would close a circle.
+ */
+export interface NamingRules {
+  recName?: string;
+  parentField?: string;
+  displayName?: (db: Database, row: Row) => string;
+}
 
 /** An inverse index `parent id → child ids` of a many2one, valid for one database version. */
 interface InverseIndex {
@@ -26,6 +35,8 @@ export class Database {
   constructor(
     readonly name: string,
     readonly models: Map<string, ModelStore>,
+    /** The rules of a model by name (`rulesFor`, `rules/index.ts`). */
+    readonly rulesOf: (model: string) => NamingRules,
   ) {}
 
   model(name: string): ModelStore | undefined {
@@ -90,7 +101,7 @@ export class Database {
   clone(name: string): Database {
     const models = new Map<string, ModelStore>();
     for (const [k, m] of this.models) models.set(k, m.clone());
-    const copy = new Database(name, models);
+    const copy = new Database(name, models, this.rulesOf);
     for (const [k, names] of this.ghosts) copy.ghosts.set(k, new Map(names));
     for (const [uid, pw] of this.passwords) copy.passwords.set(uid, pw);
     for (const [k, v] of this.m2mInverse) copy.m2mInverse.set(k, v);
@@ -99,24 +110,24 @@ export class Database {
 }
 
 /** The `_rec_name` of a model: its rule, else `name` when the field exists. */
-export function recNameOf(model: ModelStore): string | undefined {
-  const rules = rulesFor(model.name);
+export function recNameOf(db: Database, model: ModelStore): string | undefined {
+  const rules = db.rulesOf(model.name);
   if (rules.recName !== undefined) return rules.recName;
   return model.fields.has('name') ? 'name' : undefined;
 }
 
 /** `display_name` of a row, by the model's rule or its rec name. */
 export function displayNameOf(db: Database, model: ModelStore, row: Row): string {
-  const rules = rulesFor(model.name);
+  const rules = db.rulesOf(model.name);
   if (rules.displayName !== undefined) return rules.displayName(db, row);
-  const recName = recNameOf(model);
+  const recName = recNameOf(db, model);
   const v = recName === undefined ? undefined : row.v[recName];
   return typeof v === 'string' ? v : `${model.name},${row.id}`;
 }
 
 /** The many2one of a model that points at the model itself and serves as `_parent_name`. */
-export function parentFieldOf(model: ModelStore): FieldDef | undefined {
-  const name = rulesFor(model.name).parentField ?? 'parent_id';
+export function parentFieldOf(db: Database, model: ModelStore): FieldDef | undefined {
+  const name = db.rulesOf(model.name).parentField ?? 'parent_id';
   const f = model.fields.get(name);
   return f !== undefined && f.type === 'many2one' && f.relation === model.name ? f : undefined;
 }

@@ -113,7 +113,7 @@ function compileAny(env: Env, model: ModelStore, field: FieldDef, value: Value):
 /** `_search_display_name`: the condition on each `_rec_names_search` field, OR-ed. */
 function compileDisplayName(env: Env, model: ModelStore, op: string, value: Value): Predicate {
   const rules = rulesFor(model.name);
-  const recName = recNameOf(model);
+  const recName = recNameOf(env.db, model);
   const names = (rules.recNamesSearch ?? (recName === undefined ? [] : [recName])).filter((n) =>
     model.fields.has(n.split('.')[0] as string),
   );
@@ -205,7 +205,7 @@ function hierarchyIds(env: Env, target: ModelStore, op: string, value: Value): S
     if (n !== undefined) start.add(n);
     else if (typeof v === 'string') for (const id of nameSearchIds(env, target, 'ilike', v)) start.add(id);
   }
-  const parent = parentFieldOf(target);
+  const parent = parentFieldOf(env.db, target);
   if (parent === undefined) return start;
   const out = new Set<number>();
   const queue = [...start];

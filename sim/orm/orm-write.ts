@@ -20,7 +20,7 @@ import { emptyStored, type FieldDef, isX2many, type Stored } from './fields.ts';
 import type { ModelStore, Row } from './model.ts';
 import { pyRepr } from '../python-repr.ts';
 import { rulesFor } from '../rules/index.ts';
-import { applyX2many } from './x2many-commands.ts';
+import { applyX2many, type RecordWrites } from './x2many-commands.ts';
 
 /** Fields a client cannot set: magic and computed ones Odoo recomputes itself. */
 const ignoredOnWrite = new Set(['id', 'display_name', 'create_date', 'write_date', 'create_uid', 'write_uid']);
@@ -79,7 +79,7 @@ function withDefaults(env: Env, model: ModelStore, given: Struct): Struct {
   if (seq !== undefined && [undefined, false, null, '', '/', 'New'].includes(vals.get(seq.field) as never)) {
     vals.set(seq.field, nextSequence(model, seq.field, seq.prefix, seq.padding));
   }
-  rules.prepareCreate?.(env, vals);
+  rules.prepareCreate?.(env, vals, createRecords);
   applyInverses(model, vals);
   return vals;
 }
@@ -105,7 +105,7 @@ export function createRecords(env: Env, model: ModelStore, valsList: Value[]): n
     checkUniques(model, [row]);
     checkChecks(model, [row]);
     env.tx.insert(model, row);
-    for (const [key, value] of x2many) applyX2many(env, model, row, model.field(key) as FieldDef, value);
+    for (const [key, value] of x2many) applyX2many(env, model, row, model.field(key) as FieldDef, value, recordWrites);
     rulesFor(model.name).recompute?.(env, [row], new Set(model.fields.keys()));
     // `_validate_fields` on the fields given or defaulted
     checkConstrains(env, model, [row], new Set(vals.keys()));
@@ -135,11 +135,11 @@ export function writeRecords(env: Env, model: ModelStore, rows: Row[], given: Va
     env.tx.touch(row);
     for (const [key, v] of scalars) row.v[key] = v;
     if (model.fields.has('write_date')) row.v.write_date = env.nowText;
-    for (const [key, value] of x2many) applyX2many(env, model, row, model.field(key) as FieldDef, value);
+    for (const [key, value] of x2many) applyX2many(env, model, row, model.field(key) as FieldDef, value, recordWrites);
     checkRequired(model, row, changed);
     checkForeignKeys(env, model, row, changed);
   }
-  checkRecursion(model, rows);
+  checkRecursion(env.db, model, rows);
   checkUniques(model, rows, changed);
   checkChecks(model, rows, changed);
   rulesFor(model.name).recompute?.(env, rows, changed);
@@ -202,3 +202,6 @@ export function unlinkRecords(env: Env, model: ModelStore, rows: Row[]): void {
     if (parentModel.rows.has(parentRow.id)) rulesFor(parentModel.name).recompute?.(env, [parentRow], new Set([o2m]));
   }
 }
+
+/** What x2many commands run on a comodel (`x2many-commands.ts`). */
+const recordWrites: RecordWrites = { create: createRecords, write: writeRecords, unlink: unlinkRecords };

@@ -9,11 +9,20 @@ import type { Env } from './env.ts';
 import { valueError } from '../errors.ts';
 import { type FieldDef, numberOf } from './fields.ts';
 import type { ModelStore, Row } from './model.ts';
-import { createRecords, unlinkRecords, writeRecords } from './orm-write.ts';
 import { pyRepr } from '../python-repr.ts';
 import { x2manyIds } from './relations.ts';
 
 type Command = [number, number, Value];
+
+/**
+ * create / write / unlink of `orm-write.ts`, which a command runs on the comodel: handed in by the
+ * writer that applies the commands, so the two files do not import each other.
+ */
+export interface RecordWrites {
+  create(env: Env, model: ModelStore, valsList: Value[]): number[];
+  write(env: Env, model: ModelStore, rows: Row[], given: Value): void;
+  unlink(env: Env, model: ModelStore, rows: Row[]): void;
+}
 
 function parseCommands(model: ModelStore, f: FieldDef, value: Value): Command[] {
   if (value === false || value === null) return [[5, 0, false]];
@@ -60,14 +69,14 @@ function syncInverse(env: Env, model: ModelStore, f: FieldDef, row: Row, before:
   }
 }
 
-function applyMany2many(env: Env, model: ModelStore, f: FieldDef, comodel: ModelStore, row: Row, cmds: Command[]): void {
+function applyMany2many(env: Env, model: ModelStore, f: FieldDef, comodel: ModelStore, row: Row, cmds: Command[], orm: RecordWrites): void {
   const before = Array.isArray(row.v[f.name]) ? [...(row.v[f.name] as number[])] : [];
   let ids = [...before];
   for (const [code, id, arg] of cmds) {
-    if (code === 0) ids.push(...createRecords(env, comodel, [arg]));
-    else if (code === 1) writeRecords(env, comodel, existingRows(comodel, [id]), arg);
+    if (code === 0) ids.push(...orm.create(env, comodel, [arg]));
+    else if (code === 1) orm.write(env, comodel, existingRows(comodel, [id]), arg);
     else if (code === 2) {
-      unlinkRecords(env, comodel, existingRows(comodel, [id]));
+      orm.unlink(env, comodel, existingRows(comodel, [id]));
       ids = ids.filter((x) => x !== id);
     } else if (code === 3) ids = ids.filter((x) => x !== id);
     else if (code === 4 && !ids.includes(id)) ids.push(id);
@@ -79,35 +88,35 @@ function applyMany2many(env: Env, model: ModelStore, f: FieldDef, comodel: Model
   syncInverse(env, model, f, row, before, ids);
 }
 
-function applyOne2many(env: Env, f: FieldDef, comodel: ModelStore, row: Row, cmds: Command[]): void {
+function applyOne2many(env: Env, f: FieldDef, comodel: ModelStore, row: Row, cmds: Command[], orm: RecordWrites): void {
   const inverse = f.relationField as string;
   const inverseField = comodel.field(inverse);
   const detach = (ids: number[]) => {
     const rows = existingRows(comodel, ids);
-    if (inverseField?.required) unlinkRecords(env, comodel, rows);
-    else writeRecords(env, comodel, rows, new Map([[inverse, false]]));
+    if (inverseField?.required) orm.unlink(env, comodel, rows);
+    else orm.write(env, comodel, rows, new Map([[inverse, false]]));
   };
   for (const [code, id, arg] of cmds) {
     if (code === 0) {
       const vals = new Map(arg instanceof Map ? arg : []);
       vals.set(inverse, row.id);
-      createRecords(env, comodel, [vals]);
-    } else if (code === 1) writeRecords(env, comodel, existingRows(comodel, [id]), arg);
-    else if (code === 2) unlinkRecords(env, comodel, existingRows(comodel, [id]));
+      orm.create(env, comodel, [vals]);
+    } else if (code === 1) orm.write(env, comodel, existingRows(comodel, [id]), arg);
+    else if (code === 2) orm.unlink(env, comodel, existingRows(comodel, [id]));
     else if (code === 3) detach([id]);
-    else if (code === 4) writeRecords(env, comodel, existingRows(comodel, [id]), new Map([[inverse, row.id]]));
+    else if (code === 4) orm.write(env, comodel, existingRows(comodel, [id]), new Map([[inverse, row.id]]));
     else if (code === 5 || code === 6) {
       const keep = code === 6 ? idsOf(arg) : [];
       const current = x2manyIds(env.db, row, f, false).filter((x) => comodel.rows.has(x));
       detach(current.filter((x) => !keep.includes(x)));
       const link = keep.filter((x) => !current.includes(x));
-      writeRecords(env, comodel, existingRows(comodel, link), new Map([[inverse, row.id]]));
+      orm.write(env, comodel, existingRows(comodel, link), new Map([[inverse, row.id]]));
     }
   }
 }
 
 /** Applies a written x2many value to a row that already exists. */
-export function applyX2many(env: Env, model: ModelStore, row: Row, f: FieldDef, value: Value): void {
+export function applyX2many(env: Env, model: ModelStore, row: Row, f: FieldDef, value: Value, orm: RecordWrites): void {
   const cmds = parseCommands(model, f, value);
   const comodel = f.relation === undefined ? undefined : env.db.model(f.relation);
   if (comodel === undefined || !comodel.seeded) {
@@ -123,6 +132,6 @@ export function applyX2many(env: Env, model: ModelStore, row: Row, f: FieldDef, 
     row.v[f.name] = ids;
     return;
   }
-  if (f.type === 'one2many' && f.relationField !== undefined) applyOne2many(env, f, comodel, row, cmds);
-  else applyMany2many(env, model, f, comodel, row, cmds);
+  if (f.type === 'one2many' && f.relationField !== undefined) applyOne2many(env, f, comodel, row, cmds, orm);
+  else applyMany2many(env, model, f, comodel, row, cmds, orm);
 }
