@@ -19,7 +19,6 @@ import { werkzeugPage } from '../http/html-pages.ts';
 import { htmlResponse, mimetypeOf, type SimRequest, type SimResponse } from '../http/http-types.ts';
 import { jsonRpcError, jsonRpcResult, readJsonRpc } from '../http/jsonrpc-envelope.ts';
 import type { Persona } from '../persona.ts';
-import { handleModulesDbManager } from './web-database-next.ts';
 
 /** The database manager's settings, changed by its own routes and by tests. */
 export interface DatabaseManagerSettings {
@@ -105,9 +104,8 @@ export function formOf(req: SimRequest): ParsedForm | undefined {
     : parseUrlencoded(req.body);
 }
 
-/** Serves `/web/database/*`. */
+/** Serves `/web/database/*` as 19.0 does (the persona picks this or `web-database-next.ts`). */
 export function handleWebDatabase(state: DatabaseManagerState, req: SimRequest): SimResponse {
-  if (state.persona.databaseManager === 'modules-db') return handleModulesDbManager(state, req);
   const route = req.path.slice('/web/database/'.length);
   const settings = state.manager;
   const page = (error?: string) =>
