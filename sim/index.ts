@@ -10,7 +10,7 @@ import { configParameters, parameterWriteDates } from './orm/config-parameters.t
 import { buildDatabase, withoutFields } from './manager/database-build.ts';
 import type { Database } from './orm/database.ts';
 import { docsFor } from './http/doc-bearer-docs.ts';
-import { listen, portOf, type RecordedRequest, type ServerState } from './http/http-server.ts';
+import { listen, portOf, type RecordedRequest, type ServerState } from './http-server.ts';
 import { KeyStore } from './auth/key-store.ts';
 import { methodTableFor, personaMethodTable, withoutMethods } from './methods/method-specs.ts';
 import { withCustomSpecs } from './methods/custom.ts';
@@ -26,7 +26,7 @@ import type { DatabaseManagerSettings } from './manager/web-database-routes.ts';
 import { personaOf, type Series } from './persona.ts';
 import { setModuleState, setRpcConfig } from './rpc-helper.ts';
 
-export type { RecordedRequest } from './http/http-server.ts';
+export type { RecordedRequest } from './http-server.ts';
 export { KeyStore, type ApiKeyRecord, type NewApiKey } from './auth/key-store.ts';
 export { notModelled, type NotModelled } from './not-modelled.ts';
 export type { DatabaseManagerSettings } from './manager/web-database-routes.ts';

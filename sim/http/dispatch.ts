@@ -5,7 +5,7 @@
  */
 import { isTruthy, type Struct, type Value } from '../../src/value.ts';
 import { syncApiKeys } from '../auth/apikeys-model.ts';
-import { bindArguments } from './binding.ts';
+import { bindArguments } from '../methods/binding.ts';
 import { checkLang, contextFrom } from '../orm/context.ts';
 import type { Database } from '../orm/database.ts';
 import { Env } from '../orm/env.ts';

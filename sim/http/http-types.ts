@@ -1,4 +1,4 @@
-/** The simulator's framework-free request and response shapes (node:http stays in `http-server.ts`). */
+/** The simulator's framework-free request and response shapes (node:http stays in `sim/http-server.ts`). */
 import { stringifyJson } from '../../src/json/index.ts';
 import type { Value } from '../../src/value.ts';
 

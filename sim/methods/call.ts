@@ -3,7 +3,7 @@
  * `browse(ids)`, the bound arguments (defaults from the method table) and `**kwargs` extras.
  */
 import type { Value } from '../../src/value.ts';
-import { defaultFromRepr } from '../http/binding.ts';
+import { defaultFromRepr } from './binding.ts';
 import type { Env } from '../orm/env.ts';
 import { typeError } from '../errors.ts';
 import type { ModelStore } from '../orm/model.ts';
