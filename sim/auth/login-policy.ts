@@ -10,14 +10,18 @@ import { isSystem } from '../orm/access.ts';
 import { configParameters, setParam } from '../orm/config-parameters.ts';
 import type { Database } from '../orm/database.ts';
 import type { Env } from '../orm/env.ts';
-import type { SimRequest } from '../http/http-types.ts';
+
+/** What a login reads of its HTTP request: the headers, with lower-cased names. */
+export interface RequestHeaders {
+  headers: Record<string, string>;
+}
 
 /**
  * `request.httprequest.url_root` without its trailing slash: the plain-HTTP scheme and the Host
  * header; with `proxy_mode`, a request carrying X-Forwarded-Host goes through werkzeug's ProxyFix
  * (x_proto, x_host), which takes X-Forwarded-Proto and X-Forwarded-Host instead.
  */
-export function urlRoot(req: SimRequest, proxyMode: boolean): string {
+export function urlRoot(req: RequestHeaders, proxyMode: boolean): string {
   const forwardedHost = req.headers['x-forwarded-host'];
   if (proxyMode && forwardedHost !== undefined && forwardedHost !== '') {
     const proto = (req.headers['x-forwarded-proto'] ?? 'http').split(',')[0]?.trim() || 'http';
@@ -27,7 +31,7 @@ export function urlRoot(req: SimRequest, proxyMode: boolean): string {
 }
 
 /** The `web.base.url` guess of `res.users.authenticate` after a successful interactive login. */
-export function guessBaseUrl(env: Env, req: SimRequest, proxyMode: boolean, now: Date): void {
+export function guessBaseUrl(env: Env, req: RequestHeaders, proxyMode: boolean, now: Date): void {
   if (!isSystem(env)) return;
   // `if not ICP.get_param('web.base.url.freeze')`: any non-empty text freezes it ("False" too)
   const freeze = configParameters(env.db).get('web.base.url.freeze');

@@ -1,12 +1,9 @@
 /**
  * `ir.config_parameter` (system parameters) per database: seeded from the simulator's options, read
  * by the key rules (`base.enable_programmatic_api_keys`, `base.programmatic_api_keys_limit`) and
- * through `get_param`, which only system users may call (its ACL grants nothing to other groups).
+ * through `get_param` (`methods/config-parameter.ts`), which only system users may call.
  */
-import { isSystem } from './access.ts';
 import type { Database } from './database.ts';
-import { accessError } from '../errors.ts';
-import type { MethodImpl } from '../methods/call.ts';
 
 const byDatabase = new WeakMap<Database, Map<string, string>>();
 
@@ -21,20 +18,6 @@ export function configParameters(db: Database): Map<string, string> {
 export function str2bool(text: string | undefined): boolean {
   return ['1', 'true', 'yes', 'y', 't', 'on'].includes((text ?? '').trim().toLowerCase());
 }
-
-/** `ir.config_parameter.get_param(key, default=False)`: the stored text, else the default. */
-export const getParam: MethodImpl = (call) => {
-  if (!isSystem(call.env)) {
-    throw accessError(
-      "You are not allowed to access 'System Parameter' (ir.config_parameter) records.\n\n" +
-        'This operation is allowed for the following groups:\n\t- Role / Administrator\n\n' +
-        'Contact your administrator to request access if necessary.',
-    );
-  }
-  const key = call.arg('key');
-  const value = typeof key === 'string' ? configParameters(call.env.db).get(key) : undefined;
-  return value ?? call.arg('default');
-};
 
 const writesByDatabase = new WeakMap<Database, Map<string, Date>>();
 
