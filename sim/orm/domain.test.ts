@@ -1,5 +1,5 @@
 /**
- * Domain semantics beyond the captured examples (which `search-examples.test.ts` replays): negative
+ * Domain semantics beyond the captured examples (which `sim/search-examples.test.ts` replays): negative
  * operators, `=?`, `any`, hierarchies by name, x2many conditions, datetimes, upper-case operators,
  * implicit active filter, orders.
  */
