@@ -4,16 +4,17 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { handleDocBearer, type DocBearerState } from './doc-bearer-route.ts';
-import { werkzeugPage, notFoundDescription } from './html-pages.ts';
-import { htmlResponse, type SimRequest, type SimResponse } from './http-types.ts';
-import { handleJson2, type Json2State } from './json2-route.ts';
-import { handleWebDatabase, isWebDatabasePath, type DatabaseManagerState } from './web-database-routes.ts';
-import { handleWebSession, isWebSessionPath } from './web-session-routes.ts';
-import { webclientVersionInfo, webHealth, webVersion } from './version-routes.ts';
-import { handleTransfer, isTransferRoute, type TransferState } from './transfer-routes.ts';
-import { handleWebsocketUpgrade } from './websocket-echo.ts';
-import { drainedOrClosed } from './drain.ts';
+import { handleDocBearer, type DocBearerState } from './http/doc-bearer-route.ts';
+import { werkzeugPage, notFoundDescription } from './http/html-pages.ts';
+import { htmlResponse, type SimRequest, type SimResponse } from './http/http-types.ts';
+import { handleJson2, type Json2State } from './http/json2-route.ts';
+import { handleModulesDbManager } from './manager/web-database-next.ts';
+import { handleWebDatabase, isWebDatabasePath, type DatabaseManagerState } from './manager/web-database-routes.ts';
+import { handleWebSession, isWebSessionPath } from './http/web-session-routes.ts';
+import { webclientVersionInfo, webHealth, webVersion } from './http/version-routes.ts';
+import { handleTransfer, isTransferRoute, type TransferState } from './http/transfer-routes.ts';
+import { handleWebsocketUpgrade } from './http/websocket-echo.ts';
+import { drainedOrClosed } from './http/drain.ts';
 import { handleLegacy, isLegacyPath, type LegacyEndpointSettings } from './legacy/route.ts';
 
 /** One HTTP request as the simulator received it. */
@@ -49,7 +50,9 @@ function route(state: ServerState, req: SimRequest): SimResponse {
   if (path === '/web/health') return webHealth();
   if (isWebSessionPath(path)) return handleWebSession(state, req);
   if (path.startsWith('/doc-bearer/')) return handleDocBearer(state, req);
-  if (isWebDatabasePath(path)) return handleWebDatabase(state, req);
+  if (isWebDatabasePath(path)) {
+    return state.persona.databaseManager === 'modules-db' ? handleModulesDbManager(state, req) : handleWebDatabase(state, req);
+  }
   if (state.legacy.enabled && isLegacyPath(path)) return handleLegacy(state, state.legacy, req);
   return htmlResponse(404, werkzeugPage(404, notFoundDescription));
 }

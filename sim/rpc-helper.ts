@@ -10,11 +10,11 @@
  * The simulator's databases hold no `ir.module.module` until a test installs a module this way:
  * an upstream without that model is one where no module is installed.
  */
-import { fieldFromAttrs, fieldAttrs } from './fields.ts';
-import type { Database } from './database.ts';
+import { fieldFromAttrs, fieldAttrs } from './orm/fields.ts';
+import type { Database } from './orm/database.ts';
 import { OdooError, userError } from './errors.ts';
 import type { MethodSpec } from './seed.ts';
-import { ModelStore } from './model.ts';
+import { ModelStore } from './orm/model.ts';
 import { sharedMethodSpecs } from './seed.ts';
 import type { Value } from '../src/value.ts';
 

@@ -8,9 +8,9 @@
 import type { Value } from '../../src/value.ts';
 import { debugText as simDebugText, errorFrom, errorToBody, OdooError } from '../errors.ts';
 import { reprString } from '../python-repr.ts';
-import { werkzeugPage } from '../html-pages.ts';
-import { hasLoneSurrogate, htmlResponse, mimetypeOf, unencodableResponse, type SimRequest, type SimResponse } from '../http-types.ts';
-import { readJsonRpc } from '../jsonrpc-envelope.ts';
+import { werkzeugPage } from '../http/html-pages.ts';
+import { hasLoneSurrogate, htmlResponse, mimetypeOf, unencodableResponse, type SimRequest, type SimResponse } from '../http/http-types.ts';
+import { readJsonRpc } from '../http/jsonrpc-envelope.ts';
 import { pythonJson } from './json-write.ts';
 import { builtin, builtinName, dispatchCommon, dispatchDb, dispatchObject, type LegacyServiceState } from './services.ts';
 import { readMethodCall, XmlRpcReadError } from './xmlrpc-read.ts';

@@ -5,16 +5,16 @@
  * answers the password-less functions and `list_countries`. Each returns a value or throws an
  * OdooError; the route writes either in the endpoint's dialect.
  */
-import { needsSecondFactor } from '../login-policy.ts';
+import { needsSecondFactor } from '../auth/login-policy.ts';
 import { isTruthy, PyBinary, type Value } from '../../src/value.ts';
-import { callKw } from '../call-kw.ts';
-import type { Database } from '../database.ts';
+import { callKw } from '../http/call-kw.ts';
+import type { Database } from '../orm/database.ts';
 import { OdooError, accessDenied, missingError, userError } from '../errors.ts';
-import type { Json2State } from '../json2-route.ts';
+import type { Json2State } from '../http/json2-route.ts';
 import { typeNameOf } from '../../src/python/py-repr.ts';
 import { pyRepr, pyStr } from '../python-repr.ts';
 import { rpcHelperRefusal } from '../rpc-helper.ts';
-import type { DatabaseManagerState } from '../web-database-routes.ts';
+import type { DatabaseManagerState } from '../manager/web-database-routes.ts';
 import { managerSelect } from './manager-selects.ts';
 
 /** What the services read. */

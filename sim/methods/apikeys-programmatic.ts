@@ -5,12 +5,12 @@
  * (`method-specs.ts`).
  */
 import { isTruthy } from '../../src/value.ts';
-import { isSystem } from '../access.ts';
+import { isSystem } from '../orm/access.ts';
 import { formatDatetime } from '../clock.ts';
-import { configParameters, str2bool } from '../config-parameters.ts';
-import type { Env } from '../env.ts';
+import { configParameters, str2bool } from '../orm/config-parameters.ts';
+import type { Env } from '../orm/env.ts';
 import { accessDenied, assertionError, userError } from '../errors.ts';
-import type { KeyStore } from '../key-store.ts';
+import type { KeyStore } from '../auth/key-store.ts';
 import { pyRepr } from '../python-repr.ts';
 import { checkExpirationDate, datetimeArg, removeRecords, requestOf } from './apikeys.ts';
 import type { MethodImpl } from './call.ts';

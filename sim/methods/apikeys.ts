@@ -6,14 +6,14 @@
  * `generate` / `revoke` are in `apikeys-programmatic.ts`.
  */
 import { struct, type Struct, type Value } from '../../src/value.ts';
-import { isShare, isSystem } from '../access.ts';
+import { isShare, isSystem } from '../orm/access.ts';
 import { formatDatetime, parseOdooDatetime } from '../clock.ts';
-import type { Database } from '../database.ts';
-import type { Env } from '../env.ts';
+import type { Database } from '../orm/database.ts';
+import type { Env } from '../orm/env.ts';
 import { accessError, assertionError, missingError, userError, validationError, valueError } from '../errors.ts';
-import type { KeyStore } from '../key-store.ts';
+import type { KeyStore } from '../auth/key-store.ts';
 import { pyRepr } from '../python-repr.ts';
-import type { SimRequestState } from '../request-state.ts';
+import type { SimRequestState } from '../auth/request-state.ts';
 import { Call, type MethodImpl } from './call.ts';
 
 /** `check_identity`: a passed identity check is trusted for 10 minutes. */

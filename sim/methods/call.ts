@@ -3,10 +3,10 @@
  * `browse(ids)`, the bound arguments (defaults from the method table) and `**kwargs` extras.
  */
 import type { Value } from '../../src/value.ts';
-import { defaultFromRepr } from '../binding.ts';
-import type { Env } from '../env.ts';
+import { defaultFromRepr } from './binding.ts';
+import type { Env } from '../orm/env.ts';
 import { typeError } from '../errors.ts';
-import type { ModelStore } from '../model.ts';
+import type { ModelStore } from '../orm/model.ts';
 import { pyRepr } from '../python-repr.ts';
 import type { MethodSpec } from '../seed.ts';
 

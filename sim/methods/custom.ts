@@ -5,9 +5,9 @@
  */
 import { parseJson } from '../../src/json/index.ts';
 import { pyTypeName, type Value } from '../../src/value.ts';
-import { checkModelAccess } from '../access.ts';
+import { checkModelAccess } from '../orm/access.ts';
 import { typeError } from '../errors.ts';
-import { existingOrMissing, writeRecords } from '../orm-write.ts';
+import { existingOrMissing, writeRecords } from '../orm/orm-write.ts';
 import type { MethodSpec } from '../seed.ts';
 import type { MethodImpl } from './call.ts';
 

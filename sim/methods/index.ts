@@ -2,10 +2,10 @@
  * The methods the simulator implements, by name. A method of the method table that is not here is
  * answered with a NotImplementedError naming it (and listed in `not-modelled.ts`).
  */
-import { getParam } from '../config-parameters.ts';
 import { createDescription, makeKey, removeKeys, runCheck } from './apikeys.ts';
 import { generateKey, revokeKey } from './apikeys-programmatic.ts';
 import type { MethodImpl } from './call.ts';
+import { getParam } from './config-parameter.ts';
 import { customMethods } from './custom.ts';
 import { checkAccessRights, checkAccessRule, checkFieldAccessRights, defaultGet, fieldsGet, hasAccess } from './meta.ts';
 import { formattedReadGroup, readGroup } from './read-group.ts';

@@ -4,9 +4,17 @@
  * (Odoo: `odoo/orm/models.py`).
  */
 import type { Struct, Value } from '../../src/value.ts';
-import { accessCheck, checkFieldAccess, checkModelAccess, hasFieldAccess, hasModelAccess, type Operation, operations } from '../access.ts';
+import {
+  accessCheck,
+  checkFieldAccess,
+  checkModelAccess,
+  hasFieldAccess,
+  hasModelAccess,
+  type Operation,
+  operations,
+} from '../orm/access.ts';
 import { assertionError, typeError } from '../errors.ts';
-import { aggregatorOf } from '../fields.ts';
+import { aggregatorOf } from '../orm/fields.ts';
 import { rulesFor } from '../rules/index.ts';
 import { type Call, listArg, type MethodImpl, namesArg } from './call.ts';
 

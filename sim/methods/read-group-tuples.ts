@@ -11,15 +11,15 @@
  * `parse_read_group_spec`). Datetimes are truncated in UTC, as `formatted_read_group` here does.
  */
 import { PyFloat, type Value } from '../../src/value.ts';
-import { checkModelAccess } from '../access.ts';
-import type { Env } from '../env.ts';
+import { checkModelAccess } from '../orm/access.ts';
+import type { Env } from '../orm/env.ts';
 import { notImplemented, OdooError, valueError } from '../errors.ts';
-import { type FieldDef, isFloat, isRelational, isX2many } from '../fields.ts';
-import { aggregate, dateRange, type Group, type GroupKey, type GroupSpec, groupRows, keyCompare } from '../grouping.ts';
-import type { ModelStore, Row } from '../model.ts';
-import { intParam, searchRows } from '../orm-search.ts';
+import { type FieldDef, isFloat, isRelational, isX2many } from '../orm/fields.ts';
+import { aggregate, dateRange, type Group, type GroupKey, type GroupSpec, groupRows, keyCompare } from '../orm/grouping.ts';
+import type { ModelStore, Row } from '../orm/model.ts';
+import { intParam, searchRows } from '../orm/orm-search.ts';
 import { pyRepr } from '../python-repr.ts';
-import { x2manyIds } from '../relations.ts';
+import { x2manyIds } from '../orm/relations.ts';
 import { type MethodImpl, namesArg } from './call.ts';
 
 /** `regex_read_group_spec`: `field`, `field.path`, `field:fn` (matched from the start, anchored at the end). */

@@ -4,15 +4,15 @@
  * date groups as `[start, label]` (or the label alone, with `__range`, in `read_group`).
  */
 import type { Struct, Value } from '../../src/value.ts';
-import { checkModelAccess } from '../access.ts';
-import type { Env } from '../env.ts';
+import { checkModelAccess } from '../orm/access.ts';
+import type { Env } from '../orm/env.ts';
 import { notImplemented, valueError } from '../errors.ts';
-import { aggregatorOf, isX2many } from '../fields.ts';
-import { aggregate, dateRange, type Group, type GroupKey, type GroupSpec, groupRows, keyCompare, parseGroupby } from '../grouping.ts';
-import { parseDomain } from '../domain-parse.ts';
-import { andDomainList } from '../domain-print.ts';
-import type { ModelStore } from '../model.ts';
-import { intParam, searchRows } from '../orm-search.ts';
+import { aggregatorOf, isX2many } from '../orm/fields.ts';
+import { aggregate, dateRange, type Group, type GroupKey, type GroupSpec, groupRows, keyCompare, parseGroupby } from '../orm/grouping.ts';
+import { parseDomain } from '../orm/domain-parse.ts';
+import { andDomainList } from '../orm/domain-print.ts';
+import type { ModelStore } from '../orm/model.ts';
+import { intParam, searchRows } from '../orm/orm-search.ts';
 import { pyRepr } from '../python-repr.ts';
 import { type MethodImpl, namesArg } from './call.ts';
 

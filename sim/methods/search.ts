@@ -4,12 +4,12 @@
  * key is a TypeError (500) after the search ran, as in Odoo.
  */
 import { type Struct, type Value } from '../../src/value.ts';
-import { checkModelAccess, recordRule, ruleAccessError } from '../access.ts';
-import { displayNameOf } from '../database.ts';
+import { checkModelAccess, recordRule, ruleAccessError } from '../orm/access.ts';
+import { displayNameOf } from '../orm/database.ts';
 import { typeError } from '../errors.ts';
-import { readRows, resolveReadFields } from '../orm-read.ts';
-import { searchCount, searchRows } from '../orm-search.ts';
-import type { Row } from '../model.ts';
+import { readRows, resolveReadFields } from '../orm/orm-read.ts';
+import { searchCount, searchRows } from '../orm/orm-search.ts';
+import type { Row } from '../orm/model.ts';
 import { type Call, type MethodImpl, namesArg } from './call.ts';
 
 const likeOperators = new Set(['like', 'ilike', '=like', '=ilike']);

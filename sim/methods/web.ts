@@ -4,13 +4,13 @@
  * lists of objects with optional `order`, `limit` and `context`.
  */
 import { isTruthy, type Struct, type Value } from '../../src/value.ts';
-import { checkModelAccess } from '../access.ts';
-import type { Env } from '../env.ts';
+import { checkModelAccess } from '../orm/access.ts';
+import type { Env } from '../orm/env.ts';
 import { typeError } from '../errors.ts';
-import { isX2many, numberOf } from '../fields.ts';
-import type { ModelStore, Row } from '../model.ts';
-import { readRows, resolveReadFields } from '../orm-read.ts';
-import { intParam, searchCount, searchRows } from '../orm-search.ts';
+import { isX2many, numberOf } from '../orm/fields.ts';
+import type { ModelStore, Row } from '../orm/model.ts';
+import { readRows, resolveReadFields } from '../orm/orm-read.ts';
+import { intParam, searchCount, searchRows } from '../orm/orm-search.ts';
 import { pyRepr } from '../python-repr.ts';
 import type { MethodImpl } from './call.ts';
 

@@ -4,15 +4,15 @@
  * `action_archive`, `action_unarchive` and `toggle_active` return None.
  */
 import { isTruthy, type Struct, type Value } from '../../src/value.ts';
-import { checkModelAccess } from '../access.ts';
-import { displayNameOf, recNameOf } from '../database.ts';
+import { checkModelAccess } from '../orm/access.ts';
+import { displayNameOf, recNameOf } from '../orm/database.ts';
 import { assertionError, typeError } from '../errors.ts';
-import { storedToValue } from '../field-convert.ts';
-import { isX2many } from '../fields.ts';
-import type { Row } from '../model.ts';
-import { createRecords, existingOrMissing, unlinkRecords, writeRecords } from '../orm-write.ts';
+import { storedToValue } from '../orm/field-convert.ts';
+import { isX2many } from '../orm/fields.ts';
+import type { Row } from '../orm/model.ts';
+import { createRecords, existingOrMissing, unlinkRecords, writeRecords } from '../orm/orm-write.ts';
 import { pyRepr } from '../python-repr.ts';
-import { x2manyIds } from '../relations.ts';
+import { x2manyIds } from '../orm/relations.ts';
 import { rulesFor } from '../rules/index.ts';
 import type { Call, MethodImpl } from './call.ts';
 
@@ -70,7 +70,7 @@ function parseContact(text: string): [string, string | false] {
 export const nameCreate: MethodImpl = (call) => {
   const { env, model } = call;
   checkModelAccess(env, model, 'create');
-  const recName = recNameOf(model);
+  const recName = recNameOf(env.db, model);
   if (recName === undefined) return false;
   const name = call.arg('name');
   const vals: Struct = new Map([[recName, name]]);

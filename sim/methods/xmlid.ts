@@ -6,9 +6,9 @@
  * what the user may not read answer `(model, False)`, or AccessError when asked to raise.
  */
 import { isTruthy } from '../../src/value.ts';
-import { checkModelAccess } from '../access.ts';
+import { checkModelAccess } from '../orm/access.ts';
 import { accessError, valueError } from '../errors.ts';
-import { searchRows } from '../orm-search.ts';
+import { searchRows } from '../orm/orm-search.ts';
 import { pyStr } from '../python-repr.ts';
 import type { MethodImpl } from './call.ts';
 

@@ -6,9 +6,9 @@
  * api_key_duration, `res.users` notification_type, home action and group checks, `res.company`
  * subsidiaries and quotation validity, `product.product` packaging barcodes and combo items.
  */
-import type { Env } from '../env.ts';
+import type { Env } from '../orm/env.ts';
 import { typeError, userError, validationError } from '../errors.ts';
-import type { Row } from '../model.ts';
+import type { Row } from '../orm/model.ts';
 import { percentFormat } from '../python-format.ts';
 import type { ModelRules } from './types.ts';
 

@@ -3,10 +3,9 @@
  * unique constraints, access groups, defaults and the users' and companies' own partners.
  */
 import type { Struct, Value } from '../../src/value.ts';
-import type { Database } from '../database.ts';
-import { createRecords } from '../orm-write.ts';
-import type { Env } from '../env.ts';
-import type { Row } from '../model.ts';
+import type { Database } from '../orm/database.ts';
+import type { Env } from '../orm/env.ts';
+import type { Row } from '../orm/model.ts';
 import {
   countryConstraints,
   currencyConstraints,
@@ -15,7 +14,7 @@ import {
   uomConstraints,
   usersConstraints,
 } from './base-constraints.ts';
-import type { ModelRules } from './types.ts';
+import type { CreateRecords, ModelRules } from './types.ts';
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 /** base.group_erp_manager, which owns the ACLs of users, companies and groups. */
@@ -61,7 +60,7 @@ function recomputeCompleteName(model: string) {
 }
 
 /** A partner for a new user or company, as their `create` makes one (`_inherits`). */
-function createsPartner(env: Env, vals: Struct): void {
+function createsPartner(env: Env, vals: Struct, create: CreateRecords): void {
   if (vals.get('partner_id')) return;
   const partner = new Map<string, Value>([['name', vals.get('name') ?? false]]);
   for (const f of ['email', 'phone', 'street', 'city', 'zip', 'country_id']) {
@@ -69,7 +68,7 @@ function createsPartner(env: Env, vals: Struct): void {
     if (v !== undefined) partner.set(f, v);
   }
   const partners = env.db.model('res.partner');
-  if (partners !== undefined) vals.set('partner_id', createRecords(env, partners, [partner])[0] ?? false);
+  if (partners !== undefined) vals.set('partner_id', create(env, partners, [partner])[0] ?? false);
 }
 
 function userCompany(env: Env): number | false {
@@ -202,8 +201,8 @@ export const baseRules: Record<string, ModelRules> = {
     },
     // `lang` is its partner's (`fields.Selection(_lang_get)`): any language code is written as it is
     methodSelections: ['lang'],
-    prepareCreate(env, vals) {
-      createsPartner(env, vals);
+    prepareCreate(env, vals, create) {
+      createsPartner(env, vals, create);
       if (!vals.has('all_group_ids')) vals.set('all_group_ids', vals.get('group_ids') ?? []);
     },
     ...usersConstraints,

@@ -4,10 +4,10 @@
  * `_rec_names_search`, the recursion check, `copy()` naming.
  */
 import type { Struct, Value } from '../../src/value.ts';
-import type { Database } from '../database.ts';
-import type { Env } from '../env.ts';
+import type { Database } from '../orm/database.ts';
+import type { Env } from '../orm/env.ts';
 import { validationError } from '../errors.ts';
-import type { Row } from '../model.ts';
+import type { Row } from '../orm/model.ts';
 import type { ModelRules } from './types.ts';
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');

@@ -4,8 +4,8 @@
  * UserError when deleting an order that is neither a draft nor cancelled.
  */
 import { isTruthy } from '../../src/value.ts';
-import type { Env } from '../env.ts';
-import type { Row } from '../model.ts';
+import type { Env } from '../orm/env.ts';
+import type { Row } from '../orm/model.ts';
 import type { ModelRules } from './types.ts';
 
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);

@@ -4,11 +4,11 @@
  * comes from the model's Odoo source; `rules/index.ts` maps model names to entries.
  */
 import type { Struct, Value } from '../../src/value.ts';
-import type { Database } from '../database.ts';
-import type { Env } from '../env.ts';
+import type { Database } from '../orm/database.ts';
+import type { Env } from '../orm/env.ts';
 import type { OdooError } from '../errors.ts';
-import type { Stored } from '../fields.ts';
-import type { Row } from '../model.ts';
+import type { Stored } from '../orm/fields.ts';
+import type { ModelStore, Row } from '../orm/model.ts';
 
 /** A SQL unique constraint and its message (an IntegrityError turned into a ValidationError). */
 export interface UniqueRule {
@@ -54,6 +54,12 @@ export interface RecordRule {
   test: (env: Env, row: Row) => boolean;
 }
 
+/**
+ * The ORM's `create()` (`createRecords`, `orm/orm-write.ts`), handed to the rules that create records
+ * of another model: the ORM reads the rules, so the rules do not import it.
+ */
+export type CreateRecords = (env: Env, model: ModelStore, valsList: Value[]) => number[];
+
 export interface ModelRules {
   /** `_rec_name` (default `name` when the field exists). */
   recName?: string;
@@ -95,7 +101,7 @@ export interface ModelRules {
   /** Inverse methods: writing the key field becomes writing the returned fields. */
   inverses?: Record<string, (value: Value) => Record<string, Value>>;
   /** Fills create values that depend on others (a user's partner, an order's addresses). */
-  prepareCreate?: (env: Env, vals: Struct) => void;
+  prepareCreate?: (env: Env, vals: Struct, create: CreateRecords) => void;
   /** Fields `copy()` leaves out (`copy=False`), so defaults apply again. */
   copyExclude?: string[];
   /** `ir.rule` records of the model (Odoo: each module's `security/*.xml`). */

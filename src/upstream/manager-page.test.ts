@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderManagerPage } from '../../sim/database-manager-page.ts';
+import { renderManagerPage } from '../../sim/manager/database-manager-page.ts';
 import { parseManagerPage } from './manager-page.ts';
 
 const page = readFileSync(new URL('../../fixtures/odoo-data/web-database-manager.html', import.meta.url), 'utf8');

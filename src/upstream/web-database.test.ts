@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { renderManagerPage } from '../../sim/database-manager-page.ts';
+import { renderManagerPage } from '../../sim/manager/database-manager-page.ts';
 import { createCallValues, type CallOrigin } from '../call.ts';
 import { loadConfig } from '../config.ts';
 import { LegacyError } from '../errors.ts';

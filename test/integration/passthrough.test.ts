@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { downloadByte } from '../../sim/transfer-routes.ts';
+import { downloadByte } from '../../sim/http/transfer-routes.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { startGateway } from '../../src/server/gateway.ts';

@@ -70,7 +70,7 @@ export const unicodeName = (tag: string) => `E2E Zoë & <tag> ]]> 😀 ${tag}`;
 /** The `date_order` every script sends as its language's datetime object: 2026-10-15 10:30:00 (UTC where the client asks). */
 export const orderDatetime = '2026-10-15 10:30:00';
 
-/** The simulated Odoo 19.0 release, as `common.version()` answers it (sim/version-routes.ts). */
+/** The simulated Odoo 19.0 release, as `common.version()` answers it (sim/http/version-routes.ts). */
 export const expectedVersion = {
   server_version: '19.0',
   server_version_info: [19, 0, 0, 'final', 0, ''],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderManagerPage } from '../../../sim/database-manager-page.ts';
+import { renderManagerPage } from '../../../sim/manager/database-manager-page.ts';
 import { classifyDatabaseAnswer, errorTextOf } from './database-answer.ts';
 
 const html = 'text/html; charset=utf-8';
