@@ -258,4 +258,61 @@ describe('bindArguments()', () => {
       );
     });
   });
+
+  // call_kw passes the recordset as their first declared parameter (src/signatures/unbound-methods.ts);
+  // the texts are Odoo 19.0's own answers to execute_kw
+  describe('classmethods and staticmethods: the recordset takes their first parameter', () => {
+    it.each([
+      ['ir.module.module', 'get_module_info', ['x'], {}, 'IrModuleModule.get_module_info() takes 2 positional arguments but 3 were given'],
+      [
+        'ir.module.module',
+        'get_module_info',
+        [],
+        { name: 'base' },
+        "IrModuleModule.get_module_info() got multiple values for argument 'name'",
+      ],
+      [
+        'ir.module.module',
+        'get_module_info',
+        [],
+        { cls: 'base' },
+        "IrModuleModule.get_module_info() got multiple values for argument 'cls'",
+      ],
+      [
+        'ir.module.module',
+        'get_values_from_terp',
+        [2],
+        {},
+        'IrModuleModule.get_values_from_terp() takes 1 positional argument but 2 were given',
+      ],
+      ['res.partner', 'is_transient', [], {}, 'BaseModel.is_transient() takes 1 positional argument but 2 were given'],
+      ['res.partner', 'is_transient', [2], {}, 'BaseModel.is_transient() takes 1 positional argument but 3 were given'],
+      ['ir.http', 'is_a_bot', [], {}, 'IrHttp.is_a_bot() takes 1 positional argument but 2 were given'],
+      ['ir.http', 'get_utm_domain_cookies', [], {}, 'IrHttp.get_utm_domain_cookies() takes 1 positional argument but 2 were given'],
+    ] as [string, string, Value[], Record<string, Value>, string][])('%s.%s(ids, *%j, **%j)', (model, method, args, kwargs, text) => {
+      const err = bindFault(builtin(model, method), args, kw(kwargs), model);
+      expect(err.name).toBe('builtins.TypeError');
+      expect(err.message).toBe(text);
+    });
+
+    it('binds a call Odoo runs: only the ids, which JSON-2 browses into that parameter', () => {
+      expect(bindOk(builtin('ir.module.module', 'get_module_info'), [])).toEqual([]);
+      expect(bindOk(builtin('ir.module.module', 'get_values_from_terp'), [])).toEqual([]);
+    });
+
+    it('names the arguments after it by their own parameters', () => {
+      const sig = {
+        ...synthetic('X.f', [
+          { name: 'a', kind: 'POSITIONAL_OR_KEYWORD' },
+          { name: 'b', kind: 'POSITIONAL_OR_KEYWORD' },
+        ]),
+      };
+      expect(bindOk({ ...sig, binding: 'classmethod' }, [7])).toEqual([['b', 7]]);
+      expect(bindOk({ ...sig, binding: 'staticmethod' }, [7])).toEqual([['b', 7]]);
+      expect(bindOk(sig, [7, 8])).toEqual([
+        ['a', 7],
+        ['b', 8],
+      ]);
+    });
+  });
 });

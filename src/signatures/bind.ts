@@ -48,8 +48,7 @@ export function bindArguments(
     return unreachable(model, method, `${qualname}() would receive ${count} positional argument${s} in '*${varargs}'`);
   }
   const named: Struct = new Map();
-  for (let i = 0; i < bound.positional; i++) {
-    const param = sig.params[i]!;
+  for (const [i, param] of bound.positional.entries()) {
     if (param.kind === 'POSITIONAL_ONLY') {
       return unreachable(model, method, `${qualname}() would receive its positional-only argument '${param.name}'`);
     }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readMethodTable, readMethodTableAll, renderBuiltinTableModule, type MethodTableEntry } from '../../scripts/gen-signature-table.ts';
 import { builtinTable, isBuiltinModel, lookupBuiltinSignature, type BuiltinTable } from './builtin-table.ts';
+import { unboundMethods } from './unbound-methods.ts';
 
 const methodTable = readMethodTable();
 const models = Object.keys(methodTable);
@@ -10,13 +11,18 @@ const deprecations = JSON.parse(readFileSync(new URL('../../fixtures/odoo-data/_
   methods: Record<string, { model: string }[]>;
 };
 
-/** What lookupBuiltinSignature should answer for an entry of either fixture. */
+/** What lookupBuiltinSignature should answer for an entry of either fixture (a classmethod's is marked). */
 function expected(entry: MethodTableEntry, source: 'builtin' | 'generic') {
+  const unbound = unboundMethods[entry.qualname];
   return {
-    params: entry.params.map(([name, kind, d]) => (d === null ? { name, kind } : { name, kind, default: d })),
+    params:
+      unbound === undefined
+        ? entry.params.map(([name, kind, d]) => (d === null ? { name, kind } : { name, kind, default: d }))
+        : unbound.params.map(([name]) => ({ name, kind: 'POSITIONAL_OR_KEYWORD' })),
     apiModel: entry.api_model,
     qualname: entry.qualname,
     source,
+    ...(unbound === undefined ? {} : { binding: unbound.binding }),
     ...(entry.deprecated === true ? { deprecated: true } : {}),
   };
 }
@@ -182,5 +188,20 @@ describe('lookupBuiltinSignature()', () => {
       'order',
     ]);
     expect(lookupBuiltinSignature(builtinTable, 'res.partner', 'search')?.params[0]?.name).toBe('domain');
+  });
+
+  it('gives the classmethods and staticmethods their declared parameters, marked', () => {
+    for (const [qualname, { params }] of Object.entries(unboundMethods)) {
+      const row = builtinTable.signatures[qualname];
+      // a record-level row whose parameters are the declared ones without the first
+      expect(row?.[0], qualname).toBe(false);
+      expect(row?.[1], qualname).toEqual(params.slice(1));
+    }
+    expect(lookupBuiltinSignature(builtinTable, 'ir.module.module', 'get_module_info')).toMatchObject({
+      binding: 'classmethod',
+      params: [{ name: 'name', kind: 'POSITIONAL_OR_KEYWORD' }],
+    });
+    expect(lookupBuiltinSignature(builtinTable, 'res.partner', 'is_transient')).toMatchObject({ binding: 'classmethod', params: [] });
+    expect(lookupBuiltinSignature(builtinTable, 'res.partner', 'search')).not.toHaveProperty('binding');
   });
 });

@@ -7,6 +7,7 @@
 import { builtinTableData } from './builtin-table.generated.ts';
 import { methodFromQualname } from './qualname.ts';
 import type { MethodSignature, Param, ParamKind } from './signature.ts';
+import { unboundMethods } from './unbound-methods.ts';
 
 /** `[name]` (required), `[name, default]`, or `[name, default | null, kind]` when not POSITIONAL_OR_KEYWORD. */
 export type ParamRow = [name: string, defaultText?: string | null, kind?: ParamKind];
@@ -93,11 +94,13 @@ export function lookupBuiltinSignature(table: BuiltinTable, model: string, metho
   if (qualname === undefined) return undefined;
   const row = table.signatures[qualname];
   if (row === undefined) return undefined;
+  const unbound = Object.hasOwn(unboundMethods, qualname) ? unboundMethods[qualname] : undefined;
   const sig: MethodSignature = {
-    params: row[1].map(paramFromRow),
+    params: (unbound?.params ?? row[1]).map(paramFromRow),
     apiModel: row[0],
     qualname,
     source: known === undefined ? 'generic' : 'builtin',
+    ...(unbound === undefined ? {} : { binding: unbound.binding }),
   };
   return row[2] === true ? { ...sig, deprecated: true } : sig;
 }

@@ -8,8 +8,8 @@ import type { MethodSignature, Param } from './signature.ts';
 
 /** A call Python accepts: where the positional arguments went. Keywords need no record: they all bind. */
 export interface PythonBinding {
-  /** How many of `sig.params` received a positional argument (`self` not counted). */
-  positional: number;
+  /** The parameters of `sig.params` that received the legacy positional arguments, in order. */
+  positional: Param[];
   /** The positional arguments a VAR_POSITIONAL parameter collects. */
   varargs: Value[];
 }
@@ -61,10 +61,12 @@ export function bindPythonCall(sig: MethodSignature, args: readonly Value[], kwa
       ...forwarded.map((name): [string, Value] => [name, kwargs.get(name) ?? null]),
       ...[...kwargs].filter(([k]) => !forwarded.includes(k)),
     ]);
-  // `self` is positional-only too when the method has a `/`.
+  // `self` (`cls`) is positional-only too when the method has a `/`.
   const hasPosonly = sig.params.some((p) => p.kind === 'POSITIONAL_ONLY');
-  const self: Param = { name: 'self', kind: hasPosonly ? 'POSITIONAL_ONLY' : 'POSITIONAL_OR_KEYWORD' };
-  const all = [self, ...sig.params];
+  const first = (name: string): Param => ({ name, kind: hasPosonly ? 'POSITIONAL_ONLY' : 'POSITIONAL_OR_KEYWORD' });
+  // what Python fills before the legacy args: `recs` as self, or `cls` then `recs` in the first parameter
+  const lead = sig.binding === 'classmethod' ? 2 : 1;
+  const all = sig.binding === 'staticmethod' ? [...sig.params] : [first(sig.binding === 'classmethod' ? 'cls' : 'self'), ...sig.params];
   const positional = all.filter((p) => p.kind === 'POSITIONAL_ONLY' || p.kind === 'POSITIONAL_OR_KEYWORD');
   const posonly = positional.filter((p) => p.kind === 'POSITIONAL_ONLY');
   const kwonly = all.filter((p) => p.kind === 'KEYWORD_ONLY');
@@ -74,7 +76,7 @@ export function bindPythonCall(sig: MethodSignature, args: readonly Value[], kwa
   const keywordTargets = [...positional.slice(posonly.length), ...kwonly];
 
   const filled = new Set<Param>();
-  const argcount = 1 + args.length;
+  const argcount = lead + args.length;
   const n = Math.min(argcount, positional.length);
   for (const param of positional.slice(0, n)) filled.add(param);
 
@@ -103,5 +105,5 @@ export function bindPythonCall(sig: MethodSignature, args: readonly Value[], kwa
   const missingKwonly = kwonly.filter((p) => p.default === undefined && !filled.has(p)).map((p) => p.name);
   if (missingKwonly.length > 0) return { typeError: missingMessage(qualname, 'keyword-only', missingKwonly) };
 
-  return { positional: n - 1, varargs: hasVarargs ? args.slice(n - 1) : [] };
+  return { positional: positional.slice(lead, n), varargs: hasVarargs ? args.slice(Math.max(0, n - lead)) : [] };
 }

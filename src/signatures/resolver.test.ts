@@ -218,4 +218,17 @@ describe('createSignatureResolver(): a method the upstream changed since 19.0', 
     });
     await expect(resolver.resolve('gw', 'res.partner', 'read_group')).resolves.toBe(override);
   });
+
+  it("keeps the table's classmethod mark on a discovered method (/doc-bearer lists it like a record method)", async () => {
+    const listed: MethodSignature = {
+      params: [{ name: 'name', kind: 'POSITIONAL_OR_KEYWORD' }],
+      apiModel: false,
+      qualname: 'IrModuleModule.get_module_info',
+      source: 'discovered',
+    };
+    const discovery = sourceOf('discovery', { 'ir.module.module.get_module_info': listed });
+    const sig = await createSignatureResolver({ sources: [discovery] }).resolve('gw', 'ir.module.module', 'get_module_info');
+    expect(sig).toMatchObject({ binding: 'classmethod', source: 'discovered' });
+    expect(bindArguments(sig as MethodSignature, 'ir.module.module', 'get_module_info', [], new Map())).toEqual(new Map());
+  });
 });

@@ -97,7 +97,7 @@ export function createSignatureResolver(options: SignatureResolverOptions = {}):
         const change = changes.changeOf(db, model, method, series) ?? changes.noteListed(db, model, method, v19, sig, series);
         if (change !== undefined) return { ...v19, upstreamChange: change };
         if (!isBuiltinModel(table, model)) return sig;
-        const merged = { ...sig, apiModel: v19.apiModel, qualname: v19.qualname };
+        const merged = { ...sig, apiModel: v19.apiModel, qualname: v19.qualname, ...bindingOf(v19) };
         const forwardedKeywords = forwardedBy(v19, sig);
         return forwardedKeywords.length === 0 ? merged : { ...merged, forwardedKeywords };
       }
@@ -120,4 +120,9 @@ function forwardedBy(running: MethodSignature, base: MethodSignature): string[] 
   const hasVarargs = (sig: MethodSignature) => sig.params.some((p) => p.kind === 'VAR_POSITIONAL');
   if (!hasVarargs(running) || hasVarargs(base)) return [];
   return running.params.filter((p) => p.kind === 'KEYWORD_ONLY').map((p) => p.name);
+}
+
+/** The table's classmethod or staticmethod mark: `/doc-bearer` lists such a method like a record method. */
+function bindingOf(v19: MethodSignature): Pick<MethodSignature, 'binding'> {
+  return v19.binding === undefined ? {} : { binding: v19.binding };
 }

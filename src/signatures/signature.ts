@@ -44,6 +44,11 @@ export interface MethodSignature {
   readonly params: readonly Param[];
   /** `_api_model` on the function that runs: no ids; legacy `args` map straight to `params`. */
   readonly apiModel: boolean;
+  /**
+   * Set where the function that runs is a classmethod or staticmethod: it has no `self`, so
+   * `call_kw`'s recordset lands in its first parameter (`params` are then those after `cls`).
+   */
+  readonly binding?: 'classmethod' | 'staticmethod';
   /** `__qualname__` of the function that runs, e.g. `ResPartner.name_create`, `BaseModel.search`. */
   readonly qualname: string;
   readonly source: SignatureSourceName;

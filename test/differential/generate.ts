@@ -242,7 +242,7 @@ function objectCalls(dialect: Dialect, random: () => number, systematic: boolean
   ] as [Value, Value][]) {
     out.push({ family: 'object.names', service: 'object', method: 'execute_kw', db: 'first', params: [m, method, [[]]] });
   }
-  out.push(...unmarshallableCalls(), ...binaryFieldCalls(), ...contextOrderCalls(random), ...keywordOnlyCalls());
+  out.push(...unmarshallableCalls(), ...binaryFieldCalls(), ...contextOrderCalls(random), ...keywordOnlyCalls(), ...unboundMethodCalls());
   out.push({ family: 'object.execute', service: 'object', method: 'execute', db: 'first', params: ['res.partner', 'search_count', []] });
   out.push({
     family: 'object.execute',
@@ -336,6 +336,36 @@ function keywordOnlyCalls(): Omit<GeneratedCall, 'dialect'>[] {
     read('res.partner.category', 'message_post', [[1], 'hello'], undefined, 'object.keyword-only'),
     read('res.users', 'message_post', [[2], 'hello'], undefined, 'object.keyword-only'),
   ];
+}
+
+/**
+ * Classmethods and staticmethods (src/signatures/unbound-methods.ts): `call_kw` passes the browsed
+ * `args[0]` as their first parameter, so each argument shape meets Python's binding there.
+ */
+function unboundMethodCalls(): Omit<GeneratedCall, 'dialect'>[] {
+  const out: Omit<GeneratedCall, 'dialect'>[] = [];
+  const shapes: [Value, Value?][] = [
+    [[['base']]],
+    [['base']],
+    [[[]]],
+    [[[1]]],
+    [[1]],
+    [[]],
+    [[['base'], 'x']],
+    [[['base']], struct({ name: 'base' })],
+    [[[]], struct({ cls: 'x' })],
+    [[[]], struct({ terp: struct({}) })],
+  ];
+  for (const [model, method] of [
+    ['ir.module.module', 'get_module_info'],
+    ['ir.module.module', 'get_values_from_terp'],
+    ['res.partner', 'is_transient'],
+    ['ir.http', 'is_a_bot'],
+    ['ir.http', 'get_utm_domain_cookies'],
+  ]) {
+    for (const [args, kwargs] of shapes) out.push(read(model as string, method as string, args, kwargs, 'object.classmethod'));
+  }
+  return out;
 }
 
 /** Refusals, for their error envelopes: AccessDenied (a wrong password) and AccessError (demo where it may not go). */

@@ -381,3 +381,17 @@ describe('results', () => {
     expect(res.text).toBe('{"jsonrpc": "2.0", "id": 7}');
   });
 });
+
+// a classmethod: call_kw passes the browsed args[0] as its first parameter (`cls` counts in the
+// texts, Odoo 19.0's own), so Python refuses these before JSON-2 is asked
+describe('classmethods (src/signatures/unbound-methods.ts)', () => {
+  it.each([
+    [[[]], {}, 'BaseModel.is_transient() takes 1 positional argument but 2 were given'],
+    [[[1], 2], {}, 'BaseModel.is_transient() takes 1 positional argument but 3 were given'],
+    [[[]], { cls: 'x' }, "BaseModel.is_transient() got multiple values for argument 'cls'"],
+  ])('res.partner.is_transient(*%j, **%j)', async (args, kwargs, text) => {
+    const answer = await call('execute_kw', 'demo', 2, key, 'res.partner', 'is_transient', args, kwargs);
+    expect(errorData(answer.error)).toMatchObject({ name: 'builtins.TypeError', message: text });
+    expect(stack.sim.log.filter((r) => r.path.endsWith('/is_transient'))).toEqual([]);
+  });
+});
