@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, helpText, loadConfig, secretFileForms, settings, secretsOnCommandLine } from './config.ts';
+import { shadowMethodsOf } from './cutover/index.ts';
+import { createLogger } from './log.ts';
+import { createGateway } from './server/gateway.ts';
 import { lightReserveOf } from './upstream/upstream-shares.ts';
 
 describe('loadConfig()', () => {
@@ -373,16 +376,16 @@ describe('shadow mode settings', () => {
     const config = loadConfig([], {});
     expect(config.shadowSample).toBe(0);
     expect(config.shadowMaxInFlight).toBe(4);
-    expect(config.shadowMethods).toContain('search_read');
-    expect(config.shadowMethods).not.toContain('write');
+    expect(shadowMethodsOf(config)).toContain('search_read');
+    expect(shadowMethodsOf(config)).not.toContain('write');
   });
 
   it('reads the flags and their variables', () => {
     const config = loadConfig(['--shadow-sample', '12.5', '--shadow-methods=+name_get_custom,-read_group'], { SHADOW_MAX_IN_FLIGHT: '16' });
     expect(config.shadowSample).toBe(12.5);
     expect(config.shadowMaxInFlight).toBe(16);
-    expect(config.shadowMethods).toContain('name_get_custom');
-    expect(config.shadowMethods).not.toContain('read_group');
+    expect(shadowMethodsOf(config)).toContain('name_get_custom');
+    expect(shadowMethodsOf(config)).not.toContain('read_group');
   });
 
   it.each([
@@ -398,7 +401,14 @@ describe('shadow mode settings', () => {
       '--shadow-methods / SHADOW_METHODS: invalid value "read": "read": name each method with + (add) or - (remove)',
     ],
   ])('refuses %j with a clear message', (argv, message) => {
-    expect(() => loadConfig(argv, {})).toThrow(message);
+    // the allowlist's rules apply where the gateway is built: it does not start either
+    expect(() => shadowMethodsOf(loadConfig(argv, {}))).toThrow(message);
+    expect(() => createGateway(loadConfig(argv, {}), createLogger('silent'))).toThrow(message);
+  });
+
+  it('applies the changes in the order written', () => {
+    expect(shadowMethodsOf(loadConfig(['--shadow-methods', '-read,+read'], {}))).toContain('read');
+    expect(shadowMethodsOf(loadConfig(['--shadow-methods', '+name_get_custom,-name_get_custom'], {}))).not.toContain('name_get_custom');
   });
 });
 

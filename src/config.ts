@@ -8,8 +8,6 @@ import { tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { parseServiceKeys, type ServiceKeys } from './service-keys.ts';
-import { parseShadowMethods } from './cutover/shadow/policy.ts';
-import { readRoutesFile, routeModes } from './cutover/routes/routes-file.ts';
 
 /** One setting: its flag (kebab-case), its variable, its default and why it has that default. */
 interface Setting {
@@ -83,6 +81,41 @@ export const secretFileForms = {
 } as const;
 
 /** The settings table; docs/configuration.md's table mirrors it (a test checks they agree). */
+/** How a route serves a call (docs/cutover.md): `--default-mode` and the routes file's `mode`. */
+export const routeModes = ['native', 'verify', 'translate', 'deny'] as const;
+export type RouteMode = (typeof routeModes)[number];
+
+/**
+ * `--shadow-methods` as written: each `+name` to add to the shadow allowlist, each `-name` to
+ * remove. The allowlist's own rules (the defaults, the methods never shadowed) apply where the
+ * gateway starts its shadow (src/cutover/shadow/policy.ts).
+ */
+export interface ShadowMethodChanges {
+  spec: string;
+  /** In the order written: a later change to the same name wins. */
+  changes: Array<{ add: boolean; name: string }>;
+}
+
+/** A method name as the operator may write it. */
+const methodName = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** `--shadow-methods` read, or a message saying what is wrong. */
+export function parseShadowMethodChanges(spec: string): ShadowMethodChanges | string {
+  const changes: ShadowMethodChanges['changes'] = [];
+  for (const raw of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const sign = raw[0];
+    const name = raw.slice(1);
+    if ((sign !== '+' && sign !== '-') || !methodName.test(name)) {
+      return `${JSON.stringify(raw)}: name each method with + (add) or - (remove), e.g. "+name_get_custom,-read_group"`;
+    }
+    changes.push({ add: sign === '+', name });
+  }
+  return { spec, changes };
+}
+
 /** The cap on --login-recheck-interval + --revalidate-interval (see `loginPolicyWindow`). */
 export const maxLoginPolicyWindowMs = 900_000;
 
@@ -627,27 +660,22 @@ export const settings = {
     schema: z
       .string()
       .default('')
-      .transform((spec, ctx) => {
-        const methods = parseShadowMethods(spec);
-        if (typeof methods === 'string') {
-          ctx.addIssue({ code: 'custom', message: methods });
+      .transform((spec, ctx): ShadowMethodChanges => {
+        const changes = parseShadowMethodChanges(spec);
+        if (typeof changes === 'string') {
+          ctx.addIssue({ code: 'custom', message: changes });
           return z.NEVER;
         }
-        return methods;
+        return changes;
       }),
     help: 'Changes to the shadow allowlist (the default shown): comma-separated +method to add and -method to remove, e.g. "+name_get_custom,-read_group". Methods that can change state cannot be added; db functions other than the five shown are never shadowed.',
   },
   routesFile: {
     flag: 'routes-file',
     env: 'ROUTES_FILE',
-    schema: z
-      .string()
-      .min(1)
-      .superRefine((path, ctx) => {
-        const rules = readRoutesFile(path);
-        if (!Array.isArray(rules)) for (const problem of rules.problems) ctx.addIssue({ code: 'custom', message: problem });
-      })
-      .optional(),
+    // read and validated where the routes are built (src/cutover/routes/route-table.ts), a bad file
+    // stopping the start as any bad setting does
+    schema: z.string().min(1).optional(),
     accepts: 'the path of a YAML or JSON routes file, e.g. /etc/legacy-rpc-gateway/routes.yaml',
     help: 'YAML or JSON file of route rules: which calls (by database, login, User-Agent pattern, source address or subnet, service, model.method) are served native, verify, translate or deny; first match wins (docs/cutover.md). Validated at start; reloaded on SIGHUP and POST /gateway/routes/reload, a bad file refused with the routes in force kept. Default none: every call in --default-mode.',
   },

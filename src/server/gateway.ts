@@ -20,7 +20,7 @@ import { downReasonOf, type UpstreamState } from '../metrics/operator-metrics.ts
 import { createIdentityTap } from '../report/call-identity.ts';
 import { createReportPersistence } from '../report/report-persistence.ts';
 import { createSharedReport, type SharedReport } from '../report/shared-report.ts';
-import { createShadow, maxCompareBytes, placeholderBody, type Shadow } from '../cutover/index.ts';
+import { createShadow, maxCompareBytes, placeholderBody, shadowMethodsOf, type Shadow } from '../cutover/index.ts';
 import { createRouteTable, createVerifier, RoutesFileError, type RouteTable, type Verifier } from '../cutover/routes/index.ts';
 import type { VerifyResult } from '../cutover/routes/verify.ts';
 import { createSignatureResolverFromConfig, type SignatureResolver } from '../signatures/index.ts';
@@ -68,6 +68,8 @@ export interface GatewayOptions {
 
 /** Builds the two Hono apps and what they use, without sockets. */
 export function createGateway(config: Config, log: Logger, options: GatewayOptions = {}) {
+  // --shadow-methods under the allowlist's rules (a method that can change state stops the start)
+  const shadowMethods = shadowMethodsOf(config);
   const metrics = createMetrics({ redis: config.redisUrl !== undefined });
   // each kind of work waits for a share of its own (work-shares.ts); the metrics time Odoo alone
   const shares = createUpstreamShares(config, metrics.workShares);
@@ -135,7 +137,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   const shadow: Shadow | undefined =
     config.shadowSample > 0
       ? createShadow({
-          settings: { samplePercent: config.shadowSample, maxInFlight: config.shadowMaxInFlight, methods: config.shadowMethods },
+          settings: { samplePercent: config.shadowSample, maxInFlight: config.shadowMaxInFlight, methods: shadowMethods },
           client: createLegacyEndpointClient(config, { connections: config.shadowMaxInFlight, maxAnswerBytes: maxCompareBytes }),
           log,
           onResult(result) {
@@ -149,10 +151,11 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
     enabled: shadow !== undefined,
     samplePercent: config.shadowSample,
     maxInFlight: config.shadowMaxInFlight,
-    methods: [...config.shadowMethods],
+    methods: [...shadowMethods],
     gone: shadow?.gone() ?? [],
   });
   const routes = createRoutes(config, log, {
+    shadowMethods,
     signatures,
     credentials: identified,
     identities,
@@ -400,6 +403,7 @@ function createRoutes(
   config: Config,
   log: Logger,
   deps: {
+    shadowMethods: string[];
     signatures: SignatureResolver;
     credentials: Credentials;
     identities: ReturnType<typeof createIdentityTap>;
@@ -417,7 +421,7 @@ function createRoutes(
   }
   const { metrics, report, credentials } = deps;
   const verifier = createVerifier({
-    settings: { samplePercent: config.verifySample, maxInFlight: config.verifyMaxInFlight, methods: config.shadowMethods },
+    settings: { samplePercent: config.verifySample, maxInFlight: config.verifyMaxInFlight, methods: deps.shadowMethods },
     log,
     onResult(result) {
       metrics.observeVerify(result.call, result.outcome);

@@ -21,10 +21,9 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
+import { routeModes, type RouteMode } from '../../config.ts';
 
-/** How a route serves a call (docs/cutover.md). */
-export const routeModes = ['native', 'verify', 'translate', 'deny'] as const;
-export type RouteMode = (typeof routeModes)[number];
+export { routeModes, type RouteMode };
 
 /** What a rule matches; an absent selector matches every call. */
 export interface RouteMatch {

@@ -7,6 +7,7 @@
  * names (`--shadow-methods +name,-name`); a method that can change state cannot be added.
  */
 import { isPasswordLogin, legacySurface, neverResentServiceMethod } from '../../legacy/surface.ts';
+import { ConfigError, parseShadowMethodChanges, type Config, type ShadowMethodChanges } from '../../config.ts';
 import type { CallOutcome } from '../../wire/response.ts';
 import type { AnswerView } from './answer-view.ts';
 
@@ -69,25 +70,14 @@ export function neverShadowedReason(method: string): string | undefined {
   return undefined;
 }
 
-/** A method name as the operator may write it. */
-const methodName = /^[A-Za-z][A-Za-z0-9_]*$/;
-
 /**
- * The allowlist from `--shadow-methods`: the defaults, each `+name` added and each `-name` removed.
- * Returns the list, or a message saying what is wrong.
+ * The allowlist `--shadow-methods` asks for: the defaults, each `+name` added and each `-name`
+ * removed. Returns the list, or a message saying what is wrong.
  */
-export function parseShadowMethods(spec: string): string[] | string {
+export function shadowAllowlist({ changes }: ShadowMethodChanges): string[] | string {
   const methods = new Set(defaultShadowMethods);
-  for (const raw of spec
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const sign = raw[0];
-    const name = raw.slice(1);
-    if ((sign !== '+' && sign !== '-') || !methodName.test(name)) {
-      return `${JSON.stringify(raw)}: name each method with + (add) or - (remove), e.g. "+name_get_custom,-read_group"`;
-    }
-    if (sign === '-') {
+  for (const { add, name } of changes) {
+    if (!add) {
       methods.delete(name);
       continue;
     }
@@ -96,6 +86,21 @@ export function parseShadowMethods(spec: string): string[] | string {
     methods.add(name);
   }
   return [...methods];
+}
+
+/** {@link shadowAllowlist} of the settings, or the {@link ConfigError} that stops the start. */
+export function shadowMethodsOf(config: Pick<Config, 'shadowMethods'>): string[] {
+  const methods = shadowAllowlist(config.shadowMethods);
+  if (typeof methods === 'string') {
+    throw new ConfigError([`--shadow-methods / SHADOW_METHODS: invalid value ${JSON.stringify(config.shadowMethods.spec)}: ${methods}`]);
+  }
+  return methods;
+}
+
+/** `--shadow-methods` text read into an allowlist, or a message saying what is wrong. */
+export function parseShadowMethods(spec: string): string[] | string {
+  const changes = parseShadowMethodChanges(spec);
+  return typeof changes === 'string' ? changes : shadowAllowlist(changes);
 }
 
 /** The name a call is allowlisted under: the model method for `object`, else the service method. */
