@@ -44,6 +44,7 @@ function fakeWeb(options: { databases?: string[]; master?: string; rename?: bool
       restored.push([fields, file]);
     }),
     managerKind: vi.fn(async () => (options.rename ? ('modules-db' as const) : ('service-db' as const))),
+    forgetManager: vi.fn(),
   } satisfies WebDatabaseClient;
   return { web, submitted, restored, databases };
 }

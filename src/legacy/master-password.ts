@@ -3,7 +3,8 @@
  * (docs/architecture.md §3 db): while the upstream's database manager is unprotected, every `/web/database/*`
  * form adopts the master password it is sent (corpus `webdb-insecure-default-master-takeover`). So
  * while it is — or while the gateway cannot tell — only `admin` passes, checked here as legacy
- * `check_super` would, and no other password ever leaves the gateway.
+ * `check_super` would, and no other password ever leaves the gateway. The page is remembered only
+ * while it says unprotected (`web-database.ts`): then a wrong password costs Odoo nothing.
  *
  * On a protected manager the password is checked by asking for the backup of a random name no
  * database has: both managers check the password first, then refuse the name ("Database 'x' is not

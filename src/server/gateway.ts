@@ -199,6 +199,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
           baseUrls.learn(db, baseUrl);
         },
         loginBaseUrl: (db, origin) => baseUrls.known(db, origin),
+        onDatabaseForm: () => upstream.webDatabase.forgetManager(),
       }),
       identityOf: (origin) => identities.of(origin),
       onCall(dialect, origin, outcome, seconds) {

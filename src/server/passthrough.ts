@@ -38,6 +38,8 @@ export interface PassthroughOptions {
   onSessionLogin?: OnSessionLogin;
   /** The base URL Odoo has in a database, when known: a passed-through web login is made at it (passthrough-login.ts). */
   loginBaseUrl?: LoginBaseUrl;
+  /** Hears that a `/web/database/*` form was passed through (answered or not): it may have set a master password. */
+  onDatabaseForm?: () => void;
 }
 
 /**
@@ -45,7 +47,15 @@ export interface PassthroughOptions {
  * no answer in time: 504, both plain text, detail in the log only.
  * @example app.all('*', passthrough({ forward: client.forward, config, log }))
  */
-export function passthrough({ forward, config, log, onAnswer = () => undefined, onSessionLogin, loginBaseUrl }: PassthroughOptions) {
+export function passthrough({
+  forward,
+  config,
+  log,
+  onAnswer = () => undefined,
+  onSessionLogin,
+  loginBaseUrl,
+  onDatabaseForm,
+}: PassthroughOptions) {
   const limits = { memoryBytes: config.passthroughBufferBytes, maxBytes: config.passthroughMaxBodyBytes, dir: config.passthroughSpoolDir };
   return async function passthroughHandler(c: Context<Env>): Promise<Response> {
     const started = performance.now();
@@ -95,6 +105,7 @@ export function passthrough({ forward, config, log, onAnswer = () => undefined, 
       }).finally(() => {
         // the upstream answered (or failed): its request body is sent or no longer wanted
         if (spooled !== null && !('bytes' in spooled)) void spooled.close();
+        if (raw !== null && url.pathname.startsWith('/web/database/')) onDatabaseForm?.();
       });
       onAnswer(res.status, (performance.now() - forwardedAt) / 1000);
       log.debug({ ...line, status: res.status, durationMs: Math.round(performance.now() - started) }, 'passthrough');

@@ -16,7 +16,7 @@ import { createPasswordKeyStore } from './password-key-store.ts';
 import { createRedisLink, redisEndpoint, type RedisLink, type RedisLinkEvents } from './redis-link.ts';
 import { createReplicas } from './replicas.ts';
 import { createReportStore, type ReportStore } from './report-store.ts';
-import { createSealer, slotSecret } from './sealed.ts';
+import { createSealer, reportClientSecret, slotSecret } from './sealed.ts';
 
 export { redisEndpoint } from './redis-link.ts';
 export type { RedisLink, RedisLinkEvents } from './redis-link.ts';
@@ -62,7 +62,7 @@ export function createSharedState(
       slotSecret: slots,
       localTtlMs: config.redisLocalTtlMs,
     },
-    report: createReportStore(link, { maxClients: config.reportSize }),
+    report: createReportStore(link, { maxClients: config.reportSize, sealer, idKey: reportClientSecret(config.stateSecret) }),
     close: () => link.close(),
   };
 }

@@ -4,6 +4,7 @@ import { createMigrationReport, maxMethodsPerClient, type ReportedCall, type Rep
 import { keysUnder, redisClient, sharedRedisUrl, testPrefix } from '../../test/support/redis.ts';
 import { createRedisLink, type RedisLink } from './redis-link.ts';
 import { clientIdOf, createReportStore } from './report-store.ts';
+import { createSealer, reportClientSecret } from './sealed.ts';
 
 const t0 = Date.parse('2026-05-01T10:00:00.000Z');
 const at = (s: number) => new Date(t0 + s * 1000).toISOString();
@@ -36,18 +37,28 @@ function deltaOf(...calls: Array<[number, ReportedCall]>): ReportSnapshot {
   return report.snapshot();
 }
 
+const secret = 'a-state-secret-of-at-least-32-characters';
+const idKey = reportClientSecret(secret);
+const idOf = (userAgent: string, ip: string) => clientIdOf(idKey, userAgent, ip);
+
 const redis = redisClient();
 const links: RedisLink[] = [];
 const prefixes: string[] = [];
+
+/** A store on `prefix` (a replica's) with the state secret `stateSecret`. */
+async function storeOn(prefix: string, stateSecret = secret, maxClients = 50) {
+  const link = createRedisLink({ url: sharedRedisUrl(), prefix, timeoutMs: 500, log: createLogger('silent') });
+  links.push(link);
+  expect(await link.ready(5000)).toBe(true);
+  const sealing = { sealer: createSealer(stateSecret), idKey: reportClientSecret(stateSecret) };
+  return createReportStore(link, { maxClients, now: () => t0 + 3_600_000, ...sealing });
+}
 
 /** A store under a prefix of its own. */
 async function storeFor(name: string, maxClients = 50) {
   const prefix = testPrefix(`report-store-${name}`);
   prefixes.push(prefix);
-  const link = createRedisLink({ url: sharedRedisUrl(), prefix, timeoutMs: 500, log: createLogger('silent') });
-  links.push(link);
-  expect(await link.ready(5000)).toBe(true);
-  return { store: createReportStore(link, { maxClients, now: () => t0 + 3_600_000 }), prefix };
+  return { store: await storeOn(prefix, secret, maxClients), prefix };
 }
 
 beforeAll(async () => {
@@ -248,8 +259,8 @@ describe('createReportStore()', () => {
       [
         `${prefix}report:clients`,
         `${prefix}report:dropped`,
-        `${prefix}report:client:${clientIdOf('a', '10.0.0.5')}`,
-        `${prefix}report:client:${clientIdOf('c', '10.0.0.5')}`,
+        `${prefix}report:client:${idOf('a', '10.0.0.5')}`,
+        `${prefix}report:client:${idOf('c', '10.0.0.5')}`,
       ].sort(),
     );
     // b left: it comes back as a new client
@@ -289,9 +300,11 @@ describe('createReportStore()', () => {
     expect(await store.merge(deltaOf([1, call({ userAgent, ip: '2001:db8::1' })]))).toBe(true);
     const keys = await keysUnder(redis, prefix);
     expect(keys.some((k) => k.includes('Mozilla') || k.includes('2001:db8'))).toBe(false);
-    expect(keys).toContain(`${prefix}report:client:${clientIdOf(userAgent, '2001:db8::1')}`);
-    expect(clientIdOf(userAgent, '2001:db8::1')).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(clientIdOf('a b', 'c')).not.toBe(clientIdOf('a', 'b c'));
+    expect(keys).toContain(`${prefix}report:client:${idOf(userAgent, '2001:db8::1')}`);
+    expect(idOf(userAgent, '2001:db8::1')).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(idOf('a b', 'c')).not.toBe(idOf('a', 'b c'));
+    // keyed: another secret names the same client otherwise
+    expect(clientIdOf(reportClientSecret(`${secret}!`), userAgent, '2001:db8::1')).not.toBe(idOf(userAgent, '2001:db8::1'));
   });
 
   it('applies a batch of one writer once, however often it is sent', async () => {
@@ -309,9 +322,53 @@ describe('createReportStore()', () => {
 
   it('starts a damaged client value over instead of failing every later merge', async () => {
     const { store, prefix } = await storeFor('damaged');
-    await redis.set(`${prefix}report:client:${clientIdOf('Python-xmlrpc/3.11', '10.0.0.5')}`, '{"calls":"many"');
+    await redis.set(`${prefix}report:client:${idOf('Python-xmlrpc/3.11', '10.0.0.5')}`, '{"calls":"many"');
     expect(await store.merge(deltaOf([1, call()]))).toBe(true);
     expect((await store.read())?.clients.map((c) => c.calls)).toEqual([1]);
+  });
+
+  it('seals who a client is: Redis shows neither its pseudonym, address, database nor User-Agent', async () => {
+    const { store, prefix } = await storeFor('sealed');
+    const who = { userAgent: 'odoorpc/0.10', ip: '192.0.2.77', database: 'acme-prod', user: 'login:0123456789ab' };
+    expect(await store.merge(deltaOf([1, call(who)]))).toBe(true);
+    const keys = await keysUnder(redis, prefix);
+    const raws = await Promise.all(keys.map(async (k) => ((await redis.type(k)) === 'string' ? await redis.get(k) : '')));
+    const everything = keys.join('\n') + raws.join('\n');
+    for (const shown of ['0123456789ab', '192.0.2.77', 'acme-prod', 'odoorpc']) expect(everything).not.toContain(shown);
+    expect((await store.read())?.clients).toMatchObject([{ ...who, authenticated: true, calls: 1 }]);
+  });
+
+  it('merges one client from two replicas sharing the secret into one entry', async () => {
+    const prefix = testPrefix('report-store-replicas');
+    prefixes.push(prefix);
+    const [a, b] = [await storeOn(prefix), await storeOn(prefix)];
+    const who = { ip: '192.0.2.8', database: 'acme', user: 'login:0123456789ab' };
+    expect(await a.merge(deltaOf([1, call(who)]))).toBe(true);
+    expect(await b.merge(deltaOf([2, call(who)], [3, call(who)]))).toBe(true);
+    expect((await keysUnder(redis, `${prefix}report:client:`)).length).toBe(1);
+    for (const store of [a, b]) expect((await store.read())?.clients).toMatchObject([{ ...who, calls: 3, firstSeen: at(1) }]);
+  });
+
+  it('leaves out, without failing, the clients another secret, an older version or a moved value wrote', async () => {
+    const prefix = testPrefix('report-store-other-secret');
+    prefixes.push(prefix);
+    const mine = await storeOn(prefix);
+    const theirs = await storeOn(prefix, `${secret}-other`);
+    expect(await theirs.merge(deltaOf([1, call({ userAgent: 'theirs', user: 'login:aaaaaaaaaaaa', database: 'x' })]))).toBe(true);
+    expect(await mine.merge(deltaOf([2, call({ userAgent: 'mine' })]))).toBe(true);
+    expect((await mine.read())?.clients.map((c) => c.userAgent)).toEqual(['mine']);
+    expect((await theirs.read())?.clients.map((c) => c.userAgent)).toEqual(['theirs']);
+    // a value of an older version (in clear), and one moved under another client's name
+    const [mineKey] = await keysUnder(redis, `${prefix}report:client:${idOf('mine', '10.0.0.5')}`);
+    const moved = (await redis.get(mineKey as string)) as string;
+    const older = JSON.stringify({ ...JSON.parse(moved), who: undefined, userAgent: 'older', ip: '10.0.0.9' });
+    await redis.set(`${prefix}report:client:${idOf('older', '10.0.0.9')}`, older);
+    await redis.set(`${prefix}report:client:${idOf('elsewhere', '10.0.0.5')}`, moved);
+    for (const id of [idOf('older', '10.0.0.9'), idOf('elsewhere', '10.0.0.5')]) await redis.zadd(`${prefix}report:clients`, t0 + 9000, id);
+    expect((await mine.read())?.clients.map((c) => c.userAgent)).toEqual(['mine']);
+    // and merging goes on: a client whose value does not open is counted again
+    expect(await mine.merge(deltaOf([5, call({ userAgent: 'mine' })]))).toBe(true);
+    expect((await mine.read())?.clients.map((c) => [c.userAgent, c.calls])).toEqual([['mine', 2]]);
   });
 
   it('answers false and undefined when Redis is away', async () => {
@@ -322,13 +379,15 @@ describe('createReportStore()', () => {
       log: createLogger('silent'),
     });
     links.push(link);
-    const store = createReportStore(link, { maxClients: 10 });
+    const store = createReportStore(link, { maxClients: 10, sealer: createSealer(secret), idKey });
     expect(await store.merge(deltaOf([1, call()]))).toBe(false);
     expect(await store.read()).toBeUndefined();
   });
 
   it.each([0, -1, 1.5])('rejects maxClients %s', (maxClients) => {
     const link = { define: () => undefined, key: (...p: string[]) => p.join(':') } as unknown as RedisLink;
-    expect(() => createReportStore(link, { maxClients })).toThrow(`maxClients must be a positive integer, got ${maxClients}`);
+    expect(() => createReportStore(link, { maxClients, sealer: createSealer(secret), idKey })).toThrow(
+      `maxClients must be a positive integer, got ${maxClients}`,
+    );
   });
 });

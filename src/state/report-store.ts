@@ -1,6 +1,7 @@
 /**
  * The migration report's counters in Redis, so every replica serves the same report.
- * Each client is one JSON value named by a hash of (User-Agent, address, database, login); a sorted
+ * Each client is one JSON value named by a keyed hash of (User-Agent, address, database, login
+ * pseudonym), those four sealed in it (sealed.ts: Redis alone shows neither address nor pseudonym); a sorted
  * set keeps at most `maxClients` of them, scored by last seen plus {@link authenticatedBonus} for an
  * authenticated client, so that the least recently seen anonymous client leaves first and an
  * authenticated one only when no anonymous one is left (counted in a hash of dropped entries). A delta is added by
@@ -8,7 +9,7 @@
  * first seen is the earliest, last seen the latest, at most {@link maxMethodsPerClient} methods per
  * client with the calls to the others counted in `unlistedCalls`.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import {
   maxDifferencesPerMethod,
   maxMethodsPerClient,
@@ -22,6 +23,7 @@ import {
 } from '../report/migration-report.ts';
 import { sliced } from '../report/report-stream.ts';
 import type { RedisLink } from './redis-link.ts';
+import type { Sealer } from './sealed.ts';
 
 /**
  * Who sent a delta and its place in that sender's sequence: Redis remembers the last `seq` applied
@@ -46,10 +48,13 @@ export const writerMemoryMs = 24 * 60 * 60 * 1000;
 /** Added to an authenticated client's score: beyond any epoch-ms time, so it ranks above every anonymous one. */
 export const authenticatedBonus = 2 ** 45;
 
-/** A client's name in Redis: a hash, so key names stay short whatever the User-Agent holds. */
-export function clientIdOf(userAgent: string, ip: string, database?: string, user?: string): string {
+/**
+ * A client's name in Redis: an HMAC under `key` (`reportClientSecret`), so key names stay short
+ * whatever the User-Agent holds, and no guessed User-Agent and address can be checked against it.
+ */
+export function clientIdOf(key: Buffer, userAgent: string, ip: string, database?: string, user?: string): string {
   const parts = database === undefined && user === undefined ? [userAgent, ip] : [userAgent, ip, database ?? null, user ?? null];
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
+  return createHmac('sha256', key).update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
 }
 
 const methodIdOf = (m: MethodReport): string =>
@@ -102,7 +107,7 @@ for _, d in ipairs(cjson.decode(ARGV[4])) do
   if raw then ok, c = pcall(cjson.decode, raw) end
   -- a value that is not a stored client (damaged) starts over rather than failing every later merge
   if not (ok and valid(c)) then
-    c = { userAgent = d.userAgent, ip = d.ip, database = d.database, user = d.user, firstSeen = d.firstSeen, lastSeen = d.lastSeen, calls = 0, faults = 0,
+    c = { who = d.who, firstSeen = d.firstSeen, lastSeen = d.lastSeen, calls = 0, faults = 0,
           dialects = {}, services = {}, methods = {}, unlistedCalls = 0 }
   end
   if d.authenticated == true then c.authenticated = true end
@@ -149,12 +154,16 @@ return 1
 `;
 
 // KEYS: clients sorted set, dropped counts. ARGV: client key prefix, maxClients. Authenticated
-// clients first, each kind most recently seen first; the dropped counts come first, as flat pairs in JSON.
+// clients first, each kind most recently seen first; the dropped counts come first, as flat pairs in JSON,
+// then each client's id and value.
 const readLua = `
 local out = { cjson.encode(redis.call('hgetall', KEYS[2])) }
 for _, id in ipairs(redis.call('zrevrange', KEYS[1], 0, tonumber(ARGV[2]) - 1)) do
   local raw = redis.call('get', ARGV[1] .. id)
-  if raw then out[#out + 1] = raw end
+  if raw then
+    out[#out + 1] = id
+    out[#out + 1] = raw
+  end
 end
 return out
 `;
@@ -164,8 +173,15 @@ const scripts = {
   gatewayReportRead: { keys: 2, lua: readLua },
 };
 
-/** A client as stored: times in ms, methods by id (cjson writes an empty table as `{}`). */
-type StoredClient = Omit<ClientReport, 'firstSeen' | 'lastSeen' | 'methods'> & {
+/** Who a client is: its sealed fields. */
+type Who = Pick<ClientReport, 'userAgent' | 'ip' | 'database' | 'user'>;
+
+/**
+ * A client as stored: who it is sealed in `who`, times in ms, methods by id (cjson writes an empty
+ * table as `{}`).
+ */
+type StoredClient = Omit<ClientReport, keyof Who | 'firstSeen' | 'lastSeen' | 'methods'> & {
+  who: string;
   // cjson writes a missing string as nothing and a JSON null as cjson.null: checked when read
   firstSeen: number;
   lastSeen: number;
@@ -175,13 +191,13 @@ type StoredClient = Omit<ClientReport, 'firstSeen' | 'lastSeen' | 'methods'> & {
 const ms = (iso: string): number => Date.parse(iso);
 const iso = (t: number): string => new Date(t).toISOString();
 
-function clientToStored(c: ClientReport) {
+/** Seals who a client is and names it; `prefix`: the client keys' prefix (the seal is bound to the key). */
+function clientToStored(c: ClientReport, sealer: Sealer, idKey: Buffer, prefix: string) {
+  const id = clientIdOf(idKey, c.userAgent, c.ip, c.database, c.user);
   return {
-    id: clientIdOf(c.userAgent, c.ip, c.database, c.user),
-    userAgent: c.userAgent,
-    ip: c.ip,
-    ...(c.database === undefined ? {} : { database: c.database }),
-    ...(c.user === undefined ? {} : { user: c.user }),
+    id,
+    // only the value that creates the client is kept (the merge script)
+    who: sealer.seal(prefix + id, JSON.stringify([c.userAgent, c.ip, c.database ?? null, c.user ?? null])),
     authenticated: c.authenticated === true,
     firstSeen: ms(c.firstSeen),
     lastSeen: ms(c.lastSeen),
@@ -197,12 +213,30 @@ function clientToStored(c: ClientReport) {
   };
 }
 
-function clientFromStored(c: StoredClient): ClientReport {
+/**
+ * Who a stored client is, or `undefined` when its seal does not open: another `--state-secret`,
+ * damaged, moved from another key, or written in clear by an older version.
+ */
+function openWho(sealer: Sealer, name: string, who: string): Who | undefined {
+  const text = sealer.open(name, who);
+  if (text === undefined) return undefined;
+  try {
+    const [userAgent, ip, database, user] = JSON.parse(text) as unknown[];
+    if (typeof userAgent !== 'string' || typeof ip !== 'string') return undefined;
+    return {
+      userAgent,
+      ip,
+      ...(typeof database === 'string' ? { database } : {}),
+      ...(typeof user === 'string' ? { user } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function clientFromStored(c: StoredClient, who: Who): ClientReport {
   return {
-    userAgent: c.userAgent,
-    ip: c.ip,
-    ...(typeof c.database === 'string' ? { database: c.database } : {}),
-    ...(typeof c.user === 'string' ? { user: c.user } : {}),
+    ...who,
     ...(c.authenticated === true ? { authenticated: true } : {}),
     firstSeen: iso(c.firstSeen),
     lastSeen: iso(c.lastSeen),
@@ -248,16 +282,19 @@ function droppedOf(raw: string | undefined): DroppedCounts {
 function parseStoredClient(raw: string): StoredClient | undefined {
   try {
     const c = JSON.parse(raw) as StoredClient;
-    return typeof c === 'object' && c !== null && typeof c.userAgent === 'string' && typeof c.calls === 'number' ? c : undefined;
+    return typeof c === 'object' && c !== null && typeof c.who === 'string' && typeof c.calls === 'number' ? c : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Creates the store on `link`; `maxClients` is `--report-size`, `now` the clock of `generatedAt`. */
+/**
+ * Creates the store on `link`; `maxClients` is `--report-size`, `now` the clock of `generatedAt`;
+ * `sealer` and `idKey` come from `--state-secret` (`createSealer`, `reportClientSecret`).
+ */
 export function createReportStore(
   link: RedisLink,
-  { maxClients, now = Date.now }: { maxClients: number; now?: () => number },
+  { maxClients, sealer, idKey, now = Date.now }: { maxClients: number; sealer: Sealer; idKey: Buffer; now?: () => number },
 ): ReportStore {
   if (!Number.isInteger(maxClients) || maxClients < 1) throw new Error(`maxClients must be a positive integer, got ${maxClients}`);
   link.define(scripts);
@@ -268,7 +305,7 @@ export function createReportStore(
   return {
     async merge(delta, batch) {
       if (delta.clients.length === 0) return true;
-      const payload = JSON.stringify(delta.clients.map(clientToStored));
+      const payload = JSON.stringify(delta.clients.map((c) => clientToStored(c, sealer, idKey, clientPrefix)));
       const writerKey = link.key('report', 'writer', batch?.writer ?? '-');
       const args = [
         clientPrefix,
@@ -291,15 +328,20 @@ export function createReportStore(
         link.script(r, 'gatewayReportRead', [clientsKey, droppedKey], [clientPrefix, maxClients]),
       );
       if (raws === undefined) return undefined;
-      const [droppedRaw, ...clientRaws] = raws as string[];
+      const [droppedRaw, ...flat] = raws as string[];
+      const clientRaws: Array<[string, string]> = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) clientRaws.push([flat[i] as string, flat[i + 1] as string]);
       const clients: ClientReport[] = [];
       // parsed a few clients at a time, the event loop free between slices (a large shared report)
-      for await (const raw of sliced(clientRaws)) {
+      for await (const [id, raw] of sliced(clientRaws)) {
         const stored = parseStoredClient(raw);
-        if (stored !== undefined) clients.push(clientFromStored(stored));
+        // a client whose seal does not open is left out: its counts name no one this replica may show
+        const who = stored === undefined ? undefined : openWho(sealer, clientPrefix + id, stored.who);
+        if (stored !== undefined && who !== undefined) clients.push(clientFromStored(stored, who));
       }
-      // most recently seen first, whatever the kind (the sorted set ranks authenticated ones first)
-      clients.sort((a, b) => ms(b.lastSeen) - ms(a.lastSeen));
+      // most recently seen first, whatever the kind (the sorted set ranks authenticated ones first);
+      // among those last seen together the newest first, as in-process (not by their keyed names)
+      clients.sort((a, b) => ms(b.lastSeen) - ms(a.lastSeen) || ms(b.firstSeen) - ms(a.firstSeen));
       return { version: 1, generatedAt: iso(now()), dropped: droppedOf(droppedRaw), clients };
     },
   };

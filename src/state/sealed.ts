@@ -57,3 +57,12 @@ export function createSealer(secret: string): Sealer {
 export function slotSecret(secret: string): Buffer {
   return derive(secret, 'shared-state slots v1');
 }
+
+/**
+ * The HMAC secret of the migration report's client names in Redis: keyed, so that a short list of
+ * user agents and addresses does not reverse a name, and the same on every replica sharing the
+ * secret, so that they merge one client into one entry.
+ */
+export function reportClientSecret(secret: string): Buffer {
+  return derive(secret, 'shared-state report clients v1');
+}

@@ -4,7 +4,7 @@ import { createCallValues, type CallOrigin } from '../call.ts';
 import { loadConfig } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from './pool.ts';
-import { createWebDatabaseClient } from './web-database.ts';
+import { createWebDatabaseClient, insecureManagerMemoryMs } from './web-database.ts';
 
 const origin: CallOrigin = {
   host: 'gateway:8070',
@@ -25,6 +25,11 @@ const answer = (status: number, contentType: string, text: string, headers: Reco
 });
 
 function clientAnswering(...answers: UpstreamResponse[]) {
+  return clientOn(config, () => Date.now(), ...answers);
+}
+
+/** The client on `settings` with the clock `now`; `answers` are served in order. */
+function clientOn(settings: typeof config, now: () => number, ...answers: UpstreamResponse[]) {
   const sent: UpstreamRequest[] = [];
   const http: UpstreamHttp = {
     url: 'http://odoo:8069',
@@ -36,7 +41,7 @@ function clientAnswering(...answers: UpstreamResponse[]) {
     }),
     close: async () => {},
   };
-  return { client: createWebDatabaseClient(http, config), sent };
+  return { client: createWebDatabaseClient(http, settings, now), sent };
 }
 
 describe('createWebDatabaseClient()', () => {
@@ -112,6 +117,78 @@ describe('createWebDatabaseClient()', () => {
     const { client, sent } = clientAnswering(failed, failed, failed);
     expect(await client.manager(origin)).toBeUndefined();
     expect(sent).toHaveLength(3);
+  });
+
+  describe('remembering the manager page', () => {
+    const html = (insecure: boolean) => answer(200, 'text/html; charset=utf-8', renderManagerPage({ databases: ['gw'], insecure }));
+    const redirect = answer(303, 'text/html', '', { location: '/web/database/manager' });
+    const gets = (sent: UpstreamRequest[]) => sent.filter((r) => r.method === 'GET').length;
+
+    it('asks an unprotected page once for 30 s, then again', async () => {
+      const clock = { now: 1_000_000 };
+      const { client, sent } = clientOn(config, () => clock.now, html(true), html(true));
+      for (let i = 0; i < 5; i++) expect((await client.manager(origin))?.insecure).toBe(true);
+      clock.now += insecureManagerMemoryMs - 1;
+      expect((await client.manager(origin))?.insecure).toBe(true);
+      expect(gets(sent)).toBe(1);
+      clock.now += 1;
+      expect((await client.manager(origin))?.insecure).toBe(true);
+      expect(gets(sent)).toBe(2);
+    });
+
+    it('never remembers a protected page, nor a missing one', async () => {
+      const { client, sent } = clientAnswering(html(false), html(false), answer(404, 'text/html', ''), answer(404, 'text/html', ''));
+      for (let i = 0; i < 4; i++) await client.manager(origin);
+      expect(gets(sent)).toBe(4);
+    });
+
+    it('forgets the page when it forwards a change of the master password, even a refused one', async () => {
+      const refused = answer(
+        200,
+        'text/html; charset=utf-8',
+        renderManagerPage({ databases: ['gw'], insecure: true, error: 'Access Denied' }),
+      );
+      const { client, sent } = clientAnswering(html(true), redirect, html(false), html(true), refused, html(true));
+      expect((await client.manager(origin))?.insecure).toBe(true);
+      await client.submit('change_password', [], undefined, origin);
+      expect((await client.manager(origin))?.insecure).toBe(false);
+      expect((await client.manager(origin))?.insecure).toBe(true);
+      await expect(client.submit('change_password', [], undefined, origin)).rejects.toBeInstanceOf(LegacyError);
+      await client.manager(origin);
+      expect(gets(sent)).toBe(4);
+    });
+
+    it('does not remember a page asked while a change of the master password was on its way', async () => {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const sent: UpstreamRequest[] = [];
+      const http: UpstreamHttp = {
+        url: 'http://odoo:8069',
+        send: vi.fn(async (req: UpstreamRequest) => {
+          sent.push(req);
+          if (req.method === 'POST') return redirect;
+          if (sent.length === 1) await held; // the first page answers after the change
+          return html(true);
+        }),
+        close: async () => {},
+      };
+      const client = createWebDatabaseClient(http, config, () => 0);
+      const page = client.manager(origin);
+      await client.submit('change_password', [], undefined, origin);
+      release();
+      expect((await page)?.insecure).toBe(true);
+      await client.manager(origin);
+      expect(gets(sent)).toBe(2);
+    });
+
+    it("remembers a page per Host when the Host is the client's", async () => {
+      const byClient = loadConfig(['--upstream', 'http://odoo:8069', '--upstream-host', 'client'], {});
+      const { client, sent } = clientOn(byClient, () => 0, html(true), html(true));
+      await client.manager(origin);
+      await client.manager({ ...origin, host: 'other:8070' });
+      await client.manager(origin);
+      expect(sent.map((r) => r.headers.host)).toEqual(['gateway:8070', 'other:8070']);
+    });
   });
 
   it('has no manager page when the upstream does not serve one', async () => {

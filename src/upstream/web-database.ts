@@ -33,8 +33,17 @@ export type DatabaseRoute = 'create' | 'duplicate' | 'drop' | 'change_password' 
 export interface WebDatabaseClient {
   /** `POST /web/database/list`: the database names (Odoo applies its dbfilter there). */
   list(origin: CallOrigin): Promise<string[]>;
-  /** `GET /web/database/manager`, parsed; undefined when the upstream does not serve the page. */
+  /**
+   * `GET /web/database/manager`, parsed; undefined when the upstream does not serve the page. A page
+   * that says the manager is not protected is remembered for {@link insecureManagerMemoryMs}, or
+   * until the gateway forwards a change of the master password; any other answer is asked anew.
+   */
   manager(origin: CallOrigin): Promise<ManagerPage | undefined>;
+  /**
+   * Forgets the remembered manager page: a `/web/database/*` form passed through may have set a
+   * master password (on an unprotected manager every form adopts the one it is sent).
+   */
+  forgetManager(): void;
   /**
    * Posts a form; resolves on the controller's redirect, rejects with the LegacyError its error
    * page describes. `db` names the database the call is about (Host templates, error texts).
@@ -62,12 +71,32 @@ function fieldValue(fields: FormFields, name: string): string | undefined {
 }
 
 const managerPath = '/web/database/manager';
+
+/**
+ * How long a manager page that says "not protected" is remembered. Odoo opens every database to
+ * render it (seconds), and each db call with a master password needs it, so a wrong password cost
+ * Odoo more through the gateway than natively. Only this verdict is remembered: it makes the
+ * gateway refuse every password but `admin` locally, which never sends one that an unprotected
+ * manager would adopt (master-password.ts); a correct password set around the gateway is refused
+ * for at most this long (docs/db-service.md, "Master password").
+ */
+export const insecureManagerMemoryMs = 30_000;
+/** Hosts whose manager page is remembered at once (the Host may be the client's: bounded). */
+const rememberedHosts = 64;
 /** How many times a manager page that failed to render (HTTP 5xx) is asked again. */
 const managerRetries = 2;
 
-/** Creates the client on top of the upstream pool. */
-export function createWebDatabaseClient(http: UpstreamHttp, config: Config): WebDatabaseClient {
+/** Creates the client on top of the upstream pool; `now` is the clock of the remembered manager page. */
+export function createWebDatabaseClient(http: UpstreamHttp, config: Config, now: () => number = Date.now): WebDatabaseClient {
   let kind: ManagerKind | undefined;
+  // unprotected manager pages by the Host they were asked with; `changes` counts the master
+  // password changes forwarded, so a page asked before one ends is not remembered
+  const unprotected = new Map<string, { page: ManagerPage; until: number }>();
+  let changes = 0;
+  const forget = () => {
+    changes++;
+    unprotected.clear();
+  };
 
   const request = (
     method: 'GET' | 'POST',
@@ -117,25 +146,43 @@ export function createWebDatabaseClient(http: UpstreamHttp, config: Config): Web
     },
 
     async manager(origin) {
+      const get = request('GET', managerPath, undefined, origin);
+      const host = get.headers.host ?? '';
+      const seen = unprotected.get(host);
+      if (seen !== undefined && now() < seen.until) return seen.page;
+      unprotected.delete(host);
+      const before = changes;
       // The page opens every database to check its version (`list_db_incompatible`): one dropped
       // between the list and the check fails the render with HTTP 500 (OperationalError `database
       // "x" does not exist`), which says nothing of the manager itself, so the page is asked again.
-      let res = await http.send(request('GET', managerPath, undefined, origin), origin);
+      let res = await http.send(get, origin);
       for (let again = 0; res.status >= 500 && again < managerRetries; again++)
         res = await http.send(request('GET', managerPath, undefined, origin), origin);
       if (res.status !== 200 || !res.contentType.startsWith('text/html')) return undefined;
-      return parseManagerPage(res.text);
+      const page = parseManagerPage(res.text);
+      if (page.insecure && before === changes) {
+        if (unprotected.size >= rememberedHosts) unprotected.delete(unprotected.keys().next().value as string);
+        unprotected.set(host, { page, until: now() + insecureManagerMemoryMs });
+      }
+      return page;
     },
 
     async submit(route, fields, db, origin) {
       const path = `/web/database/${route}`;
-      await expectRedirect(
-        path,
-        request('POST', path, db, origin, urlencodedForm(fields)),
-        { route, db, newName: fieldValue(fields, 'new_name') },
-        origin,
-      );
+      try {
+        await expectRedirect(
+          path,
+          request('POST', path, db, origin, urlencodedForm(fields)),
+          { route, db, newName: fieldValue(fields, 'new_name') },
+          origin,
+        );
+      } finally {
+        // whatever the answer, the manager may be protected now
+        if (route === 'change_password') forget();
+      }
     },
+
+    forgetManager: forget,
 
     async backup(fields, db, origin) {
       const path = '/web/database/backup';

@@ -238,7 +238,7 @@ export async function runCorpus(options: CorpusRunOptions): Promise<CaseOutcome[
     try {
       // the database-manager steps the recorder took off the record (db-scenario.ts)
       outcome.notes.push(...(await runDatabaseSteps(c.id, sim.url)));
-      if (scope.kind === 'json2' && c.protocol === 'web-database') await runWebDatabaseCase(c, outcome, sim.url);
+      if (scope.kind === 'json2' && c.protocol === 'web-database') await runWebDatabaseCase(c, outcome, sim.url, gatewayUrl);
       else if (scope.kind === 'json2' && c.protocol === 'web-session') await runWebSessionCase(c, outcome);
       else if (scope.kind === 'json2') await runJson2Case(c, outcome);
       else await runLegacyCase(c, outcome);

@@ -41,8 +41,13 @@ export function webDatabaseRecording(c: ConformanceCase): WebDatabaseRecording {
   };
 }
 
-/** Sends the case's request to the simulator and records the answer and its differences in `outcome`. */
-export async function runWebDatabaseCase(c: ConformanceCase, outcome: CaseOutcome, simUrl: string): Promise<void> {
+/**
+ * Sends the case's request to the simulator and records the answer and its differences in
+ * `outcome`. `via`: where the form is posted — the gateway's passthrough, as in a deployment where
+ * Odoo is reachable through the gateway alone (docs/security.md), so the gateway hears of a master
+ * password a form set; a restore's stand-in backup is read from the simulator itself.
+ */
+export async function runWebDatabaseCase(c: ConformanceCase, outcome: CaseOutcome, simUrl: string, via = simUrl): Promise<void> {
   const legacy = c.legacy;
   if (legacy === undefined) throw new Error(`${c.id} records no exchange`);
   const recording = webDatabaseRecording(c);
@@ -55,7 +60,7 @@ export async function runWebDatabaseCase(c: ConformanceCase, outcome: CaseOutcom
     actual = await ops.restore(recording.formFields, { filename: file.filename, data: await ops.backup(source) });
     notes.push(`stand-in: backup_file is the simulator's backup of ${source} (the corpus keeps only the start of the recorded file)`);
   } else {
-    actual = await sendRequest(simUrl, {
+    actual = await sendRequest(via, {
       method: legacy.method,
       path: legacy.path,
       headers: headersToSend(legacy.requestHeaders),

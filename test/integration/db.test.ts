@@ -33,6 +33,12 @@ describe.each(seriesNames)('against a %s upstream', (series) => {
   /** The simulator's `/web/database/*` requests of the last calls, as `METHOD path`. */
   const managerRequests = () => stack.sim.log.filter((r) => r.path.startsWith('/web/database/')).map((r) => `${r.method} ${r.path}`);
 
+  /** Protects the manager through the gateway, which forgets the unprotected page it saw (web-database.ts). */
+  const protect = async (password: string) => {
+    expect(await call('change_admin_password', 'admin', password)).toEqual({ result: true });
+    stack.sim.clearLog();
+  };
+
   /** The nine functions that take a master password, with arguments that would otherwise succeed. */
   const withMaster: [string, (pw: string) => Value[]][] = [
     ['create_database', (pw) => [pw, 'gw6', false, 'en_US']],
@@ -61,9 +67,34 @@ describe.each(seriesNames)('against a %s upstream', (series) => {
     });
 
     it.each(withMaster)('refuses a bad master password on %s (protected manager)', async (method, args) => {
-      stack.sim.databaseManager.masterPassword = 'S3cret';
+      await protect('S3cret');
       expect(faultOf(await call(method, ...args('wrong')))).toEqual({ faultCode: 3, faultString: 'Access Denied' });
       expect([stack.sim.databaseManager.masterPassword, stack.sim.databases()]).toEqual(['S3cret', ['gw', 'gw2']]);
+    });
+
+    it('reads an unprotected manager page once for many wrong master passwords, as Odoo checks none of them', async () => {
+      // two changes through the gateway: it remembers no page when the test starts
+      await protect('S3cret');
+      expect(await call('change_admin_password', 'S3cret', 'admin')).toEqual({ result: true });
+      stack.sim.clearLog();
+      for (let i = 0; i < 5; i++) {
+        expect(faultOf(await call('drop', `wrong-${i}`, 'nope_x'))).toMatchObject({ faultCode: 3 });
+        expect(faultOf(await call('dump', `wrong-${i}`, 'nope_x', 'zip'))).toMatchObject({ faultCode: 3 });
+      }
+      expect(managerRequests()).toEqual(['GET /web/database/manager']);
+      expect(stack.sim.databaseManager.masterPassword).toBe('admin');
+    });
+
+    it('uses at once a master password a /web/database form set through the passthrough', async () => {
+      expect(faultOf(await call('drop', 'wrong', 'nope_x'))).toMatchObject({ faultCode: 3 }); // the page is remembered
+      const form = await stack.post(
+        '/web/database/change_password',
+        'master_pwd=admin&master_pwd_new=S3cret',
+        'application/x-www-form-urlencoded',
+      );
+      expect(form.status).toBe(200); // the manager page its redirect leads to
+      expect(stack.sim.databaseManager.masterPassword).toBe('S3cret');
+      expect(await call('duplicate_database', 'S3cret', 'gw2', 'gw3')).toEqual({ result: true });
     });
 
     it('answers each dialect as Odoo does', async () => {
@@ -76,7 +107,7 @@ describe.each(seriesNames)('against a %s upstream', (series) => {
     });
 
     it('uses a protected master password: forwarded, checked by Odoo', async () => {
-      stack.sim.databaseManager.masterPassword = 'S3cret';
+      await protect('S3cret');
       expect(await call('duplicate_database', 'S3cret', 'gw2', 'gw3')).toEqual({ result: true });
       expect(await call('change_admin_password', 'S3cret', 'admin')).toEqual({ result: true });
       expect(stack.sim.databaseManager.masterPassword).toBe('admin');
@@ -118,7 +149,8 @@ describe.each(seriesNames)('against a %s upstream', (series) => {
       expect(await call('drop', 'admin', 'gw6')).toEqual({ result: true });
       stack.sim.clearLog();
       expect(await call('drop', 'admin', 'nope')).toEqual({ result: false });
-      expect(managerRequests()).toEqual(['GET /web/database/manager', 'POST /web/database/list']);
+      // the manager page seen unprotected a moment ago is not asked again
+      expect(managerRequests()).toEqual(['POST /web/database/list']);
       expect(await call('list')).toEqual({ result: ['gw', 'gw2', 'gw7'] });
     });
 
@@ -206,7 +238,7 @@ describe.each(seriesNames)('against a %s upstream', (series) => {
     });
 
     it.runIf(later)('checks a protected master password with a probe that changes nothing', async () => {
-      stack.sim.databaseManager.masterPassword = 'S3cret';
+      await protect('S3cret');
       expect(await call('drop', 'S3cret', 'nope')).toEqual({ result: false });
       expect(faultOf(await call('drop', 'wrong', 'nope'))).toEqual({ faultCode: 3, faultString: 'Access Denied' });
       expect(await call('list_countries', 'S3cret')).toMatchObject({ result: expect.any(Array) });

@@ -10,6 +10,7 @@ import { maxMethodsPerClient, type ReportedCall } from '../../src/report/migrati
 import { createSharedReport, type SharedReport } from '../../src/report/shared-report.ts';
 import { createRedisLink, type RedisLink } from '../../src/state/redis-link.ts';
 import { createReportStore } from '../../src/state/report-store.ts';
+import { createSealer, reportClientSecret } from '../../src/state/sealed.ts';
 import { createTestClock, type TestClock } from '../support/clock.ts';
 import { keysUnder, redisClient, sharedRedisUrl, startPrivateRedis, testPrefix, type PrivateRedis } from '../support/redis.ts';
 
@@ -51,6 +52,10 @@ async function cuttableProxy(port: number) {
   };
 }
 
+const stateSecret = 'a-state-secret-of-at-least-32-characters';
+const sealer = createSealer(stateSecret);
+const idKey = reportClientSecret(stateSecret);
+
 const redis = redisClient();
 const prefixes: string[] = [];
 const links: RedisLink[] = [];
@@ -63,7 +68,7 @@ async function replica(url: string, prefix: string, { start, maxClients = 100 }:
   links.push(link);
   expect(await link.ready(5000)).toBe(true);
   const clock: TestClock = createTestClock(start);
-  const store = createReportStore(link, { maxClients, now: clock.now });
+  const store = createReportStore(link, { maxClients, now: clock.now, sealer, idKey });
   const report = createSharedReport({ maxClients, store, log: createLogger('silent'), now: clock.now });
   reports.push(report);
   return { link, clock, report };
