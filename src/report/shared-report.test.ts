@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { captureLog } from '../../test/support/captured-log.ts';
 import { createLogger } from '../log.ts';
-import type { ReportBatch, ReportStore } from '../state/report-store.ts';
+import type { ReportBatch, ReportStore } from './shared-report.ts';
 import type { ReportedCall, ReportSnapshot } from './migration-report.ts';
 import { clientsPerMerge, createSharedReport, defaultReportFlushIntervalMs } from './shared-report.ts';
 

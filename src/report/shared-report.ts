@@ -7,7 +7,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.ts';
-import type { ReportStore } from '../state/report-store.ts';
 import {
   createMigrationReport,
   defaultReportMaxBytes,
@@ -20,6 +19,23 @@ import {
 } from './migration-report.ts';
 
 /** How often the delta goes to Redis by default: the merged report lags a replica by about this. */
+/**
+ * Who sent a delta and its place in that sender's sequence: Redis remembers the last `seq` applied
+ * per `writer`, so a delta sent again after a lost answer is not counted twice.
+ */
+export interface ReportBatch {
+  writer: string;
+  seq: number;
+}
+
+/** The shared report's store (Redis: src/state/report-store.ts). */
+export interface ReportStore {
+  /** Adds `delta`'s counters atomically; false when Redis is away or the script failed (nothing added). */
+  merge(delta: ReportSnapshot, batch?: ReportBatch): Promise<boolean>;
+  /** The merged report (same shape and order as `MigrationReport.snapshot()`); `undefined` when Redis is away. */
+  read(): Promise<ReportSnapshot | undefined>;
+}
+
 export const defaultReportFlushIntervalMs = 2000;
 /** Clients per merge script, so one flush after a long outage never holds Redis for long. */
 export const clientsPerMerge = 100;

@@ -15,7 +15,8 @@ import { createLoginStore } from './login-store.ts';
 import { createPasswordKeyStore } from './password-key-store.ts';
 import { createRedisLink, redisEndpoint, type RedisLink, type RedisLinkEvents } from './redis-link.ts';
 import { createReplicas } from './replicas.ts';
-import { createReportStore, type ReportStore } from './report-store.ts';
+import type { ReportStore } from '../report/shared-report.ts';
+import { createReportStore } from './report-store.ts';
 import { createSealer, reportClientSecret, slotSecret } from './sealed.ts';
 
 export { redisEndpoint } from './redis-link.ts';

@@ -19,28 +19,11 @@ import {
   type DroppedCounts,
   type MethodCounts,
   type MethodReport,
-  type ReportSnapshot,
 } from '../report/migration-report.ts';
 import { sliced } from '../report/report-stream.ts';
+import type { ReportStore } from '../report/shared-report.ts';
 import type { RedisLink } from './redis-link.ts';
 import type { Sealer } from './sealed.ts';
-
-/**
- * Who sent a delta and its place in that sender's sequence: Redis remembers the last `seq` applied
- * per `writer`, so a delta sent again after a lost answer is not counted twice.
- */
-export interface ReportBatch {
-  writer: string;
-  seq: number;
-}
-
-/** The shared report. */
-export interface ReportStore {
-  /** Adds `delta`'s counters atomically; false when Redis is away or the script failed (nothing added). */
-  merge(delta: ReportSnapshot, batch?: ReportBatch): Promise<boolean>;
-  /** The merged report (same shape and order as `MigrationReport.snapshot()`); `undefined` when Redis is away. */
-  read(): Promise<ReportSnapshot | undefined>;
-}
 
 /** How long Redis remembers a writer's last sequence number: far beyond any retry of a lost answer. */
 export const writerMemoryMs = 24 * 60 * 60 * 1000;
