@@ -118,7 +118,7 @@ describe('createSignatureResolverFromConfig()', () => {
     };
     await resolver.resolve('gw', 'res.partner', 'action_gateway_demo', origin);
     const sent = upstream.docBearer.mock.calls[0]![1] as typeof origin;
-    expect(sent).toMatchObject({ host: 'erp.example.com', ip: '10.1.1.1', requestId: 'r9', values: createCallValues() });
+    expect(sent).toMatchObject({ host: 'erp.example.com', ip: '10.1.1.1', requestId: 'r9' });
     expect(sent.signal).not.toBe(client.signal);
   });
 
