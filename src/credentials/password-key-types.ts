@@ -6,7 +6,6 @@
 import type { CallOrigin } from '../call.ts';
 import type { LegacyError } from '../errors.ts';
 import type { WebSession } from '../upstream/index.ts';
-import type { Exclusive } from '../state/lock.ts';
 
 /** A resolved credential: the API key the gateway uses for it upstream. */
 export interface PasswordKey {
@@ -71,6 +70,9 @@ export interface PasswordKeyResolvers {
    */
   tidy?(entry: PasswordKey, req: PasswordRequest): Promise<void>;
 }
+
+/** How a run under a lock across replicas went: it ran, or another replica holds the lock, or the store is away. */
+export type Exclusive<T> = { ran: true; value: T } | { ran: false; why: 'held' | 'unavailable' };
 
 /** What the shared store holds for a slot. */
 export interface SharedSlot {
