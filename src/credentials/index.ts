@@ -10,20 +10,20 @@ import { accessDenied } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { createApiKeyPasswords } from './api-key-passwords.ts';
-import { createCredentialCache, createLru } from './cache.ts';
+import { createCredentialCache } from './cache.ts';
 import { refuseLoneSurrogates } from './lone-surrogates.ts';
 import { createCacheKeyer } from './cache-key.ts';
 import { createCredentialMap, loadCredentialMap, type CredentialMap } from './credential-map.ts';
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
 import { createBaseUrls, type BaseUrls } from './base-urls.ts';
-import { createKeyExchange, gatewayOrigin } from './key-exchange.ts';
+import { createKeyExchange } from './key-exchange.ts';
 import { createCountedLogin } from './login-attempts.ts';
+import { createLoginFromElsewhere } from './login-elsewhere.ts';
 import { openLoginsFile } from './login-file.ts';
-import { endSession, passwordLogin } from './minting.ts';
 import { isUnauthorized, looksLikeApiKey } from './passthrough.ts';
 import { createPasswordKeys, type PasswordRequest, type SharedPasswordKeys } from './password-keys.ts';
 import { probeDatabase } from './probe-database.ts';
-import { badCredentials, isAnsweredFalse, isBadCredentials, isRefusal, isThrottled, isUnknownLogin } from './refusals.ts';
+import { badCredentials, isAnsweredFalse, isBadCredentials, isRefusal, isUnknownLogin } from './refusals.ts';
 import { createThrottle, type SharedFailures } from './throttle.ts';
 import { throttleAddress } from './throttle-address.ts';
 import { createUidLogins, type LoginStore } from './uid-logins.ts';
@@ -150,49 +150,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     return { slot: cacheKey(db, 'password', login, password), req };
   }
 
-  /** (db, uid, login) whose login turned out to be another user's in db: not tried again for a while (no login per call). */
-  const notTheirs = createLru<{ until: number }>({ max: config.keyCacheSize });
-
-  /** Per (db, uid): which candidate login the next uid-only call tries (one per call, in turn). */
-  const nextCandidate = createLru<{ next: number }>({ max: config.keyCacheSize });
-
-  /**
-   * A uid-only call where the uid's login in `db` is unknown: the logins the uid has in other
-   * databases of the upstream are candidates, and each call tries one of them, in turn, with one
-   * login in `db` (through the throttle, like any login attempt); it is used only when that login
-   * answers the same uid, and then remembered for `db`. So a guessed password costs one upstream
-   * login at most, and a guess that fails (wrong password, throttled, Odoo's cooldown) gets the same
-   * fault as a uid seen nowhere: the fault tells nothing of the other databases. Undefined when the
-   * tried candidate is not confirmed.
-   */
-  async function loginFromElsewhere(db: string, uid: number | bigint, password: string, origin: CallOrigin): Promise<string | undefined> {
-    const tried = (login: string) => cacheKey('elsewhere', db, String(uid), login);
-    const candidates = (await logins.elsewhere(db, uid)).filter((login) => (notTheirs.get(tried(login))?.until ?? 0) <= now());
-    if (candidates.length === 0) return undefined;
-    const turn = cacheKey('elsewhere-turn', db, String(uid));
-    const index = (nextCandidate.get(turn)?.next ?? 0) % candidates.length;
-    nextCandidate.set(turn, { next: index + 1 });
-    const login = candidates[index]!;
-    let opened;
-    try {
-      opened = await counted({ db, login, origin }, () => passwordLogin(upstream, { db, login, password }, origin, baseUrls));
-    } catch (err) {
-      // not this login's password here, or attempts held off: no hint that a candidate existed
-      if (isBadCredentials(err) || isThrottled(err)) return undefined;
-      throw err;
-    }
-    void endSession(upstream, opened.session, gatewayOrigin(config.callTimeoutMs));
-    if (BigInt(opened.uid) !== BigInt(uid)) {
-      // a fact whatever the password: the login is another user's here (logins are unique per database)
-      logins.remember(db, opened.uid, login);
-      notTheirs.set(tried(login), { until: now() + Math.max(config.negativeCacheTtlMs, 60_000) });
-      log.info({ db, uid, requestId: origin.requestId }, 'a login the uid has in another database belongs to another user here; not used');
-      return undefined;
-    }
-    logins.remember(db, uid, login);
-    log.info({ db, uid, requestId: origin.requestId }, 'confirmed the login a uid has in another database for this one');
-    return login;
-  }
+  const loginFromElsewhere = createLoginFromElsewhere({ config, upstream, log, now, logins, cacheKey, counted, baseUrls });
 
   const keys = createPasswordKeys(
     {
