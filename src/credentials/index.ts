@@ -1,8 +1,9 @@
 /**
- * Legacy credentials → API key (docs/architecture.md §5). A password shaped like an API key is passed through
- * (step 1); any other password is looked up in the credential map (step 2) or traded for a key the
- * gateway mints and keeps in memory until it renews or retires it (step 3). Object calls find the
- * login of their uid first (step 4). Failed logins are throttled (step 5).
+ * Legacy credentials → API key (docs/architecture.md §5), the front: it chooses the way. A password
+ * shaped like an API key is passed through (step 1); any other goes to the password-key table, with
+ * the credential map's entry when there is one (step 2), else to be traded for a key the gateway
+ * mints (step 3, the key exchange). Object calls find the login of their uid first (step 4). Failed
+ * logins are throttled (step 5).
  */
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
