@@ -17,7 +17,7 @@ import { createCacheKeyer } from './cache-key.ts';
 import { createCredentialMap, loadCredentialMap, type CredentialMap } from './credential-map.ts';
 import { countedCache, countedThrottle, ignoredCredentialEvents, type CredentialEvents } from './events.ts';
 import { createBaseUrls, type BaseUrls } from './base-urls.ts';
-import { createKeyExchange } from './key-exchange.ts';
+import { createKeyExchange, gatewayOrigin } from './key-exchange.ts';
 import { createCountedLogin } from './login-attempts.ts';
 import { createLoginFromElsewhere } from './login-elsewhere.ts';
 import { openLoginsFile } from './login-file.ts';
@@ -151,7 +151,17 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     return { slot: cacheKey(db, 'password', login, password), req };
   }
 
-  const loginFromElsewhere = createLoginFromElsewhere({ config, upstream, log, now, logins, cacheKey, counted, baseUrls });
+  const loginFromElsewhere = createLoginFromElsewhere({
+    config,
+    upstream,
+    log,
+    now,
+    logins,
+    cacheKey,
+    counted,
+    baseUrls,
+    ownOrigin: () => gatewayOrigin(config.callTimeoutMs),
+  });
 
   const keys = createPasswordKeys(
     {

@@ -6,12 +6,11 @@
  */
 import type { CallOrigin } from '../call.ts';
 import type { Logger } from '../log.ts';
-import type { PasswordRequest } from './password-key-types.ts';
 import { isBadCredentials, isRefusal } from './refusals.ts';
 import type { Throttle } from './throttle.ts';
 
 /** Runs one password login (`run`) as a counted attempt of `req`'s (address, db, login). */
-export type CountedLogin = <T>(req: Pick<PasswordRequest, 'db' | 'login' | 'origin'>, run: () => Promise<T>) => Promise<T>;
+export type CountedLogin = <T>(req: { db: string; login: string; origin: CallOrigin }, run: () => Promise<T>) => Promise<T>;
 
 /** `slotOf`: the throttle slot of (client, db, login), the one key-shaped passwords are counted in too. */
 export function createCountedLogin(

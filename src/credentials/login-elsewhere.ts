@@ -9,7 +9,6 @@ import type { Logger } from '../log.ts';
 import type { Upstream } from '../upstream/index.ts';
 import type { BaseUrls } from './base-urls.ts';
 import { createLru } from './cache.ts';
-import { gatewayOrigin } from './key-exchange.ts';
 import type { CountedLogin } from './login-attempts.ts';
 import { endSession, passwordLogin } from './minting.ts';
 import { isBadCredentials, isThrottled } from './refusals.ts';
@@ -29,11 +28,13 @@ export interface LoginFromElsewhereDeps {
   /** The login tried is an attempt like any other, counted against the client's throttle. */
   counted: CountedLogin;
   baseUrls: BaseUrls;
+  /** The origin of the gateway's own requests (the logout after the login tried). */
+  ownOrigin: () => CallOrigin;
 }
 
 /** Creates the search with its memory of logins that turned out to be another user's. */
 export function createLoginFromElsewhere(deps: LoginFromElsewhereDeps): LoginFromElsewhere {
-  const { config, upstream, log, now, logins, cacheKey, counted, baseUrls } = deps;
+  const { config, upstream, log, now, logins, cacheKey, counted, baseUrls, ownOrigin } = deps;
 
   /** (db, uid, login) whose login turned out to be another user's in db: not tried again for a while (no login per call). */
   const notTheirs = createLru<{ until: number }>({ max: config.keyCacheSize });
@@ -66,7 +67,7 @@ export function createLoginFromElsewhere(deps: LoginFromElsewhereDeps): LoginFro
       if (isBadCredentials(err) || isThrottled(err)) return undefined;
       throw err;
     }
-    void endSession(upstream, opened.session, gatewayOrigin(config.callTimeoutMs));
+    void endSession(upstream, opened.session, ownOrigin());
     if (BigInt(opened.uid) !== BigInt(uid)) {
       // a fact whatever the password: the login is another user's here (logins are unique per database)
       logins.remember(db, opened.uid, login);
