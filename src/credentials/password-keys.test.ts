@@ -180,4 +180,14 @@ describe('createPasswordKeys()', () => {
     await keys.settled();
     expect(tidy).toHaveBeenLastCalledWith(expect.objectContaining({ key: 'key-2' }), req);
   });
+
+  it("hands the exchange the front's slot for a first resolution and a renewal, so no one names the credentials again", async () => {
+    const { keys, exchange, at } = setup();
+    const first = await keys.get('slot-from-front', req);
+    expect(exchange.obtain).toHaveBeenCalledWith('slot-from-front', req);
+    at(901); // inside the renewal margin
+    await keys.get('slot-from-front', req);
+    await keys.settled();
+    expect(exchange.renew).toHaveBeenCalledWith('slot-from-front', first, req);
+  });
 });
