@@ -4,7 +4,7 @@ import { LegacyError } from '../errors.ts';
 import type { CallKw, Upstream } from '../upstream/index.ts';
 import { struct, type Value } from '../value.ts';
 import { createKeyMarks } from './key-marks.ts';
-import { checkPassword, isOwnKeyName, keyName, mintKey, removeKeyInSession, sweepKeys, type MintRequest } from './minting.ts';
+import { isOwnKeyName, keyName, mintKey, passwordLogin, removeKeyInSession, sweepKeys, type MintRequest } from './minting.ts';
 import { isAnsweredFalse, isBadCredentials, isThrottled } from './refusals.ts';
 
 const origin = { ip: '10.0.0.7', userAgent: 'Python-xmlrpc/3.11' } as CallOrigin;
@@ -131,7 +131,7 @@ describe('mintKey()', () => {
   it("passes Odoo's own login cooldown on, answered False by authenticate", async () => {
     const cooldown = 'Too many login failures, please wait a bit before trying again.';
     const { upstream } = fakeUpstream({ authenticate: odooError('access_denied', 'odoo.exceptions.AccessDenied', cooldown) });
-    const err = await checkPassword(upstream, request, origin).catch((e: unknown) => e);
+    const err = await passwordLogin(upstream, request, origin).catch((e: unknown) => e);
     expect(err).toMatchObject({ message: cooldown });
     expect(isAnsweredFalse(err)).toBe(true);
     expect(isBadCredentials(err)).toBe(false);
@@ -150,7 +150,7 @@ describe('mintKey()', () => {
       debug,
     });
     const { upstream } = fakeUpstream({ authenticate: crash });
-    const err = await checkPassword(upstream, request, origin).catch((e: unknown) => e);
+    const err = await passwordLogin(upstream, request, origin).catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'access_denied', message: 'Too many login failures, please wait a bit before trying again.' });
     expect(isBadCredentials(err)).toBe(false);
   });

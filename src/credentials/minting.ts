@@ -2,7 +2,7 @@
  * Minting (docs/architecture.md §5 step 3, Odoo: `res_users.py` identity check (`res.users.identitycheck`); recorded in corpus
  * `sess-mint-*`): a web login with the password, then over `call_kw` with the session cookie the key wizard's `create` → `make_key` (an
  * identity-check action) → `res.users.identitycheck.run_check` with the password in the context → the key; the session is destroyed; the
- * key's real `expiration_date` is read with the key itself. Also the fresh login that re-validates a password (same step), and removal of a
+ * key's real `expiration_date` is read with the key itself. Also the fresh password login a re-check takes (same step), and removal of a
  * key inside a session.
  */
 import type { CallOrigin } from '../call.ts';
@@ -93,12 +93,15 @@ function isCrashedCooldown(err: unknown): boolean {
   return err instanceof LegacyError && err.kind !== 'access_denied' && /, in _assert_can_auth\n/.test(err.debug);
 }
 
-/** Logs in at the database's base URL; bad credentials, a cooldown and a second factor become their refusals. */
-async function logIn(
+/**
+ * A fresh web login with the password at the database's base URL: the uid it opens, and its session,
+ * kept for later checks. Bad credentials, a cooldown and a second factor become their refusals.
+ */
+export async function passwordLogin(
   upstream: Upstream,
   req: { db: string; login: string; password: string },
   origin: CallOrigin,
-  baseUrls: BaseUrls | undefined,
+  baseUrls?: BaseUrls,
 ): Promise<{ uid: number | bigint; session: WebSession }> {
   let login;
   try {
@@ -259,7 +262,7 @@ export async function mintKey(
   now: number,
   baseUrls?: BaseUrls,
 ): Promise<MintedKey> {
-  const { uid, session } = await logIn(upstream, req, origin, baseUrls);
+  const { uid, session } = await passwordLogin(upstream, req, origin, baseUrls);
   let key: string;
   try {
     const vals = struct({ name: req.name, duration: String(req.durationDays) });
@@ -363,14 +366,4 @@ export async function sweepKeys(upstream: Upstream, session: WebSession, req: Sw
   if (ids.length === 0) return ids;
   await withIdentityCheck(upstream, session, 'res.users.apikeys', 'remove', ids, req.password, origin);
   return ids;
-}
-
-/** A fresh web login with the password (docs/architecture.md §5 step 3): the uid it still opens, and its session, kept for later checks. */
-export async function checkPassword(
-  upstream: Upstream,
-  req: { db: string; login: string; password: string },
-  origin: CallOrigin,
-  baseUrls?: BaseUrls,
-): Promise<{ uid: number | bigint; session: WebSession }> {
-  return logIn(upstream, req, origin, baseUrls);
 }

@@ -1,12 +1,12 @@
 /**
  * The shapes of the password-key table (docs/architecture.md §5 step 3): a resolved credential, one
- * call's credentials, what the table asks of the credentials layer (resolvers) and of the store the
- * replicas share. Types only; the table is `password-keys.ts`.
+ * call's credentials, what the table asks of the key exchange and of the store the replicas share
+ * (`src/state/` implements it). Types only; the table is `password-keys.ts`.
  */
 import type { CallOrigin } from '../call.ts';
 import type { LegacyError } from '../errors.ts';
 import type { WebSession } from '../upstream/index.ts';
-import type { Exclusive } from '../state/lock.ts';
+import type { CredentialMapEntry } from './credential-map.ts';
 
 /** A resolved credential: the API key the gateway uses for it upstream. */
 export interface PasswordKey {
@@ -41,26 +41,31 @@ export interface PasswordKey {
   userStamp?: string | undefined;
 }
 
-/** One call's credentials, as the resolvers need them. */
+/** One call's credentials, and the way the front chose for them. */
 export interface PasswordRequest {
   db: string;
   login: string;
   password: string;
   origin: CallOrigin;
+  /** The credential map's entry of (db, login): its key is used, and no key is minted. */
+  mapped?: CredentialMapEntry;
 }
 
-/** What the table does upstream, injected by `index.ts`. */
-export interface PasswordKeyResolvers {
+/**
+ * What the table does upstream (`key-exchange.ts`). `slot` names the credential: the table's key
+ * for it, computed once by the front.
+ */
+export interface KeyExchange {
   /** First resolution (credential map, else minting). Rejects with a refusal or an upstream error. */
-  resolve(req: PasswordRequest): Promise<PasswordKey>;
+  obtain(slot: string, req: PasswordRequest): Promise<PasswordKey>;
   /**
    * Confirms the password still opens `entry.uid` (cheaply where it can; may replace
    * `entry.session`); rejects with a refusal when it does not, with another error when it cannot tell.
    * `logged-in`: it took a fresh password login (so `entry.session` may pass the identity check).
    */
-  revalidate(entry: PasswordKey, req: PasswordRequest): Promise<void | 'logged-in'>;
+  recheck(entry: PasswordKey, req: PasswordRequest): Promise<void | 'logged-in'>;
   /** A new key for the same credentials (the old one removed in the same session). */
-  renew(entry: PasswordKey, req: PasswordRequest): Promise<PasswordKey>;
+  renew(slot: string, entry: PasswordKey, req: PasswordRequest): Promise<PasswordKey>;
   /** Retires a key still alive that leaves the table (eviction, password changed, shutdown). Never rejects. */
   retire(entry: PasswordKey, why: string): Promise<void>;
   /** A renewal failed for another reason than a refusal (logged by the caller). */
@@ -71,6 +76,9 @@ export interface PasswordKeyResolvers {
    */
   tidy?(entry: PasswordKey, req: PasswordRequest): Promise<void>;
 }
+
+/** How a run under a lock across replicas went: it ran, or another replica holds the lock, or the store is away. */
+export type Exclusive<T> = { ran: true; value: T } | { ran: false; why: 'held' | 'unavailable' };
 
 /** What the shared store holds for a slot. */
 export interface SharedSlot {

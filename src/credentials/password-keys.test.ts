@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CallOrigin } from '../call.ts';
 import { pythonError } from '../errors.ts';
-import { createPasswordKeys, type PasswordKey, type PasswordKeyResolvers, type PasswordRequest } from './password-keys.ts';
+import { createPasswordKeys, type PasswordKey, type KeyExchange, type PasswordRequest } from './password-keys.ts';
 import { badCredentials, upstreamCooldown } from './refusals.ts';
 
 const origin = { ip: '127.0.0.1' } as CallOrigin;
 const req: PasswordRequest = { db: 'gw', login: 'demo', password: 'pw', origin };
 
-function setup(overrides: Partial<PasswordKeyResolvers> = {}, max = 10) {
+function setup(overrides: Partial<KeyExchange> = {}, max = 10) {
   let t = 0;
   let n = 0;
   const entry = (): PasswordKey => ({
@@ -21,152 +21,152 @@ function setup(overrides: Partial<PasswordKeyResolvers> = {}, max = 10) {
     renewAt: t + 900,
     validatedAt: t,
   });
-  const resolvers: PasswordKeyResolvers = {
-    resolve: vi.fn(async () => entry()),
-    revalidate: vi.fn(async () => {}),
+  const exchange: KeyExchange = {
+    obtain: vi.fn(async () => entry()),
+    recheck: vi.fn(async () => {}),
     renew: vi.fn(async () => entry()),
     retire: vi.fn(async () => {}),
     renewalFailed: vi.fn(),
     ...overrides,
   };
-  const keys = createPasswordKeys({ max, now: () => t, negativeTtlMs: 100, revalidateIntervalMs: 300 }, resolvers);
-  return { keys, resolvers, at: (ms: number) => void (t = ms) };
+  const keys = createPasswordKeys({ max, now: () => t, negativeTtlMs: 100, revalidateIntervalMs: 300 }, exchange);
+  return { keys, exchange, at: (ms: number) => void (t = ms) };
 }
 
 describe('createPasswordKeys()', () => {
   it('resolves 100 concurrent first calls with one resolution, and serves warm calls without any', async () => {
-    const { keys, resolvers } = setup();
+    const { keys, exchange } = setup();
     const got = await Promise.all(Array.from({ length: 100 }, () => keys.get('s', req)));
     await keys.get('s', req);
     expect(new Set(got.map((e) => e.key))).toEqual(new Set(['key-1']));
-    expect(resolvers.resolve).toHaveBeenCalledTimes(1);
+    expect(exchange.obtain).toHaveBeenCalledTimes(1);
   });
 
   it('caches refusals for the negative TTL, but never an upstream failure', async () => {
     const refusal = badCredentials();
-    const resolve = vi.fn().mockRejectedValueOnce(pythonError('OSError', 'boom')).mockRejectedValue(refusal);
-    const { keys, at } = setup({ resolve });
+    const obtain = vi.fn().mockRejectedValueOnce(pythonError('OSError', 'boom')).mockRejectedValue(refusal);
+    const { keys, at } = setup({ obtain });
     await expect(keys.get('s', req)).rejects.toThrow('boom');
     await expect(keys.get('s', req)).rejects.toBe(refusal);
     await expect(keys.get('s', req)).rejects.toBe(refusal);
-    expect(resolve).toHaveBeenCalledTimes(2);
+    expect(obtain).toHaveBeenCalledTimes(2);
     at(101);
     await expect(keys.get('s', req)).rejects.toBe(refusal);
-    expect(resolve).toHaveBeenCalledTimes(3);
+    expect(obtain).toHaveBeenCalledTimes(3);
   });
 
   it('resolves a key again once it expired, without retiring the dead one', async () => {
-    const { keys, resolvers, at } = setup({}, 10);
+    const { keys, exchange, at } = setup({}, 10);
     await keys.get('s', req);
     at(400);
     expect((await keys.get('s', req)).key).toBe('key-1');
     at(1000);
     expect((await keys.get('s', req)).key).toBe('key-2');
-    expect(resolvers.retire).not.toHaveBeenCalled();
+    expect(exchange.retire).not.toHaveBeenCalled();
   });
 
   it('serves calls inside the renewal margin with the old key while one renewal runs', async () => {
-    const { keys, resolvers, at } = setup();
+    const { keys, exchange, at } = setup();
     await keys.get('s', req);
     at(450);
     const during = await Promise.all([keys.get('s', req), keys.get('s', req)]);
     expect(during.map((e) => e.key)).toEqual(['key-1', 'key-1']);
     await keys.settled();
-    expect(resolvers.renew).toHaveBeenCalledTimes(0); // 450 < renewAt 900
+    expect(exchange.renew).toHaveBeenCalledTimes(0); // 450 < renewAt 900
     at(950);
     expect((await keys.get('s', req)).key).toBe('key-1');
     await keys.settled();
-    expect(resolvers.renew).toHaveBeenCalledTimes(1);
+    expect(exchange.renew).toHaveBeenCalledTimes(1);
     expect((await keys.get('s', req)).key).toBe('key-2');
   });
 
   it('re-validates after the interval; a refused password drops and retires the key and is cached', async () => {
-    const revalidate = vi.fn().mockResolvedValueOnce(undefined).mockRejectedValue(badCredentials());
-    const { keys, resolvers, at } = setup({ revalidate });
+    const recheck = vi.fn().mockResolvedValueOnce(undefined).mockRejectedValue(badCredentials());
+    const { keys, exchange, at } = setup({ recheck });
     await keys.get('s', req);
     at(149);
     await keys.get('s', req);
-    expect(revalidate).not.toHaveBeenCalled();
+    expect(recheck).not.toHaveBeenCalled();
     at(300);
     await keys.get('s', req);
-    expect(revalidate).toHaveBeenCalledTimes(1);
+    expect(recheck).toHaveBeenCalledTimes(1);
     at(600);
     await expect(keys.get('s', req)).rejects.toThrow('Access Denied');
-    expect(resolvers.retire).toHaveBeenCalledWith(expect.objectContaining({ key: 'key-1' }), 'the password no longer opens it');
+    expect(exchange.retire).toHaveBeenCalledWith(expect.objectContaining({ key: 'key-1' }), 'the password no longer opens it');
     await expect(keys.get('s', req)).rejects.toThrow('Access Denied');
-    expect(revalidate).toHaveBeenCalledTimes(2);
-    expect(resolvers.resolve).toHaveBeenCalledTimes(1);
+    expect(recheck).toHaveBeenCalledTimes(2);
+    expect(exchange.obtain).toHaveBeenCalledTimes(1);
   });
 
   it('retires keys pushed out of a full table and, at close, every live key', async () => {
-    const { keys, resolvers, at } = setup({}, 1);
+    const { keys, exchange, at } = setup({}, 1);
     await keys.get('a', req);
     await keys.get('b', req);
-    expect(resolvers.retire).toHaveBeenCalledWith(expect.objectContaining({ key: 'key-1' }), 'evicted (cache full)');
+    expect(exchange.retire).toHaveBeenCalledWith(expect.objectContaining({ key: 'key-1' }), 'evicted (cache full)');
     at(100);
     await keys.close();
-    expect(resolvers.retire).toHaveBeenLastCalledWith(expect.objectContaining({ key: 'key-2' }), 'the gateway is shutting down');
+    expect(exchange.retire).toHaveBeenLastCalledWith(expect.objectContaining({ key: 'key-2' }), 'the gateway is shutting down');
     expect(keys.size).toBe(0);
   });
 
   it('checks in the background once half the bound has passed, so a credential in steady use never waits', async () => {
     let finish: () => void = () => undefined;
-    const revalidate = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
-    const { keys, at } = setup({ revalidate });
+    const recheck = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const { keys, at } = setup({ recheck });
     await keys.get('s', req);
     at(150);
     expect((await keys.get('s', req)).key).toBe('key-1'); // served at once, the check runs meanwhile
-    expect(revalidate).toHaveBeenCalledTimes(1);
+    expect(recheck).toHaveBeenCalledTimes(1);
     await keys.get('s', req); // one check at a time
-    expect(revalidate).toHaveBeenCalledTimes(1);
+    expect(recheck).toHaveBeenCalledTimes(1);
     finish();
     await keys.settled();
     at(449); // 299 after the check: still within the bound, past half of it again
     await keys.get('s', req);
-    expect(revalidate).toHaveBeenCalledTimes(2);
+    expect(recheck).toHaveBeenCalledTimes(2);
   });
 
   it('serves no key whose password was not confirmed within the bound: the call waits, and is refused when the check cannot be made', async () => {
-    const revalidate = vi.fn(async (): Promise<void> => {
+    const recheck = vi.fn(async (): Promise<void> => {
       throw pythonError('OSError', 'upstream away');
     });
-    const { keys, resolvers, at } = setup({ revalidate });
+    const { keys, exchange, at } = setup({ recheck });
     await keys.get('s', req);
     at(300);
     await expect(keys.get('s', req)).rejects.toThrow('upstream away');
     await expect(keys.get('s', req)).rejects.toThrow('upstream away');
-    expect(revalidate).toHaveBeenCalledTimes(2);
-    expect(resolvers.retire).not.toHaveBeenCalled(); // nothing says the password changed
-    revalidate.mockResolvedValue(undefined);
+    expect(recheck).toHaveBeenCalledTimes(2);
+    expect(exchange.retire).not.toHaveBeenCalled(); // nothing says the password changed
+    recheck.mockResolvedValue(undefined);
     expect((await keys.get('s', req)).key).toBe('key-1');
   });
 
   it('a throttled or cooled-down check is not served either, and does not drop the key', async () => {
-    const revalidate = vi.fn(async (): Promise<void> => {
+    const recheck = vi.fn(async (): Promise<void> => {
       throw upstreamCooldown('Too many login failures, please wait a bit before trying again.');
     });
-    const { keys, resolvers, at } = setup({ revalidate });
+    const { keys, exchange, at } = setup({ recheck });
     await keys.get('s', req);
     at(300);
     await expect(keys.get('s', req)).rejects.toThrow('Too many login failures');
-    expect(resolvers.retire).not.toHaveBeenCalled();
-    revalidate.mockResolvedValue(undefined);
+    expect(exchange.retire).not.toHaveBeenCalled();
+    recheck.mockResolvedValue(undefined);
     expect((await keys.get('s', req)).key).toBe('key-1');
   });
 
   it("never caches Odoo's login cooldown against the credentials: it is about the address", async () => {
     const cooldown = upstreamCooldown('Too many login failures, please wait a bit before trying again.');
-    const resolve = vi.fn().mockRejectedValueOnce(cooldown).mockImplementation(setup().resolvers.resolve);
-    const { keys } = setup({ resolve });
+    const obtain = vi.fn().mockRejectedValueOnce(cooldown).mockImplementation(setup().exchange.obtain);
+    const { keys } = setup({ obtain });
     await expect(keys.get('s', req)).rejects.toBe(cooldown);
     expect((await keys.get('s', req)).key).toBe('key-1');
-    expect(resolve).toHaveBeenCalledTimes(2);
+    expect(obtain).toHaveBeenCalledTimes(2);
   });
 
   it('removes earlier keys (tidy) after each login with the password: the first resolution, a renewal and a fresh login check, not a session check', async () => {
-    const revalidate = vi.fn<PasswordKeyResolvers['revalidate']>().mockResolvedValueOnce(undefined).mockResolvedValueOnce('logged-in');
+    const recheck = vi.fn<KeyExchange['recheck']>().mockResolvedValueOnce(undefined).mockResolvedValueOnce('logged-in');
     const tidy = vi.fn(async () => {});
-    const { keys, at } = setup({ revalidate, tidy });
+    const { keys, at } = setup({ recheck, tidy });
     await keys.get('s', req);
     expect(tidy).toHaveBeenLastCalledWith(expect.objectContaining({ key: 'key-1' }), req);
     at(300); // a session check
@@ -179,5 +179,15 @@ describe('createPasswordKeys()', () => {
     await keys.get('s', req);
     await keys.settled();
     expect(tidy).toHaveBeenLastCalledWith(expect.objectContaining({ key: 'key-2' }), req);
+  });
+
+  it("hands the exchange the front's slot for a first resolution and a renewal, so no one names the credentials again", async () => {
+    const { keys, exchange, at } = setup();
+    const first = await keys.get('slot-from-front', req);
+    expect(exchange.obtain).toHaveBeenCalledWith('slot-from-front', req);
+    at(901); // inside the renewal margin
+    await keys.get('slot-from-front', req);
+    await keys.settled();
+    expect(exchange.renew).toHaveBeenCalledWith('slot-from-front', first, req);
   });
 });

@@ -8,7 +8,7 @@
  * replica on its own: an entry not confirmed within the bound is not served until a check confirms
  * it (the call waits; a check that cannot be made refuses the call), and a check starts in the
  * background once half the bound has passed, so a credential in steady use never waits. A check
- * is cheap (`resolvers.revalidate`: the mint's web session, checked without a password hash) and
+ * is cheap (`exchange.recheck`: the mint's web session, checked without a password hash) and
  * never goes through a client's throttle, takes no lock and writes nothing to the shared store, so
  * nothing planted in Redis can delay it and it never overwrites another replica's newer key.
  *
@@ -19,18 +19,19 @@
  * table works alone, as without one, and pushes what it minted meanwhile when the store returns.
  *
  * Parts: the shapes (`password-key-types.ts`), the first level and its refusals (`key-table.ts`),
- * when a password is checked again (`recheck-policy.ts`); here, the flow between them and the store.
+ * when a password is checked again (`recheck-policy.ts`), what is done upstream (the exchange,
+ * `key-exchange.ts`, handed in); here, the flow between them and the store.
  */
 import type { LegacyError } from '../errors.ts';
 import { createKeyTable } from './key-table.ts';
-import type { PasswordKey, PasswordKeyOptions, PasswordKeyResolvers, PasswordKeys, PasswordRequest } from './password-key-types.ts';
+import type { KeyExchange, PasswordKey, PasswordKeyOptions, PasswordKeys, PasswordRequest } from './password-key-types.ts';
 import { checkDue, renewalDue } from './recheck-policy.ts';
 import { isRefusal, isThrottled } from './refusals.ts';
 
 export type {
+  KeyExchange,
   PasswordKey,
   PasswordKeyOptions,
-  PasswordKeyResolvers,
   PasswordKeys,
   PasswordRequest,
   SharedPasswordKeys,
@@ -38,7 +39,7 @@ export type {
 } from './password-key-types.ts';
 
 /** Creates the table. */
-export function createPasswordKeys(options: PasswordKeyOptions, resolvers: PasswordKeyResolvers): PasswordKeys {
+export function createPasswordKeys(options: PasswordKeyOptions, exchange: KeyExchange): PasswordKeys {
   const { now, negativeTtlMs, revalidateIntervalMs, shared } = options;
   const localTtlMs = options.localTtlMs ?? 0;
   const table = createKeyTable({
@@ -47,7 +48,7 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     negativeTtlMs,
     withStore: shared !== undefined,
     // a key the shared store holds stays alive for the other replicas
-    onEvict: (entry, alone) => void (alone && resolvers.retire(entry, 'evicted (cache full)')),
+    onEvict: (entry, alone) => void (alone && exchange.retire(entry, 'evicted (cache full)')),
   });
   const { answersFor, current, hold } = table;
   const firsts = new Map<string, Promise<PasswordKey>>();
@@ -61,8 +62,8 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
    * replicas replace each other's keys).
    */
   async function tidy(entry: PasswordKey, req: PasswordRequest): Promise<void> {
-    if (resolvers.tidy === undefined || entry.source !== 'minted' || (shared !== undefined && answersFor(entry))) return;
-    await resolvers.tidy(entry, req);
+    if (exchange.tidy === undefined || entry.source !== 'minted' || (shared !== undefined && answersFor(entry))) return;
+    await exchange.tidy(entry, req);
   }
 
   const cacheable = (err: unknown): err is LegacyError => isRefusal(err) && !isThrottled(err) && negativeTtlMs > 0;
@@ -85,14 +86,14 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
   /** Retires `entry` once it left the table for good: where the store holds it, only if this replica removed it. */
   async function drop(slot: string, entry: PasswordKey, why: string): Promise<void> {
     if (!answersFor(entry) && (await shared!.remove(slot, entry.key)) === 'kept') return;
-    await resolvers.retire(entry, why);
+    await exchange.retire(entry, why);
   }
   /** Writes a minted entry to the store; where it is away, the entry is this replica's alone until it returns. */
   async function share(slot: string, entry: PasswordKey): Promise<boolean> {
     if (shared === undefined || entry.source !== 'minted') return false;
     const out = await shared.write(slot, entry);
     if (out === 'unavailable') return false;
-    for (const old of out) void resolvers.retire(old, 'evicted (shared store full)');
+    for (const old of out) void exchange.retire(old, 'evicted (shared store full)');
     return true;
   }
 
@@ -107,7 +108,7 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
 
   /** Resolves in this process (no store, or the store is away). */
   const resolveHere = (slot: string, req: PasswordRequest) =>
-    resolvers.resolve(req).then(
+    exchange.obtain(slot, req).then(
       async (entry) => {
         hold(slot, entry, false);
         await tidy(entry, req);
@@ -125,7 +126,7 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
     }
     let entry: PasswordKey;
     try {
-      entry = await resolvers.resolve(req);
+      entry = await exchange.obtain(slot, req);
     } catch (err) {
       return refused(slot, err);
     }
@@ -157,11 +158,11 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
    * is cached; any other failure (Odoo's cooldown, the upstream away) leaves the key unconfirmed, so
    * it is not served until a later check confirms it.
    */
-  async function checkPassword(slot: string, entry: PasswordKey, req: PasswordRequest): Promise<PasswordKey> {
+  async function recheckNow(slot: string, entry: PasswordKey, req: PasswordRequest): Promise<PasswordKey> {
     // the bound runs from when the check was asked, not from when its answer arrived
     const askedAt = now();
     try {
-      const how = await resolvers.revalidate(entry, req);
+      const how = await exchange.recheck(entry, req);
       entry.validatedAt = askedAt;
       if (how === 'logged-in' && current(slot, entry)) await tidy(entry, req);
       return entry;
@@ -177,18 +178,18 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
   }
 
   /** One check per slot at a time on this replica, with no lock and no write to the shared store. */
-  const revalidate = (slot: string, entry: PasswordKey, req: PasswordRequest) =>
-    singleFlight(checks, slot, () => checkPassword(slot, entry, req));
+  const recheck = (slot: string, entry: PasswordKey, req: PasswordRequest) =>
+    singleFlight(checks, slot, () => recheckNow(slot, entry, req));
 
   /** Replaces `entry` by a fresh key (the old one removed upstream in the same session). */
   async function renewNow(slot: string, entry: PasswordKey, req: PasswordRequest): Promise<void> {
     try {
-      const fresh = await resolvers.renew(entry, req);
+      const fresh = await exchange.renew(slot, entry, req);
       const inStore = !answersFor(entry) && (await share(slot, fresh));
       if (current(slot, entry)) {
         hold(slot, fresh, inStore);
         await tidy(fresh, req);
-      } else if (!inStore) void resolvers.retire(fresh, 'renewed for credentials no longer cached');
+      } else if (!inStore) void exchange.retire(fresh, 'renewed for credentials no longer cached');
     } catch (err) {
       if (isRefusal(err) && !isThrottled(err)) {
         if (current(slot, entry)) table.forget(slot);
@@ -198,7 +199,7 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
       }
       // try again a little later, still serving the old key until it expires
       entry.renewAt = Math.min(entry.expiresAt, now() + Math.max(negativeTtlMs, 1000));
-      resolvers.renewalFailed(entry, err);
+      exchange.renewalFailed(entry, err);
     }
   }
 
@@ -240,7 +241,7 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
       held.readAt = now();
       if (out === 'taken' && wasLocal) {
         if (current(slot, entry)) table.forget(slot);
-        await resolvers.retire(entry, 'another replica minted a key for the same credentials');
+        await exchange.retire(entry, 'another replica minted a key for the same credentials');
       }
     }
   }
@@ -268,11 +269,11 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
         entry = held.entry;
       }
       const due = checkDue(entry, now(), revalidateIntervalMs);
-      if (due === 'wait') entry = await revalidate(slot, entry, req);
+      if (due === 'wait') entry = await recheck(slot, entry, req);
       else if (due === 'background') {
         // ahead of the bound, in the background: a credential in steady use never waits for its check
         const background = { ...req, origin: { ...req.origin, signal: AbortSignal.timeout(Math.max(revalidateIntervalMs, 10_000)) } };
-        void revalidate(slot, entry, background).catch(() => undefined);
+        void recheck(slot, entry, background).catch(() => undefined);
       }
       if (renewalDue(entry, now())) renew(slot, entry, req);
       return entry;
@@ -305,7 +306,7 @@ export function createPasswordKeys(options: PasswordKeyOptions, resolvers: Passw
         if (left !== 'unavailable' && left.last)
           mine.push(...left.entries.filter((e) => e.expiresAt > now() && !mine.some((m) => m.key === e.key)));
       }
-      await Promise.all(mine.map((e) => resolvers.retire(e, 'the gateway is shutting down')));
+      await Promise.all(mine.map((e) => exchange.retire(e, 'the gateway is shutting down')));
     },
     get size() {
       return table.size;

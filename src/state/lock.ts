@@ -5,10 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Exclusive } from '../credentials/password-key-types.ts';
 import type { RedisLink } from './redis-link.ts';
-
-/** How a locked run went: it ran, or another replica holds the lock, or Redis is away. */
-export type Exclusive<T> = { ran: true; value: T } | { ran: false; why: 'held' | 'unavailable' };
 
 /** Locks by name. */
 export interface SharedLocks {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createPasswordKeys,
   type PasswordKey,
-  type PasswordKeyResolvers,
+  type KeyExchange,
   type PasswordRequest,
   type SharedPasswordKeys,
 } from '../credentials/password-keys.ts';
@@ -65,12 +65,12 @@ async function twoReplicas(name: string, revalidateIntervalMs: number) {
     renewAt: clock.t + 3_000_000,
     validatedAt: clock.t,
   });
-  const tableOn = (replica: { s: SharedPasswordKeys }, over: Partial<PasswordKeyResolvers>) =>
+  const tableOn = (replica: { s: SharedPasswordKeys }, over: Partial<KeyExchange>) =>
     createPasswordKeys(
       { max: 10, now: () => clock.t, negativeTtlMs: 1000, revalidateIntervalMs, localTtlMs: 0, shared: replica.s },
       {
-        resolve: async () => keyAt('k1'),
-        revalidate: async () => {},
+        obtain: async () => keyAt('k1'),
+        recheck: async () => {},
         renew: async () => keyAt('k-unexpected'),
         retire: async () => {},
         renewalFailed: () => {},
@@ -125,7 +125,7 @@ describe('createPasswordKeyStore()', () => {
     const { a, b, clock, keyAt, tableOn } = await twoReplicas('check-vs-renewal', 60_000);
     let release!: () => void;
     const slowCheck = new Promise<void>((resolve) => (release = resolve));
-    const tableA = tableOn(a, { revalidate: () => slowCheck });
+    const tableA = tableOn(a, { recheck: () => slowCheck });
     const tableB = tableOn(b, { renew: async () => keyAt('k2') });
     expect((await tableA.get('slot', req)).key).toBe('k1');
     expect((await tableB.get('slot', req)).key).toBe('k1');
@@ -151,7 +151,7 @@ describe('createPasswordKeyStore()', () => {
     let finishRenewal!: () => void;
     const renewalHeld = new Promise<void>((resolve) => (finishRenewal = resolve));
     let resolvedA = 0;
-    const tableA = tableOn(a, { resolve: async () => keyAt(`k-minted-${++resolvedA}`) });
+    const tableA = tableOn(a, { obtain: async () => keyAt(`k-minted-${++resolvedA}`) });
     const tableB = tableOn(b, {
       renew: async () => {
         removedUpstream();

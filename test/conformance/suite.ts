@@ -49,7 +49,7 @@ const isLaterBuildCase = (c: ConformanceCase): boolean => c.id.startsWith('later
 
 /**
  * A simulator and a gateway sharing a clock. The gateway has a service key (admin's), so object
- * calls with a password can find their uid's login (docs/architecture.md §5 step 5).
+ * calls with a password can find their uid's login (docs/architecture.md §5 step 4).
  */
 async function startCorpusStack(
   databases: string[],

@@ -162,7 +162,7 @@ describe('upstream failure through a fault-injecting proxy', () => {
       ...Array.from({ length: 10 }, () => xmlCall('xmlrpc2', 'object', 'execute_kw', kw('search_count', [[]]))),
       xmlCall('xmlrpc2', 'object', 'execute_kw', kw('create', [{ name }])),
     ]);
-    // Every call ends in AccessDenied (fault 3, docs/architecture.md §5 step 7): the key minted after the first
+    // Every call ends in AccessDenied (fault 3, docs/architecture.md §5 step 3): the key minted after the first
     // 401 is refused too, and a bearer refusal never reaches a client as fault 1. Clear, in time,
     // and the write never ran.
     for (const a of answers) expect([a.status, a.fault?.code, a.fault?.last]).toEqual([200, 3, 'Access Denied']);

@@ -1,5 +1,5 @@
 /**
- * API keys used as legacy passwords (docs/architecture.md §5 step 3) and the plain-password basics, through the
+ * API keys used as legacy passwords (docs/architecture.md §5 steps 1, 3) and the plain-password basics, through the
  * gateway in front of the simulator, with upstream requests counted at the simulator's HTTP layer.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

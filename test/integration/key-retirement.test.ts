@@ -1,5 +1,5 @@
 /**
- * Retiring minted keys (docs/architecture.md §5 step 7): on graceful shutdown and on eviction, with
+ * Retiring minted keys (docs/architecture.md §5 step 3): on graceful shutdown and on eviction, with
  * `res.users.apikeys/revoke` feature-detected (404 on the recorded build, 422 "not enabled" for a
  * non-system user), and never a key the client supplied.
  */

@@ -1,5 +1,5 @@
 /**
- * Refusals an operator can act on (docs/architecture.md §5 steps 4, 5, 8): two-factor users, the key wizard's
+ * Refusals an operator can act on (docs/architecture.md §5 steps 3, 4, 5): two-factor users, the key wizard's
  * refusals (group maximum) and access refusals (portal users), bad passwords (False / fault 3),
  * unknown uids, and throttling per (client address, db, login) with backoff.
  */

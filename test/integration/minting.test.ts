@@ -1,5 +1,5 @@
 /**
- * Passwords traded for API keys (docs/architecture.md §5 steps 4–7) through the gateway in front of the
+ * Passwords traded for API keys (docs/architecture.md §5 step 3) through the gateway in front of the
  * simulator: the recorded exchange (corpus sess-mint-*), exchange counts under concurrency (counted
  * at the simulator's HTTP layer), expiry at 00:00 UTC, renewal, re-validation, the negative cache
  * and the transparent re-mint after a 401. A test clock moves time; nothing sleeps.
