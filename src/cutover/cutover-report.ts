@@ -7,7 +7,8 @@
  */
 import { deprecationOf, json2EquivalentOf, replacementOf } from './equivalents/index.ts';
 import { notShadowedReason, type GoneService } from './shadow/index.ts';
-import { clientLabel, createFleetTable, methodName, type FleetMethod } from './fleet.ts';
+import { clientLabel, createFleetTable, type FleetMethod } from './fleet.ts';
+import { methodName } from './method-name.ts';
 import { knownClientOf, type KnownClient } from './known-clients.ts';
 import { sharedUserAgents, type SharedUserAgent } from './shared-agents.ts';
 import { createBreaksTable, createVerdicts, type ClientVerdict, type SeriesClients, type Verdicts } from './verdicts.ts';

@@ -4,8 +4,9 @@
  * JSON-2 request that replaces it. Derived from the stored report when it is served.
  */
 import { json2EquivalentOf, type Json2Equivalent } from './equivalents/index.ts';
+import { methodName } from './method-name.ts';
 import type { MethodVerdict, Verdicts } from './verdicts.ts';
-import type { ClientReport, MethodReport } from '../report/migration-report.ts';
+import type { ClientReport } from '../report/migration-report.ts';
 
 /** Clients named per method; the others are counted. */
 export const clientsNamedPerMethod = 3;
@@ -31,13 +32,6 @@ export interface FleetMethod {
   json2?: Json2Equivalent;
   /** The dated removals that concern it and whether the gateway serves it there (`verdicts.ts`). */
   verdict?: MethodVerdict;
-}
-
-/** How the report names a method in lists: `res.partner.read`, `common.version`. */
-export function methodName(m: Pick<MethodReport, 'service' | 'method' | 'model' | 'modelMethod'>): string {
-  return m.service === 'object' && m.model !== undefined && m.modelMethod !== undefined
-    ? `${m.model}.${m.modelMethod}`
-    : `${m.service}.${m.method}`;
 }
 
 /** A client as one line: `demo / login:1a2b… / Python-xmlrpc/3.11 @ 10.0.0.5`. */

@@ -5,7 +5,8 @@
  */
 import { json2EquivalentOf, type Json2Equivalent } from './equivalents/index.ts';
 import type { CutoverClientReport, CutoverMethodReport, CutoverSnapshot, ShadowStatus } from './cutover-report.ts';
-import { clientLabel, methodName, type FleetMethod } from './fleet.ts';
+import { clientLabel, type FleetMethod } from './fleet.ts';
+import { methodName } from './method-name.ts';
 import { seriesText, type MethodVerdict, type SeriesClients } from './verdicts.ts';
 import type { ClientReport, DroppedCounts, MethodReport, ReportSnapshot } from '../report/migration-report.ts';
 import { html, raw } from 'hono/html';

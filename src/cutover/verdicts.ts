@@ -7,7 +7,7 @@
  * report, so a client costs a map lookup per method.
  */
 import { compareSeries, methodChangeOf, removalText, removedModels, removedServices, type Removal } from '../odoo-timeline.ts';
-import { methodName } from './fleet.ts';
+import { methodName } from './method-name.ts';
 import type { MethodReport } from '../report/migration-report.ts';
 
 /**

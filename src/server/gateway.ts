@@ -26,7 +26,8 @@ import type { VerifyResult } from '../cutover/routes/verify.ts';
 import { createSignatureResolverFromConfig, type SignatureResolver } from '../signatures/index.ts';
 import { createSuccessors, servedBySuccessor, successorMethodNames } from '../successors/index.ts';
 import { createSharedState } from '../state/index.ts';
-import { loadCallTracer, type CallTracer } from '../tracing/call-tracer.ts';
+import type { CallTracer } from '../tracing/call-tracer.ts';
+import { loadCallTracer } from '../tracing/load-tracer.ts';
 import { traceUpstreamHttp } from '../tracing/traced-http.ts';
 import {
   createHealthCheck,

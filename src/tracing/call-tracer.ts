@@ -2,12 +2,10 @@
  * What the gateway asks of tracing: a span per legacy call, continuing the client's W3C trace
  * context, with a child span per upstream request whose context travels upstream (`traceparent`).
  * Only this contract is loaded at start; the OpenTelemetry SDK behind it (`otel.ts`) is imported
- * only when the `OTEL_*` variables ask for traces (`requested.ts`).
+ * only when the `OTEL_*` variables ask for traces (`load-tracer.ts`).
  */
 import { callKey, type ClientTraceContext, type Dialect } from '../call.ts';
-import type { Logger } from '../log.ts';
 import type { CallOutcome } from '../wire/response.ts';
-import { requestedTraceExporters } from './requested.ts';
 
 /** One upstream request's span: the headers that carry its context upstream, and its end. */
 export interface UpstreamSpan {
@@ -43,19 +41,4 @@ const traceparentPattern = /^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}(?:-[\
 export function clientTraceContext(traceparent: string | undefined, tracestate: string | undefined): ClientTraceContext | undefined {
   if (traceparent === undefined || traceparent.length > 512 || !traceparentPattern.test(traceparent)) return undefined;
   return tracestate === undefined || tracestate.length > 512 ? { traceparent } : { traceparent, tracestate };
-}
-
-/**
- * The tracer the `OTEL_*` variables ask for, or `undefined` (no SDK loaded) when they ask for none.
- * Exporter names it does not know are logged and ignored.
- */
-export async function loadCallTracer(env: NodeJS.ProcessEnv, log: Logger): Promise<CallTracer | undefined> {
-  const { exporters, unknown } = requestedTraceExporters(env);
-  if (unknown.length > 0)
-    log.warn({ exporters: unknown }, 'OTEL_TRACES_EXPORTER names exporters the gateway does not have (it has otlp and console): ignored');
-  if (exporters.length === 0) return undefined;
-  const { createOtelCallTracer } = await import('./otel.ts');
-  const tracer = createOtelCallTracer(env, exporters);
-  log.info({ exporters }, 'tracing: spans of legacy calls exported (OpenTelemetry)');
-  return tracer;
 }
