@@ -84,6 +84,19 @@ export interface CallOrigin {
   values: CallValues;
 }
 
+/**
+ * Who a call names as its caller: the database and the login (`common`) or uid (`object`) it gives,
+ * and the uid a login turned out to be. Set by the legacy services (or, for a call Odoo's own
+ * endpoint served, by the route that sent it there) before the credentials are checked; read by the
+ * migration report. Never the password.
+ */
+export interface CallCaller {
+  database: string;
+  login?: string;
+  uid?: number | bigint;
+}
+export const callCaller = callKey<CallCaller | undefined>('caller', undefined);
+
 /** Who a call comes from, without its signal or values: what forwarded headers and logs need. */
 export type CallClient = Pick<CallOrigin, 'host' | 'ip' | 'proto' | 'userAgent' | 'requestId' | 'traceContext'>;
 

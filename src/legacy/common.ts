@@ -3,7 +3,7 @@
  * `about`, `set_loglevel` (their signatures in `surface.ts`), dispatched as `exp_<method>(*params)`
  * with Python's arity errors.
  */
-import type { CallOrigin, LegacyCall } from '../call.ts';
+import { callCaller, type CallOrigin, type LegacyCall } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
 import { pythonError } from '../errors.ts';
 import { arityError } from '../python/call-arity.ts';
@@ -37,7 +37,10 @@ export function createCommonService({ credentials, versions }: CommonDeps) {
       await credentials.probeDatabase(name, origin);
       return false;
     }
-    return credentials.authenticate(name, login, password, origin);
+    origin.values.set(callCaller, { database: name, login });
+    const uid = await credentials.authenticate(name, login, password, origin);
+    if (uid !== false) origin.values.set(callCaller, { database: name, login, uid });
+    return uid;
   }
 
   return async function dispatchCommon(call: LegacyCall, origin: CallOrigin): Promise<Value> {

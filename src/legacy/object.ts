@@ -3,7 +3,7 @@
  * `execute` / `execute_kw`, with Odoo's checks in Odoo's order, positional → named binding, and
  * one JSON-2 call per legacy call.
  */
-import { callKey, type CallOrigin, type LegacyCall } from '../call.ts';
+import { callCaller, callKey, type CallOrigin, type LegacyCall } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
 import { accessDenied, accessError, cutAfterSendingOf, LegacyError, markUnknownOutcome, pythonError, userError } from '../errors.ts';
 import { dictError, dictFrom } from '../python/dict-from.ts';
@@ -103,6 +103,7 @@ export function createObjectService(objectDeps: ObjectDeps) {
     if (unpacked instanceof LegacyError) return raiseAfterDbCheck(unpacked);
     if (typeof passwd !== 'string') return raiseAfterDbCheck(passwordTypeError(passwd));
     // ... and dict(kw) after them
+    origin.values.set(callCaller, { database: db, uid });
     return credentials.callAs(db, uid, passwd, origin, async (key) => {
       const kwargs = kwargsFromValue(unpacked.kw);
       if (kwargs instanceof LegacyError) throw kwargs;

@@ -1,20 +1,11 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createCallValues, type CallOrigin } from '../call.ts';
-import type { Credentials } from '../credentials/index.ts';
-import { createIdentityTap } from './call-identity.ts';
+import { callCaller, createCallValues, type CallCaller, type CallOrigin } from '../call.ts';
+import { createCallIdentities } from './call-identity.ts';
 import { runLoginIdCommand } from './login-id-command.ts';
 
 const secret = 'a state secret of at least 32 characters';
-const credentials: Credentials = {
-  callAs: (_db, _uid, _password, _origin, call) => call('k'),
-  authenticate: async () => 2,
-  probeDatabase: async () => undefined,
-  rememberLogin: () => undefined,
-  settled: async () => undefined,
-  close: async () => undefined,
-};
 const origin = (): CallOrigin => ({
   host: '',
   ip: '10.0.0.5',
@@ -25,13 +16,38 @@ const origin = (): CallOrigin => ({
   signal: new AbortController().signal,
 });
 
-/** The pseudonym a tap with `stateSecret` gives `login`. */
-async function pseudonym(stateSecret: string | undefined, login: string): Promise<string | undefined> {
-  const tap = createIdentityTap({ stateSecret });
+/** A call whose legacy service named `caller`. */
+const calling = (caller: CallCaller): CallOrigin => {
   const o = origin();
-  await tap.wrap(credentials).authenticate('gw', login, 'pw', o);
-  return tap.of(o)?.user;
+  o.values.set(callCaller, caller);
+  return o;
+};
+
+/** The pseudonym identities keyed with `stateSecret` give `login`. */
+async function pseudonym(stateSecret: string | undefined, login: string): Promise<string | undefined> {
+  return createCallIdentities({ stateSecret }).of(calling({ database: 'gw', login }))?.user;
 }
+
+describe('the identity of a call', () => {
+  it('is none until a legacy service names the caller', () => {
+    expect(createCallIdentities({ stateSecret: secret }).of(origin())).toBeUndefined();
+  });
+
+  it('names a uid by its login once a login of that uid succeeded, or a web login passed through, and by `uid:` before', async () => {
+    const identities = createCallIdentities({ stateSecret: secret });
+    const admin = await pseudonym(secret, 'admin');
+    expect(identities.of(calling({ database: 'gw', uid: 2 }))).toEqual({ database: 'gw', user: 'uid:2' });
+    // a login that failed teaches nothing
+    expect(identities.of(calling({ database: 'gw', login: 'admin' }))).toEqual({ database: 'gw', user: admin });
+    expect(identities.of(calling({ database: 'gw', uid: 2 }))?.user).toBe('uid:2');
+    identities.of(calling({ database: 'gw', login: 'admin', uid: 2 }));
+    expect(identities.of(calling({ database: 'gw', uid: 2 }))).toEqual({ database: 'gw', user: admin });
+    // per database
+    expect(identities.of(calling({ database: 'gw2', uid: 2 }))?.user).toBe('uid:2');
+    identities.learn('gw2', 5, 'demo');
+    expect(identities.of(calling({ database: 'gw2', uid: 5 }))?.user).toBe(await pseudonym(secret, 'demo'));
+  });
+});
 
 describe('login pseudonyms of the migration report', () => {
   it('are keyed with the state secret: stable across replicas and restarts, not the unkeyed hash a dictionary reverses', async () => {

@@ -6,23 +6,19 @@
  * an unkeyed hash allowed; without a state secret, the key is this process's own), or as `uid:` and
  * the uid when a call names only a uid whose login the gateway has not seen yet.
  *
- * It listens to the credentials layer rather than reading call arguments itself: `callAs` (object
- * calls: database and uid), `authenticate` (`common.login`/`authenticate`: database and login) and
- * `rememberLogin` (a web login that passed through).
+ * It reads who a call named from the call itself ({@link callCaller}, set by the legacy services:
+ * database and uid for `object`, database and login for `common.login`/`authenticate`) and learns
+ * each uid's login from the logins that succeeded and the web logins that passed through.
  */
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { callKey, type CallOrigin } from '../call.ts';
-import type { Credentials } from '../credentials/index.ts';
+import { callCaller, type CallOrigin } from '../call.ts';
 
 /** A call's identity as the report keeps it. */
 export interface CallIdentity {
   database: string;
   user: string;
 }
-
-/** The identity of a call, once its credentials were handed over. */
-const callIdentity = callKey<CallIdentity | undefined>('call identity', undefined);
 
 /** Logins remembered per (database, uid): enough for every user of a large fleet. */
 const maxKnownLogins = 10_000;
@@ -38,13 +34,11 @@ export function keyedLoginId(login: string, key: Buffer): string {
   return `login:${createHmac('sha256', key).update(login, 'utf8').digest('hex').slice(0, 12)}`;
 }
 
-export interface IdentityTap {
-  /** `credentials`, telling this tap each call's identity as it passes. */
-  wrap(credentials: Credentials): Credentials;
-  /** The identity of the call of `origin`, once its credentials were handed over. */
+export interface CallIdentities {
+  /** The identity of the call of `origin`, from the caller its legacy service named ({@link callCaller}). */
   of(origin: CallOrigin): CallIdentity | undefined;
-  /** The identity of a call Odoo's own legacy endpoint served (`native`, `verify` routes). */
-  note(origin: CallOrigin, db: string, who: { login: string } | { uid: number | bigint }): void;
+  /** A login Odoo accepted outside a legacy call (a web login passed through): its uid is named by it from now on. */
+  learn(db: string, uid: number | bigint, login: string): void;
   /**
    * The login in clear a pseudonym stands for, when this process saw it (`--report-show-logins`,
    * for the report on the admin port only); always undefined without `showLogins`.
@@ -56,10 +50,10 @@ export interface IdentityTap {
  * `stateSecret` (`--state-secret`) keys the pseudonyms; `showLogins` (`--report-show-logins`):
  * remember, in memory only, the login behind each pseudonym.
  */
-export function createIdentityTap({
+export function createCallIdentities({
   stateSecret,
   showLogins = false,
-}: { stateSecret?: string | undefined; showLogins?: boolean } = {}): IdentityTap {
+}: { stateSecret?: string | undefined; showLogins?: boolean } = {}): CallIdentities {
   const key = pseudonymKey(stateSecret);
   const loginId = (login: string) => keyedLoginId(login, key);
   const logins = new LRUCache<string, string>({ max: maxKnownLogins });
@@ -73,35 +67,20 @@ export function createIdentityTap({
   };
 
   return {
-    wrap(credentials) {
-      return {
-        probeDatabase: (db, origin) => credentials.probeDatabase(db, origin),
-        settled: () => credentials.settled(),
-        close: () => credentials.close(),
-        callAs(db, uid, password, origin, call) {
-          origin.values.set(callIdentity, { database: db, user: logins.get(uidKey(db, uid)) ?? `uid:${uid}` });
-          return credentials.callAs(db, uid, password, origin, call);
-        },
-        async authenticate(db, login, password, origin) {
-          origin.values.set(callIdentity, { database: db, user: pseudonym(login) });
-          const uid = await credentials.authenticate(db, login, password, origin);
-          if (uid !== false) logins.set(uidKey(db, uid), pseudonym(login));
-          return uid;
-        },
-        rememberLogin(db, uid, login) {
-          logins.set(uidKey(db, uid), pseudonym(login));
-          credentials.rememberLogin(db, uid, login);
-        },
-        ...(credentials.knownLogin === undefined ? {} : { knownLogin: credentials.knownLogin.bind(credentials) }),
-      };
+    of(origin) {
+      const caller = origin.values.get(callCaller);
+      if (caller === undefined) return undefined;
+      const { database, login, uid } = caller;
+      if (login !== undefined) {
+        const user = pseudonym(login);
+        // a login that succeeded names its uid's later calls
+        if (uid !== undefined) logins.set(uidKey(database, uid), user);
+        return { database, user };
+      }
+      if (uid === undefined) return undefined;
+      return { database, user: logins.get(uidKey(database, uid)) ?? `uid:${uid}` };
     },
-    of: (origin) => origin.values.get(callIdentity),
+    learn: (db, uid, login) => void logins.set(uidKey(db, uid), pseudonym(login)),
     loginOf: (user) => clear?.get(user),
-    note(origin, db, who) {
-      origin.values.set(callIdentity, {
-        database: db,
-        user: 'login' in who ? pseudonym(who.login) : (logins.get(uidKey(db, who.uid)) ?? `uid:${who.uid}`),
-      });
-    },
   };
 }

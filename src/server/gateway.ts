@@ -17,7 +17,7 @@ import { createVersionCache } from '../legacy/version-cache.ts';
 import type { Logger } from '../log.ts';
 import { createMetrics, type GatewayMetrics } from '../metrics/metrics.ts';
 import { downReasonOf, type UpstreamState } from '../metrics/operator-metrics.ts';
-import { createIdentityTap } from '../report/call-identity.ts';
+import { createCallIdentities, type CallIdentities } from '../report/call-identity.ts';
 import { createReportPersistence } from '../report/report-persistence.ts';
 import { createSharedReport, type SharedReport } from '../report/shared-report.ts';
 import { createShadow, maxCompareBytes, placeholderBody, shadowMethodsOf, type Shadow } from '../cutover/index.ts';
@@ -109,13 +109,12 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
     onServed: (_origin, method) => metrics.observeSuccessor(method),
   });
   // the database and login each call ran as, for the migration report (never the password)
-  const identities = createIdentityTap({ stateSecret: config.stateSecret, showLogins: config.reportShowLogins });
-  const identified = identities.wrap(credentials);
+  const identities = createCallIdentities({ stateSecret: config.stateSecret, showLogins: config.reportShowLogins });
   const dispatch = createDispatch({
-    common: createCommonService({ upstream, credentials: identified, versions }),
+    common: createCommonService({ upstream, credentials, versions }),
     object: createObjectService({
       upstream,
-      credentials: identified,
+      credentials,
       signatures,
       successors,
       series: versions.serie,
@@ -158,7 +157,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   const routes = createRoutes(config, log, {
     shadowMethods,
     signatures,
-    credentials: identified,
+    credentials,
     identities,
     metrics,
     report,
@@ -196,7 +195,8 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
           metrics.operations.observePassthrough(status, seconds);
         },
         onSessionLogin(db, uid, login, baseUrl) {
-          identified.rememberLogin(db, uid, login);
+          identities.learn(db, uid, login);
+          credentials.rememberLogin(db, uid, login);
           baseUrls.learn(db, baseUrl);
         },
         loginBaseUrl: (db, origin) => baseUrls.known(db, origin),
@@ -408,7 +408,7 @@ function createRoutes(
     shadowMethods: string[];
     signatures: SignatureResolver;
     credentials: Credentials;
-    identities: ReturnType<typeof createIdentityTap>;
+    identities: CallIdentities;
     metrics: GatewayMetrics;
     report: SharedReport;
   },
@@ -446,8 +446,10 @@ function createRoutes(
     log,
     metrics,
     knownLogin: (db, uid) => credentials.knownLogin?.(db, uid),
-    rememberLogin: (db, uid, login) => credentials.rememberLogin(db, uid, login),
-    noteIdentity: (origin, db, who) => deps.identities.note(origin, db, who),
+    rememberLogin(db, uid, login) {
+      deps.identities.learn(db, uid, login);
+      credentials.rememberLogin(db, uid, login);
+    },
     async bind(call, origin) {
       const bound = await bindObjectCall(deps.signatures, call, origin).catch((err: unknown) => LegacyError.from(err));
       return bound instanceof LegacyError ? { fault: `${bound.name}: ${bound.message}` } : { json2Body: placeholderBody(bound.body) };

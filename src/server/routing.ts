@@ -9,7 +9,7 @@
  * for that service, said once in the log and in the report.
  */
 import { isPasswordLogin } from '../legacy/surface.ts';
-import { besideCall, type CallOrigin, type Dialect, type LegacyCall } from '../call.ts';
+import { besideCall, callCaller, type CallOrigin, type Dialect, type LegacyCall } from '../call.ts';
 import { LegacyError, upstreamErrorName } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { GatewayMetrics } from '../metrics/metrics.ts';
@@ -57,8 +57,6 @@ export interface RoutingDeps {
   knownLogin: (db: string, uid: number | bigint) => string | undefined;
   /** A login Odoo's own endpoint accepted: remembered as a web login would be. */
   rememberLogin: (db: string, uid: number | bigint, login: string) => void;
-  /** The report's identity of a natively served call. */
-  noteIdentity: (origin: CallOrigin, db: string, who: { login: string } | { uid: number | bigint }) => void;
   /** An object call's JSON-2 placeholder body, bound without sending (verify's check of writes). */
   bind: (call: LegacyCall, origin: CallOrigin) => Promise<{ json2Body: string } | { fault: string }>;
   now?: () => number;
@@ -283,9 +281,10 @@ function learnIdentity(
 ) {
   if (facts.database === undefined || call === undefined) return;
   if (call.service === 'common' && facts.login !== undefined) {
-    deps.noteIdentity(origin, facts.database, { login: facts.login });
-    if (view.kind === 'result' && isInt(view.value)) deps.rememberLogin(facts.database, view.value, facts.login);
+    const uid = view.kind === 'result' && isInt(view.value) ? view.value : undefined;
+    origin.values.set(callCaller, { database: facts.database, login: facts.login, ...(uid === undefined ? {} : { uid }) });
+    if (uid !== undefined) deps.rememberLogin(facts.database, uid, facts.login);
   } else if (call.service === 'object' && facts.uid !== undefined) {
-    deps.noteIdentity(origin, facts.database, { uid: facts.uid });
+    origin.values.set(callCaller, { database: facts.database, uid: facts.uid });
   }
 }
