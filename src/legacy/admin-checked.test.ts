@@ -6,7 +6,7 @@
  * 'y'])` as demo and as admin). And `@ormcache`'s `<lambda>()` in TypeErrors. Issue 45 item 3.
  */
 import { describe, expect, it } from 'vitest';
-import type { CallOrigin } from '../call.ts';
+import { ownCallOrigin, type CallOrigin } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
 import { accessError } from '../errors.ts';
 import { createSignatureResolver } from '../signatures/resolver.ts';
@@ -39,7 +39,7 @@ function service(admin: boolean) {
         dialect: 'xmlrpc2',
         params: ['db', uid, 'pw', 'ir.module.module', method, args],
       },
-      {} as CallOrigin,
+      ownCallOrigin('test'),
     );
   return { run, sent, object };
 }
@@ -82,7 +82,7 @@ describe('methods wrapped by @ormcache', () => {
           dialect: 'xmlrpc2',
           params: ['db', 2, 'pw', 'res.users', 'context_get', args, kw],
         },
-        {} as CallOrigin,
+        ownCallOrigin('test'),
       );
     expect(isOrmcached('res.users', 'context_get')).toBe(true);
     await expect(run([1, 2], new Map())).rejects.toMatchObject({ message: '<lambda>() takes 1 positional argument but 3 were given' });
