@@ -8,5 +8,5 @@ export {
   type ShadowResult,
   type ShadowSettings,
 } from './shadow.ts';
-export { defaultShadowMethods, notShadowedReason, parseShadowMethods, shadowableDbFunctions, shadowMethodsOf } from './policy.ts';
+export { defaultShadowMethods, notShadowedReason, shadowableDbFunctions, shadowMethodsOf } from './policy.ts';
 export type { GoneService } from './legacy-gone.ts';

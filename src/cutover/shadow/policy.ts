@@ -97,7 +97,7 @@ export function shadowMethodsOf(config: Pick<Config, 'shadowMethods'>): string[]
   return methods;
 }
 
-/** `--shadow-methods` text read into an allowlist, or a message saying what is wrong. */
+/** `--shadow-methods` text read into an allowlist, or a message saying what is wrong (the policy's own tests). */
 export function parseShadowMethods(spec: string): string[] | string {
   const changes = parseShadowMethodChanges(spec);
   return typeof changes === 'string' ? changes : shadowAllowlist(changes);
