@@ -1,6 +1,10 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
-import { createProcessLogger, PrettyLogsUnavailable } from './log.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { createLogger, createProcessLogger, PrettyLogsUnavailable, stdoutDestination } from './log.ts';
 
 /** A stream keeping what was written. */
 function sink() {
@@ -68,5 +72,46 @@ describe('createProcessLogger()', () => {
     expect(() => createProcessLogger('info', 'pretty', { loadPretty: missing })).toThrow(
       /needs the pino-pretty package.*npm install pino-pretty.*--log-format json/,
     );
+  });
+});
+
+describe('stdoutDestination()', () => {
+  const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
+
+  it('holds JSON lines up to the interval, then writes them together; with 0, writes each at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'log-flush-'));
+    const heldFile = join(dir, 'held.log');
+    const nowFile = join(dir, 'now.log');
+    const held = stdoutDestination(1_500, openSync(heldFile, 'w'));
+    const now = stdoutDestination(0, openSync(nowFile, 'w'));
+    try {
+      const heldLog = createLogger('info', held);
+      const nowLog = createLogger('info', now);
+      for (const msg of ['first', 'second']) {
+        heldLog.info(msg);
+        nowLog.info(msg);
+      }
+      await vi.waitFor(() => expect(lines(nowFile)).toHaveLength(2), { timeout: 1_000 });
+      expect(lines(heldFile)).toEqual([]); // written by now had they not been held
+      await vi.waitFor(() => expect(lines(heldFile).map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['first', 'second']), {
+        timeout: 5_000,
+      });
+    } finally {
+      held.end(); // stops its timer, closes its descriptor
+      now.end();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('writes the held lines when the process exits, by process.exit or an uncaught error', () => {
+    const script = (end: string) =>
+      `import { createLogger, stdoutDestination } from ${JSON.stringify(new URL('./log.ts', import.meta.url).pathname)};
+       const log = createLogger('info', stdoutDestination(60_000));
+       log.info('held until exit');
+       ${end}`;
+    for (const end of ['process.exit(0);', "setTimeout(() => { throw new Error('boom'); }, 10);"]) {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(end)], { encoding: 'utf8' });
+      expect(run.stdout).toContain('"msg":"held until exit"');
+    }
   });
 });

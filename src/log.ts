@@ -70,11 +70,27 @@ export function loadPrettyBuild(): PrettyBuild | undefined {
   }
 }
 
+/** Bytes of JSON lines held before they are written (about ten access lines). */
+const heldBytes = 4096;
+
+/**
+ * Standard output for JSON lines. With a `flushIntervalMs` over 0, a write per 4 KiB or per interval
+ * rather than per line: one write per call was most of the access log's cost (BENCHMARKS.md, issue
+ * #41), and each woke the log collector at the other end of the pipe. Writes stay asynchronous, as
+ * pino's default: a stalled collector never blocks a call. pino writes the held lines at exit,
+ * however the process ends short of SIGKILL.
+ */
+export function stdoutDestination(flushIntervalMs: number, fd = 1): ReturnType<typeof pino.destination> {
+  if (flushIntervalMs <= 0) return pino.destination({ dest: fd, sync: false });
+  return pino.destination({ dest: fd, sync: false, minLength: heldBytes, periodicFlush: flushIntervalMs });
+}
+
 /**
  * The process's logger on stdout: JSON lines (pino) unless `format` asks for pretty lines, or is
  * `auto` and stdout is a terminal. Pretty lines are formatted in-process (no worker thread), with
- * the same redaction. `auto` falls back to JSON lines when pino-pretty is not installed; `pretty`
- * throws {@link PrettyLogsUnavailable}.
+ * the same redaction, and written as they come. `auto` falls back to JSON lines when pino-pretty is
+ * not installed; `pretty` throws {@link PrettyLogsUnavailable}. JSON lines on stdout are held up to
+ * `flushIntervalMs` ({@link stdoutDestination}).
  */
 export function createProcessLogger(
   level: string,
@@ -83,9 +99,10 @@ export function createProcessLogger(
     isTty = process.stdout.isTTY === true,
     destination,
     loadPretty = loadPrettyBuild,
-  }: { isTty?: boolean; destination?: NodeJS.WritableStream; loadPretty?: () => PrettyBuild | undefined } = {},
+    flushIntervalMs = 0,
+  }: { isTty?: boolean; destination?: NodeJS.WritableStream; loadPretty?: () => PrettyBuild | undefined; flushIntervalMs?: number } = {},
 ): Logger {
-  const json = () => (destination === undefined ? createLogger(level) : createLogger(level, destination));
+  const json = () => createLogger(level, destination ?? stdoutDestination(flushIntervalMs));
   if (!(format === 'pretty' || (format === 'auto' && isTty))) return json();
   const prettyStream = loadPretty();
   if (prettyStream === undefined) {

@@ -34,7 +34,7 @@ async function main(argv: string[]): Promise<void> {
     if (!(err instanceof ConfigError)) throw err;
     exitOnConfigError(err);
   }
-  const log = createProcessLogger(config.logLevel, config.logFormat);
+  const log = createProcessLogger(config.logLevel, config.logFormat, { flushIntervalMs: config.logFlushIntervalMs });
   const exposed = secretsOnCommandLine(argv);
   if (exposed.length > 0) {
     const forms = exposed.map((flag) => `${flag}-file or ${flag.slice(2).toUpperCase().replaceAll('-', '_')}_FILE`).join(', ');
