@@ -30,11 +30,13 @@
  * which moves far less with the machine's load than the figures do (issue #41).
  *
  *   npm run bench:odoo -- [--quick] [--no-write] [--vs-arg ARG ...] [--vs-dir DIR] [--db NAME] [--double-delay MS]
+ *                          [--double-rounds N] [--double-only]
  *
  * `--vs-arg` adds a seventh path, a second gateway started with those extra arguments (e.g.
  * `--vs-arg=--connect-ahead --vs-arg=0`), so a setting is measured on and off in one run. `--vs-dir`
  * starts that second gateway from another checkout's build instead (e.g. a `git worktree` of the
  * commit before a change, built with `npm run build`), so a code change is measured before and after.
+ * `--double-only` runs the closing-double round alone (no Odoo needed; printed, not written).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -56,6 +58,10 @@ const { values } = parseArgs({
     db: { type: 'string', default: 'bench22' },
     // ms the closing-connection double holds each answer (Odoo's time for a small call)
     'double-delay': { type: 'string', default: '10' },
+    // only the round in front of the closing-connection double: no Odoo needed, nothing written (a quick
+    // before/after of a CPU change with --vs-dir)
+    'double-only': { type: 'boolean', default: false },
+    'double-rounds': { type: 'string' },
   },
 });
 const quick = values.quick;
@@ -68,6 +74,8 @@ const masterPassword = 'admin'; // docs/testing.md: A real Odoo 19 for the opt-i
 const root = new URL('..', import.meta.url).pathname;
 const clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 const started = new Date();
+const partnerFields = ['id', 'name', 'email', 'phone', 'country_id', 'is_company', 'parent_id', 'company_id'];
+const doubleRounds = Number(values['double-rounds'] ?? (quick ? 100 : 400));
 
 // ---------------------------------------------------------------- Odoo and its key
 
@@ -144,7 +152,13 @@ async function waitFor(url: string, ms = 120_000): Promise<void> {
 }
 
 async function startProcess(name: string, args: string[], probe: string, url: string, cwd = root): Promise<Hop> {
-  const child: ChildProcess = spawn(args[0]!, args.slice(1), { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+  // stdout into a pipe another process reads, as a container runtime's log driver reads it: a log
+  // line's write then costs what it costs in production (to /dev/null it would cost next to nothing).
+  // Not read here: this process blocks in the client's runs, and a full pipe would stall the hop.
+  const reader = spawn('sh', ['-c', 'cat > /dev/null'], { stdio: ['pipe', 'ignore', 'inherit'] });
+  const child: ChildProcess = spawn(args[0]!, args.slice(1), { cwd, stdio: ['ignore', reader.stdin, 'inherit'] });
+  reader.stdin.destroy(); // the child holds its own copy of the pipe's end
+  child.once('exit', () => reader.kill());
   try {
     await waitFor(probe);
   } catch (err) {
@@ -163,7 +177,7 @@ async function startProcess(name: string, args: string[], probe: string, url: st
   };
 }
 
-/** A gateway at its default settings (the access log at `info`, as operators run it; its stdout is discarded). */
+/** A gateway at its default settings (the access log at `info`, as operators run it; its stdout read and dropped). */
 async function startGateway(name: string, extra: string[] = [], dir = root, upstream = odoo): Promise<Hop> {
   execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: dir, stdio: 'inherit' });
   const port = await freePort();
@@ -203,6 +217,63 @@ async function startClosingDouble(delay: string): Promise<{ hop: Hop; key: strin
     url,
   );
   return { hop, key, stopSim: () => sim.kill('SIGTERM') };
+}
+
+/**
+ * The same small call in front of the closing-connection double: the gateway(s) and the bare Node
+ * relay (http-undici) only, so their ratio shows without Odoo's noise, in the same run. Appends its
+ * table to `lines` and its figures to `summary`; the hops it starts join `hops` (stopped by the caller).
+ */
+async function closingDoubleRound(
+  hops: Hop[],
+  vsArgs: string[],
+  vsDir: string | undefined,
+  withVs: boolean,
+  dCall: Call,
+  lines: string[],
+  summary: string[],
+): Promise<void> {
+  const double = await startClosingDouble(values['double-delay']);
+  hops.push(double.hop);
+  try {
+    const dGateway = await startGateway('gateway (double)', [], root, double.hop.url);
+    hops.push(dGateway);
+    const dVs = withVs ? await startGateway('gateway-vs (double)', vsArgs, vsDir, double.hop.url) : undefined;
+    if (dVs !== undefined) hops.push(dVs);
+    const dUndici = await startNodeHop('http-undici', new URL(double.hop.url).port);
+    hops.push(dUndici);
+    const dHops = [dGateway, dUndici, ...(dVs ? [dVs] : [])];
+    const dNames = ['gateway', 'http-undici', ...(dVs ? ['gateway-vs'] : [])];
+    const dPaths: PathSpec[] = [
+      { kind: 'xmlrpc', url: `${dGateway.url}/xmlrpc/2/object`, db: 'demo', uid: 2, password: double.key },
+      { kind: 'json2', url: dUndici.url, db: 'demo', key: double.key },
+      ...(dVs ? [{ kind: 'xmlrpc' as const, url: `${dVs.url}/xmlrpc/2/object`, db: 'demo', uid: 2, password: double.key }] : []),
+    ];
+    client({ mode: 'sequence', rounds: quick ? 5 : 20, paths: dPaths, call: dCall });
+    const rounds = doubleRounds;
+    const before = dHops.map((h) => cpuTicks(h.pid));
+    const res = client({ mode: 'sequence', rounds, paths: dPaths, call: dCall }) as { calls: [number, number][] };
+    const cpu = dHops.map((h, i) => ((cpuTicks(h.pid) - before[i]!) / clockTicks / rounds) * 1000);
+    const p50 = dNames.map((_, i) =>
+      quantile(
+        res.calls.filter((c) => c[0] === i).map((c) => c[1]),
+        0.5,
+      ),
+    );
+    lines.push(
+      '',
+      `### Concurrency 1, 1 row, in front of the closing-connection double (bench/closing-upstream.ts: the simulator behind an upstream that closes every connection and holds each answer ${values['double-delay']} ms; ${rounds} rounds)`,
+      '',
+      '| path | CPU ms per call (whole process) | ÷ http-undici | client p50 ms |',
+      '|---|---:|---:|---:|',
+      ...dNames.map((n, i) => `| ${n} | ${f(cpu[i]!)} | ${f(cpu[i]! / cpu[1]!)} | ${f(p50[i]!)} |`),
+    );
+    summary.push(
+      `closing double, 1 row: gateway CPU ${f(cpu[0]!)} ms per call, ÷ http-undici ${f(cpu[0]! / cpu[1]!)}${dVs ? `; gateway-vs ${f(cpu[2]!)} ms, ÷ ${f(cpu[2]! / cpu[1]!)}` : ''}`,
+    );
+  } finally {
+    double.stopSim();
+  }
 }
 
 async function startRelay(): Promise<Hop> {
@@ -306,7 +377,32 @@ const signed = (x: number) => `${x >= 0 ? '+' : '−'}${f(Math.abs(x))}`;
 
 // ---------------------------------------------------------------- main
 
+/** `--double-only`: the closing-double round alone, printed. */
+async function doubleOnly(): Promise<void> {
+  const hops: Hop[] = [];
+  const lines: string[] = [];
+  const summary: string[] = [];
+  const vsArgs = values['vs-arg'];
+  const vsDir = values['vs-dir'];
+  const call: Call = { model: 'res.partner', method: 'search_read', domain: [], fields: partnerFields, limit: 1 };
+  try {
+    await closingDoubleRound(hops, vsArgs, vsDir, vsArgs.length > 0 || vsDir !== undefined, call, lines, summary);
+  } finally {
+    await Promise.all(hops.map((h) => h.stop()));
+  }
+  console.log(
+    [
+      ...lines,
+      '',
+      `- load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}; ${summary.join('; ')}`,
+    ].join('\n'),
+  );
+}
+
 async function main(): Promise<void> {
+  if (values['double-only']) return doubleOnly();
   const version = await odooUp();
   if (version === undefined) {
     console.error(
@@ -370,7 +466,6 @@ async function main(): Promise<void> {
       'http-undici': 'direct',
     };
 
-    const partnerFields = ['id', 'name', 'email', 'phone', 'country_id', 'is_company', 'parent_id', 'company_id'];
     const shapes: { label: string; call: Call; rounds: number }[] = [
       {
         label: '1 row',
@@ -506,50 +601,7 @@ async function main(): Promise<void> {
     lines.push(`| ${f(rate[0]!, 1)} | ${f(rate[1]!, 1)} | ${f(rate[2]!, 1)} | ${f(rate[1]! / rate[2]!)} | ${f(rate[1]! / rate[0]!)} |`);
     summary.push(`throughput c=8, 39 rows: gateway ÷ direct JSON-2 ${f(rate[1]! / rate[2]!)}, gateway ÷ native ${f(rate[1]! / rate[0]!)}`);
 
-    // The same small call in front of the closing-connection double: the gateway(s) and the bare Node
-    // relay (http-undici) only, so their ratio shows without Odoo's noise, in the same run.
-    const double = await startClosingDouble(values['double-delay']);
-    hops.push(double.hop);
-    try {
-      const dGateway = await startGateway('gateway (double)', [], root, double.hop.url);
-      hops.push(dGateway);
-      const dVs = vs !== undefined ? await startGateway('gateway-vs (double)', vsArgs, vsDir, double.hop.url) : undefined;
-      if (dVs !== undefined) hops.push(dVs);
-      const dUndici = await startNodeHop('http-undici', new URL(double.hop.url).port);
-      hops.push(dUndici);
-      const dHops = [dGateway, dUndici, ...(dVs ? [dVs] : [])];
-      const dNames = ['gateway', 'http-undici', ...(dVs ? ['gateway-vs'] : [])];
-      const dPaths: PathSpec[] = [
-        { kind: 'xmlrpc', url: `${dGateway.url}/xmlrpc/2/object`, db: 'demo', uid: 2, password: double.key },
-        { kind: 'json2', url: dUndici.url, db: 'demo', key: double.key },
-        ...(dVs ? [{ kind: 'xmlrpc' as const, url: `${dVs.url}/xmlrpc/2/object`, db: 'demo', uid: 2, password: double.key }] : []),
-      ];
-      const dCall = shapes[0]!.call;
-      client({ mode: 'sequence', rounds: quick ? 5 : 20, paths: dPaths, call: dCall });
-      const rounds = quick ? 100 : 400;
-      const before = dHops.map((h) => cpuTicks(h.pid));
-      const res = client({ mode: 'sequence', rounds, paths: dPaths, call: dCall }) as { calls: [number, number][] };
-      const cpu = dHops.map((h, i) => ((cpuTicks(h.pid) - before[i]!) / clockTicks / rounds) * 1000);
-      const p50 = dNames.map((_, i) =>
-        quantile(
-          res.calls.filter((c) => c[0] === i).map((c) => c[1]),
-          0.5,
-        ),
-      );
-      lines.push(
-        '',
-        `### Concurrency 1, 1 row, in front of the closing-connection double (bench/closing-upstream.ts: the simulator behind an upstream that closes every connection and holds each answer ${values['double-delay']} ms; ${rounds} rounds)`,
-        '',
-        '| path | CPU ms per call (whole process) | ÷ http-undici | client p50 ms |',
-        '|---|---:|---:|---:|',
-        ...dNames.map((n, i) => `| ${n} | ${f(cpu[i]!)} | ${f(cpu[i]! / cpu[1]!)} | ${f(p50[i]!)} |`),
-      );
-      summary.push(
-        `closing double, 1 row: gateway CPU ${f(cpu[0]!)} ms per call, ÷ http-undici ${f(cpu[0]! / cpu[1]!)}${dVs ? `; gateway-vs ${f(cpu[2]!)} ms, ÷ ${f(cpu[2]! / cpu[1]!)}` : ''}`,
-      );
-    } finally {
-      double.stopSim();
-    }
+    await closingDoubleRound(hops, vsArgs, vsDir, vs !== undefined, shapes[0]!.call, lines, summary);
 
     const section = [
       '<!-- bench:odoo:start -->',
