@@ -202,7 +202,8 @@ async function main(): Promise<void> {
     if (real) uid = await loginThrough(urls, db, values.login as string, password);
     const body = bodies(db, uid, password);
     // verify checks the login in the background, minting the gateway's key in Odoo: let that and
-    // each gateway's first calls finish alone (Odoo refuses password calls that race a key mint)
+    // each gateway's first calls finish before measuring (its web login once met the translate
+    // gateway's, both writing web.base.url: docs/cutover.md "Logins racing")
     await Promise.all(gateways.map((gw) => verifySettled(gw.adminUrl)));
     for (const gw of gateways) {
       await run(gw.url, body, body.length, 1);

@@ -73,6 +73,12 @@ export interface SimulatorOptions {
   totpLogins?: string[];
   /** Odoo's `proxy_mode` setting: X-Forwarded-Host/-Proto make the request's URL root. Default false. */
   proxyMode?: boolean;
+  /**
+   * How long a web login's password check takes, in ms (Odoo's pbkdf2-sha512 at 600,000 rounds: a few
+   * hundred ms), its transaction open meanwhile, so that logins can overlap and PostgreSQL's rule
+   * for concurrent writes applies to them (`sim/auth/login-policy.ts`). Default 0: a login is instant.
+   */
+  passwordCheckMs?: number;
   /** System parameters (`ir.config_parameter`) every database starts with. Default none. */
   configParameters?: Record<string, string>;
   /**
@@ -187,6 +193,9 @@ function validateOptions(opts: SimulatorOptions): Required<SimulatorOptions> {
   }
   const logLimit = opts.logLimit ?? 100_000;
   if (!Number.isInteger(logLimit) || logLimit < 0) throw new Error(`logLimit must be a non-negative integer, got ${logLimit}`);
+  const passwordCheckMs = opts.passwordCheckMs ?? 0;
+  if (!Number.isFinite(passwordCheckMs) || passwordCheckMs < 0)
+    throw new Error(`passwordCheckMs must be 0 or more, got ${passwordCheckMs}`);
   const port = opts.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be 0..65535, got ${port}`);
   const persona = personaOf(opts.series ?? '19.0');
@@ -202,6 +211,7 @@ function validateOptions(opts: SimulatorOptions): Required<SimulatorOptions> {
     laterBuild: opts.laterBuild ?? persona.programmaticApiKeys,
     totpLogins: opts.totpLogins ?? [],
     proxyMode: opts.proxyMode ?? false,
+    passwordCheckMs,
     configParameters: opts.configParameters ?? {},
     databaseManager: opts.databaseManager ?? {},
     legacyEndpoints: opts.legacyEndpoints ?? false,
@@ -271,6 +281,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     laterBuild: options.laterBuild,
     totpLogins,
     proxyMode: options.proxyMode,
+    passwordCheckMs: options.passwordCheckMs,
     now: options.now,
     log: [],
     logLimit: options.logLimit,

@@ -31,6 +31,8 @@ export interface Json2State {
   totpLogins: ReadonlySet<string>;
   /** Odoo's `proxy_mode`: X-Forwarded-Host/-Proto make the request's URL root. */
   proxyMode: boolean;
+  /** How long a web login's password check takes (its transaction open meanwhile); 0 or absent: none. */
+  passwordCheckMs?: number;
   /** The series played (`sim/persona.ts`): its release, methods and models. */
   persona: Persona;
 }

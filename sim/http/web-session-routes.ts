@@ -14,7 +14,7 @@ import { errorFrom, OdooError } from '../errors.ts';
 import { noDatabasePage, werkzeugPage } from './html-pages.ts';
 import { htmlResponse, type SimRequest, type SimResponse } from './http-types.ts';
 import type { Json2State } from './json2-route.ts';
-import { guessBaseUrl, needsSecondFactor } from '../auth/login-policy.ts';
+import { baseUrlSnapshot, guessBaseUrl, needsSecondFactor, type BaseUrlSnapshot } from '../auth/login-policy.ts';
 import { configParameters } from '../orm/config-parameters.ts';
 import { jsonRpcError, jsonRpcResult, jsonRpcSessionExpired, readJsonRpc } from './jsonrpc-envelope.ts';
 import { sessionAndDatabase } from './session-auth.ts';
@@ -82,12 +82,38 @@ function unknownDatabaseError(name: string): OdooError {
   );
 }
 
-/** `/web/session/authenticate` (`auth='none'`): db, login and password from the params. */
+/**
+ * `/web/session/authenticate` (`auth='none'`): db, login and password from the params. Its transaction
+ * sees the database as it was when it started (the user's search); the password check takes
+ * `passwordCheckMs` (pbkdf2) before the login writes anything. Odoo serves this route before a
+ * database is bound to the request (`_serve_nodb`), so a concurrency error is not retried (`retrying`
+ * wraps db-bound requests only): the login answers it.
+ */
 function authenticate(state: Json2State, req: SimRequest, id: Value, params: Map<string, Value>): SimResponse {
-  const now = state.now();
   const dbName = params.get('db');
   const db = typeof dbName === 'string' ? state.databases.get(dbName) : undefined;
   if (db === undefined) return jsonRpcError(id, unknownDatabaseError(String(dbName)), 'authenticate');
+  const seen = baseUrlSnapshot(db);
+  const hashing = state.passwordCheckMs ?? 0;
+  if (hashing <= 0) return finishLogin(state, req, id, params, db, seen);
+  return {
+    status: 200,
+    headers: {},
+    body: '',
+    deferred: new Promise((resolve) => setTimeout(resolve, hashing)).then(() => finishLogin(state, req, id, params, db, seen)),
+  };
+}
+
+/** The login once its password is checked: refused, or the session opened (and `web.base.url` guessed on `seen`). */
+function finishLogin(
+  state: Json2State,
+  req: SimRequest,
+  id: Value,
+  params: Map<string, Value>,
+  db: Database,
+  seen: BaseUrlSnapshot,
+): SimResponse {
+  const now = state.now();
   const login = params.get('login');
   const password = params.get('password');
   const user = [...(db.model('res.users')?.rows.values() ?? [])].find((u) => u.v.login === login && u.v.active === true);
@@ -95,13 +121,19 @@ function authenticate(state: Json2State, req: SimRequest, id: Value, params: Map
   if (user === undefined || typeof password !== 'string' || password === '' || db.passwords.get(user.id) !== password) {
     return jsonRpcError(id, new OdooError('odoo.exceptions.AccessDenied', 'Access Denied', 403), 'authenticate');
   }
+  const env = new Env(db, user.id, new Map(), now, new Transaction(db));
+  try {
+    guessBaseUrl(env, req, state.proxyMode, now, seen);
+  } catch (err) {
+    // rolled back whole: no session, nothing written
+    if (err instanceof OdooError) return jsonRpcError(id, err, 'authenticate');
+    throw err;
+  }
   const current = state.sessions.fromCookie(req.headers.cookie) ?? state.sessions.create();
   const session = state.sessions.rotate(current);
   session.db = db.name;
   session.identityCheckLast = undefined;
   const cookie = { 'Set-Cookie': sessionCookie(session, now) };
-  const env = new Env(db, user.id, new Map(), now, new Transaction(db));
-  guessBaseUrl(env, req, state.proxyMode, now);
   if (needsSecondFactor(db, String(login), user.v.share !== true, state.totpLogins)) {
     session.uid = undefined;
     session.preUid = user.id;

@@ -28,10 +28,24 @@ export function parameterWriteDates(db: Database): Map<string, Date> {
   return writes;
 }
 
+const versionsByDatabase = new WeakMap<Database, Map<string, number>>();
+
+/**
+ * How many times `key`'s record was written in `db` (0: never since the database was built): what a
+ * transaction compares with the count it saw at its start, as PostgreSQL compares row versions under
+ * REPEATABLE READ.
+ */
+export function parameterVersion(db: Database, key: string): number {
+  return versionsByDatabase.get(db)?.get(key) ?? 0;
+}
+
 /** `ir.config_parameter.set_param`: writes (and dates) the record only when the text changes. */
 export function setParam(db: Database, key: string, value: string, now: Date): void {
   const params = configParameters(db);
   if (params.get(key) === value) return;
   params.set(key, value);
   parameterWriteDates(db).set(key, now);
+  let versions = versionsByDatabase.get(db);
+  if (versions === undefined) versionsByDatabase.set(db, (versions = new Map()));
+  versions.set(key, parameterVersion(db, key) + 1);
 }

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.ts';
 import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from './pool.ts';
-import { createWebSessionClient } from './web-session.ts';
+import { createWebSessionClient, loginTries } from './web-session.ts';
 import { createCallValues } from '../call.ts';
 
 const origin = {
@@ -100,8 +100,8 @@ describe('createWebSessionClient()', () => {
     ],
     [
       'another psycopg2 error: that error',
-      '{"name": "psycopg2.errors.SerializationFailure", "message": "could not serialize access due to concurrent update\\n", "arguments": [], "context": {}, "debug": ""}',
-      { name: 'psycopg2.errors.SerializationFailure' },
+      '{"name": "psycopg2.errors.QueryCanceled", "message": "canceling statement due to statement timeout\\n", "arguments": [], "context": {}, "debug": ""}',
+      { name: 'psycopg2.errors.QueryCanceled' },
     ],
   ])('maps a login refused with %s', async (_what, data, expected) => {
     const { client } = fakeHttp([
@@ -133,5 +133,47 @@ describe('createWebSessionClient()', () => {
       json('{"jsonrpc": "2.0", "id": null, "error": {"code": 100, "message": "Odoo Session Expired", "data": {}}}'),
     ]);
     await expect(client.destroy({ db: 'gw', cookie: 'gone' }, origin)).rejects.toMatchObject({ name: 'odoo.http.SessionExpiredException' });
+  });
+});
+
+describe('a login Odoo rolled back for a concurrent transaction', () => {
+  // what Odoo's JSON-RPC dispatcher answers for a login that lost to a concurrent write (web.base.url)
+  const conflict = (name = 'psycopg2.errors.SerializationFailure') =>
+    json(
+      `{"jsonrpc": "2.0", "id": null, "error": {"code": 200, "message": "Odoo Server Error", "data": {"name": "${name}", "message": "could not serialize access due to concurrent update\\n", "arguments": [], "context": {}, "debug": ""}}}`,
+    );
+  const ok = json('{"jsonrpc": "2.0", "id": null, "result": {"uid": 2}}', { 'set-cookie': 'session_id=s; Path=/' });
+
+  it("is sent again, as Odoo's retrying runs a db-bound request again, and answers the login that passed", async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    try {
+      const { client, sent } = fakeHttp([conflict(), conflict('psycopg2.errors.LockNotAvailable'), ok]);
+      expect((await client.authenticate({ db: 'gw', login: 'admin', password: 'admin' }, origin)).uid).toBe(2);
+      expect(sent.map((r) => r.path)).toEqual(Array(3).fill('/web/session/authenticate'));
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it(`is given up after ${loginTries} tries, with Odoo's error`, async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    try {
+      const { client, sent } = fakeHttp(Array.from({ length: loginTries + 1 }, () => conflict()));
+      await expect(client.authenticate({ db: 'gw', login: 'admin', password: 'admin' }, origin)).rejects.toMatchObject({
+        name: 'psycopg2.errors.SerializationFailure',
+      });
+      expect(sent).toHaveLength(loginTries);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it('is never sent again for a refusal or any other error', async () => {
+    const denied = json(
+      '{"jsonrpc": "2.0", "id": null, "error": {"code": 200, "message": "Odoo Server Error", "data": {"name": "odoo.exceptions.AccessDenied", "message": "Access Denied", "arguments": ["Access Denied"], "context": {}, "debug": ""}}}',
+    );
+    const { client, sent } = fakeHttp([denied, ok]);
+    await expect(client.authenticate({ db: 'gw', login: 'admin', password: 'x' }, origin)).rejects.toMatchObject({ kind: 'access_denied' });
+    expect(sent).toHaveLength(1);
   });
 });

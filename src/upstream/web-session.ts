@@ -3,6 +3,14 @@
  * `addons/web/controllers/session.py`; corpus `sess-mint-*`, `sess-retire-*`): `POST /web/session/authenticate` (db, login, password → the
  * `session_id` cookie), `POST /web/dataset/call_kw/<model>/<method>` with that cookie and no database header (the session names it; a
  * header too would be a 403), `POST /web/session/destroy`.
+ *
+ * The login is the one request here Odoo serves before a database is bound to it (`_serve_nodb`: no
+ * session cookie, no database header), so Odoo's own `retrying` — which runs again every db-bound
+ * request its transaction lost to a concurrent one — does not cover it. A system user's login writes
+ * `web.base.url` when it differs from the URL root it is made at; two such logins at once both update
+ * that row, and PostgreSQL (REPEATABLE READ) refuses the later one: `SerializationFailure`, whole
+ * transaction rolled back, nothing stored (docs/cutover.md "Logins racing"). So a login refused for a
+ * concurrency error is sent again as `retrying` would (its tries, a random wait growing with each).
  */
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
@@ -18,6 +26,7 @@ import {
 } from './errors/index.ts';
 import { forwardedHeaders } from './forwarded-headers.ts';
 import type { UpstreamHttp, UpstreamResponse } from './pool.ts';
+import { LegacyError } from '../errors.ts';
 
 /** An open web session. Its cookie follows Odoo's rotations (a new `session_id` on any answer). */
 export interface WebSession {
@@ -113,6 +122,50 @@ export function stampOf(value: Value, url: string, elapsedMs: number): string {
   return stamp;
 }
 
+/**
+ * The errors `odoo/service/model.py` `retrying` runs a request again for (`PG_CONCURRENCY_EXCEPTIONS_TO_RETRY`
+ * and `ConcurrencyError`): the transaction lost to a concurrent one and was rolled back whole.
+ */
+const concurrencyErrors = new Set([
+  'psycopg2.errors.SerializationFailure',
+  'psycopg2.errors.LockNotAvailable',
+  'psycopg2.errors.DeadlockDetected',
+  'odoo.exceptions.ConcurrencyError',
+]);
+
+/** True for Odoo's answer to a request whose transaction a concurrent one made it roll back (nothing of it stored). */
+export function isRolledBackConflict(err: unknown): boolean {
+  return err instanceof LegacyError && concurrencyErrors.has(err.name);
+}
+
+/** `MAX_TRIES_ON_CONCURRENCY_FAILURE`: the tries `retrying` gives a request. */
+export const loginTries = 5;
+
+/**
+ * The wait before try `tryNo + 1`: random up to 100 ms × 2^(tryNo − 1) (`retrying` waits up to 2^tryNo s;
+ * the transaction that won has committed by the time the loser is refused, so a short wait does).
+ */
+export function conflictWaitMs(tryNo: number, random: () => number = Math.random): number {
+  return random() * 100 * 2 ** (tryNo - 1);
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason once it aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const done = () => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
 /** Creates the client on top of the upstream pool. */
 export function createWebSessionClient(http: UpstreamHttp, config: Config): WebSessionClient {
   async function post(
@@ -148,14 +201,19 @@ export function createWebSessionClient(http: UpstreamHttp, config: Config): WebS
     async authenticate({ db, login, password, baseUrl }, origin) {
       let answer;
       const atRoot = baseUrl === undefined ? undefined : baseUrlHeaders(baseUrl);
-      try {
-        answer = await post('/web/session/authenticate', db, struct({ db, login, password }), undefined, origin, false, atRoot);
-      } catch (err) {
-        // A missing database (or one the dbfilter hides) is the legacy unknown-database fault.
-        // Only Odoo's own unknown-database answers: any other psycopg2 error (a connection terminated
-        // while a database is duplicated, PostgreSQL restarting) is passed on as what it is
-        if (isUnknownDatabaseAnswer(err)) throw unknownDatabase(db);
-        throw err;
+      for (let tryNo = 1; ; tryNo++) {
+        try {
+          answer = await post('/web/session/authenticate', db, struct({ db, login, password }), undefined, origin, false, atRoot);
+          break;
+        } catch (err) {
+          // A missing database (or one the dbfilter hides) is the legacy unknown-database fault.
+          // Only Odoo's own unknown-database answers: any other psycopg2 error (a connection terminated
+          // while a database is duplicated, PostgreSQL restarting) is passed on as what it is
+          if (isUnknownDatabaseAnswer(err)) throw unknownDatabase(db);
+          // rolled back for a concurrent login's write (module comment): what `retrying` would do
+          if (!isRolledBackConflict(err) || tryNo >= loginTries) throw err;
+          await pause(conflictWaitMs(tryNo), origin.signal);
+        }
       }
       const uid = isStruct(answer.value) ? answer.value.get('uid') : undefined;
       const cookie = sessionIdFrom(answer.res.headers['set-cookie']);

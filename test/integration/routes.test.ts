@@ -5,7 +5,8 @@
  * a client verify → translate → verify through the admin endpoint takes effect on its next call
  * with concurrent calls all answered; a bad routes file is refused with the old routes kept; `deny`
  * sends nothing to Odoo; `native`/`verify` fall back to translate where Odoo no longer serves a
- * legacy service.
+ * legacy service; a login verify checks in the background, racing another gateway's login of the same
+ * system user, refuses neither.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,8 @@ import type { CutoverSnapshot } from '../../src/cutover/cutover-report.ts';
 import { createSignatureResolverFromConfig, type SignatureResolver } from '../../src/signatures/index.ts';
 import { stringifyJson } from '../../src/json/index.ts';
 import { createLogger } from '../../src/log.ts';
-import type { Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { startGateway, type RunningGateway } from '../../src/server/gateway.ts';
 import type { Upstream } from '../../src/upstream/index.ts';
 import { captureLog, type CapturedLog } from '../support/captured-log.ts';
 import { startStack, toValue, type Stack } from '../support/stack.ts';
@@ -337,5 +339,73 @@ describe('verify against an upstream without legacy endpoints (HTTP 404)', () =>
     expect((await report(stack)).routes?.fallbacks).toEqual([
       expect.objectContaining({ service: 'common', reason: expect.stringContaining('HTTP 404') }),
     ]);
+  });
+});
+
+describe("a login verify checks, racing another gateway's login of the same system user", () => {
+  // The simulator's web logins take 300 ms of password check, their transaction open meanwhile; a
+  // system user's web login at a URL root other than web.base.url writes it, and of two such logins at
+  // once PostgreSQL refuses the later (sim/auth/login-policy.ts). Native legacy logins write nothing.
+  let stack: Stack;
+  let other: RunningGateway;
+  let password: string;
+
+  beforeAll(async () => {
+    stack = await startStack({
+      sim: { legacyEndpoints: true, passwordCheckMs: 300 },
+      flags: ['--default-mode', 'verify', '--verify-max-in-flight', '64'],
+    });
+    password = passwordOf(stack.sim);
+    // a second gateway (another replica, or one with no routes: translate) in front of the same Odoo
+    other = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', stack.sim.url], {}), createLogger('silent'));
+    await other.startupCheck.start();
+  });
+  afterAll(async () => {
+    await other?.close();
+    await stack?.close();
+  });
+
+  it('answers both clients as Odoo would, checks the login equal, and web.base.url is written once', async () => {
+    // what a database copy holds (`_default_parameters`): not the URL root the gateways log in at
+    stack.sim.control.setConfigParameter('demo', 'web.base.url', 'http://localhost:8069');
+    const login: Call = { dialect: 'xmlrpc2', service: 'common', method: 'login', params: ['demo', 'admin', password] };
+    stack.sim.clearLog();
+    const native = await send(stack.sim.url, login);
+    expect(native.bytes.toString()).toContain('<int>2</int>');
+    const [verified, translated] = await Promise.all([send(stack.gateway.url, login), send(other.url, login)]);
+    await idle(stack);
+    expect(verified.bytes.equals(native.bytes)).toBe(true);
+    expect(translated.bytes.toString()).toBe(native.bytes.toString());
+    // the check needed no second asking: a refused translation would have been re-checked, Odoo asked again
+    expect(stack.sim.log.filter((r) => r.path === '/xmlrpc/2/common')).toHaveLength(2);
+    const outcomes = (await metricLines(stack, 'legacy_rpc_gateway_verify_calls_total')).map((l) =>
+      /outcome="(\w+)"\} (\d+)/.exec(l)?.slice(1),
+    );
+    expect(outcomes).toEqual([['equal', '1']]);
+    expect(stack.sim.control.configParameter('demo', 'web.base.url').value).toBe(`http://${new URL(stack.sim.url).host}`);
+  });
+});
+
+describe("a translated login right after a login verify checks (bench:verify's order)", () => {
+  let stack: Stack;
+  let other: RunningGateway;
+  beforeAll(async () => {
+    stack = await startStack({ sim: { legacyEndpoints: true, passwordCheckMs: 300 }, flags: ['--default-mode', 'verify'] });
+    other = await startGateway(loadConfig(['--port', '0', '--admin-port', '0', '--upstream', stack.sim.url], {}), createLogger('silent'));
+    await other.startupCheck.start();
+  });
+  afterAll(async () => {
+    await other?.close();
+    await stack?.close();
+  });
+
+  it("is answered the uid, as Odoo's own endpoint answers it", async () => {
+    stack.sim.control.setConfigParameter('demo', 'web.base.url', 'http://localhost:8069');
+    const login: Call = { dialect: 'xmlrpc2', service: 'common', method: 'login', params: ['demo', 'admin', passwordOf(stack.sim)] };
+    const native = await send(stack.sim.url, login);
+    // the verify gateway answers at once, then logs in to Odoo in the background while the next login runs
+    expect((await send(stack.gateway.url, login)).bytes.equals(native.bytes)).toBe(true);
+    expect((await send(other.url, login)).bytes.toString()).toBe(native.bytes.toString());
+    await idle(stack);
   });
 });
