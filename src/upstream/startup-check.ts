@@ -272,7 +272,8 @@ export function createStartupCheck(
       const finding = baseUrlFinding(f);
       log[finding.level]({ db }, finding.msg);
     }
-    if (config.serviceKey === undefined) log.warn(unknownBaseUrlNotice);
+    // the demo's simulated Odoo is nobody's: its base URL is not worth a warning
+    if (config.serviceKey === undefined && !config.demo) log.warn(unknownBaseUrlNotice);
   };
 
   let running: Promise<void> | undefined;
