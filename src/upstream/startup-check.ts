@@ -133,7 +133,7 @@ type Findings = NonNullable<StartupState['perDatabase']>[string];
  * it at the root Odoo already has (web-session.ts `baseUrlHeaders`), which a root with a path cannot be.
  */
 export function baseUrlFinding(f: Findings): { level: 'info' | 'warn'; msg: string } {
-  const see = ' (docs/first-run.md: Upstream prerequisites)';
+  const see = ' (docs/first-run.md step 1.4)';
   if (f.baseUrlFreeze.startsWith('not readable'))
     return {
       level: 'warn',
