@@ -31,6 +31,18 @@ describe('createMetrics()', () => {
     ]);
   });
 
+  it('keeps a call longer than 120 s in a bucket of its own, up to a --call-timeout of 600 s', async () => {
+    const m = createMetrics({ processMetrics: false });
+    m.observeCall('xmlrpc2', { service: 'object', method: 'execute_kw', model: 'sale.order', modelMethod: 'write' }, 450);
+    const bucket = async (le: string) =>
+      (await samples(m, `legacy_rpc_gateway_call_duration_seconds_bucket{le="${le}",dialect="xmlrpc2"`)).map((l) =>
+        Number(l.split(' ')[1]),
+      );
+    expect(await bucket('120')).toEqual([0]);
+    expect(await bucket('300')).toEqual([0]);
+    expect(await bucket('600')).toEqual([1]);
+  });
+
   it('counts object calls by database and model, naming those a call succeeded on and no more than the caps', async () => {
     const m = createMetrics({ processMetrics: false });
     const call = (model: string, error?: LegacyError) => ({ service: 'object', method: 'execute_kw', model, modelMethod: 'read', error });

@@ -11,8 +11,8 @@ import type { CallOutcome } from '../wire/response.ts';
 import { statusClassLabel } from './labels.ts';
 
 const prefix = 'legacy_rpc_gateway_';
-/** Seconds until an answer's headers, from a cached asset (a few ms) to a long report (120 s). */
-const passthroughBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+/** Seconds until an answer's headers, from a cached asset (a few ms) to a long report (Odoo's `limit_time_real`, up to 600 s). */
+const passthroughBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
 /** Why the upstream counts as down. */
 export const upstreamDownReasons = ['timeout', 'unreachable', 'bad_answer'] as const;

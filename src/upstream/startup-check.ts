@@ -133,7 +133,7 @@ type Findings = NonNullable<StartupState['perDatabase']>[string];
  * it at the root Odoo already has (web-session.ts `baseUrlHeaders`), which a root with a path cannot be.
  */
 export function baseUrlFinding(f: Findings): { level: 'info' | 'warn'; msg: string } {
-  const see = ' (docs/first-run.md: Upstream prerequisites)';
+  const see = ' (docs/first-run.md step 1.4)';
   if (f.baseUrlFreeze.startsWith('not readable'))
     return {
       level: 'warn',
@@ -159,6 +159,17 @@ export function baseUrlFinding(f: Findings): { level: 'info' | 'warn'; msg: stri
       : `web.base.url ${f.baseUrl}: the gateway's password logins and the web logins it passes through are made at it and leave it as it is`,
   };
 }
+
+/**
+ * Without a service key the gateway knows no database's `web.base.url` until a login's session info
+ * states it, and a system user's login made before that stores the URL root it was made at (#43
+ * item 2, measured in docs/first-run.md): the start says so instead of "not checked" alone.
+ */
+export const unknownBaseUrlNotice =
+  'web.base.url not known (no --service-key): until a non-system user has logged in through the gateway, the first ' +
+  "login of a system user through it makes Odoo store the address that login was made at (--upstream's for the " +
+  "gateway's own password login, the gateway's for a /web/session/authenticate passed through); give a service key, " +
+  'or set web.base.url.freeze to True while trying the gateway beside Odoo (docs/first-run.md: Trying it beside Odoo)';
 
 /**
  * Odoo 19 shows its `limit_time_real` on no route (only `odoo/service/server.py` reads it), so the
@@ -261,6 +272,8 @@ export function createStartupCheck(
       const finding = baseUrlFinding(f);
       log[finding.level]({ db }, finding.msg);
     }
+    // the demo's simulated Odoo is nobody's: its base URL is not worth a warning
+    if (config.serviceKey === undefined && !config.demo) log.warn(unknownBaseUrlNotice);
   };
 
   let running: Promise<void> | undefined;

@@ -1,5 +1,5 @@
 /**
- * The start-up check's finding on `web.base.url` (docs/first-run.md "Upstream prerequisites"): with
+ * The start-up check's finding on `web.base.url` (docs/first-run.md step 1.4): with
  * a service key the gateway reads the parameter and its freeze in each database it has a key for,
  * and says whether its password logins leave the parameter as it is, warning where they cannot.
  */
@@ -48,7 +48,7 @@ describe('the web.base.url finding at start', () => {
         level: 40,
         msg:
           'web.base.url https://example.com/erp cannot be the URL root of a login (a path, or not http(s)): every password login of a system user ' +
-          'through the gateway (to mint an API key) rewrites it; set web.base.url.freeze to True (docs/first-run.md: Upstream prerequisites)',
+          'through the gateway (to mint an API key) rewrites it; set web.base.url.freeze to True (docs/first-run.md step 1.4)',
       }),
     ]);
   });

@@ -39,6 +39,24 @@ describe('the start-up check', () => {
     );
   });
 
+  it("warns without a service key that a system user's first login through the gateway may rewrite web.base.url", async () => {
+    const capture = captureLog('info');
+    stack = await startStack({ databases: ['gw'], log: capture.log });
+    await stack.gateway.startupCheck.start();
+    const warned = capture.lines.filter((l) => l.level === 40 && typeof l.msg === 'string' && l.msg.startsWith('web.base.url not known'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]?.msg).toContain('web.base.url.freeze');
+    await stack.close();
+    // with one, the base URL is read and said per database instead
+    const withKey = captureLog('info');
+    stack = await startStack({ databases: ['gw'], log: withKey.log, flags: (s) => ['--service-key', `gw=${s.keyFor('gw', 'admin')}`] });
+    await stack.gateway.startupCheck.start();
+    expect(withKey.lines.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('web.base.url not known'))).toEqual([]);
+    expect(
+      withKey.lines.some((l) => l.db === 'gw' && typeof l.msg === 'string' && l.msg.startsWith('web.base.url http://localhost:8069')),
+    ).toBe(true);
+  });
+
   it('finds the version, JSON-2, api_doc and the base URL parameters with the service key', async () => {
     stack = await startStack({ databases: ['gw'], flags: (s) => ['--service-key', `gw=${s.keyFor('gw', 'admin')}`] });
     await stack.gateway.startupCheck.start();
