@@ -59,11 +59,10 @@ export interface Credentials {
   /** `common.authenticate` in the call's database: the uid, or `false` for credentials Odoo would refuse. */
   authenticate(login: string, password: string, origin: CallOrigin): Promise<number | bigint | false>;
   /**
-   * Resolves when `database` exists upstream; rejects with the legacy unknown-database fault. The
-   * database is named, not read from the call: a `db` service call asks about the one its argument
-   * names.
+   * Resolves when `targetDatabase` exists upstream; rejects with the legacy unknown-database fault.
+   * Named, not read from the call: a `db` service call asks about the one its argument names.
    */
-  probeDatabase(database: string, origin: CallOrigin): Promise<void>;
+  probeDatabase(targetDatabase: string, origin: CallOrigin): Promise<void>;
   /** Remembers a login the upstream confirmed for `uid` (a web login that passed through). */
   rememberLogin(db: string, uid: number | bigint, login: string): void;
   /** The login already known for `uid` in `db` (from a login seen before), without asking anyone. */
@@ -222,7 +221,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       }
     },
 
-    probeDatabase: (database, origin) => probeDatabase(upstream, database, origin),
+    probeDatabase: (targetDatabase, origin) => probeDatabase(upstream, targetDatabase, origin),
 
     rememberLogin: (db, uid, login) => logins.remember(db, uid, login),
     knownLogin: (db, uid) => logins.known(db, uid),
