@@ -85,10 +85,12 @@ export interface CallOrigin {
 }
 
 /**
- * Who a call names as its caller: the database and the login (`common`) or uid (`object`) it gives,
- * and the uid a login turned out to be. Set by the legacy services (or, for a call Odoo's own
- * endpoint served, by the route that sent it there) before the credentials are checked; read by the
- * migration report. Never the password.
+ * Who a call names as its caller: the database it calls (the one its legacy service decoded from the
+ * call), and the login (`common`) or uid (`object`) it gives, with the uid a login turned out to be.
+ * The legacy service sets it once it has decoded the database name (`{database}` alone), and again
+ * with the login or uid before the credentials are checked (or, for a call Odoo's own endpoint
+ * served, the route that sent it there sets it); the layers below read the call's database from it
+ * ({@link callDatabase}), the migration report reads who the call ran as. Never the password.
  */
 export interface CallCaller {
   database: string;
@@ -96,6 +98,18 @@ export interface CallCaller {
   uid?: number | bigint;
 }
 export const callCaller = callKey<CallCaller | undefined>('caller', undefined);
+
+/**
+ * The database the call names, as its legacy service decoded it ({@link callCaller}): the one source
+ * of that fact for every layer serving the call. Throws where no legacy service named it yet (a
+ * request the gateway makes for itself, a call read before its service decoded it): a slip in the
+ * code, never an empty name sent upstream.
+ */
+export function callDatabase(origin: CallOrigin): string {
+  const caller = origin.values.get(callCaller);
+  if (caller === undefined) throw new Error(`call ${origin.requestId}: its database is read before a legacy service named it`);
+  return caller.database;
+}
 
 /** Who a call comes from, without its signal or values: what forwarded headers and logs need. */
 export type CallClient = Pick<CallOrigin, 'host' | 'ip' | 'proto' | 'userAgent' | 'requestId' | 'traceContext'>;

@@ -3,7 +3,7 @@
  * bearer (owner must be the claimed uid, or have the claimed login), cached by HMAC, single-flight,
  * and one re-check on 401. The gateway never retires these keys: the client owns them.
  */
-import type { CallOrigin } from '../call.ts';
+import { callDatabase, type CallOrigin } from '../call.ts';
 import { accessDenied } from '../errors.ts';
 import type { Upstream } from '../upstream/index.ts';
 import type { CredentialCache } from './cache.ts';
@@ -25,14 +25,14 @@ export interface ApiKeyPasswordDeps {
    * refuse the attempt (the throttle), so a correct cached key keeps working while bad ones are
    * refused.
    */
-  beforeCheck?: (db: string, who: { uid?: number | bigint; login?: string }, origin: CallOrigin) => Promise<void> | void;
+  beforeCheck?: (who: { uid?: number | bigint; login?: string }, origin: CallOrigin) => Promise<void> | void;
 }
 
-/** Object calls and `authenticate` for key-shaped passwords. */
+/** Object calls and `authenticate` for key-shaped passwords, in the call's database ({@link callDatabase}). */
 export interface ApiKeyPasswords {
-  callAs<T>(db: string, uid: number | bigint, key: string, origin: CallOrigin, call: (key: string) => Promise<T>): Promise<T>;
+  callAs<T>(uid: number | bigint, key: string, origin: CallOrigin, call: (key: string) => Promise<T>): Promise<T>;
   /** The uid owning `key` when it has `login`; rejects with bad credentials otherwise. */
-  authenticate(db: string, login: string, key: string, origin: CallOrigin): Promise<number | bigint>;
+  authenticate(login: string, key: string, origin: CallOrigin): Promise<number | bigint>;
 }
 
 /** Creates the passthrough branch. */
@@ -43,25 +43,25 @@ export function createApiKeyPasswords({
   cacheKey,
   beforeCheck = () => undefined,
 }: ApiKeyPasswordDeps): ApiKeyPasswords {
-  async function checkedSlot(db: string, uid: number | bigint, key: string, origin: CallOrigin): Promise<string> {
-    const slot = cacheKey(db, 'uid', String(uid), key);
+  async function checkedSlot(uid: number | bigint, key: string, origin: CallOrigin): Promise<string> {
+    const slot = cacheKey(callDatabase(origin), 'uid', String(uid), key);
     await cache.resolve(slot, async () => {
-      await beforeCheck(db, { uid }, origin);
-      await checkKeyForUid(upstream, db, uid, key, origin);
+      await beforeCheck({ uid }, origin);
+      await checkKeyForUid(upstream, uid, key, origin);
       return { uid };
     });
     return slot;
   }
 
   return {
-    async callAs(db, uid, key, origin, call) {
-      const slot = await checkedSlot(db, uid, key, origin);
+    async callAs(uid, key, origin, call) {
+      const slot = await checkedSlot(uid, key, origin);
       try {
         return await call(key);
       } catch (err) {
         if (!isUnauthorized(err)) throw err;
         cache.evict(slot);
-        await checkedSlot(db, uid, key, origin);
+        await checkedSlot(uid, key, origin);
         try {
           return await call(key);
         } catch (err2) {
@@ -71,12 +71,12 @@ export function createApiKeyPasswords({
       }
     },
 
-    async authenticate(db, login, key, origin) {
-      const slot = cacheKey(db, 'login', login, key);
+    async authenticate(login, key, origin) {
+      const slot = cacheKey(callDatabase(origin), 'login', login, key);
       const checked = await authenticateCache.resolve(slot, async () => {
-        await beforeCheck(db, { login }, origin);
-        const uid = await uidOfKey(upstream, db, key, origin);
-        if (uid === undefined || (await loginOfUid(upstream, db, uid, key, origin)) !== login) throw badCredentials();
+        await beforeCheck({ login }, origin);
+        const uid = await uidOfKey(upstream, key, origin);
+        if (uid === undefined || (await loginOfUid(upstream, uid, key, origin)) !== login) throw badCredentials();
         return { uid };
       });
       return checked.uid;

@@ -5,7 +5,7 @@
  * mints (step 3, the key exchange). Object calls find the login of their uid first (step 4). Failed
  * logins are throttled (step 5).
  */
-import type { CallOrigin } from '../call.ts';
+import { callDatabase, type CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { accessDenied } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -51,15 +51,18 @@ export interface SharedCredentials {
 /** What the legacy services ask of the credentials layer (and the gateway's lifecycle hooks). */
 export interface Credentials {
   /**
-   * Runs `call` with the bearer key standing for (db, uid, password). A 401 evicts the cached key,
-   * resolves it once more (a minted key is minted anew) and retries once (the method never ran on a
-   * 401). Throws LegacyError.
+   * Runs `call` with the bearer key standing for (uid, password) in the call's database (its
+   * {@link callDatabase}). A 401 evicts the cached key, resolves it once more (a minted key is
+   * minted anew) and retries once (the method never ran on a 401). Throws LegacyError.
    */
-  callAs<T>(db: string, uid: number | bigint, password: string, origin: CallOrigin, call: (key: string) => Promise<T>): Promise<T>;
-  /** `common.authenticate`: the uid, or `false` for credentials Odoo would refuse. */
-  authenticate(db: string, login: string, password: string, origin: CallOrigin): Promise<number | bigint | false>;
-  /** Resolves when `db` exists upstream; rejects with the legacy unknown-database fault. */
-  probeDatabase(db: string, origin: CallOrigin): Promise<void>;
+  callAs<T>(uid: number | bigint, password: string, origin: CallOrigin, call: (key: string) => Promise<T>): Promise<T>;
+  /** `common.authenticate` in the call's database: the uid, or `false` for credentials Odoo would refuse. */
+  authenticate(login: string, password: string, origin: CallOrigin): Promise<number | bigint | false>;
+  /**
+   * Resolves when `targetDatabase` exists upstream; rejects with the legacy unknown-database fault.
+   * Named, not read from the call: a `db` service call asks about the one its argument names.
+   */
+  probeDatabase(targetDatabase: string, origin: CallOrigin): Promise<void>;
   /** Remembers a login the upstream confirmed for `uid` (a web login that passed through). */
   rememberLogin(db: string, uid: number | bigint, login: string): void;
   /** The login already known for `uid` in `db` (from a login seen before), without asking anyone. */
@@ -121,8 +124,9 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     ),
     cacheKey,
     // the same throttle slot the failures below are counted in
-    beforeCheck: (db, who, origin) =>
-      throttle.check(throttleKey(origin, db, who.login ?? apiKeyThrottleName(db, who.uid as number | bigint))),
+    beforeCheck: (who, origin) => {
+      return throttle.check(throttleKey(origin, who.login ?? apiKeyThrottleName(callDatabase(origin), who.uid as number | bigint)));
+    },
   });
   const throttle = countedThrottle(
     createThrottle({
@@ -138,16 +142,21 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     events,
   );
   const baseUrls = options.baseUrls ?? createBaseUrls({ upstream, serviceKeys: config.serviceKey, upstreamUrl: config.upstream });
-  // an IPv6 client is counted by its /64: it can use any address in it
-  const throttleKey = (origin: CallOrigin, db: string, login: string) => cacheKey('throttle', throttleAddress(origin.ip), db, login);
+  // an IPv6 client is counted by its /64: it can use any address in it; per the call's database
+  const throttleKey = (origin: CallOrigin, login: string) => cacheKey('throttle', throttleAddress(origin.ip), callDatabase(origin), login);
 
   const counted = createCountedLogin(throttle, throttleKey, log);
   const exchange = createKeyExchange({ config, upstream, log, now, events, map, baseUrls, counted });
 
-  /** The credentials' slot (computed once per call) and their way: the credential map's key, else a minted one. */
-  function passwordWay(db: string, login: string, password: string, origin: CallOrigin): { slot: string; req: PasswordRequest } {
+  /**
+   * The credentials' slot (computed once per call) and their way in the call's database: the
+   * credential map's key, else a minted one. The request names its database: the key exchange
+   * serves it beyond this call (renewal, retirement).
+   */
+  function passwordWay(login: string, password: string, origin: CallOrigin): { slot: string; req: PasswordRequest } {
+    const db = callDatabase(origin);
     const mapped = map.find(db, login);
-    const req: PasswordRequest = { db, login, password, origin, ...(mapped === undefined ? {} : { mapped }) };
+    const req: PasswordRequest = { login, password, origin, ...(mapped === undefined ? {} : { mapped }) };
     return { slot: cacheKey(db, 'password', login, password), req };
   }
 
@@ -176,11 +185,12 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
   );
 
   return {
-    async callAs(db, uid, password, origin, call) {
+    async callAs(uid, password, origin, call) {
       refuseLoneSurrogates(password);
+      const db = callDatabase(origin);
       if (looksLikeApiKey(password)) {
-        const key = throttleKey(origin, db, apiKeyThrottleName(db, uid));
-        return apiKeys.callAs(db, uid, password, origin, call).then(
+        const key = throttleKey(origin, apiKeyThrottleName(db, uid));
+        return apiKeys.callAs(uid, password, origin, call).then(
           async (out) => (await throttle.success(key), out),
           async (err: unknown) => {
             if (isBadCredentials(err)) await throttle.failure(key);
@@ -188,13 +198,13 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
           },
         );
       }
-      const login = await logins.resolve(db, uid, origin).catch(async (err: unknown) => {
+      const login = await logins.resolve(uid, origin).catch(async (err: unknown) => {
         if (isRefusal(err)) await probeDatabase(upstream, db, origin); // Registry(db) opens first: an unknown database wins
-        const confirmed = isUnknownLogin(err) ? await loginFromElsewhere(db, uid, password, origin) : undefined;
+        const confirmed = isUnknownLogin(err) ? await loginFromElsewhere(uid, password, origin) : undefined;
         if (confirmed !== undefined) return confirmed;
         throw err;
       });
-      const { slot, req } = passwordWay(db, login, password, origin);
+      const { slot, req } = passwordWay(login, password, origin);
       // A key refused while it is being obtained (a 401 storm) is a refusal, never a fault 1.
       const entry = await keys.get(slot, req).catch(unauthorizedAsDenied);
       if (BigInt(entry.uid) !== BigInt(uid)) throw badCredentials();
@@ -211,19 +221,20 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
       }
     },
 
-    probeDatabase: (db, origin) => probeDatabase(upstream, db, origin),
+    probeDatabase: (targetDatabase, origin) => probeDatabase(upstream, targetDatabase, origin),
 
     rememberLogin: (db, uid, login) => logins.remember(db, uid, login),
     knownLogin: (db, uid) => logins.known(db, uid),
 
-    async authenticate(db, login, password, origin) {
+    async authenticate(login, password, origin) {
+      const db = callDatabase(origin);
       refuseLoneSurrogates(login);
       refuseLoneSurrogates(password);
-      const key = throttleKey(origin, db, login);
+      const key = throttleKey(origin, login);
       try {
         let uid: number | bigint;
         if (looksLikeApiKey(password)) {
-          uid = await apiKeys.authenticate(db, login, password, origin).then(
+          uid = await apiKeys.authenticate(login, password, origin).then(
             async (out) => (await throttle.success(key), out),
             async (err: unknown) => {
               if (isBadCredentials(err)) await throttle.failure(key);
@@ -231,7 +242,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
             },
           );
         } else {
-          const { slot, req } = passwordWay(db, login, password, origin);
+          const { slot, req } = passwordWay(login, password, origin);
           uid = (await keys.get(slot, req)).uid;
         }
         logins.remember(db, uid, login);

@@ -5,7 +5,7 @@
  * earlier gateway keys while the password is in hand. The table (`password-keys.ts`) decides when
  * each runs; nothing here calls it back.
  */
-import { ownCallOrigin, type CallOrigin } from '../call.ts';
+import { callDatabase, ownCallOrigin, type CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -74,21 +74,22 @@ export function createKeyExchange(deps: KeyExchangeDeps): GatewayKeyExchange {
 
   /** `slot` names the credential: a changed password is a new credential, minted at once. */
   async function mint(slot: string, req: PasswordRequest, retire?: PasswordKey): Promise<PasswordKey> {
+    const db = callDatabase(req.origin);
     const wait = pacer.wait(slot);
     if (wait > 0) {
       log.warn(
-        { db: req.db, login: req.login, retryAfterMs: wait, requestId: req.origin.requestId },
+        { db, login: req.login, retryAfterMs: wait, requestId: req.origin.requestId },
         'keys were minted for these credentials within --mint-interval: not minting another yet',
       );
       throw mintHeldOff(wait);
     }
-    const name = keyName(req.origin, keyMarks.nonce(req.db, req.login), config.keyTag);
+    const name = keyName(req.origin, keyMarks.nonce(db, req.login), config.keyTag);
     const mintedAt = now();
     const exchange = retire === undefined ? 'mint' : 'renew';
     const minted = await mintKey(
       upstream,
       {
-        db: req.db,
+        db,
         login: req.login,
         password: req.password,
         durationDays: config.keyDurationDays,
@@ -104,7 +105,7 @@ export function createKeyExchange(deps: KeyExchangeDeps): GatewayKeyExchange {
         events.keyExchange(exchange, isRefusal(err) ? 'refused' : 'error');
         // a key made upstream and then refused (Odoo's clock behind) is a mint all the same: --mint-interval holds
         if (madeAKey(err)) pacer.minted(slot);
-        if (isClockBehind(err)) log.warn({ db: req.db, login: req.login, requestId: req.origin.requestId }, err.message);
+        if (isClockBehind(err)) log.warn({ db, login: req.login, requestId: req.origin.requestId }, err.message);
         throw err;
       },
     );
@@ -115,7 +116,7 @@ export function createKeyExchange(deps: KeyExchangeDeps): GatewayKeyExchange {
     const skew = localExpiry === minted.expiresAt ? {} : { clockSkewMs: localExpiry - minted.expiresAt };
     log.info(
       {
-        db: req.db,
+        db,
         uid: minted.uid,
         keyId: minted.keyId,
         expiresAt,
@@ -126,7 +127,7 @@ export function createKeyExchange(deps: KeyExchangeDeps): GatewayKeyExchange {
       retire === undefined ? 'minted an API key' : 'renewed a minted API key',
     );
     return {
-      db: req.db,
+      db,
       uid: minted.uid,
       login: req.login,
       key: minted.key,
@@ -142,14 +143,15 @@ export function createKeyExchange(deps: KeyExchangeDeps): GatewayKeyExchange {
 
   async function fromMap(entry: CredentialMapEntry, req: PasswordRequest): Promise<PasswordKey> {
     if (!(await map.matches(entry, req.password))) throw badCredentials();
-    const uid = await uidOfKey(upstream, req.db, entry.key, req.origin);
+    const db = callDatabase(req.origin);
+    const uid = await uidOfKey(upstream, entry.key, req.origin);
     if (uid === undefined) {
-      log.warn({ db: req.db, login: req.login }, 'the credential map holds a key Odoo refuses');
+      log.warn({ db, login: req.login }, 'the credential map holds a key Odoo refuses');
       throw mapKeyRefused();
     }
     const infinite = Number.POSITIVE_INFINITY;
     return {
-      db: req.db,
+      db,
       uid,
       login: req.login,
       key: entry.key,
@@ -203,7 +205,12 @@ export function createKeyExchange(deps: KeyExchangeDeps): GatewayKeyExchange {
       // yet (a new key) or the last login is too old: one fresh login
       stamp ??= await stampWithKey(entry, req.origin);
       const loggedInAt = now();
-      const { uid, session } = await passwordLogin(upstream, req, req.origin, baseUrls);
+      const { uid, session } = await passwordLogin(
+        upstream,
+        { db: callDatabase(req.origin), login: req.login, password: req.password },
+        req.origin,
+        baseUrls,
+      );
       if (open !== undefined) void endSession(upstream, open, ownOrigin()); // still open: logged out once replaced
       entry.session = session;
       entry.loggedInAt = loggedInAt;

@@ -4,30 +4,30 @@
  * failure, a success clears the slot, anything else lets the reservation go. Refusals an operator
  * can act on are logged.
  */
-import type { CallOrigin } from '../call.ts';
+import { callDatabase, type CallOrigin } from '../call.ts';
 import type { Logger } from '../log.ts';
 import { isBadCredentials, isRefusal } from './refusals.ts';
 import type { Throttle } from './throttle.ts';
 
-/** Runs one password login (`run`) as a counted attempt of `req`'s (address, db, login). */
-export type CountedLogin = <T>(req: { db: string; login: string; origin: CallOrigin }, run: () => Promise<T>) => Promise<T>;
+/** Runs one password login (`run`) as a counted attempt of `req`'s (address, the call's database, login). */
+export type CountedLogin = <T>(req: { login: string; origin: CallOrigin }, run: () => Promise<T>) => Promise<T>;
 
-/** `slotOf`: the throttle slot of (client, db, login), the one key-shaped passwords are counted in too. */
+/** `slotOf`: the throttle slot of (client, the call's database, login), the one key-shaped passwords are counted in too. */
 export function createCountedLogin(
   throttle: Pick<Throttle, 'reserve'>,
-  slotOf: (origin: CallOrigin, db: string, login: string) => string,
+  slotOf: (origin: CallOrigin, login: string) => string,
   log: Logger,
 ): CountedLogin {
   return async (req, run) => {
     // Only attempts that would log in upstream are throttled: a password already traded for a
     // cached key keeps working while a wrong one is refused (Odoo's cooldown spares it too).
-    const attempt = await throttle.reserve(slotOf(req.origin, req.db, req.login));
+    const attempt = await throttle.reserve(slotOf(req.origin, req.login));
     try {
       const out = await run();
       await attempt.settle('succeeded');
       return out;
     } catch (err) {
-      const line = { db: req.db, clientIp: req.origin.ip, requestId: req.origin.requestId };
+      const line = { db: callDatabase(req.origin), clientIp: req.origin.ip, requestId: req.origin.requestId };
       if (isBadCredentials(err)) {
         await attempt.settle('failed');
         log.debug(line, 'login refused upstream');

@@ -3,7 +3,7 @@
  * whose login in this database is unknown, the logins the uid has in the upstream's other databases
  * are tried, one per call, with a login here.
  */
-import type { CallOrigin } from '../call.ts';
+import { callDatabase, type CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { Upstream } from '../upstream/index.ts';
@@ -14,8 +14,8 @@ import { endSession, passwordLogin } from './minting.ts';
 import { isBadCredentials, isThrottled } from './refusals.ts';
 import type { UidLogins } from './uid-logins.ts';
 
-/** Answers a confirmed login of `uid` in `db`, or undefined. */
-export type LoginFromElsewhere = (db: string, uid: number | bigint, password: string, origin: CallOrigin) => Promise<string | undefined>;
+/** Answers a confirmed login of `uid` in the call's database ({@link callDatabase}), or undefined. */
+export type LoginFromElsewhere = (uid: number | bigint, password: string, origin: CallOrigin) => Promise<string | undefined>;
 
 /** What the search works with. */
 export interface LoginFromElsewhereDeps {
@@ -51,7 +51,8 @@ export function createLoginFromElsewhere(deps: LoginFromElsewhereDeps): LoginFro
    * fault as a uid seen nowhere: the fault tells nothing of the other databases. Undefined when the
    * tried candidate is not confirmed.
    */
-  return async (db, uid, password, origin) => {
+  return async (uid, password, origin) => {
+    const db = callDatabase(origin);
     const tried = (login: string) => cacheKey('elsewhere', db, String(uid), login);
     const candidates = (await logins.elsewhere(db, uid)).filter((login) => (notTheirs.get(tried(login))?.until ?? 0) <= now());
     if (candidates.length === 0) return undefined;
@@ -61,7 +62,7 @@ export function createLoginFromElsewhere(deps: LoginFromElsewhereDeps): LoginFro
     const login = candidates[index]!;
     let opened;
     try {
-      opened = await counted({ db, login, origin }, () => passwordLogin(upstream, { db, login, password }, origin, baseUrls));
+      opened = await counted({ login, origin }, () => passwordLogin(upstream, { db, login, password }, origin, baseUrls));
     } catch (err) {
       // not this login's password here, or attempts held off: no hint that a candidate existed
       if (isBadCredentials(err) || isThrottled(err)) return undefined;

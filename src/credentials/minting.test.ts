@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { CallOrigin } from '../call.ts';
 import { LegacyError } from '../errors.ts';
 import type { CallKw, Upstream } from '../upstream/index.ts';
 import { struct, type Value } from '../value.ts';
 import { createKeyMarks } from './key-marks.ts';
 import { isOwnKeyName, keyName, mintKey, passwordLogin, removeKeyInSession, sweepKeys, type MintRequest } from './minting.ts';
 import { isAnsweredFalse, isBadCredentials, isThrottled } from './refusals.ts';
+import { testCallOrigin } from '../../test/support/call-origin.ts';
 
-const origin = { ip: '10.0.0.7', userAgent: 'Python-xmlrpc/3.11' } as CallOrigin;
+const origin = testCallOrigin({ ip: '10.0.0.7', userAgent: 'Python-xmlrpc/3.11' });
 const key = '0123456789abcdef0123456789abcdef01234567';
 const request: MintRequest = { db: 'gw', login: 'demo', password: 'demo', durationDays: 1, name: 'legacy-rpc-gateway test' };
 const odooError = (kind: LegacyError['kind'], name: string, message: string) => new LegacyError(kind, { name, message });

@@ -41,9 +41,12 @@ export interface PasswordKey {
   userStamp?: string | undefined;
 }
 
-/** One call's credentials, and the way the front chose for them. */
+/**
+ * One call's credentials, and the way the front chose for them: a login and password in the call's
+ * database, which its origin names (`callDatabase`, src/call.ts). The key a request obtains names its
+ * database itself ({@link PasswordKey}`.db`): it outlives the call.
+ */
 export interface PasswordRequest {
-  db: string;
   login: string;
   password: string;
   origin: CallOrigin;

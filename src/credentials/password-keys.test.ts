@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CallOrigin } from '../call.ts';
 import { pythonError } from '../errors.ts';
 import { createPasswordKeys, type PasswordKey, type KeyExchange, type PasswordRequest } from './password-keys.ts';
 import { badCredentials, upstreamCooldown } from './refusals.ts';
+import { testCallOrigin } from '../../test/support/call-origin.ts';
 
-const origin = { ip: '127.0.0.1' } as CallOrigin;
-const req: PasswordRequest = { db: 'gw', login: 'demo', password: 'pw', origin };
+const origin = testCallOrigin({ database: 'gw' });
+const req: PasswordRequest = { login: 'demo', password: 'pw', origin };
 
 function setup(overrides: Partial<KeyExchange> = {}, max = 10) {
   let t = 0;

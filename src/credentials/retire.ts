@@ -14,8 +14,11 @@ export type RetireOutcome = 'revoked' | 'gone' | 'unavailable';
 
 /** Revokes keys where the upstream allows it. */
 export interface Retirer {
-  /** Revokes `key` (owned by `uid` in `db`) with itself as the bearer. Never throws. */
-  revoke(db: string, uid: number | bigint, key: string, origin: CallOrigin): Promise<RetireOutcome>;
+  /**
+   * Revokes `key` (owned by `uid` in `keyDatabase`, the database the key was obtained in: a
+   * retirement runs after the call, with the gateway's own origin) with itself as the bearer. Never throws.
+   */
+  revoke(keyDatabase: string, uid: number | bigint, key: string, origin: CallOrigin): Promise<RetireOutcome>;
 }
 
 /** Creates a retirer with its feature-detection memory (one probe per database at a time). */

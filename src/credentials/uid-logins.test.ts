@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Upstream } from '../upstream/index.ts';
 import { createCredentialMap } from './credential-map.ts';
 import { createUidLogins, maxCandidates, type LoginStore } from './uid-logins.ts';
+import { testCallOrigin } from '../../test/support/call-origin.ts';
 
-const origin = { ip: '127.0.0.1' } as never;
+const origin = testCallOrigin({ database: 'gw' });
 
 function table(store?: LoginStore) {
   return createUidLogins({
@@ -37,6 +38,6 @@ describe('createUidLogins().elsewhere()', () => {
   });
 
   it('still refuses a uid it cannot tell (no service key) with the unknown-login refusal', async () => {
-    await expect(table().resolve('gw', 5, origin)).rejects.toThrow(/does not know the login of uid 5/);
+    await expect(table().resolve(5, origin)).rejects.toThrow(/does not know the login of uid 5/);
   });
 });

@@ -5,7 +5,7 @@
  * does not exist is Odoo's MissingError (corpus `err-wrong-uid-xmlrpc2`). Single-flight per uid.
  * With a shared store a login one replica learned is known to all.
  */
-import type { CallOrigin } from '../call.ts';
+import { callDatabase, type CallOrigin } from '../call.ts';
 import { missingError } from '../errors.ts';
 import type { ServiceKeys } from '../service-keys.ts';
 import type { Upstream } from '../upstream/index.ts';
@@ -19,8 +19,8 @@ import { badCredentials, unknownLogin } from './refusals.ts';
 export interface UidLogins {
   /** Remembers a login whose uid an upstream login confirmed. */
   remember(db: string, uid: number | bigint, login: string): void;
-  /** The login of `uid` in `db`, else the refusal or MissingError Odoo-side facts call for. */
-  resolve(db: string, uid: number | bigint, origin: CallOrigin): Promise<string>;
+  /** The login of `uid` in the call's database, else the refusal or MissingError Odoo-side facts call for. */
+  resolve(uid: number | bigint, origin: CallOrigin): Promise<string>;
   /** The login already known for `uid`, without asking anyone. */
   known(db: string, uid: number | bigint): string | undefined;
   /**
@@ -59,18 +59,20 @@ export function createUidLogins(options: {
   const mapUids = new Map<string, number | bigint | null>(); // `${db}\0${login}` → uid of the entry's key
   const slot = (db: string, uid: number | bigint) => `${db}\u0000${uid}`;
 
-  /** Learns the uid of each map entry of `db` (one context_get per entry, once); the login of `uid` if one matches. */
-  async function fromMap(db: string, uid: number | bigint, origin: CallOrigin): Promise<string | undefined> {
+  /** Learns the uid of each map entry of `db`, the call's database (one context_get per entry, once); the login of `uid` if one matches. */
+  async function fromMap(uid: number | bigint, origin: CallOrigin): Promise<string | undefined> {
+    const db = callDatabase(origin);
     for (const entry of map.entriesOf(db)) {
       const id = `${db}\u0000${entry.login}`;
-      if (!mapUids.has(id)) mapUids.set(id, (await uidOfKey(upstream, db, entry.key, origin)) ?? null);
+      if (!mapUids.has(id)) mapUids.set(id, (await uidOfKey(upstream, entry.key, origin)) ?? null);
       const owner = mapUids.get(id);
       if (owner !== null && owner !== undefined && BigInt(owner) === BigInt(uid)) return entry.login;
     }
     return undefined;
   }
 
-  async function fromServiceKey(db: string, uid: number | bigint, origin: CallOrigin): Promise<string> {
+  async function fromServiceKey(uid: number | bigint, origin: CallOrigin): Promise<string> {
+    const db = callDatabase(origin);
     if (serviceKeys === undefined) throw unknownLogin(uid, 'it has not seen this uid log in, and no --service-key is configured');
     const serviceKey = serviceKeys.keyFor(db);
     if (serviceKey === undefined) {
@@ -100,14 +102,15 @@ export function createUidLogins(options: {
     throw missingError(`Record does not exist or has been deleted.\n(Record: res.users(${uid},), User: ${uid})`);
   }
 
-  async function lookUp(db: string, uid: number | bigint, origin: CallOrigin): Promise<string> {
+  async function lookUp(uid: number | bigint, origin: CallOrigin): Promise<string> {
     if (BigInt(uid) <= 0n) throw badCredentials(); // browse(0) is no user: plain AccessDenied
+    const db = callDatabase(origin);
     const learned = await store?.get(db, uid);
     if (learned !== undefined) {
       table.set(slot(db, uid), { login: learned });
       return learned;
     }
-    const login = (await fromMap(db, uid, origin)) ?? (await fromServiceKey(db, uid, origin));
+    const login = (await fromMap(uid, origin)) ?? (await fromServiceKey(uid, origin));
     remember(db, uid, login);
     return login;
   }
@@ -130,13 +133,13 @@ export function createUidLogins(options: {
       for (const login of (await store?.elsewhere?.(db, uid)) ?? []) found.add(login);
       return [...found].slice(0, maxCandidates);
     },
-    resolve(db, uid, origin) {
-      const key = slot(db, uid);
+    resolve(uid, origin) {
+      const key = slot(callDatabase(origin), uid);
       const hit = table.get(key);
       if (hit !== undefined) return Promise.resolve(hit.login);
       let pending = inFlight.get(key);
       if (pending === undefined) {
-        pending = lookUp(db, uid, origin).finally(() => inFlight.delete(key));
+        pending = lookUp(uid, origin).finally(() => inFlight.delete(key));
         inFlight.set(key, pending);
       }
       return pending;

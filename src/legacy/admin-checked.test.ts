@@ -27,7 +27,7 @@ function service(admin: boolean) {
     },
   } as unknown as Upstream;
   const credentials = {
-    callAs: (_db: string, _uid: number, _pw: string, _origin: CallOrigin, call: (key: string) => Promise<unknown>) => call('k'),
+    callAs: (_uid: number, _pw: string, _origin: CallOrigin, call: (key: string) => Promise<unknown>) => call('k'),
     probeDatabase: () => Promise.resolve(),
   } as unknown as Credentials;
   const object = createObjectService({ upstream, credentials, signatures: createSignatureResolver() });

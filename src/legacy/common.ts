@@ -27,6 +27,7 @@ export interface CommonDeps {
 export function createCommonService({ credentials, versions }: CommonDeps) {
   async function authenticate(db: Value, login: Value, password: Value, env: Value, origin: CallOrigin): Promise<Value> {
     const name = checkedDatabase(db);
+    origin.values.set(callCaller, { database: name });
     if (isTruthy(env) && !isStruct(env)) {
       await credentials.probeDatabase(name, origin); // Registry(db) opens before {**env} runs
       throw pythonError('TypeError', `'${pyTypeName(env)}' object is not a mapping`);
@@ -38,7 +39,7 @@ export function createCommonService({ credentials, versions }: CommonDeps) {
       return false;
     }
     origin.values.set(callCaller, { database: name, login });
-    const uid = await credentials.authenticate(name, login, password, origin);
+    const uid = await credentials.authenticate(login, password, origin);
     if (uid !== false) origin.values.set(callCaller, { database: name, login, uid });
     return uid;
   }

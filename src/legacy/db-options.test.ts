@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CallOrigin } from '../call.ts';
 import { LegacyError } from '../errors.ts';
 import type { Json2Call, WebDatabaseClient } from '../upstream/index.ts';
 import { struct, type Value } from '../value.ts';
 import { createDbOptions } from './db-options.ts';
+import { testCallOrigin } from '../../test/support/call-origin.ts';
 
-const origin = { requestId: 'r', signal: new AbortController().signal } as CallOrigin;
+const origin = testCallOrigin({ requestId: 'r' });
 const disabled = { manager: async () => undefined } as unknown as WebDatabaseClient;
 
 describe('createDbOptions() without a manager page', () => {

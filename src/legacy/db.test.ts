@@ -1,14 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { captureLog } from '../../test/support/captured-log.ts';
-import type { CallOrigin, LegacyCall } from '../call.ts';
+import type { LegacyCall } from '../call.ts';
 import { accessDenied, LegacyError } from '../errors.ts';
 import type { FormFields, FormFile, ManagerPage, WebDatabaseClient } from '../upstream/index.ts';
 import { unknownDatabase } from '../upstream/index.ts';
 import { StreamedString, type CallResult, type Value } from '../value.ts';
 import { createDbService } from './db.ts';
 import type { VersionCache } from './version-cache.ts';
+import { testCallOrigin } from '../../test/support/call-origin.ts';
 
-const origin = { requestId: 'r', signal: new AbortController().signal } as CallOrigin;
+const origin = testCallOrigin({ requestId: 'r' });
 
 /** A database manager holding `databases`, unprotected unless `master` is given. */
 function fakeWeb(options: { databases?: string[]; master?: string; rename?: boolean; backup?: Buffer } = {}) {

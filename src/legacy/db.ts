@@ -27,8 +27,11 @@ import type { VersionCache } from './version-cache.ts';
 export interface DbDeps {
   web: WebDatabaseClient;
   versions: VersionCache;
-  /** Resolves when a database exists upstream; rejects with the unknown-database fault when not. */
-  probeDatabase(db: string, origin: CallOrigin): Promise<void>;
+  /**
+   * Resolves when `targetDatabase` exists upstream; rejects with the unknown-database fault when not.
+   * The `db` service serves no database of its own: the one it asks about is its call's argument.
+   */
+  probeDatabase(targetDatabase: string, origin: CallOrigin): Promise<void>;
   /** JSON-2, for the language and country lists when the manager page is disabled. */
   json2(call: Json2Call, origin: CallOrigin): Promise<Value>;
   serviceKey: string | undefined;

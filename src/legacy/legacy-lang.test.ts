@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { CallOrigin } from '../call.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { acceptLanguageFor, createLegacyLang, userLangTtl } from './legacy-lang.ts';
+import { testCallOrigin } from '../../test/support/call-origin.ts';
 
-const origin = {} as CallOrigin;
+const origin = testCallOrigin({ database: 'db' });
 
 function upstreamAnswering(answer: () => unknown): { upstream: Upstream; calls: string[] } {
   const calls: string[] = [];
@@ -21,23 +21,23 @@ describe('createLegacyLang', () => {
     let now = 0;
     const { upstream, calls } = upstreamAnswering(() => new Map([['lang', 'fr_FR']]));
     const lang = createLegacyLang(upstream, () => now);
-    expect(await lang.userLang('db', 'k', origin)).toBe('fr_FR');
-    expect(await lang.userLang('db', 'k', origin)).toBe('fr_FR');
+    expect(await lang.userLang('k', origin)).toBe('fr_FR');
+    expect(await lang.userLang('k', origin)).toBe('fr_FR');
     expect(calls).toEqual(['k res.users.context_get']);
-    await lang.userLang('db', 'other', origin);
+    await lang.userLang('other', origin);
     now = userLangTtl;
-    await lang.userLang('db', 'k', origin);
+    await lang.userLang('k', origin);
     expect(calls).toHaveLength(3);
   });
 
   it('asks once for many first calls together, and not at all after the client read its own context', async () => {
     const { upstream, calls } = upstreamAnswering(() => new Map([['lang', 'fr_FR']]));
     const lang = createLegacyLang(upstream);
-    const langs = await Promise.all(Array.from({ length: 20 }, () => lang.userLang('db', 'k', origin)));
+    const langs = await Promise.all(Array.from({ length: 20 }, () => lang.userLang('k', origin)));
     expect(new Set(langs)).toEqual(new Set(['fr_FR']));
     expect(calls).toEqual(['k res.users.context_get']);
     lang.remember('db', 'seen', new Map([['lang', 'de_DE']]));
-    expect(await lang.userLang('db', 'seen', origin)).toBe('de_DE');
+    expect(await lang.userLang('seen', origin)).toBe('de_DE');
     expect(calls).toHaveLength(1);
   });
 
@@ -46,8 +46,8 @@ describe('createLegacyLang', () => {
       throw new Error('down');
     });
     const lang = createLegacyLang(upstream);
-    expect(await lang.userLang('db', 'k', origin)).toBeUndefined();
-    expect(await lang.userLang('db', 'k', origin)).toBeUndefined();
+    expect(await lang.userLang('k', origin)).toBeUndefined();
+    expect(await lang.userLang('k', origin)).toBeUndefined();
     expect(calls).toHaveLength(2);
   });
 });

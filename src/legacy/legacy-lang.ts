@@ -10,7 +10,7 @@
  * `Accept-Language`: texts Odoo translates and stores (`"%s (copy)"`, chatter messages, error
  * texts) come out in the language they would natively. COMPATIBILITY.md lists what still differs.
  */
-import type { CallOrigin } from '../call.ts';
+import { callDatabase, type CallOrigin } from '../call.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { isStruct, type Value } from '../value.ts';
 
@@ -19,8 +19,8 @@ export const userLangTtl = 60_000;
 const maxEntries = 10_000;
 
 export interface LegacyLang {
-  /** The caller's `context_get()['lang']` in `db`, undefined when it cannot be known. */
-  userLang(db: string, key: string, origin: CallOrigin): Promise<string | undefined>;
+  /** The caller's `context_get()['lang']` in the call's database ({@link callDatabase}), undefined when it cannot be known. */
+  userLang(key: string, origin: CallOrigin): Promise<string | undefined>;
   /** Keeps the language a `context_get` the client itself made with this key answered (no lookup of its own then). */
   remember(db: string, key: string, context: Value): void;
 }
@@ -36,29 +36,31 @@ export function createLegacyLang(upstream: Upstream, now: () => number = Date.no
     return typeof value === 'string' && value !== '' ? value : undefined;
   };
   const inFlight = new Map<string, Promise<string | undefined>>();
-  async function lookUp(db: string, key: string, origin: CallOrigin): Promise<string | undefined> {
+  async function lookUp(slot: string, key: string, origin: CallOrigin): Promise<string | undefined> {
     let lang: string | undefined;
     try {
-      lang = langOf(await upstream.json2({ db, key, model: 'res.users', method: 'context_get', body: new Map() }, origin));
+      lang = langOf(
+        await upstream.json2({ db: callDatabase(origin), key, model: 'res.users', method: 'context_get', body: new Map() }, origin),
+      );
     } catch {
       // the call itself will report what is wrong; it runs with the request's default language
       return undefined;
     }
-    keep(`${db}\0${key}`, lang);
+    keep(slot, lang);
     return lang;
   }
   return {
     remember(db, key, context) {
       if (isStruct(context)) keep(`${db}\0${key}`, langOf(context));
     },
-    userLang(db, key, origin) {
-      const slot = `${db}\0${key}`;
+    userLang(key, origin) {
+      const slot = `${callDatabase(origin)}\0${key}`;
       const hit = cache.get(slot);
       if (hit !== undefined && now() - hit.at < userLangTtl) return Promise.resolve(hit.lang);
       // one look-up per key however many first calls arrive together
       let pending = inFlight.get(slot);
       if (pending === undefined) {
-        pending = lookUp(db, key, origin).finally(() => inFlight.delete(slot));
+        pending = lookUp(slot, key, origin).finally(() => inFlight.delete(slot));
         inFlight.set(slot, pending);
       }
       return pending;

@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CallOrigin } from '../call.ts';
 import { accessDenied, LegacyError, pythonError } from '../errors.ts';
 import { unknownDatabase } from '../upstream/index.ts';
 import type { ManagerPage, WebDatabaseClient } from '../upstream/index.ts';
 import type { Value } from '../value.ts';
 import { createMasterPassword } from './master-password.ts';
+import { testCallOrigin } from '../../test/support/call-origin.ts';
 
-const origin = { requestId: 'r', signal: new AbortController().signal } as CallOrigin;
+const origin = testCallOrigin({ requestId: 'r' });
 const unprotected: ManagerPage = { insecure: true, langs: [], countries: [] };
 const protectedPage: ManagerPage = { insecure: false, langs: [], countries: [] };
 

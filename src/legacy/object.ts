@@ -3,7 +3,7 @@
  * `execute` / `execute_kw`, with Odoo's checks in Odoo's order, positional → named binding, and
  * one JSON-2 call per legacy call.
  */
-import { callCaller, callKey, type CallOrigin, type LegacyCall } from '../call.ts';
+import { callCaller, callDatabase, callKey, type CallOrigin, type LegacyCall } from '../call.ts';
 import type { Credentials } from '../credentials/index.ts';
 import { accessDenied, accessError, cutAfterSendingOf, LegacyError, markUnknownOutcome, pythonError, userError } from '../errors.ts';
 import { dictError, dictFrom } from '../python/dict-from.ts';
@@ -61,9 +61,8 @@ export interface ObjectDeps {
   rpcPolicy?: RpcPolicy;
 }
 
-/** What one model call resolved to, before it is sent. */
+/** What one model call resolved to, before it is sent (in the call's database: {@link callDatabase}). */
 interface Target {
-  db: string;
   /** The caller's uid, as `int()` made it. */
   uid: Value;
   /** As the client sent them: Odoo looks them up as they are, strings or not. */
@@ -93,6 +92,7 @@ export function createObjectService(objectDeps: ObjectDeps) {
     const uid = pythonInt(uidValue);
     if (!isTruthy(passwd)) throw accessDenied();
     const db = checkedDatabase(dbValue);
+    origin.values.set(callCaller, { database: db });
     // Registry(db) opens before the method is looked at: an unknown database wins over local errors.
     const raiseAfterDbCheck = async (err: LegacyError): Promise<never> => {
       await credentials.probeDatabase(db, origin);
@@ -104,10 +104,10 @@ export function createObjectService(objectDeps: ObjectDeps) {
     if (typeof passwd !== 'string') return raiseAfterDbCheck(passwordTypeError(passwd));
     // ... and dict(kw) after them
     origin.values.set(callCaller, { database: db, uid });
-    return credentials.callAs(db, uid, passwd, origin, async (key) => {
+    return credentials.callAs(uid, passwd, origin, async (key) => {
       const kwargs = kwargsFromValue(unpacked.kw);
       if (kwargs instanceof LegacyError) throw kwargs;
-      return callModel(deps, { db, uid, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' }, key, origin);
+      return callModel(deps, { uid, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' }, key, origin);
     });
   };
 }
@@ -166,12 +166,12 @@ async function callModel(
   key: string,
   origin: CallOrigin,
 ): Promise<Value | JsonText> {
-  const { db } = target;
+  const db = callDatabase(origin);
   const model = modelName(target.model);
   const series = deps.series?.();
-  const ensureModel = () => ensureModelExists(deps.upstream, db, model, key, origin, series);
+  const ensureModel = () => ensureModelExists(deps.upstream, model, key, origin, series);
   // rpc_helper's patched execute_cr refuses after the model look-up (a model it names exists), before call_kw
-  const refused = await deps.rpcPolicy?.refusal(db, model, target.method, origin);
+  const refused = await deps.rpcPolicy?.refusal(model, target.method, origin);
   if (refused !== undefined) throw refused;
   // `getattr(model, name)` needs a str; `name.startswith('_')` is the first thing that looks at it
   if (typeof target.method !== 'string') {
@@ -197,22 +197,22 @@ async function callModel(
   const args = positionalArgs(target.args, sig);
   if (args instanceof LegacyError) return ensureModel().then(() => Promise.reject(args));
   const named: NamedTarget = { ...target, model, method };
-  const userLang = () => deps.legacyLang.userLang(db, key, origin);
+  const userLang = () => deps.legacyLang.userLang(key, origin);
   // @check_identity refuses any call without an HTTP request, before its arguments are bound
   if (isIdentityChecked(model, method)) {
     await ensureModel();
-    if ((await methodExists(deps.upstream, { db, key, model, method }, origin, series)) === false) throw methodDoesNotExist(model, method);
+    if ((await methodExists(deps.upstream, { key, model, method }, origin, series)) === false) throw methodDoesNotExist(model, method);
     throw await identityCheckRefusal(args, target.kwargs, userLang);
   }
   const request = sig ? requestFromSignature(sig, named, args) : requestFromFallback(named, args);
   if (request instanceof LegacyError) {
     // Without a signature the method may not exist at all (one Odoo removed): say so, as Odoo does.
-    if (!sig && (await methodExists(deps.upstream, { db, key, model, method }, origin, series)) === false)
+    if (!sig && (await methodExists(deps.upstream, { key, model, method }, origin, series)) === false)
       throw methodDoesNotExist(model, method);
     // @assert_log_admin_access (`*args, **kwargs`) refuses a non-admin before the arguments bind
     if (bindingErrors.has(request) && isAdminChecked(model, method)) {
       await ensureModel();
-      if (!(await isAdmin(deps.upstream, { db, key, uid: target.uid }, origin))) throw accessDenied();
+      if (!(await isAdmin(deps.upstream, { key, uid: target.uid }, origin))) throw accessDenied();
     }
     return ensureModel().then(() => Promise.reject(request));
   }
@@ -373,12 +373,12 @@ function methodDoesNotExist(model: string, method: string): LegacyError {
  */
 async function methodExists(
   upstream: Upstream,
-  call: { db: string; key: string; model: string; method: string },
+  call: { key: string; model: string; method: string },
   origin: CallOrigin,
   series: string | undefined,
 ): Promise<boolean | undefined> {
   try {
-    await upstream.json2({ ...call, body: new Map([['ids', true]]) }, origin);
+    await upstream.json2({ ...call, db: callDatabase(origin), body: new Map([['ids', true]]) }, origin);
     return true;
   } catch (err) {
     // the model's own absence answers the call: no second request to probe it
@@ -421,12 +421,12 @@ async function requestLang(request: Struct, userLang: () => Promise<string | und
 const bindingErrors = new WeakSet<LegacyError>();
 
 /** `env.is_admin()` of the caller: `_is_admin()` is `has_group('base.group_erp_manager')` (or the superuser). */
-async function isAdmin(upstream: Upstream, who: { db: string; key: string; uid: Value }, origin: CallOrigin): Promise<boolean> {
+async function isAdmin(upstream: Upstream, who: { key: string; uid: Value }, origin: CallOrigin): Promise<boolean> {
   const body: Struct = new Map<string, Value>([
     ['ids', [who.uid]],
     ['group_ext_id', 'base.group_erp_manager'],
   ]);
-  return (await upstream.json2({ db: who.db, key: who.key, model: 'res.users', method: 'has_group', body }, origin)) === true;
+  return (await upstream.json2({ db: callDatabase(origin), key: who.key, model: 'res.users', method: 'has_group', body }, origin)) === true;
 }
 
 /** `{ids?, context?, ...named}` for a method whose signature is known. */
@@ -517,17 +517,16 @@ function looksLikeIds(v: Value): boolean {
   return isInt(v) || (Array.isArray(v) && v.every(isInt));
 }
 
-/** Probes whether `model` exists without running anything: a private name is refused either way. */
+/** Probes whether `model` exists in the call's database without running anything: a private name is refused either way. */
 async function ensureModelExists(
   upstream: Upstream,
-  db: string,
   model: string,
   key: string,
   origin: CallOrigin,
   series: string | undefined,
 ): Promise<void> {
   try {
-    await upstream.json2({ db, key, model, method: '_legacy_rpc_gateway_probe', body: new Map() }, origin);
+    await upstream.json2({ db: callDatabase(origin), key, model, method: '_legacy_rpc_gateway_probe', body: new Map() }, origin);
   } catch (err) {
     if (err instanceof LegacyError && isUnknownModel(err)) throw unknownModelError(model, series);
     // 403 for the private name: the model exists. Anything else is not ours to report here.
@@ -599,7 +598,7 @@ export async function bindObjectCall(
   const sig = resolved === modelAbsent ? undefined : resolved;
   const args = positionalArgs(unpacked.args, sig);
   if (args instanceof LegacyError) return args;
-  const named: NamedTarget = { db, uid, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' };
+  const named: NamedTarget = { uid, model, method, args: unpacked.args, kwargs, xmlrpc: call.dialect !== 'jsonrpc' };
   const request = sig ? requestFromSignature(sig, named, args) : requestFromFallback(named, args);
   return request instanceof LegacyError ? request : { model, method, body: request };
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { CallOrigin } from '../call.ts';
 import { LegacyError } from '../errors.ts';
 import type { Json2Call, Upstream } from '../upstream/index.ts';
 import type { Value } from '../value.ts';
 import { createRpcPolicy, policyTtlMs } from './rpc-policy.ts';
+import { testCallOrigin } from '../../test/support/call-origin.ts';
 
-const origin = { ip: '10.0.0.7', userAgent: 'Python-xmlrpc/3.11' } as CallOrigin;
+const origin = testCallOrigin({ ip: '10.0.0.7', userAgent: 'Python-xmlrpc/3.11', database: 'gw' });
 
 /** An upstream whose ir.module.module / ir.model answers are the given rows (or a thrown error). */
 function fakeUpstream(answers: { modules: Value | LegacyError; configs?: Record<string, string> }) {
@@ -46,7 +46,7 @@ describe('createRpcPolicy()', () => {
       },
     });
     const policy = createRpcPolicy({ upstream, serviceKeyFor: () => 'svc', log });
-    const refused = async (model: string, method: Value) => (await policy.refusal('gw', model, method, origin))?.message;
+    const refused = async (model: string, method: Value) => (await policy.refusal(model, method, origin))?.message;
     expect(await refused('res.partner', 'create')).toBe('RPC call on res.partner is not allowed');
     expect(await refused('res.partner', 'search')).toBeUndefined();
     expect(await refused('res.company', 'read')).toBe('RPC call on res.company is not allowed');
@@ -54,26 +54,26 @@ describe('createRpcPolicy()', () => {
     expect(await refused('res.currency', 'search')).toBe('RPC call on res.currency is not allowed');
     expect(await refused('res.lang', 'create')).toBeUndefined();
     expect(await refused('res.users', 'create')).toBeUndefined();
-    expect((await policy.refusal('gw', 'res.partner', 'create', origin))?.name).toBe('odoo.exceptions.UserError');
+    expect((await policy.refusal('res.partner', 'create', origin))?.name).toBe('odoo.exceptions.UserError');
   });
 
   it('reads nothing more while the module is not installed, and once per TTL', async () => {
     let t = 0;
     const { upstream, calls } = fakeUpstream({ modules: [] });
     const policy = createRpcPolicy({ upstream, serviceKeyFor: () => 'svc', log, now: () => t });
-    await Promise.all([policy.refusal('gw', 'res.partner', 'create', origin), policy.refusal('gw', 'res.partner', 'read', origin)]);
+    await Promise.all([policy.refusal('res.partner', 'create', origin), policy.refusal('res.partner', 'read', origin)]);
     t += policyTtlMs - 1;
-    expect(await policy.refusal('gw', 'res.partner', 'create', origin)).toBeUndefined();
+    expect(await policy.refusal('res.partner', 'create', origin)).toBeUndefined();
     expect(calls.map((c) => `${c.db} ${c.key} ${c.model}`)).toEqual(['gw svc ir.module.module']);
     t += 1;
-    await policy.refusal('gw', 'res.partner', 'create', origin);
+    await policy.refusal('res.partner', 'create', origin);
     expect(calls).toHaveLength(2);
   });
 
   it('applies nothing without a service key, asking Odoo nothing', async () => {
     const { upstream, calls } = fakeUpstream({ modules: installed, configs: { 'res.partner': '{"disable": ["all"]}' } });
     const policy = createRpcPolicy({ upstream, serviceKeyFor: () => undefined, log });
-    expect(await policy.refusal('gw', 'res.partner', 'create', origin)).toBeUndefined();
+    expect(await policy.refusal('res.partner', 'create', origin)).toBeUndefined();
     expect(calls).toEqual([]);
   });
 
@@ -83,9 +83,9 @@ describe('createRpcPolicy()', () => {
     const { upstream } = fakeUpstream({ modules: refused });
     let t = 0;
     const policy = createRpcPolicy({ upstream, serviceKeyFor: () => 'svc', log, now: () => t });
-    expect(await policy.refusal('gw', 'res.partner', 'create', origin)).toBeUndefined();
+    expect(await policy.refusal('res.partner', 'create', origin)).toBeUndefined();
     t += policyTtlMs;
-    expect(await policy.refusal('gw', 'res.partner', 'create', origin)).toBeUndefined();
+    expect(await policy.refusal('res.partner', 'create', origin)).toBeUndefined();
     expect(warnings).toHaveLength(1);
     expect(JSON.stringify(warnings)).not.toContain('svc');
   });
@@ -94,6 +94,6 @@ describe('createRpcPolicy()', () => {
     const down = new LegacyError('upstream_unavailable', { name: 'legacy_rpc_gateway.UpstreamError', message: 'connection refused' });
     const { upstream } = fakeUpstream({ modules: down });
     const policy = createRpcPolicy({ upstream, serviceKeyFor: () => 'svc', log });
-    await expect(policy.refusal('gw', 'res.partner', 'create', origin)).rejects.toBe(down);
+    await expect(policy.refusal('res.partner', 'create', origin)).rejects.toBe(down);
   });
 });

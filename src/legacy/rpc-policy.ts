@@ -12,7 +12,7 @@
  * at a time per database. Without a service key for the database the policy cannot be known and is
  * not applied; with one that may not read those models neither (logged once per database).
  */
-import type { CallOrigin } from '../call.ts';
+import { callDatabase, type CallOrigin } from '../call.ts';
 import { LegacyError, pythonError, userError } from '../errors.ts';
 import { parseJson } from '../json/index.ts';
 import type { Logger } from '../log.ts';
@@ -27,8 +27,11 @@ const maxDatabases = 1_000;
 const loadedStates = ['installed', 'to upgrade', 'to remove'];
 
 export interface RpcPolicy {
-  /** The fault the upstream's legacy `object` service raises for this call before running it, or undefined. */
-  refusal(db: string, model: string, method: Value, origin: CallOrigin): Promise<LegacyError | undefined>;
+  /**
+   * The fault the upstream's legacy `object` service raises for this call (its model and method, in
+   * its database: {@link callDatabase}) before running it, or undefined.
+   */
+  refusal(model: string, method: Value, origin: CallOrigin): Promise<LegacyError | undefined>;
 }
 
 export interface RpcPolicyOptions {
@@ -58,7 +61,9 @@ export function createRpcPolicy(options: RpcPolicyOptions): RpcPolicy {
     }
   };
 
-  async function read(db: string, key: string, origin: CallOrigin): Promise<Learned | undefined> {
+  /** Learns the policy of the call's database with its service key. */
+  async function read(key: string, origin: CallOrigin): Promise<Learned | undefined> {
+    const db = callDatabase(origin);
     const searchRead = (model: string, domain: Value[], fields: string[]) =>
       upstream.json2(
         {
@@ -100,7 +105,8 @@ export function createRpcPolicy(options: RpcPolicyOptions): RpcPolicy {
     return entry;
   }
 
-  async function policyOf(db: string, origin: CallOrigin): Promise<Learned | undefined> {
+  async function policyOf(origin: CallOrigin): Promise<Learned | undefined> {
+    const db = callDatabase(origin);
     const hit = learned.get(db);
     if (hit !== undefined && now() - hit.at < policyTtlMs) return hit;
     const key = serviceKeyFor(db);
@@ -108,15 +114,15 @@ export function createRpcPolicy(options: RpcPolicyOptions): RpcPolicy {
     if (key === undefined) return undefined;
     let pending = reading.get(db);
     if (pending === undefined) {
-      pending = read(db, key, origin).finally(() => reading.delete(db));
+      pending = read(key, origin).finally(() => reading.delete(db));
       reading.set(db, pending);
     }
     return pending;
   }
 
   return {
-    async refusal(db, model, method, origin) {
-      const policy = await policyOf(db, origin);
+    async refusal(model, method, origin) {
+      const policy = await policyOf(origin);
       const disable = policy?.disabled.get(model);
       if (disable === undefined || disable === null) return undefined;
       return contains(disable, 'all') || contains(disable, method) ? userError(`RPC call on ${model} is not allowed`) : undefined;

@@ -1,27 +1,16 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { callCaller, createCallValues, type CallCaller, type CallOrigin } from '../call.ts';
+import type { CallCaller, CallOrigin } from '../call.ts';
 import { createCallIdentities } from './call-identity.ts';
 import { runLoginIdCommand } from './login-id-command.ts';
+import { testCallOrigin } from '../../test/support/call-origin.ts';
 
 const secret = 'a state secret of at least 32 characters';
-const origin = (): CallOrigin => ({
-  host: '',
-  ip: '10.0.0.5',
-  proto: 'http',
-  userAgent: 'x',
-  requestId: 'r',
-  values: createCallValues(),
-  signal: new AbortController().signal,
-});
+const origin = (): CallOrigin => testCallOrigin({ ip: '10.0.0.5', userAgent: 'x', requestId: 'r' });
 
 /** A call whose legacy service named `caller`. */
-const calling = (caller: CallCaller): CallOrigin => {
-  const o = origin();
-  o.values.set(callCaller, caller);
-  return o;
-};
+const calling = (caller: CallCaller): CallOrigin => testCallOrigin({ ip: '10.0.0.5', userAgent: 'x', requestId: 'r', caller });
 
 /** The pseudonym identities keyed with `stateSecret` give `login`. */
 async function pseudonym(stateSecret: string | undefined, login: string): Promise<string | undefined> {
@@ -29,8 +18,9 @@ async function pseudonym(stateSecret: string | undefined, login: string): Promis
 }
 
 describe('the identity of a call', () => {
-  it('is none until a legacy service names the caller', () => {
+  it('is none until a legacy service names the caller: the database alone, named first, is no identity', () => {
     expect(createCallIdentities({ stateSecret: secret }).of(origin())).toBeUndefined();
+    expect(createCallIdentities({ stateSecret: secret }).of(calling({ database: 'gw' }))).toBeUndefined();
   });
 
   it('names a uid by its login once a login of that uid succeeded, or a web login passed through, and by `uid:` before', async () => {

@@ -4,7 +4,7 @@ import { parseJson } from '../json/index.ts';
 import type { DocBearerAnswer } from '../upstream/index.ts';
 import { createDiscoverySource, type FetchDoc } from './discovery.ts';
 import { modelAbsent, type MethodSignature } from './signature.ts';
-import { createCallValues } from '../call.ts';
+import { testCallOrigin } from '../../test/support/call-origin.ts';
 
 const ttlMs = 300_000;
 
@@ -141,15 +141,7 @@ describe('createDiscoverySource()', () => {
 
   it('passes the calling origin on to the fetch', async () => {
     const s = setup(modified('"e1"', {}));
-    const origin = {
-      host: 'erp.example.com',
-      ip: '10.0.0.1',
-      proto: 'https',
-      userAgent: 'py',
-      requestId: 'r1',
-      values: createCallValues(),
-      signal: new AbortController().signal,
-    };
+    const origin = testCallOrigin({ host: 'erp.example.com', ip: '10.0.0.1', proto: 'https', userAgent: 'py', requestId: 'r1' });
     await s.source.lookup('gw', 'x_custom.model', 'a', origin);
     expect(s.fetchDoc).toHaveBeenCalledWith('gw', 'x_custom.model', serviceKey, undefined, origin);
   });

@@ -9,7 +9,7 @@ import { createLogger } from '../log.ts';
 import type { DocBearerAnswer, DocBearerRequest, Upstream } from '../upstream/index.ts';
 import { createSignatureResolverFromConfig } from './from-config.ts';
 import type { MethodSignature } from './signature.ts';
-import { createCallValues } from '../call.ts';
+import { testCallOrigin } from '../../test/support/call-origin.ts';
 
 const key = '0123456789abcdef0123456789abcdef01234567';
 const dir = mkdtempSync(join(tmpdir(), 'gw-from-config-'));
@@ -107,15 +107,14 @@ describe('createSignatureResolverFromConfig()', () => {
     const upstream = upstreamAnswering(demoDoc);
     const resolver = createSignatureResolverFromConfig(loadConfig(['--service-key', key], {}), upstream, capturedLog().log);
     const client = new AbortController();
-    const origin = {
+    const origin = testCallOrigin({
       host: 'erp.example.com',
       ip: '10.1.1.1',
       proto: 'https',
       userAgent: 'py',
       requestId: 'r9',
-      values: createCallValues(),
       signal: client.signal,
-    };
+    });
     await resolver.resolve('gw', 'res.partner', 'action_gateway_demo', origin);
     const sent = upstream.docBearer.mock.calls[0]![1] as typeof origin;
     expect(sent).toMatchObject({ host: 'erp.example.com', ip: '10.1.1.1', requestId: 'r9' });

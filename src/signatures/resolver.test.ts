@@ -5,7 +5,7 @@ import { createSignatureResolver, type SignatureSource } from './resolver.ts';
 import type { MethodSignature } from './signature.ts';
 import { struct, type Struct, type Value } from '../value.ts';
 import { LegacyError } from '../errors.ts';
-import { createCallValues } from '../call.ts';
+import { testCallOrigin } from '../../test/support/call-origin.ts';
 
 function sourceOf(name: string, entries: Record<string, MethodSignature>): SignatureSource {
   return {
@@ -88,15 +88,7 @@ describe('createSignatureResolver() with discovery', () => {
 
   it("hands the calling origin and the caller's key to every source", async () => {
     const discovery = sourceOf('discovery', {});
-    const origin = {
-      host: 'h',
-      ip: '1.2.3.4',
-      proto: 'http',
-      userAgent: '',
-      requestId: 'r',
-      values: createCallValues(),
-      signal: new AbortController().signal,
-    };
+    const origin = testCallOrigin({ host: 'h', ip: '1.2.3.4', requestId: 'r' });
     await createSignatureResolver({ sources: [discovery] }).resolve('gw', 'res.partner', 'search', origin, 'k'.repeat(40));
     expect(discovery.lookup).toHaveBeenCalledWith('gw', 'res.partner', 'search', origin, 'k'.repeat(40));
   });

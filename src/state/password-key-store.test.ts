@@ -6,7 +6,6 @@ import {
   type PasswordRequest,
   type SharedPasswordKeys,
 } from '../credentials/password-keys.ts';
-import type { CallOrigin } from '../call.ts';
 import { badCredentials, isAnsweredFalse, isBadCredentials, mintRefusal } from '../credentials/refusals.ts';
 import { createLogger } from '../log.ts';
 import { keysUnder, redisTestScope, sharedRedisUrl, testPrefix } from '../../test/support/redis.ts';
@@ -15,6 +14,7 @@ import { createPasswordKeyStore } from './password-key-store.ts';
 import { createRedisLink } from './redis-link.ts';
 import { createReplicas } from './replicas.ts';
 import { createSealer } from './sealed.ts';
+import { testCallOrigin } from '../../test/support/call-origin.ts';
 
 const { redis, links, prefixes } = redisTestScope();
 
@@ -49,7 +49,7 @@ async function store(name: string, max = 100, prefix = testPrefix(name)) {
   return { s, prefix, link };
 }
 
-const req: PasswordRequest = { db: 'gw', login: 'demo', password: 'pw', origin: { ip: '127.0.0.1' } as CallOrigin };
+const req: PasswordRequest = { login: 'demo', password: 'pw', origin: testCallOrigin({ database: 'gw' }) };
 
 /**
  * Two replicas sharing one store prefix, a clock the test moves, and a key table on either: each

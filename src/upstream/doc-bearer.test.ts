@@ -1,20 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createCallValues, type CallOrigin } from '../call.ts';
 import { loadConfig } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import { fetchDocBearer } from './doc-bearer.ts';
 import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from './pool.ts';
+import { testCallOrigin } from '../../test/support/call-origin.ts';
 
 const config = loadConfig(['--upstream', 'http://odoo.test:8069'], {});
-const origin: CallOrigin = {
-  host: 'erp.example.com',
-  ip: '10.0.0.9',
-  proto: 'https',
-  userAgent: 'py/3',
-  requestId: 'r1',
-  values: createCallValues(),
-  signal: new AbortController().signal,
-};
+const origin = testCallOrigin({ host: 'erp.example.com', ip: '10.0.0.9', proto: 'https', userAgent: 'py/3', requestId: 'r1' });
 const key = 'a'.repeat(40);
 
 function httpAnswering(res: Partial<UpstreamResponse>) {

@@ -1,20 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { renderManagerPage } from '../../sim/manager/database-manager-page.ts';
-import { createCallValues, type CallOrigin } from '../call.ts';
 import { loadConfig } from '../config.ts';
 import { LegacyError } from '../errors.ts';
 import type { UpstreamHttp, UpstreamRequest, UpstreamResponse } from './pool.ts';
 import { createWebDatabaseClient, insecureManagerMemoryMs } from './web-database.ts';
+import { testCallOrigin } from '../../test/support/call-origin.ts';
 
-const origin: CallOrigin = {
-  host: 'gateway:8070',
-  ip: '10.0.0.7',
-  proto: 'http',
-  userAgent: 'py',
-  requestId: 'r',
-  values: createCallValues(),
-  signal: new AbortController().signal,
-};
+const origin = testCallOrigin({ host: 'gateway:8070', ip: '10.0.0.7', userAgent: 'py', requestId: 'r' });
 const config = loadConfig(['--upstream', 'http://odoo:8069', '--db-timeout', '900000'], {});
 const answer = (status: number, contentType: string, text: string, headers: Record<string, string> = {}): UpstreamResponse => ({
   status,

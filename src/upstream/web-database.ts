@@ -46,13 +46,14 @@ export interface WebDatabaseClient {
   forgetManager(): void;
   /**
    * Posts a form; resolves on the controller's redirect, rejects with the LegacyError its error
-   * page describes. `db` names the database the call is about (Host templates, error texts).
+   * page describes. `targetDatabase` names the database the form is about (Host templates, error
+   * texts): a `db` service call's argument, as the service serves no database of its own.
    */
-  submit(route: DatabaseRoute, fields: FormFields, db: string | undefined, origin: CallOrigin): Promise<void>;
-  /** `POST /web/database/backup`: the backup's bytes as they arrive, or the page's LegacyError. */
-  backup(fields: FormFields, db: string, origin: CallOrigin): Promise<AsyncIterable<Uint8Array>>;
-  /** `POST /web/database/restore` with the backup as the `backup_file` part. */
-  restore(fields: FormFields, file: FormFile, db: string, origin: CallOrigin): Promise<void>;
+  submit(route: DatabaseRoute, fields: FormFields, targetDatabase: string | undefined, origin: CallOrigin): Promise<void>;
+  /** `POST /web/database/backup` of `targetDatabase`: the backup's bytes as they arrive, or the page's LegacyError. */
+  backup(fields: FormFields, targetDatabase: string, origin: CallOrigin): Promise<AsyncIterable<Uint8Array>>;
+  /** `POST /web/database/restore` into `targetDatabase`, with the backup as the `backup_file` part. */
+  restore(fields: FormFields, file: FormFile, targetDatabase: string, origin: CallOrigin): Promise<void>;
   /**
    * Which database manager the upstream runs, told by what it serves: `modules-db` (saas-19.1 and
    * later: `/web/database/rename`, zip-only restore) where a GET of `/web/database/rename` answers

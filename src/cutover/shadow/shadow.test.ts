@@ -1,21 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createCallValues, type CallOrigin } from '../../call.ts';
 import { accessDenied } from '../../errors.ts';
 import { createLogger } from '../../log.ts';
 import type { LegacyEndpointAnswer, LegacyEndpointClient } from '../../upstream/index.ts';
 import type { CallOutcome, WireResponse } from '../../wire/response.ts';
 import { defaultShadowMethods } from './policy.ts';
 import { createShadow, type ShadowExchange, type ShadowResult, type ShadowSettings } from './shadow.ts';
+import { testCallOrigin } from '../../../test/support/call-origin.ts';
 
-const origin: CallOrigin = {
-  host: 'gw',
-  ip: '10.0.0.9',
-  proto: 'http',
-  userAgent: 'client/1',
-  requestId: 'r1',
-  values: createCallValues(),
-  signal: new AbortController().signal,
-};
+const origin = testCallOrigin({ host: 'gw', ip: '10.0.0.9', userAgent: 'client/1', requestId: 'r1' });
 const read: CallOutcome = { service: 'object', method: 'execute_kw', model: 'res.partner', modelMethod: 'read' };
 const body = JSON.stringify({
   jsonrpc: '2.0',

@@ -7,7 +7,7 @@ import { encodeResult } from './encode.ts';
 import { encodeError } from './fault.ts';
 import { badRequestPage, internalServerErrorPage, isJsonRpcContentType, unsupportedMediaTypePage } from './content-type.ts';
 import { createJsonRpcHandler } from './handler.ts';
-import { createCallValues } from '../../call.ts';
+import { testCallOrigin } from '../../../test/support/call-origin.ts';
 
 function corpus(id: string) {
   return JSON.parse(readFileSync(new URL(`../../../fixtures/conformance/cases/${id}.json`, import.meta.url), 'utf8'));
@@ -112,20 +112,7 @@ describe('createJsonRpcHandler()', () => {
       0xbf,
       ...new TextEncoder().encode('{"params":{"service":"common","method":"version","args":[]}}'),
     ]);
-    const res = await handle(
-      'application/json',
-      body,
-      {
-        host: '',
-        ip: '127.0.0.1',
-        proto: 'http',
-        userAgent: '',
-        requestId: 'r',
-        values: createCallValues(),
-        signal: new AbortController().signal,
-      },
-      () => undefined,
-    );
+    const res = await handle('application/json', body, testCallOrigin({ requestId: 'r' }), () => undefined);
     expect([res.status, res.body]).toEqual([400, badRequestPage('Invalid JSON data')]);
   });
 
@@ -134,33 +121,12 @@ describe('createJsonRpcHandler()', () => {
     ['[1]', 'Invalid JSON-RPC data'],
   ])("answers %j with a 400 whose body is only Odoo's description, %j", async (text, description) => {
     const handle = createJsonRpcHandler({ dispatch: () => Promise.reject(new Error('not reached')), maxDepth: 64 });
-    const res = await handle(
-      'application/json',
-      new TextEncoder().encode(text),
-      {
-        host: '',
-        ip: '127.0.0.1',
-        proto: 'http',
-        userAgent: '',
-        requestId: 'r',
-        values: createCallValues(),
-        signal: new AbortController().signal,
-      },
-      () => undefined,
-    );
+    const res = await handle('application/json', new TextEncoder().encode(text), testCallOrigin({ requestId: 'r' }), () => undefined);
     expect([res.status, res.contentType, res.body]).toEqual([400, 'text/html; charset=utf-8', description]);
   });
 
   describe('a lone surrogate Odoo cannot encode back', () => {
-    const origin = {
-      host: '',
-      ip: '127.0.0.1',
-      proto: 'http' as const,
-      userAgent: '',
-      requestId: 'r',
-      values: createCallValues(),
-      signal: new AbortController().signal,
-    };
+    const origin = testCallOrigin({ requestId: 'r' });
     const request = (args: string) =>
       new TextEncoder().encode(
         `{"jsonrpc":"2.0","method":"call","id":1,"params":{"service":"object","method":"execute_kw","args":${args}}}`,

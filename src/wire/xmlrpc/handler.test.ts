@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createCallValues, type CallOrigin, type LegacyCall } from '../../call.ts';
+import type { LegacyCall } from '../../call.ts';
 import { pythonError } from '../../errors.ts';
 import { PyFloat, type Value } from '../../value.ts';
 import type { CallOutcome } from '../response.ts';
 import { createXmlRpcHandler } from './handler.ts';
+import { testCallOrigin } from '../../../test/support/call-origin.ts';
 
-const origin: CallOrigin = {
-  host: 'h',
-  ip: '127.0.0.1',
-  proto: 'http',
-  userAgent: 't',
-  requestId: 'r',
-  values: createCallValues(),
-  signal: new AbortController().signal,
-};
+const origin = testCallOrigin({ host: 'h', userAgent: 't', requestId: 'r' });
 const request = (method: string, params: string) =>
   new TextEncoder().encode(
     `<?xml version='1.0'?>\n<methodCall>\n<methodName>${method}</methodName>\n<params>\n${params}</params>\n</methodCall>\n`,
