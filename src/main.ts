@@ -13,8 +13,10 @@ import { loadDemoSimulator } from './demo.ts';
 import { runLoginIdCommand } from './report/login-id-command.ts';
 import { createProcessLogger } from './log.ts';
 import { startGateway } from './server/gateway.ts';
+import { tuneJit } from './jit-tuning.ts';
 
 async function main(argv: string[]): Promise<void> {
+  tuneJit();
   if (argv[0] === 'hash-password') {
     await runHashPasswordCommand(process.stdin, process.stdout);
     return;
