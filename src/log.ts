@@ -82,7 +82,26 @@ const heldBytes = 4096;
  */
 export function stdoutDestination(flushIntervalMs: number, fd = 1): ReturnType<typeof pino.destination> {
   if (flushIntervalMs <= 0) return pino.destination({ dest: fd, sync: false });
-  return pino.destination({ dest: fd, sync: false, minLength: heldBytes, periodicFlush: flushIntervalMs });
+  const out = pino.destination({ dest: fd, sync: false, minLength: heldBytes });
+  // the flush is armed by a held line, not by a clock: an idle gateway does not wake to write nothing
+  // (sonic-boom's periodicFlush would, ten times a second)
+  let due: NodeJS.Timeout | undefined;
+  let closed = false;
+  out.once('close', () => (closed = true));
+  const flush = () => {
+    due = undefined;
+    if (!closed) out.flush();
+  };
+  const write = out.write.bind(out);
+  out.write = (line: string) => {
+    const taken = write(line);
+    if (due === undefined) {
+      due = setTimeout(flush, flushIntervalMs);
+      due.unref();
+    }
+    return taken;
+  };
+  return out;
 }
 
 /**
