@@ -60,4 +60,7 @@ HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8070)+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # SIGTERM starts the graceful shutdown (SHUTDOWN_GRACE); give `docker stop` at least 30 s (-t 30).
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/src/main.js"]
+# --no-memory-reducer: V8's idle-time GCs of the whole heap ran between an integration's calls and cost
+# about a third of the gateway's CPU per call (BENCHMARKS.md, issue #41); the heap still shrinks on
+# ordinary collections
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "--no-memory-reducer", "dist/src/main.js"]
