@@ -95,7 +95,10 @@ describe('package.json', () => {
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
 
   it('starts the compiled build, and runs from source only for development', () => {
-    expect(pkg.scripts.start).toBe('node dist/src/main.js');
+    // V8's memory reducer off, as the image runs it (BENCHMARKS.md, issue #41)
+    expect(pkg.scripts.start).toBe('node --no-memory-reducer dist/src/main.js');
+    const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
+    expect(dockerfile).toContain('ENTRYPOINT ["/usr/bin/tini", "--", "node", "--no-memory-reducer", "dist/src/main.js"]');
     expect(pkg.scripts.prestart).toBe('node scripts/build-if-stale.mjs');
     expect(pkg.scripts.dev).toBe('tsx src/main.ts');
   });
