@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../sim/index.ts';
 import { loadDemoSimulator, simulatorModuleUrl, type StartDemoSimulator } from './demo.ts';
+import { childGatewayEnv } from '../test/support/child-gateway.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -55,7 +56,7 @@ describe('--demo loads the simulator only when asked', () => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', 'src/main.ts', '--demo', '--port', '0', '--admin-port', '0', '--demo-port', String(port), '--log-level', 'warn'],
-      { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
+      { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: childGatewayEnv() },
     );
     try {
       let err = '';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { startGateway, type RunningGateway } from '../../src/server/gateway.ts';
@@ -102,6 +102,13 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 describe('passthrough request buffering', () => {
+  // a test counts the spool's descriptors: each starts with none left by the one before (a busy machine
+  // may still be closing the last answer's file when the next test begins, which made the count lie)
+  beforeEach(async () => {
+    await until(() => spoolDescriptors().length === 0);
+    expect(spoolDescriptors()).toEqual([]);
+  });
+
   it('a login body trickled byte by byte: the upstream is not contacted until the body is complete', async () => {
     const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { db: 'gw', login: 'admin', password: 'admin' } }));
     heads = 0;
@@ -162,15 +169,20 @@ describe('passthrough request buffering', () => {
     expect(JSON.parse((await upload.end()).text)).toEqual({ bytes: cap + 1 + 5000 });
     expect(received.at(-1)?.headers['content-length']).toBe(String(cap + 1 + 5000));
     expect(received.at(-1)?.headers['transfer-encoding']).toBeUndefined();
+    await until(() => spoolDescriptors().length === 0);
+    expect(spoolDescriptors()).toEqual([]);
   });
 
   it('a client that leaves while its body is spooled leaves no file and no descriptor behind', async () => {
     heads = 0;
     const upload = openUpload(`${gateway.url}/web/binary/upload`, { 'content-length': String(8 * cap) });
-    await upload.write(Buffer.alloc(2 * cap, 1));
-    await until(() => spoolDescriptors().length > 0);
-    expect(spoolDescriptors().length).toBe(1);
-    upload.abort();
+    try {
+      await upload.write(Buffer.alloc(2 * cap, 1));
+      await until(() => spoolDescriptors().length > 0);
+      expect(spoolDescriptors().length).toBe(1);
+    } finally {
+      upload.abort(); // a failure here must not leave its file open for the next test to count
+    }
     await until(() => spoolDescriptors().length === 0);
     expect(spoolDescriptors()).toEqual([]);
     expect(readdirSync(spoolDir)).toEqual([]);

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { childGatewayEnv } from '../../support/child-gateway.ts';
 
 const root = new URL('../../..', import.meta.url).pathname;
 
@@ -33,7 +34,9 @@ export async function startChildGateway(args: string[], nodeArgs: string[] = [],
     [...nodeArgs, '--import', 'tsx', 'src/main.ts', '--port', '0', '--admin-port', '0', '--log-format', 'json', ...args],
     {
       cwd: root,
-      env: { ...process.env, ...env },
+      // none of the gateway's settings from the run's environment (a REDIS_URL meant for the tests' own
+      // helpers made every child refuse to start): only what the test gives
+      env: { ...childGatewayEnv(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
