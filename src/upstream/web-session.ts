@@ -27,6 +27,7 @@ import {
 import { forwardedHeaders } from './forwarded-headers.ts';
 import type { UpstreamHttp, UpstreamResponse } from './pool.ts';
 import { LegacyError } from '../errors.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** An open web session. Its cookie follows Odoo's rotations (a new `session_id` on any answer). */
 export interface WebSession {
@@ -149,20 +150,10 @@ export function conflictWaitMs(tryNo: number, random: () => number = Math.random
   return random() * 100 * 2 ** (tryNo - 1);
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason once it aborts. */
+/** Resolves after `ms`, or rejects with the signal's own reason once it aborts (not Node's AbortError). */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const done = () => {
-      signal.removeEventListener('abort', stop);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', stop, { once: true });
+  return sleep(ms, undefined, { signal }).catch(() => {
+    throw signal.reason as Error;
   });
 }
 
