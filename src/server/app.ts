@@ -19,11 +19,12 @@ import { createXmlRpcHandler, encodeFault, formLimit, formTooLargePage } from '.
 import { logCall } from './access-log.ts';
 import { refusedBeforeContinue } from './expect-continue.ts';
 import { clientAddress } from './client-address.ts';
+import { nodeClientPresence, type ClientPresence } from './client-presence.ts';
 import { createDeadlines } from './deadline.ts';
 import { legacyRoute, rawPathOf } from './legacy-route.ts';
 import { lingeringAnswer } from './linger.ts';
 import { readBody, readIncomingBody } from './read-body.ts';
-import { headerRequestId, requestIdOf, requestIds } from './request-id.ts';
+import { headerRequestId, requestIdFor } from './request-id.ts';
 import { streamResponseBody, type StreamTarget } from './stream-body.ts';
 
 export interface AppDeps {
@@ -121,11 +122,11 @@ export function createApp({
         ip: address.ip,
         proto: address.proto,
         userAgent: c.req.header('user-agent') ?? '',
-        requestId: requestIdOf(c),
+        requestId: requestIdFor(c.req.header(headerRequestId)),
         traceContext,
         values,
       },
-      c.req.raw.signal,
+      clientPresence(c),
     );
     let last: CallOutcome | undefined;
     const onOutcome = (outcome: CallOutcome) => {
@@ -252,8 +253,6 @@ export function createApp({
       return respond(sent, origin, false, streamTarget(c, origin), isHttp10(c));
     };
 
-  app.on(['POST', 'OPTIONS'], ['/xmlrpc/2/:service', '/xmlrpc/:service'], requestIds());
-  app.use('/jsonrpc', requestIds());
   app.on(['POST', 'OPTIONS'], '/xmlrpc/2/:service', xmlrpc('xmlrpc2'));
   app.on(['POST', 'OPTIONS'], '/xmlrpc/:service', xmlrpc('xmlrpc1'));
   // werkzeug's 405 for another method on a route that exists; a path naming no service is no route
@@ -319,6 +318,13 @@ export function createApp({
   });
 
   return app;
+}
+
+/** The client behind the request: heard from the Node response when there is one (client-presence.ts). */
+function clientPresence(c: Context<Env>): ClientPresence | AbortSignal {
+  const incoming = c.env?.incoming;
+  const outgoing = c.env?.outgoing;
+  return incoming !== undefined && outgoing !== undefined ? nodeClientPresence(incoming, outgoing) : c.req.raw.signal;
 }
 
 /** True for an HTTP/1.0 request, which cannot read a chunked answer (RFC 9112 §6.1). */

@@ -5,9 +5,10 @@
  */
 import { callKey, type CallOrigin } from '../call.ts';
 import type { Dispatch } from '../legacy/dispatch.ts';
+import { signalClientPresence, type ClientPresence } from './client-presence.ts';
 
 /** The client's own signal behind a call (so a db call can drop the call timeout), and what `finish` clears. */
-const callDeadline = callKey<{ client: AbortSignal; cleanup?: () => void } | undefined>('deadline', undefined);
+const callDeadline = callKey<{ client: ClientPresence; cleanup?: () => void } | undefined>('deadline', undefined);
 
 /** The two deadlines, in milliseconds. */
 export interface DeadlineOptions {
@@ -48,29 +49,29 @@ export function createDeadlines({ callTimeoutMs, dbTimeoutMs, shutdown }: Deadli
      * One controller and one timer, cleared by {@link finish}: `AbortSignal.any` + `AbortSignal.timeout`
      * per call were ~5 % of a small call's CPU.
      */
-    origin(facts: Omit<CallOrigin, 'signal'>, client: AbortSignal): CallOrigin {
+    origin(facts: Omit<CallOrigin, 'signal'>, clientSide: AbortSignal | ClientPresence): CallOrigin {
+      const client = clientSide instanceof AbortSignal ? signalClientPresence(clientSide) : clientSide;
       const controller = new AbortController();
       const origin: CallOrigin = { ...facts, signal: controller.signal };
-      const deadline: { client: AbortSignal; cleanup?: () => void } = { client };
+      const deadline: { client: ClientPresence; cleanup?: () => void } = { client };
       origin.values.set(callDeadline, deadline);
-      if (client.aborted || shutdown?.aborted) {
-        controller.abort(client.aborted ? client.reason : shutdown?.reason);
+      if (client.gone || shutdown?.aborted) {
+        controller.abort(client.gone ? client.reason : shutdown?.reason);
         return origin;
       }
       running.add(controller);
-      const onClientGone = () => {
+      const stopListening = client.onGone(() => {
         clearTimeout(timer);
         controller.abort(client.reason);
-      };
+      });
       const timer = setTimeout(() => {
-        client.removeEventListener('abort', onClientGone);
+        stopListening();
         controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
       }, callTimeoutMs);
       timer.unref?.();
-      client.addEventListener('abort', onClientGone, { once: true });
       deadline.cleanup = () => {
         clearTimeout(timer);
-        client.removeEventListener('abort', onClientGone);
+        stopListening();
         running.delete(controller);
       };
       return origin;
@@ -88,7 +89,7 @@ export function createDeadlines({ callTimeoutMs, dbTimeoutMs, shutdown }: Deadli
         if (call.service !== 'db' || client === undefined) return inner(call, origin);
         return inner(call, {
           ...origin,
-          signal: AbortSignal.any([timeoutSignal(dbTimeoutMs), client, ...(shutdown === undefined ? [] : [shutdown])]),
+          signal: AbortSignal.any([timeoutSignal(dbTimeoutMs), client.signal(), ...(shutdown === undefined ? [] : [shutdown])]),
         });
       };
     },
