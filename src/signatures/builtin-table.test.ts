@@ -190,6 +190,24 @@ describe('lookupBuiltinSignature()', () => {
     expect(lookupBuiltinSignature(builtinTable, 'res.partner', 'search')?.params[0]?.name).toBe('domain');
   });
 
+  it('builds each signature of the frozen table once, frozen, per source; a clone is read live', () => {
+    const first = lookupBuiltinSignature(builtinTable, 'res.partner', 'search');
+    expect(lookupBuiltinSignature(builtinTable, 'res.partner', 'search')).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first?.params) && Object.isFrozen(first?.params[0])).toBe(true);
+    expect(() => (first?.params as unknown as unknown[]).push({ name: 'x' })).toThrow(TypeError);
+    // the same qualname for a model the table does not know is another object, with its own source
+    const generic = lookupBuiltinSignature(builtinTable, 'x_unknown.model', 'search');
+    expect([first?.source, generic?.source]).toEqual(['builtin', 'generic']);
+    expect(generic).not.toBe(first);
+    expect(generic?.params).toEqual(first?.params);
+    const clone: BuiltinTable = structuredClone(builtinTable);
+    const before = lookupBuiltinSignature(clone, 'res.partner', 'search');
+    clone.signatures['BaseModel.search']![1].reverse();
+    expect(lookupBuiltinSignature(clone, 'res.partner', 'search')?.params.map((p) => p.name)).toEqual(
+      [...(before?.params.map((p) => p.name) ?? [])].reverse(),
+    );
+  });
+
   it('gives the classmethods and staticmethods their declared parameters, marked', () => {
     for (const [qualname, { params }] of Object.entries(unboundMethods)) {
       const row = builtinTable.signatures[qualname];

@@ -49,9 +49,15 @@ interface TableIndex {
   generic: Map<string, string>;
   /** Filled per model on its first lookup: most processes see a few dozen of the 686. */
   models: Map<string, Map<string, string>>;
+  /**
+   * Signatures already built, by source and qualname, for a frozen table only (the generated one):
+   * its rows cannot change, so each is built once, not on every call (issue #41).
+   */
+  built: Map<string, MethodSignature> | undefined;
 }
 
-// Built once per table object; rows are still read live, so a swapped parameter takes effect.
+// Built once per table object; a table that is not frozen (a test's changed clone) has its rows
+// read live, so a swapped parameter takes effect.
 const indexes = new WeakMap<BuiltinTable, TableIndex>();
 
 function indexByMethod(qualnames: readonly string[]): Map<string, string> {
@@ -61,7 +67,7 @@ function indexByMethod(qualnames: readonly string[]): Map<string, string> {
 function tableIndex(table: BuiltinTable): TableIndex {
   let index = indexes.get(table);
   if (index === undefined) {
-    index = { generic: indexByMethod(table.generic), models: new Map() };
+    index = { generic: indexByMethod(table.generic), models: new Map(), built: Object.isFrozen(table.signatures) ? new Map() : undefined };
     indexes.set(table, index);
   }
   return index;
@@ -90,8 +96,28 @@ function paramFromRow([name, defaultText, kind]: ParamRow): Param {
  */
 export function lookupBuiltinSignature(table: BuiltinTable, model: string, method: string): MethodSignature | undefined {
   const known = modelIndex(table, model);
-  const qualname = known?.get(method) ?? tableIndex(table).generic.get(method);
+  const index = tableIndex(table);
+  const qualname = known?.get(method) ?? index.generic.get(method);
   if (qualname === undefined) return undefined;
+  if (index.built === undefined) return buildSignature(table, qualname, known !== undefined);
+  const key = `${known === undefined ? 'generic' : 'builtin'} ${qualname}`;
+  let sig = index.built.get(key);
+  if (sig === undefined) {
+    sig = buildSignature(table, qualname, known !== undefined);
+    if (sig === undefined) return undefined;
+    index.built.set(key, freezeSignature(sig));
+  }
+  return sig;
+}
+
+/** Frozen all the way down: one object serves every call, so none may change it. */
+function freezeSignature(sig: MethodSignature): MethodSignature {
+  for (const param of sig.params) Object.freeze(param);
+  Object.freeze(sig.params);
+  return Object.freeze(sig);
+}
+
+function buildSignature(table: BuiltinTable, qualname: string, known: boolean): MethodSignature | undefined {
   const row = table.signatures[qualname];
   if (row === undefined) return undefined;
   const unbound = Object.hasOwn(unboundMethods, qualname) ? unboundMethods[qualname] : undefined;
@@ -99,7 +125,7 @@ export function lookupBuiltinSignature(table: BuiltinTable, model: string, metho
     params: (unbound?.params ?? row[1]).map(paramFromRow),
     apiModel: row[0],
     qualname,
-    source: known === undefined ? 'generic' : 'builtin',
+    source: known ? 'builtin' : 'generic',
     ...(unbound === undefined ? {} : { binding: unbound.binding }),
   };
   return row[2] === true ? { ...sig, deprecated: true } : sig;
