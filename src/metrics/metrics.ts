@@ -5,7 +5,8 @@
  * whether Redis answers and the commands that failed. One registry per gateway, so tests can run
  * several in one process.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectProcessMetrics, type LoopActivity } from './event-loop-lag.ts';
 import type { Dialect } from '../call.ts';
 import { unknownOutcomeOf } from '../errors.ts';
 import type { CredentialEvents } from '../credentials/index.ts';
@@ -57,6 +58,8 @@ export interface GatewayMetrics {
   readonly redis: RedisLinkEvents;
   /** Reports `count()` as the in-flight requests gauge at each scrape. */
   trackInFlight(count: () => number): void;
+  /** Told when the first request starts and the last one ends: the event-loop lag is sampled in between. */
+  readonly loop: LoopActivity;
   /** A client cut off by `--send-timeout`, or a connection refused by `--max-connections`. */
   clientLimit(kind: 'send_timeout' | 'connection_cap'): void;
   /** Reports `count()` as the open client connections gauge at each scrape. */
@@ -86,18 +89,14 @@ export interface GatewayMetrics {
 }
 
 /** Creates the registry and its metrics; `processMetrics` adds prom-client's process and Node.js metrics. */
-/** Milliseconds between event-loop lag samples (`nodejs_eventloop_lag_*`). */
-export const eventLoopSampleMs = 100;
-
 export function createMetrics({
   processMetrics = true,
   redis = false,
 }: { processMetrics?: boolean; redis?: boolean } = {}): GatewayMetrics {
   const registers = [new Registry()];
   const [registry] = registers as [Registry];
-  // the event-loop lag is sampled every 100 ms, not prom-client's 10: its timer woke an idle gateway
-  // 100 times a second, most of the CPU an idle gateway spent (issue #41)
-  if (processMetrics) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: eventLoopSampleMs });
+  // the event-loop lag is sampled only while something is in flight (event-loop-lag.ts)
+  const loop = processMetrics ? collectProcessMetrics(registry) : undefined;
 
   const callLabels = ['dialect', 'service', 'method', 'outcome'] as const;
   const calls = new Counter({
@@ -378,6 +377,7 @@ export function createMetrics({
     trackInFlight(count) {
       inFlight = count;
     },
+    loop: loop ?? { busy() {}, idle() {} },
     clientLimit(kind) {
       (kind === 'send_timeout' ? sendTimeouts : connectionsRefused).inc();
     },

@@ -63,6 +63,27 @@ export function createClientGuard({
   const overCap = new WeakSet<Duplex>();
   const watched = new Map<ServerResponse, Watched>();
   let sweep: NodeJS.Timeout | undefined;
+  let attached = false;
+  const sweepMs = Math.max(25, Math.min(1000, Math.floor(sendTimeoutMs / 4)));
+
+  /**
+   * The sweep runs only while answers are watched: an idle gateway's timer woke it every second
+   * for nothing (issue #41).
+   */
+  function watch(res: ServerResponse, w: Watched) {
+    watched.set(res, w);
+    if (sweep === undefined && attached) {
+      sweep = setInterval(() => check(performance.now()), sweepMs);
+      sweep.unref();
+    }
+  }
+  function unwatch(res: ServerResponse) {
+    watched.delete(res);
+    if (watched.size === 0 && sweep !== undefined) {
+      clearInterval(sweep);
+      sweep = undefined;
+    }
+  }
 
   /** Bytes of this socket the kernel accepted: dispatched minus what still waits in libuv's queue. */
   function acceptedBytes(socket: Socket): number {
@@ -83,7 +104,7 @@ export function createClientGuard({
         w.accepted = accepted;
         w.since = now;
       } else if (now - w.since >= sendTimeoutMs) {
-        watched.delete(res);
+        unwatch(res);
         onSendTimeout();
         socket.destroy();
       }
@@ -102,12 +123,11 @@ export function createClientGuard({
           socket.once('close', () => clearTimeout(timer));
         }
       });
+      attached = true;
       server.on('request', (_req, res: ServerResponse) => {
-        watched.set(res, { accepted: res.socket === null ? 0 : acceptedBytes(res.socket), since: performance.now() });
-        res.once('close', () => watched.delete(res));
+        watch(res, { accepted: res.socket === null ? 0 : acceptedBytes(res.socket), since: performance.now() });
+        res.once('close', () => unwatch(res));
       });
-      sweep = setInterval(() => check(performance.now()), Math.max(25, Math.min(1000, Math.floor(sendTimeoutMs / 4))));
-      sweep.unref();
     },
     refuses: (socket) => socket != null && overCap.has(socket),
     refusal() {
@@ -125,7 +145,9 @@ export function createClientGuard({
       return open;
     },
     close() {
+      attached = false;
       if (sweep !== undefined) clearInterval(sweep);
+      sweep = undefined;
     },
   };
 }

@@ -163,7 +163,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
     report,
   });
   const passthroughClient = createPassthroughClient(config);
-  const inFlight = createInFlight();
+  const inFlight = createInFlight(metrics.loop);
   // aborted when the shutdown grace period is over: calls still running answer a fault
   const shutdown = new AbortController();
   // its own connections: slow legacy calls filling their pool do not make the replica unready

@@ -84,3 +84,19 @@ describe('createInFlight()', () => {
     expect([started.shouldKeepAlive, waiting.shouldKeepAlive, late.shouldKeepAlive]).toEqual([true, false, false]);
   });
 });
+
+describe('createInFlight(activity)', () => {
+  it('tells the activity when the first request starts and when the last one ends, once each', () => {
+    const heard: string[] = [];
+    const inFlight = createInFlight({ busy: () => heard.push('busy'), idle: () => heard.push('idle') });
+    const [a, b] = [new EventEmitter(), new EventEmitter()] as unknown as ServerResponse[];
+    inFlight.trackResponse(a!);
+    inFlight.trackResponse(b!);
+    a!.emit('close');
+    expect(heard).toEqual(['busy']);
+    b!.emit('close');
+    expect(heard).toEqual(['busy', 'idle']);
+    inFlight.trackResponse(new EventEmitter() as unknown as ServerResponse);
+    expect(heard).toEqual(['busy', 'idle', 'busy']);
+  });
+});

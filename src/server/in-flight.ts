@@ -25,8 +25,11 @@ export interface InFlight {
   closeTunnels(): void;
 }
 
-/** Creates an empty tracker. */
-export function createInFlight(): InFlight {
+/**
+ * Creates an empty tracker. `activity` hears when the first request starts and the last one ends
+ * (the event-loop lag is sampled in between: metrics/event-loop-lag.ts).
+ */
+export function createInFlight(activity?: { busy(): void; idle(): void }): InFlight {
   const responses = new Set<ServerResponse>();
   const tunnels = new Set<Duplex>();
   const idleWaiters = new Set<() => void>();
@@ -39,11 +42,14 @@ export function createInFlight(): InFlight {
 
   return {
     trackResponse(res) {
+      if (responses.size === 0) activity?.busy();
       responses.add(res);
       if (draining) closeAfter(res);
       res.once('close', () => {
         responses.delete(res);
-        if (responses.size === 0) for (const wake of idleWaiters) wake();
+        if (responses.size > 0) return;
+        activity?.idle();
+        for (const wake of idleWaiters) wake();
       });
     },
     trackTunnel(socket) {
