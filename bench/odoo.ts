@@ -49,6 +49,7 @@ import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort } from './free-port.ts';
+import { startFlags } from './start-flags.ts';
 
 const { values } = parseArgs({
   options: {
@@ -192,10 +193,10 @@ async function startGateway(name: string, extra: string[] = [], dir = root, upst
   const url = `http://127.0.0.1:${port}`;
   return startProcess(
     name,
-    // as `npm start` and the image run it (package.json); a --vs-dir build as its own checkout ran it
+    // with the node flags of that checkout's own `npm start` (which the image runs too)
     [
       process.execPath,
-      ...(dir === root ? ['--no-memory-reducer'] : []),
+      ...startFlags(dir),
       'dist/src/main.js',
       '--upstream',
       upstream,

@@ -11,16 +11,27 @@
  * gateway pays a connection per call and idles between calls at concurrency 1 (issue #41).
  * `--vs-dir DIR` profiles the build in another checkout instead (before/after a change).
  *
+ * `--perf` samples with Linux `perf` (`perf record -e cpu-clock -g`, all the gateway's threads, kernel
+ * included) instead of V8's profiler: only time on a CPU is counted, where V8's profiler samples the
+ * main thread's wall time and so charges the waits after each socket write to `writev` on a busy
+ * machine (issue #41). The gateway then runs with `--perf-basic-prof --interpreted-frames-native-stack`,
+ * so JavaScript frames carry their file, interpreted ones included. Needs `perf` (Debian's
+ * `linux-perf`) and root or `kernel.perf_event_paranoid` ≤ 1.
+ *
+ * `--warm-up N` (default 1,000) calls are answered before anything is measured, so the figures are
+ * V8's optimized code, as in steady use (bench:odoo does the same).
+ *
  *   npm run bench:profile -- [--rows 1] [--calls 20000] [--concurrency 16] [--top 40] [--dir /tmp/gateway-prof]
- *                            [--closing-delay MS] [--vs-dir DIR] [--log-level warn]
+ *                            [--closing-delay MS] [--vs-dir DIR] [--log-level warn] [--perf] [--warm-up N]
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { freePort } from './free-port.ts';
+import { startFlags } from './start-flags.ts';
 
 const { values } = parseArgs({
   options: {
@@ -34,6 +45,10 @@ const { values } = parseArgs({
     'vs-dir': { type: 'string' },
     // the gateway's own default is `info` (an access-log line per call), as bench:odoo runs it
     'log-level': { type: 'string', default: 'warn' },
+    perf: { type: 'boolean', default: false },
+    'warm-up': { type: 'string', default: '1000' },
+    // extra node flags for the gateway (e.g. --node-arg=--trace-deopt; its stdout is kept in --dir)
+    'node-arg': { type: 'string', multiple: true, default: [] },
   },
 });
 const root = new URL('..', import.meta.url);
@@ -68,7 +83,11 @@ const parts: [string, RegExp][] = [
     /node_modules\/(hono|@hono)\/|src\/server\/|node:_http_server|node:_http_outgoing|node:_http_incoming/,
   ],
   ['timers and microtasks', /node:internal\/timers|^processTicksAndRejections$|^runMicrotasks$/],
-  ['GC', /^\(garbage collector\)$/],
+  // V8's profiler names it; under perf, the collector's own C++ frames (helper threads included)
+  [
+    'GC',
+    /^\(garbage collector\)$|v8::internal::(Heap|Scaveng|MarkCompact|MinorMarkSweep|MinorMC|Sweeper|Concurrent|Marking|IncrementalMarking|MemoryAllocator|GCTracer)/,
+  ],
 ];
 
 interface ProfileNode {
@@ -114,12 +133,16 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+  const profiler = values.perf
+    ? // V8's own log goes into --dir, not the gateway's working directory
+      ['--perf-basic-prof', '--interpreted-frames-native-stack', '--no-logfile-per-isolate', `--logfile=${values.dir}/v8.log`]
+    : ['--cpu-prof', '--cpu-prof-dir', values.dir];
   const gw = spawn(
     process.execPath,
     [
-      '--cpu-prof',
-      '--cpu-prof-dir',
-      values.dir,
+      ...profiler,
+      ...startFlags(gatewayDir),
+      ...values['node-arg'],
       'dist/src/main.js',
       '--upstream',
       upstream,
@@ -132,7 +155,7 @@ async function main(): Promise<void> {
     ],
     {
       cwd: gatewayDir,
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', openSync(`${values.dir}/gateway.out`, 'w'), 'inherit'],
     },
   );
   const url = `http://127.0.0.1:${port}`;
@@ -169,7 +192,10 @@ async function main(): Promise<void> {
   };
   let next = 0;
   const calls = Number(values.calls);
-  for (let i = 0; i < 50; i++) await one(); // warm-up: key, signature, connections
+  // warm-up: key, signature, connections, and V8's optimized code
+  for (let i = 0; i < Number(values['warm-up']); i++) await one();
+  const recorder = values.perf ? await startPerf(gw.pid!) : undefined;
+  const outFrom = statSync(`${values.dir}/gateway.out`).size;
   const ticksBefore = processTicks(gw.pid!);
   // V8's profile timestamps are CLOCK_MONOTONIC µs, as hrtime is in every process: the window of the
   // measured calls, so start-up and warm-up stay out of the table by part
@@ -187,11 +213,19 @@ async function main(): Promise<void> {
       .map((x) => x.toFixed(1))
       .join(' ')}`,
   );
+  await recorder?.stop();
+  console.log(
+    `gateway stdout: ${values.dir}/gateway.out, the measured calls' bytes ${outFrom}–${statSync(`${values.dir}/gateway.out`).size}`,
+  );
   await pool.close();
   gw.kill('SIGTERM');
   await once(gw, 'exit');
   sim.kill('SIGTERM');
   double?.kill('SIGTERM');
+  if (recorder !== undefined) {
+    printPerfProfile(gw.pid!, calls, cpuPerCall);
+    return;
+  }
 
   const file = readdirSync(values.dir).find((n) => n.endsWith('.cpuprofile'));
   if (file === undefined) throw new Error('no profile written');
@@ -262,6 +296,129 @@ async function main(): Promise<void> {
   for (const [k, us] of [...byPart].sort((a, b) => b[1] - a[1]))
     console.log(`| ${k} | ${((us / busy) * 100).toFixed(1)} % | ${((us / busy) * cpuPerCall).toFixed(0)} |`);
   console.log(`\nBy file:\n${show(files)}\n\nBy function:\n${show(fn)}`);
+}
+
+/** `perf record` on the gateway's threads, from now until `stop()`. */
+async function startPerf(pid: number): Promise<{ stop: () => Promise<void> }> {
+  const rec = spawn('perf', ['record', '-q', '-e', 'cpu-clock', '-F', '1999', '-g', '-p', String(pid), '-o', `${values.dir}/perf.data`], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await new Promise((r) => setTimeout(r, 500)); // perf attaches to every thread before the window opens
+  if (rec.exitCode !== null) throw new Error('perf record failed to start (is linux-perf installed, and are we root?)');
+  return {
+    async stop() {
+      rec.kill('SIGINT');
+      await once(rec, 'exit');
+    },
+  };
+}
+
+/**
+ * A resolver of JavaScript code addresses from V8's perf map (`/tmp/perf-<pid>.map`). V8 appends a
+ * line for every piece of code it makes, and reuses the addresses of code it collected, so one
+ * address can have several lines; perf keeps the first, which names module start-up code long gone.
+ * The last line that covers an address is the code that ran there during the window.
+ */
+function perfMapResolver(pid: number): (ip: bigint) => string | undefined {
+  const entries = readFileSync(`/tmp/perf-${pid}.map`, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l, order) => {
+      const [start, size, ...name] = l.split(' ');
+      return { start: BigInt(`0x${start}`), end: BigInt(`0x${start}`) + BigInt(`0x${size}`), order, name: name.join(' ') };
+    })
+    .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+  const longest = entries.reduce((m, e) => (e.end - e.start > m ? e.end - e.start : m), 0n);
+  return (ip) => {
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (entries[mid]!.start <= ip) lo = mid + 1;
+      else hi = mid;
+    }
+    let best: (typeof entries)[number] | undefined;
+    for (let i = lo - 1; i >= 0 && entries[i]!.start > ip - longest; i--) {
+      const e = entries[i]!;
+      if (ip < e.end && (best === undefined || e.order > best.order)) best = e;
+    }
+    return best?.name;
+  };
+}
+
+/**
+ * The on-CPU samples by part (the first frame up each stack that belongs to one, as above), by
+ * source file and by function. A JavaScript frame's symbol names its function and file
+ * (`--perf-basic-prof`); a frame in V8's own builtins or in the kernel is charged to the part whose
+ * JavaScript called it, and to itself in the file and function tables. Samples on V8's helper
+ * threads are the optimizing compiler's or the collector's.
+ */
+function printPerfProfile(pid: number, calls: number, cpuPerCall: number): void {
+  const script = execFileSync('perf', ['script', '-i', `${values.dir}/perf.data`, '-F', 'tid,ip,sym,dso'], {
+    maxBuffer: 1 << 30,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).toString();
+  const resolve = perfMapResolver(pid);
+  const gc = parts.find(([k]) => k === 'GC')![1];
+  const byPart = new Map<string, number>();
+  const files = new Map<string, number>();
+  const fn = new Map<string, number>();
+  const add = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+  let samples = 0;
+  for (const block of script.split('\n\n')) {
+    const lines = block.split('\n').filter((l) => l.trim() !== '');
+    if (lines.length < 2) continue;
+    samples++;
+    const tid = Number(lines[0]!.trim().split(/\s+/)[0]);
+    // `ip symbol+offset (dso)`, leaf first
+    const frames = lines.slice(1).map((l) => {
+      const m = /^\s*([0-9a-f]+)\s+(.*?)(?:\+0x[0-9a-f]+)?\s+\((.*)\)$/.exec(l);
+      if (m === null) return { sym: l.trim(), dso: '' };
+      const [, ip, sym, dso] = m as unknown as [string, string, string, string];
+      return { sym: dso.includes('/perf-') ? (resolve(BigInt(`0x${ip}`)) ?? sym) : sym, dso };
+    });
+    const leaf = frames[0]!;
+    const file = /(?:file:\/\/\S*?\/(?:dist|node_modules|bench)\/\S+?|node:\S+?)(?::\d+){1,2}$/.exec(leaf.sym)?.[0];
+    add(
+      files,
+      file !== undefined
+        ? file.replace(/^file:\/\/.*?\/(dist|node_modules|bench)\//, '$1/').replace(/(:\d+)+$/, '')
+        : leaf.dso.includes('kernel')
+          ? '(kernel)'
+          : leaf.dso.includes('libc')
+            ? '(libc)'
+            : /^(Builtins?_|BytecodeHandler|Stub|InterpreterEntryTrampoline)/.test(leaf.sym)
+              ? '(V8 builtins)'
+              : leaf.dso.endsWith('/node')
+                ? '(node and V8, C++)'
+                : leaf.dso || '(unknown)',
+    );
+    add(fn, leaf.sym.replace(/file:\/\/\S*?\/(dist|node_modules|bench)\//, '$1/').slice(0, 140));
+    let part: string | undefined;
+    if (tid !== pid)
+      part = frames.some((f) => /compiler|Turbofan|Pipeline|Maglev|OptimizingCompile/i.test(f.sym))
+        ? 'V8 optimizing compiler (helper threads)'
+        : frames.some((f) => gc.test(f.sym))
+          ? 'GC'
+          : 'helper threads (other)';
+    for (const f of frames) {
+      if (part !== undefined) break;
+      part = parts.find(([, re]) => re.test(f.sym))?.[0];
+    }
+    add(byPart, part ?? 'other (Node internals, V8, kernel outside any part)');
+  }
+  const show = (m: Map<string, number>) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, Number(values.top))
+      .map(([k, n]) => `${((n / samples) * 100).toFixed(1).padStart(5)} %  ${String(n).padStart(6)}  ${k}`)
+      .join('\n');
+  console.log(`on-CPU samples (perf, cpu-clock at 1,999 Hz, all threads): ${samples}, ${(samples / calls).toFixed(1)} per call\n`);
+  console.log('By part (share of on-CPU samples; µs per call = share × process CPU per call):');
+  console.log('| part | share | µs per call |\n|---|---:|---:|');
+  for (const [k, n] of [...byPart].sort((a, b) => b[1] - a[1]))
+    console.log(`| ${k} | ${((n / samples) * 100).toFixed(1)} % | ${((n / samples) * cpuPerCall).toFixed(0)} |`);
+  console.log(`\nBy file (self):\n${show(files)}\n\nBy function (self):\n${show(fn)}`);
 }
 
 main().then(
