@@ -49,7 +49,7 @@ import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort } from './free-port.ts';
-import { startFlags } from './start-flags.ts';
+import { gatewayArgs, startFlags } from './gateway-command.ts';
 
 const { values } = parseArgs({
   options: {
@@ -194,18 +194,7 @@ async function startGateway(name: string, extra: string[] = [], dir = root, upst
   return startProcess(
     name,
     // with the node flags of that checkout's own `npm start` (which the image runs too)
-    [
-      process.execPath,
-      ...startFlags(dir),
-      'dist/src/main.js',
-      '--upstream',
-      upstream,
-      '--port',
-      String(port),
-      '--admin-port',
-      '0',
-      ...extra,
-    ],
+    [process.execPath, ...gatewayArgs(startFlags(dir), upstream, port, extra)],
     `${url}/livez`,
     url,
     dir,

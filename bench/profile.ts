@@ -31,7 +31,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { freePort } from './free-port.ts';
-import { startFlags } from './start-flags.ts';
+import { gatewayArgs, startFlags } from './gateway-command.ts';
 
 const { values } = parseArgs({
   options: {
@@ -139,20 +139,7 @@ async function main(): Promise<void> {
     : ['--cpu-prof', '--cpu-prof-dir', values.dir];
   const gw = spawn(
     process.execPath,
-    [
-      ...profiler,
-      ...startFlags(gatewayDir),
-      ...values['node-arg'],
-      'dist/src/main.js',
-      '--upstream',
-      upstream,
-      '--port',
-      String(port),
-      '--admin-port',
-      '0',
-      '--log-level',
-      values['log-level'],
-    ],
+    gatewayArgs([...profiler, ...startFlags(gatewayDir), ...values['node-arg']], upstream, port, ['--log-level', values['log-level']]),
     {
       cwd: gatewayDir,
       stdio: ['ignore', openSync(`${values.dir}/gateway.out`, 'w'), 'inherit'],

@@ -33,6 +33,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startSimulator } from '../sim/index.ts';
 import { freePort } from './free-port.ts';
+import { gatewayArgs } from './gateway-command.ts';
 import { writeBenchSection } from './bench-section.ts';
 
 const { values } = parseArgs({
@@ -85,20 +86,7 @@ interface GatewayProcess {
 
 async function startGateway(upstream: string, extra: string[] = [], nodeArgs: string[] = []): Promise<GatewayProcess> {
   const port = await freePort();
-  const args = [
-    ...nodeArgs,
-    'dist/src/main.js',
-    '--upstream',
-    upstream,
-    '--port',
-    String(port),
-    '--admin-port',
-    '0',
-    '--log-level',
-    'warn',
-    ...values['gateway-arg'],
-    ...extra,
-  ];
+  const args = gatewayArgs(nodeArgs, upstream, port, ['--log-level', 'warn', ...values['gateway-arg'], ...extra]);
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {

@@ -13,3 +13,11 @@ export function startFlags(dir: string): string[] {
   const to = words.indexOf('dist/src/main.js');
   return from >= 0 && to > from ? words.slice(from + 1, to) : [];
 }
+
+/**
+ * The arguments after `node` that start a benchmark's gateway: `nodeFlags`, the compiled gateway in
+ * front of `upstream` on `port`, its admin port on any free one, then `extra` gateway settings.
+ */
+export function gatewayArgs(nodeFlags: string[], upstream: string, port: number, extra: string[] = []): string[] {
+  return [...nodeFlags, 'dist/src/main.js', '--upstream', upstream, '--port', String(port), '--admin-port', '0', ...extra];
+}
