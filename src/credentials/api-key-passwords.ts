@@ -6,6 +6,7 @@
 import { callDatabase, type CallOrigin } from '../call.ts';
 import { accessDenied } from '../errors.ts';
 import type { Upstream } from '../upstream/index.ts';
+import type { Value } from '../value.ts';
 import type { CredentialCache } from './cache.ts';
 import { checkKeyForUid, isUnauthorized, loginOfUid, uidOfKey } from './passthrough.ts';
 import { badCredentials } from './refusals.ts';
@@ -26,6 +27,8 @@ export interface ApiKeyPasswordDeps {
    * refused.
    */
   beforeCheck?: (who: { uid?: number | bigint; login?: string }, origin: CallOrigin) => Promise<void> | void;
+  /** Hears the `context_get` answer a key check read, with the call's database and the key. */
+  onKeyContext?: (db: string, key: string, context: Value) => void;
 }
 
 /** Object calls and `authenticate` for key-shaped passwords, in the call's database ({@link callDatabase}). */
@@ -42,12 +45,15 @@ export function createApiKeyPasswords({
   authenticateCache,
   cacheKey,
   beforeCheck = () => undefined,
+  onKeyContext,
 }: ApiKeyPasswordDeps): ApiKeyPasswords {
+  const heard = (key: string, origin: CallOrigin) =>
+    onKeyContext === undefined ? undefined : (context: Value) => onKeyContext(callDatabase(origin), key, context);
   async function checkedSlot(uid: number | bigint, key: string, origin: CallOrigin): Promise<string> {
     const slot = cacheKey(callDatabase(origin), 'uid', String(uid), key);
     await cache.resolve(slot, async () => {
       await beforeCheck({ uid }, origin);
-      await checkKeyForUid(upstream, uid, key, origin);
+      await checkKeyForUid(upstream, uid, key, origin, heard(key, origin));
       return { uid };
     });
     return slot;
@@ -75,7 +81,7 @@ export function createApiKeyPasswords({
       const slot = cacheKey(callDatabase(origin), 'login', login, key);
       const checked = await authenticateCache.resolve(slot, async () => {
         await beforeCheck({ login }, origin);
-        const uid = await uidOfKey(upstream, key, origin);
+        const uid = await uidOfKey(upstream, key, origin, heard(key, origin));
         if (uid === undefined || (await loginOfUid(upstream, uid, key, origin)) !== login) throw badCredentials();
         return { uid };
       });

@@ -5,6 +5,7 @@
  * mints (step 3, the key exchange). Object calls find the login of their uid first (step 4). Failed
  * logins are throttled (step 5).
  */
+import type { Value } from '../value.ts';
 import { callDatabase, type CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { accessDenied } from '../errors.ts';
@@ -86,6 +87,11 @@ export interface CredentialsOptions {
   shared?: SharedCredentials;
   /** The databases' base URLs, shared with the passthrough's web logins; absent: a table of its own. */
   baseUrls?: BaseUrls;
+  /**
+   * Hears the `res.users/context_get` answer a key-shaped password was checked with (its database and
+   * key): the caller's language, which the object service would otherwise ask for again.
+   */
+  onKeyContext?: (db: string, key: string, context: Value) => void;
 }
 
 /** A bearer refusal reaching the client is Odoo's AccessDenied (fault 3). */
@@ -127,6 +133,7 @@ export function createCredentials(config: Config, upstream: Upstream, options: C
     beforeCheck: (who, origin) => {
       return throttle.check(throttleKey(origin, who.login ?? apiKeyThrottleName(callDatabase(origin), who.uid as number | bigint)));
     },
+    ...(options.onKeyContext === undefined ? {} : { onKeyContext: options.onKeyContext }),
   });
   const throttle = countedThrottle(
     createThrottle({

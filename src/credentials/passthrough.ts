@@ -17,8 +17,16 @@ export function isUnauthorized(err: unknown): boolean {
   return err instanceof LegacyError && err.name === unauthorizedName;
 }
 
-/** The uid owning `key` in the call's database, or `undefined` when the upstream refuses the key (401). */
-export async function uidOfKey(upstream: Upstream, key: string, origin: CallOrigin): Promise<number | bigint | undefined> {
+/**
+ * The uid owning `key` in the call's database, or `undefined` when the upstream refuses the key (401).
+ * `onContext` hears the `context_get` answer it read the uid from (its `lang` is the caller's language).
+ */
+export async function uidOfKey(
+  upstream: Upstream,
+  key: string,
+  origin: CallOrigin,
+  onContext?: (context: Value) => void,
+): Promise<number | bigint | undefined> {
   let result: Value;
   try {
     result = await upstream.json2({ db: callDatabase(origin), key, model: 'res.users', method: 'context_get', body: new Map() }, origin);
@@ -26,6 +34,7 @@ export async function uidOfKey(upstream: Upstream, key: string, origin: CallOrig
     if (isUnauthorized(err)) return undefined;
     throw err;
   }
+  onContext?.(result);
   const uid = isStruct(result) ? result.get('uid') : undefined;
   if (uid === undefined || !isInt(uid)) throw accessDenied();
   return uid;
@@ -36,8 +45,14 @@ export async function uidOfKey(upstream: Upstream, key: string, origin: CallOrig
  * does not exist at all is the MissingError Odoo raises while loading that user (corpus
  * err-wrong-uid-xmlrpc2).
  */
-export async function checkKeyForUid(upstream: Upstream, uid: number | bigint, key: string, origin: CallOrigin): Promise<void> {
-  const owner = await uidOfKey(upstream, key, origin);
+export async function checkKeyForUid(
+  upstream: Upstream,
+  uid: number | bigint,
+  key: string,
+  origin: CallOrigin,
+  onContext?: (context: Value) => void,
+): Promise<void> {
+  const owner = await uidOfKey(upstream, key, origin, onContext);
   if (owner === undefined) throw badCredentials();
   if (BigInt(owner) === BigInt(uid)) return;
   // uid 0 is no user Odoo loads (`not uid` refuses it first): Access Denied, not a MissingError.

@@ -12,6 +12,7 @@ import { createCommonService } from '../legacy/common.ts';
 import { createDbService } from '../legacy/db.ts';
 import { createDispatch } from '../legacy/dispatch.ts';
 import { bindObjectCall, createObjectService, boundJson2Body } from '../legacy/object.ts';
+import { createLegacyLang } from '../legacy/legacy-lang.ts';
 import { createRpcPolicy } from '../legacy/rpc-policy.ts';
 import { createVersionCache } from '../legacy/version-cache.ts';
 import type { Logger } from '../log.ts';
@@ -92,8 +93,11 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   // A bad --credentials-file stops the start here.
   // one table for the gateway's own logins and the passed-through ones (passthrough-login.ts)
   const baseUrls = createBaseUrls({ upstream, serviceKeys: config.serviceKey, upstreamUrl: config.upstream });
+  // the caller's language for object calls; a key check's context_get already answers it
+  const legacyLang = createLegacyLang(upstream);
   const credentials = createCredentials(config, upstream, {
     log,
+    onKeyContext: legacyLang.remember,
     baseUrls,
     events: countedAsRefusals(metrics),
     ...clock,
@@ -115,6 +119,7 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
     object: createObjectService({
       upstream,
       credentials,
+      legacyLang,
       signatures,
       successors,
       series: versions.serie,

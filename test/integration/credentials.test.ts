@@ -97,16 +97,19 @@ describe('object calls with an API key', () => {
     await search(2, key);
     await search(2, key);
     await search(2, key);
-    // the key's check, and the user's language for the call's Accept-Language (docs/architecture.md §3)
-    expect(contextGets()).toBe(2);
+    // the key's check, whose answer also gives the user's language for the call's Accept-Language
+    // (docs/architecture.md §3): no second context_get for it
+    expect(contextGets()).toBe(1);
+    const calls = stack.sim.log.filter((r) => r.path === '/json/2/res.partner.category/search_count');
+    expect(calls.map((r) => r.headers['accept-language'])).toEqual(['en-US', 'en-US', 'en-US']);
   });
 
   it('makes one upstream check for 100 concurrent first calls with the same new key', async () => {
     const key = stack.sim.keys.add({ uid: 2, name: 'single flight' }).key;
     const answers = await Promise.all(Array.from({ length: 100 }, () => search(2, key)));
     expect(answers.every((a) => typeof a.result === 'number')).toBe(true);
-    // one check of the key and one look-up of its user's language, not one per call
-    expect(contextGets()).toBe(2);
+    // one check of the key, which also answers its user's language: not one per call
+    expect(contextGets()).toBe(1);
   });
 
   it('refuses a revoked key at once: the 401 evicts it and one re-check fails', async () => {
