@@ -51,6 +51,9 @@ beforeAll(async () => {
   http = createUpstreamHttp(loadConfig(['--upstream', `http://127.0.0.1:${port}`], {}));
 });
 
+/** Connections the upstream holds open now. */
+const connections = () => new Promise<number>((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+
 afterAll(async () => {
   await http.close();
   server.closeAllConnections();
@@ -69,9 +72,26 @@ describe('send()', () => {
     for (let i = 0; i < 5; i++) {
       const res = await http.send({ method: 'POST', path: `/n${i}`, headers: {}, body: '{}' }, origin());
       expect(res.text).toBe(`{"path": "/n${i}"}`);
-      // the closing connection's error is made without a stack (stackless-reset.ts), nothing after it
+      // the closing connection's error is made without a stack (closing-answer.ts), nothing after it
       expect(Error.stackTraceLimit).toBe(limit);
     }
+  });
+
+  it('closes each connection after its answer has gone on: concurrent calls never land on a closing one, and none is left open', async () => {
+    const before = await connections();
+    const paths = Array.from({ length: 40 }, (_, i) => `/c${i}`);
+    const texts: string[] = [];
+    // eight at a time, over the pool's connections, each closed by the upstream after its answer
+    for (let i = 0; i < paths.length; i += 8) {
+      const batch = await Promise.all(
+        paths.slice(i, i + 8).map((path) => http.send({ method: 'POST', path, headers: {}, body: '{}' }, origin())),
+      );
+      texts.push(...batch.map((res) => res.text));
+    }
+    expect(texts).toEqual(paths.map((path) => `{"path": "${path}"}`));
+    // the deferred closes ran: the upstream holds no more connections than before (a spare at most)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await connections()).toBeLessThanOrEqual(Math.max(before, 1));
   });
 
   it('ends a stalled exchange with the reason its signal was aborted with', async () => {

@@ -3,12 +3,12 @@
  * timeouts, plus `send()` which times the exchange and turns transport failures into LegacyErrors.
  * Only this folder imports undici.
  */
-import { Pool, type Dispatcher, type FormData } from 'undici';
+import { Pool, buildConnector, type Dispatcher, type FormData } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { CallOrigin } from '../call.ts';
 import type { Config } from '../config.ts';
 import { connectAhead } from './connect-ahead.ts';
-import { closesAfterAnswer, stacklessUntilNextTick } from './stackless-reset.ts';
+import { closesAfterAnswer, closingAfterTheAnswer, closingAnswerComplete } from './closing-answer.ts';
 import { tlsOptionsFrom } from './tls.ts';
 import { errorFromTransport, upstreamError } from './errors/index.ts';
 import { LegacyError, sentThenCut } from '../errors.ts';
@@ -78,7 +78,9 @@ export async function openStream(http: UpstreamHttp, request: UpstreamRequest, o
 
 /**
  * An undici Pool to the upstream origin with the configured timeouts and TLS, plus the base path
- * prefix and the base URL for messages. `connections: null` means unbounded.
+ * prefix and the base URL for messages. `connections: null` means unbounded. `ahead`: the legacy
+ * calls' pool, which connects ahead (`--connect-ahead`) and closes a connection Odoo closes only
+ * once its answer has gone on (closing-answer.ts).
  */
 export function createUpstreamPool(
   config: Config,
@@ -87,10 +89,10 @@ export function createUpstreamPool(
 ): { pool: Pool; prefix: string; url: string; closeSpare(): void } {
   const base = new URL(config.upstream);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const connector =
-    ahead && config.connectAheadMs > 0
-      ? connectAhead({ build: { ...tlsOptionsFrom(config), timeout: config.connectTimeoutMs }, spareMs: config.connectAheadMs })
-      : undefined;
+  const build = { ...tlsOptionsFrom(config), timeout: config.connectTimeoutMs };
+  const spares = ahead && config.connectAheadMs > 0 ? connectAhead({ build, spareMs: config.connectAheadMs }) : undefined;
+  // the legacy calls' connections close after their answer has gone on (closing-answer.ts)
+  const connector = ahead ? closingAfterTheAnswer(spares ?? buildConnector(build)) : tlsOptionsFrom(config);
   const pool = new Pool(base.origin, {
     connections,
     pipelining: 1,
@@ -98,9 +100,9 @@ export function createUpstreamPool(
     connectTimeout: config.connectTimeoutMs,
     headersTimeout: config.callTimeoutMs,
     bodyTimeout: config.callTimeoutMs,
-    connect: connector ?? tlsOptionsFrom(config),
+    connect: connector,
   });
-  return { pool, prefix, url: `${base.origin}${prefix}`, closeSpare: () => connector?.close() };
+  return { pool, prefix, url: `${base.origin}${prefix}`, closeSpare: () => spares?.close() };
 }
 
 /** Connections the legacy services use at most: every kind of work's share, and the slow lane. */
@@ -228,8 +230,8 @@ function exchange(
         else chunks.push(chunk);
       },
       onResponseEnd() {
-        // undici closes the connection next, with an error whose stack nobody reads (stackless-reset.ts)
-        if (closing) stacklessUntilNextTick();
+        // undici closes the connection next, with an error whose stack nobody reads: both wait (closing-answer.ts)
+        if (closing) closingAnswerComplete();
         settle();
         // TextDecoder drops a BOM, as undici's body.text() does
         resolve({ status, headers, text: utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)) });
