@@ -79,7 +79,8 @@ export function createGateway(config: Config, log: Logger, options: GatewayOptio
   // an upstream answer (not a proxy's 5xx) tells the start-up check Odoo is back: /readyz's reason refreshes now
   let upstreamAnswered = () => {};
   const observeUpstream: typeof metrics.observeUpstream = (path, status, seconds) => {
-    metrics.observeUpstream(path, status, seconds);
+    // after the answer has gone on, as the call's own metrics (app.ts): ~20 µs off a call's critical path
+    setImmediate(() => metrics.observeUpstream(path, status, seconds));
     if (status !== undefined && status < 500) upstreamAnswered();
   };
   const observed = shareUpstreamHttp(observeUpstreamHttp(createUpstreamHttp(config), observeUpstream), shares);
