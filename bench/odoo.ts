@@ -49,6 +49,7 @@ import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort } from './free-port.ts';
+import { mintOdooKey } from './odoo-key.ts';
 import { gatewayArgs, startFlags } from './gateway-command.ts';
 
 const { values } = parseArgs({
@@ -113,29 +114,7 @@ async function ensureDatabase(): Promise<void> {
 }
 
 /** An API key for admin, minted the way the gateway mints (web session + identity check). */
-async function mintKey(): Promise<string> {
-  let cookie = '';
-  const rpc = async (path: string, params: unknown) => {
-    const res = await fetch(odoo + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params }),
-    });
-    const set = res.headers.get('set-cookie');
-    if (set) cookie = set.split(';')[0]!;
-    const body = (await res.json()) as { result?: unknown; error?: unknown };
-    if (body.error !== undefined) throw new Error(`${path}: ${JSON.stringify(body.error)}`);
-    return body.result as Record<string, unknown>;
-  };
-  const kw = (model: string, method: string, args: unknown[], kwargs = {}) => rpc('/web/dataset/call_kw', { model, method, args, kwargs });
-  await rpc('/web/session/authenticate', { db, login: 'admin', password: 'admin' });
-  let desc = (await kw('res.users.apikeys.description', 'create', [{ name: 'bench:odoo', duration: '1' }])) as unknown;
-  if (Array.isArray(desc)) desc = desc[0];
-  let act = await kw('res.users.apikeys.description', 'make_key', [[desc]]);
-  if (act.res_model === 'res.users.identitycheck')
-    act = await kw('res.users.identitycheck', 'run_check', [[act.res_id]], { context: { password: 'admin' } });
-  return (act.context as { default_key: string }).default_key;
-}
+const mintKey = () => mintOdooKey(odoo, db);
 
 // ---------------------------------------------------------------- the hops
 

@@ -21,16 +21,27 @@
  * `--warm-up N` (default 1,000) calls are answered before anything is measured, so the figures are
  * V8's optimized code, as in steady use (bench:odoo does the same).
  *
+ * `--odoo URL [--db gw]` puts a real Odoo (its admin/admin user, uid 2) where the simulator was, e.g. the
+ * one `odoo19-up.sh` brings up: it closes every connection itself.
+ *
+ * `--latency` times the way of each call instead of sampling it: the gateway and the bare Node relay
+ * (`bench/node-hops.ts http-undici`, the same `search_read` as JSON-2) both run with
+ * `bench/latency-probe.mjs`, take turns call by call, and the table gives, per hop, the time from the
+ * request's head to the upstream request's, the upstream's answer, and the time from the upstream's
+ * last byte to the answer leaving: the gateway's own latency beside the relay's (issue #41).
+ *
  *   npm run bench:profile -- [--rows 1] [--calls 20000] [--concurrency 16] [--top 40] [--dir /tmp/gateway-prof]
- *                            [--closing-delay MS] [--vs-dir DIR] [--log-level warn] [--perf] [--warm-up N]
+ *                            [--closing-delay MS] [--vs-dir DIR] [--log-level warn] [--perf] [--warm-up N] [--latency]
+ *                            [--odoo URL [--db NAME]]
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { freePort } from './free-port.ts';
+import { mintOdooKey } from './odoo-key.ts';
 import { gatewayArgs, startFlags } from './gateway-command.ts';
 
 const { values } = parseArgs({
@@ -46,12 +57,19 @@ const { values } = parseArgs({
     // the gateway's own default is `info` (an access-log line per call), as bench:odoo runs it
     'log-level': { type: 'string', default: 'warn' },
     perf: { type: 'boolean', default: false },
+    latency: { type: 'boolean', default: false },
+    // a real Odoo instead of the simulator (its admin/admin user, uid 2, in --db), e.g. odoo19-up.sh's
+    odoo: { type: 'string' },
+    db: { type: 'string' },
     'warm-up': { type: 'string', default: '1000' },
     // extra node flags for the gateway (e.g. --node-arg=--trace-deopt; its stdout is kept in --dir)
     'node-arg': { type: 'string', multiple: true, default: [] },
   },
 });
 const root = new URL('..', import.meta.url);
+const latencyProbe = new URL('latency-probe.mjs', import.meta.url).href;
+const odoo = values.odoo?.replace(/\/+$/, '');
+const db = values.db ?? (odoo === undefined ? 'demo' : 'gw');
 const gatewayDir = values['vs-dir'] ?? root.pathname;
 const fields = ['id', 'name', 'email', 'country_id', 'is_company'];
 
@@ -96,10 +114,8 @@ interface ProfileNode {
   children?: number[];
 }
 
-async function main(): Promise<void> {
-  if (!values['no-build']) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  rmSync(values.dir, { recursive: true, force: true });
-  mkdirSync(values.dir, { recursive: true });
+/** The simulator, its URL and its admin's key (database `demo`). */
+async function startSimulator(): Promise<{ sim: ReturnType<typeof spawn>; url: string; key: string }> {
   const sim = spawn(process.execPath, ['dist/sim/main.js', '--port', '0', '--generated-partners', '20000', '--log-limit', '0'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -110,14 +126,25 @@ async function main(): Promise<void> {
     if (line.includes('\n')) break;
   }
   const info = JSON.parse(line.split('\n')[0] as string) as { url: string; users: Record<string, { login: string; key: string }[]> };
-  const key = (info.users.demo ?? []).find((u) => u.login === 'admin')?.key as string;
+  return { sim, url: info.url, key: (info.users.demo ?? []).find((u) => u.login === 'admin')?.key as string };
+}
+
+async function main(): Promise<void> {
+  if (!values['no-build']) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  rmSync(values.dir, { recursive: true, force: true });
+  mkdirSync(values.dir, { recursive: true });
+  const {
+    sim,
+    url: simUrl,
+    key,
+  } = odoo === undefined ? await startSimulator() : { sim: undefined, url: odoo, key: await mintOdooKey(odoo, db) };
   const port = await freePort();
   // an upstream that closes every connection, as Odoo does, between the gateway and the simulator
-  let upstream = info.url;
+  let upstream = simUrl;
   let double: ReturnType<typeof spawn> | undefined;
-  if (values['closing-delay'] !== undefined) {
+  if (values['closing-delay'] !== undefined && sim !== undefined) {
     const dport = await freePort();
-    double = spawn(process.execPath, ['--import', 'tsx', 'bench/closing-upstream.ts', info.url, String(dport), values['closing-delay']], {
+    double = spawn(process.execPath, ['--import', 'tsx', 'bench/closing-upstream.ts', simUrl, String(dport), values['closing-delay']], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -133,16 +160,19 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  const profiler = values.perf
-    ? // V8's own log goes into --dir, not the gateway's working directory
-      ['--perf-basic-prof', '--interpreted-frames-native-stack', '--no-logfile-per-isolate', `--logfile=${values.dir}/v8.log`]
-    : ['--cpu-prof', '--cpu-prof-dir', values.dir];
+  const profiler = values.latency
+    ? ['--import', latencyProbe]
+    : values.perf
+      ? // V8's own log goes into --dir, not the gateway's working directory
+        ['--perf-basic-prof', '--interpreted-frames-native-stack', '--no-logfile-per-isolate', `--logfile=${values.dir}/v8.log`]
+      : ['--cpu-prof', '--cpu-prof-dir', values.dir];
   const gw = spawn(
     process.execPath,
     gatewayArgs([...profiler, ...startFlags(gatewayDir), ...values['node-arg']], upstream, port, ['--log-level', values['log-level']]),
     {
       cwd: gatewayDir,
       stdio: ['ignore', openSync(`${values.dir}/gateway.out`, 'w'), 'inherit'],
+      env: { ...process.env, LATENCY_PROBE_FILE: `${values.dir}/gateway-latency.json` },
     },
   );
   const url = `http://127.0.0.1:${port}`;
@@ -160,7 +190,7 @@ async function main(): Promise<void> {
   const body =
     "<?xml version='1.0'?>\n<methodCall>\n<methodName>execute_kw</methodName>\n<params>\n" +
     [
-      v('demo'),
+      v(db),
       '<value><int>2</int></value>\n',
       v(key),
       v('res.partner'),
@@ -171,6 +201,12 @@ async function main(): Promise<void> {
       .map((p) => `<param>\n${p}</param>\n`)
       .join('') +
     '</params>\n</methodCall>\n';
+  if (values.latency) {
+    await latencyRun(url, body, upstream, key, gw);
+    sim?.kill('SIGTERM');
+    double?.kill('SIGTERM');
+    return;
+  }
   const pool = new Pool(url, { connections: Number(values.concurrency) });
   const one = async () => {
     const r = await pool.request({ method: 'POST', path: '/xmlrpc/2/object', headers: { 'content-type': 'text/xml' }, body });
@@ -207,7 +243,7 @@ async function main(): Promise<void> {
   await pool.close();
   gw.kill('SIGTERM');
   await once(gw, 'exit');
-  sim.kill('SIGTERM');
+  sim?.kill('SIGTERM');
   double?.kill('SIGTERM');
   if (recorder !== undefined) {
     printPerfProfile(gw.pid!, calls, cpuPerCall);
@@ -283,6 +319,106 @@ async function main(): Promise<void> {
   for (const [k, us] of [...byPart].sort((a, b) => b[1] - a[1]))
     console.log(`| ${k} | ${((us / busy) * 100).toFixed(1)} % | ${((us / busy) * cpuPerCall).toFixed(0)} |`);
   console.log(`\nBy file:\n${show(files)}\n\nBy function:\n${show(fn)}`);
+}
+
+/**
+ * `--latency`: the gateway (already running with the probe) and the bare Node relay in front of the
+ * same upstream, one call each in turn at concurrency 1, then each hop's segments (latency-probe.mjs).
+ */
+async function latencyRun(url: string, xml: string, upstream: string, key: string, gw: ReturnType<typeof spawn>): Promise<void> {
+  const relayPort = await freePort();
+  const relay = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', latencyProbe, 'bench/node-hops.ts', 'http-undici', new URL(upstream).port, String(relayPort)],
+    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, LATENCY_PROBE_FILE: `${values.dir}/relay-latency.json` } },
+  );
+  const relayUrl = `http://127.0.0.1:${relayPort}`;
+  const json = JSON.stringify({ domain: [], fields, limit: Number(values.rows) });
+  const relayPool = new Pool(relayUrl, { connections: 1 });
+  const calls: Record<'gateway' | 'relay', () => Promise<void>> = {
+    gateway: xmlCall(new Pool(url, { connections: 1 }), xml),
+    relay: async () => {
+      const r = await relayPool.request({
+        method: 'POST',
+        path: '/json/2/res.partner/search_read',
+        headers: { 'content-type': 'application/json', authorization: `bearer ${key}`, 'x-odoo-database': db },
+        body: json,
+      });
+      const text = await r.body.text();
+      if (r.statusCode !== 200) throw new Error(`relay: HTTP ${r.statusCode}: ${text.slice(0, 300)}`);
+    },
+  };
+  for (let i = 0; i < 600; i++) {
+    if (
+      await calls.relay().then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const hops = [
+    ['gateway', gw],
+    ['relay', relay],
+  ] as const;
+  for (let i = 0; i < Number(values['warm-up']); i++) for (const [name] of hops) await calls[name]();
+  // each hop's rows so far are the warm-up's: the measured ones are those after
+  const warm = await Promise.all(hops.map(([name, child]) => latencyRows(name, child)));
+  for (let i = 0; i < Number(values.calls); i++) for (const [name] of hops) await calls[name]();
+  const rows = await Promise.all(hops.map(([name, child], i) => latencyRows(name, child).then((all) => all.slice(warm[i]!.length))));
+  relay.kill('SIGTERM');
+  gw.kill('SIGTERM');
+  await once(gw, 'exit');
+  const segments: [string, (r: LatencyRow) => number][] = [
+    ['request head → upstream request sent', (r) => r.sent - r.in],
+    ["upstream's answer (sent → last byte)", (r) => r.done - r.sent],
+    ["upstream's last byte → answer leaves", (r) => r.out - r.done],
+    ['in the hop (the two of its own)', (r) => r.sent - r.in + (r.out - r.done)],
+  ];
+  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+  const [g, r] = rows as [LatencyRow[], LatencyRow[]];
+  console.log(
+    `\n${g.length} / ${r.length} calls of ${values.rows} rows through the gateway / the bare Node relay (http-undici), taking turns at concurrency 1; load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}\n`,
+  );
+  console.log('| segment (µs) | gateway p50 | relay p50 | gateway − relay | gateway p90 | relay p90 |\n|---|---:|---:|---:|---:|---:|');
+  for (const [name, of] of segments) {
+    const [gp50, rp50, gp90, rp90] = [pct(g.map(of), 0.5), pct(r.map(of), 0.5), pct(g.map(of), 0.9), pct(r.map(of), 0.9)].map(
+      (x) => x * 1000,
+    );
+    console.log(
+      `| ${name} | ${gp50!.toFixed(0)} | ${rp50!.toFixed(0)} | ${(gp50! - rp50!).toFixed(0)} | ${gp90!.toFixed(0)} | ${rp90!.toFixed(0)} |`,
+    );
+  }
+}
+
+interface LatencyRow {
+  in: number;
+  sent: number;
+  done: number;
+  out: number;
+}
+
+/** The rows a hop's probe holds now (a call with no upstream exchange, `/livez`, left out). */
+async function latencyRows(name: string, child: ReturnType<typeof spawn>): Promise<LatencyRow[]> {
+  const file = `${values.dir}/${name}-latency.json`;
+  rmSync(file, { force: true });
+  child.kill('SIGUSR2');
+  for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 50)); // written in one call: give it time to finish
+  const rows = JSON.parse(readFileSync(file, 'utf8')) as Partial<LatencyRow>[];
+  return rows.filter((row): row is LatencyRow => row.sent !== undefined && row.done !== undefined && row.out !== undefined);
+}
+
+/** One XML-RPC call on `pool`; a fault throws. */
+function xmlCall(pool: Pool, body: string): () => Promise<void> {
+  return async () => {
+    const r = await pool.request({ method: 'POST', path: '/xmlrpc/2/object', headers: { 'content-type': 'text/xml' }, body });
+    const text = await r.body.text();
+    if (text.includes('<fault>')) throw new Error(text.slice(0, 300));
+  };
 }
 
 /** `perf record` on the gateway's threads, from now until `stop()`. */
