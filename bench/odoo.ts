@@ -49,6 +49,7 @@ import { tmpdir, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort } from './free-port.ts';
+import { latencyProbe, ownTime, probedRows, probeEnv, type HopTimes } from './hop-clock.ts';
 import { mintOdooKey } from './odoo-key.ts';
 import { gatewayArgs, startFlags } from './gateway-command.ts';
 
@@ -139,12 +140,12 @@ async function waitFor(url: string, ms = 120_000): Promise<void> {
   }
 }
 
-async function startProcess(name: string, args: string[], probe: string, url: string, cwd = root): Promise<Hop> {
+async function startProcess(name: string, args: string[], probe: string, url: string, cwd = root, env = process.env): Promise<Hop> {
   // stdout into a pipe another process reads, as a container runtime's log driver reads it: a log
   // line's write then costs what it costs in production (to /dev/null it would cost next to nothing).
   // Not read here: this process blocks in the client's runs, and a full pipe would stall the hop.
   const reader = spawn('sh', ['-c', 'cat > /dev/null'], { stdio: ['pipe', 'ignore', 'inherit'] });
-  const child: ChildProcess = spawn(args[0]!, args.slice(1), { cwd, stdio: ['ignore', reader.stdin, 'inherit'] });
+  const child: ChildProcess = spawn(args[0]!, args.slice(1), { cwd, env, stdio: ['ignore', reader.stdin, 'inherit'] });
   reader.stdin.destroy(); // the child holds its own copy of the pipe's end
   child.once('exit', () => reader.kill());
   try {
@@ -165,20 +166,28 @@ async function startProcess(name: string, args: string[], probe: string, url: st
   };
 }
 
-/** A gateway at its default settings (the access log at `info`, as operators run it; its stdout read and dropped). */
-async function startGateway(name: string, extra: string[] = [], dir = root, upstream = odoo): Promise<Hop> {
+/**
+ * A gateway at its default settings (the access log at `info`, as operators run it; its stdout read and
+ * dropped). `clocked`: with the hop's own clock (bench/hop-clock.ts), as the Odoo rounds run it.
+ */
+async function startGateway(name: string, extra: string[] = [], dir = root, upstream = odoo, clocked = false): Promise<Hop> {
   execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: dir, stdio: 'inherit' });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   return startProcess(
     name,
     // with the node flags of that checkout's own `npm start` (which the image runs too)
-    [process.execPath, ...gatewayArgs(startFlags(dir), upstream, port, extra)],
+    [process.execPath, ...gatewayArgs([...startFlags(dir), ...(clocked ? ['--import', latencyProbe] : [])], upstream, port, extra)],
     `${url}/livez`,
     url,
     dir,
+    clocked ? probeEnv(clockFile(name)) : process.env,
   );
 }
+
+/** Where the hop named `name` writes what its clock measured. */
+const clockFile = (name: string) => join(clockDir, `${name}.json`);
+const clockDir = mkdtempSync(join(tmpdir(), 'bench-odoo-clock-'));
 
 /**
  * The closing-connection double (bench/closing-upstream.ts) in front of the simulator: an upstream
@@ -272,10 +281,18 @@ async function startRelay(): Promise<Hop> {
 }
 
 /** bench/node-hops.ts: Node's http server in front of a bare socket (`http-socket`) or of undici (`http-undici`). */
-async function startNodeHop(mode: 'http-socket' | 'http-undici', upstreamPort = '8069'): Promise<Hop> {
+async function startNodeHop(mode: 'http-socket' | 'http-undici', upstreamPort = '8069', clocked = false): Promise<Hop> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  return startProcess(mode, [process.execPath, '--import', 'tsx', 'bench/node-hops.ts', mode, upstreamPort, String(port)], url, url);
+  const clock = clocked ? ['--import', latencyProbe] : [];
+  return startProcess(
+    mode,
+    [process.execPath, '--import', 'tsx', ...clock, 'bench/node-hops.ts', mode, upstreamPort, String(port)],
+    url,
+    url,
+    root,
+    clocked ? probeEnv(clockFile(mode)) : process.env,
+  );
 }
 
 async function startNullProxy(): Promise<Hop> {
@@ -408,11 +425,12 @@ async function main(): Promise<void> {
   const hops: Hop[] = [];
   const stopAll = () => Promise.all(hops.map((h) => h.stop()));
   try {
-    const gateway = await startGateway('gateway');
+    // the gateways and the bare Node relay carry their own clock (bench/hop-clock.ts): the hop's own time, Odoo's left out
+    const gateway = await startGateway('gateway', [], root, odoo, true);
     hops.push(gateway);
     const vsArgs = values['vs-arg'];
     const vsDir = values['vs-dir'];
-    const vs = vsArgs.length > 0 || vsDir !== undefined ? await startGateway('gateway-vs', vsArgs, vsDir) : undefined;
+    const vs = vsArgs.length > 0 || vsDir !== undefined ? await startGateway('gateway-vs', vsArgs, vsDir, odoo, true) : undefined;
     if (vs !== undefined) hops.push(vs);
     const relay = await startRelay();
     hops.push(relay);
@@ -422,7 +440,7 @@ async function main(): Promise<void> {
     hops.push(nul);
     const httpSocket = await startNodeHop('http-socket');
     hops.push(httpSocket);
-    const httpUndici = await startNodeHop('http-undici');
+    const httpUndici = await startNodeHop('http-undici', '8069', true);
     hops.push(httpUndici);
 
     const xml = (url: string): PathSpec => ({ kind: 'xmlrpc', url: `${url}/xmlrpc/2/object`, db, uid: 2, password: key });
@@ -499,6 +517,10 @@ async function main(): Promise<void> {
     const extra: Record<string, { p50: number[]; p90: number[] }> = {};
     // Odoo's own (logged) time per call, by path: the extra above is only fair if Odoo's unlogged part is alike
     const logged: Record<string, number[]> = {};
+    // each clocked hop's own time per call (p50 ms), by shape
+    const clocked: Hop[] = [gateway, ...(vs ? [vs] : []), httpUndici];
+    const own: Record<string, number[]> = {};
+    const clockRows = (hop: Hop) => probedRows(hop.pid, clockFile(hop.name));
     const endToEnd: string[] = [];
     const cpuLines: string[] = [];
     const cpuRatios: string[] = [];
@@ -513,9 +535,15 @@ async function main(): Promise<void> {
         undici: cpuTicks(httpUndici.pid),
         vs: vs ? cpuTicks(vs.pid) : 0,
       });
+      const clockedBefore = await Promise.all(clocked.map(clockRows));
       const cpuBefore = cpuOf();
       const result = client({ mode: 'sequence', rounds: shape.rounds, paths, call: shape.call }) as { calls: [number, number][] };
       const cpuAfter = cpuOf();
+      const clockedAfter = await Promise.all(clocked.map(clockRows));
+      clocked.forEach((hop, i) => {
+        const rows: HopTimes[] = clockedAfter[i]!.slice(clockedBefore[i]!.length);
+        (own[hop.name] ??= []).push(quantile(rows.map(ownTime), 0.5));
+      });
       await new Promise((r) => setTimeout(r, 300)); // the last werkzeug line
       // the measured call's lines only: a gateway's own look-ups (the request language, once a minute)
       // land in the same database
@@ -560,8 +588,20 @@ async function main(): Promise<void> {
     }
     for (const [path, base] of Object.entries(baseline))
       lines.push(`| ${path} | ${base} | ${extra[path]!.p50.map(signed).join(' | ')} | ${extra[path]!.p90.map(signed).join(' | ')} |`);
+    const ownOver = own.gateway!.map((ms, i) => ms - own['http-undici']![i]!);
     summary.push(
-      `gateway extra over native (p50): ${extra.gateway!.p50.map(signed).join(' / ')} ms at ${shapes.map((s) => s.label).join(' / ')}; bare-socket relay over direct: ${extra.relay!.p50.map(signed).join(' / ')} ms`,
+      `gateway extra over native (p50): ${extra.gateway!.p50.map(signed).join(' / ')} ms at ${shapes.map((s) => s.label).join(' / ')}; bare-socket relay over direct: ${extra.relay!.p50.map(signed).join(' / ')} ms; gateway's own time over http-undici's, each hop's clock (p50): ${ownOver.map(signed).join(' / ')} ms`,
+    );
+    lines.push(
+      '',
+      "### Concurrency 1: time in the hop, by its own clock (request head → upstream request, plus upstream's last byte → answer leaving; p50 ms)",
+      '',
+      "Measured inside each hop (`bench/hop-clock.ts`): Odoo's time is not in it, whatever Odoo logs, so the gateway and the bare Node relay compare like for like.",
+      '',
+      `| hop | ${shapes.map((s) => s.label).join(' | ')} |`,
+      `|---|${shapes.map(() => '---:').join('|')}|`,
+      ...clocked.map((hop) => `| ${hop.name} | ${own[hop.name]!.map((x) => f(x)).join(' | ')} |`),
+      `| gateway − http-undici | ${ownOver.map(signed).join(' | ')} |`,
     );
     lines.push(
       '',
@@ -569,7 +609,7 @@ async function main(): Promise<void> {
       '',
       `| path | ${shapes.map((s) => s.label).join(' | ')} |`,
       `|---|${shapes.map(() => '---:').join('|')}|`,
-      ...names.map((name) => `| ${name} | ${logged[name]!.map(f).join(' | ')} |`),
+      ...names.map((name) => `| ${name} | ${logged[name]!.map((x) => f(x)).join(' | ')} |`),
     );
     lines.push(
       '',

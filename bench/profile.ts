@@ -36,11 +36,12 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { freePort } from './free-port.ts';
+import { latencyProbe, ownTime, probedRows, probeEnv, type HopTimes } from './hop-clock.ts';
 import { mintOdooKey } from './odoo-key.ts';
 import { gatewayArgs, startFlags } from './gateway-command.ts';
 
@@ -67,7 +68,6 @@ const { values } = parseArgs({
   },
 });
 const root = new URL('..', import.meta.url);
-const latencyProbe = new URL('latency-probe.mjs', import.meta.url).href;
 const odoo = values.odoo?.replace(/\/+$/, '');
 const db = values.db ?? (odoo === undefined ? 'demo' : 'gw');
 const gatewayDir = values['vs-dir'] ?? root.pathname;
@@ -172,7 +172,7 @@ async function main(): Promise<void> {
     {
       cwd: gatewayDir,
       stdio: ['ignore', openSync(`${values.dir}/gateway.out`, 'w'), 'inherit'],
-      env: { ...process.env, LATENCY_PROBE_FILE: `${values.dir}/gateway-latency.json` },
+      env: probeEnv(`${values.dir}/gateway-latency.json`),
     },
   );
   const url = `http://127.0.0.1:${port}`;
@@ -330,7 +330,7 @@ async function latencyRun(url: string, xml: string, upstream: string, key: strin
   const relay = spawn(
     process.execPath,
     ['--import', 'tsx', '--import', latencyProbe, 'bench/node-hops.ts', 'http-undici', new URL(upstream).port, String(relayPort)],
-    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, LATENCY_PROBE_FILE: `${values.dir}/relay-latency.json` } },
+    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: probeEnv(`${values.dir}/relay-latency.json`) },
   );
   const relayUrl = `http://127.0.0.1:${relayPort}`;
   const json = JSON.stringify({ domain: [], fields, limit: Number(values.rows) });
@@ -364,20 +364,21 @@ async function latencyRun(url: string, xml: string, upstream: string, key: strin
   ] as const;
   for (let i = 0; i < Number(values['warm-up']); i++) for (const [name] of hops) await calls[name]();
   // each hop's rows so far are the warm-up's: the measured ones are those after
+  const latencyRows = (name: string, child: ReturnType<typeof spawn>) => probedRows(child.pid!, `${values.dir}/${name}-latency.json`);
   const warm = await Promise.all(hops.map(([name, child]) => latencyRows(name, child)));
   for (let i = 0; i < Number(values.calls); i++) for (const [name] of hops) await calls[name]();
   const rows = await Promise.all(hops.map(([name, child], i) => latencyRows(name, child).then((all) => all.slice(warm[i]!.length))));
   relay.kill('SIGTERM');
   gw.kill('SIGTERM');
   await once(gw, 'exit');
-  const segments: [string, (r: LatencyRow) => number][] = [
+  const segments: [string, (r: HopTimes) => number][] = [
     ['request head → upstream request sent', (r) => r.sent - r.in],
     ["upstream's answer (sent → last byte)", (r) => r.done - r.sent],
     ["upstream's last byte → answer leaves", (r) => r.out - r.done],
-    ['in the hop (the two of its own)', (r) => r.sent - r.in + (r.out - r.done)],
+    ['in the hop (the two of its own)', ownTime],
   ];
   const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
-  const [g, r] = rows as [LatencyRow[], LatencyRow[]];
+  const [g, r] = rows as [HopTimes[], HopTimes[]];
   console.log(
     `\n${g.length} / ${r.length} calls of ${values.rows} rows through the gateway / the bare Node relay (http-undici), taking turns at concurrency 1; load average ${loadavg()
       .map((x) => x.toFixed(1))
@@ -392,24 +393,6 @@ async function latencyRun(url: string, xml: string, upstream: string, key: strin
       `| ${name} | ${gp50!.toFixed(0)} | ${rp50!.toFixed(0)} | ${(gp50! - rp50!).toFixed(0)} | ${gp90!.toFixed(0)} | ${rp90!.toFixed(0)} |`,
     );
   }
-}
-
-interface LatencyRow {
-  in: number;
-  sent: number;
-  done: number;
-  out: number;
-}
-
-/** The rows a hop's probe holds now (a call with no upstream exchange, `/livez`, left out). */
-async function latencyRows(name: string, child: ReturnType<typeof spawn>): Promise<LatencyRow[]> {
-  const file = `${values.dir}/${name}-latency.json`;
-  rmSync(file, { force: true });
-  child.kill('SIGUSR2');
-  for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
-  await new Promise((r) => setTimeout(r, 50)); // written in one call: give it time to finish
-  const rows = JSON.parse(readFileSync(file, 'utf8')) as Partial<LatencyRow>[];
-  return rows.filter((row): row is LatencyRow => row.sent !== undefined && row.done !== undefined && row.out !== undefined);
 }
 
 /** One XML-RPC call on `pool`; a fault throws. */
