@@ -13,6 +13,7 @@
  */
 import dc from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 
 const file = process.env.LATENCY_PROBE_FILE;
 if (file === undefined) throw new Error('latency-probe: LATENCY_PROBE_FILE is not set');
