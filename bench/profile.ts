@@ -208,11 +208,7 @@ async function main(): Promise<void> {
     return;
   }
   const pool = new Pool(url, { connections: Number(values.concurrency) });
-  const one = async () => {
-    const r = await pool.request({ method: 'POST', path: '/xmlrpc/2/object', headers: { 'content-type': 'text/xml' }, body });
-    const text = await r.body.text();
-    if (text.includes('<fault>')) throw new Error(text.slice(0, 300));
-  };
+  const one = xmlCall(pool, body);
   let next = 0;
   const calls = Number(values.calls);
   // warm-up: key, signature, connections, and V8's optimized code
