@@ -19,7 +19,7 @@ import { createXmlRpcHandler, encodeFault, formLimit, formTooLargePage } from '.
 import { logCall } from './access-log.ts';
 import { refusedBeforeContinue } from './expect-continue.ts';
 import { clientAddress } from './client-address.ts';
-import { nodeClientPresence, type ClientPresence } from './client-presence.ts';
+import { nodeClientPresence, signalClientPresence, type ClientPresence } from './client-presence.ts';
 import { createDeadlines } from './deadline.ts';
 import { legacyRoute, rawPathOf } from './legacy-route.ts';
 import { lingeringAnswer } from './linger.ts';
@@ -321,10 +321,10 @@ export function createApp({
 }
 
 /** The client behind the request: heard from the Node response when there is one (client-presence.ts). */
-function clientPresence(c: Context<Env>): ClientPresence | AbortSignal {
+function clientPresence(c: Context<Env>): ClientPresence {
   const incoming = c.env?.incoming;
   const outgoing = c.env?.outgoing;
-  return incoming !== undefined && outgoing !== undefined ? nodeClientPresence(incoming, outgoing) : c.req.raw.signal;
+  return incoming !== undefined && outgoing !== undefined ? nodeClientPresence(incoming, outgoing) : signalClientPresence(c.req.raw.signal);
 }
 
 /** True for an HTTP/1.0 request, which cannot read a chunked answer (RFC 9112 §6.1). */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCallValues, type CallOrigin, type LegacyCall } from '../call.ts';
 import { createDeadlines } from './deadline.ts';
+import { signalClientPresence } from './client-presence.ts';
 
 const facts = { host: 'h', ip: '127.0.0.1', proto: 'http', userAgent: 'u', requestId: 'r', values: createCallValues() };
 const call = (service: string): LegacyCall => ({ dialect: 'xmlrpc2', service, method: 'm', params: [] });
@@ -18,7 +19,7 @@ describe('createDeadlines()', () => {
       seen = origin;
       return true;
     });
-    await dispatch(call('db'), deadlines.origin(facts, new AbortController().signal));
+    await dispatch(call('db'), deadlines.origin(facts, signalClientPresence(new AbortController().signal)));
     const signal = seen?.signal as AbortSignal;
     await vi.advanceTimersByTimeAsync(59_999);
     expect(signal.aborted).toBe(false);
@@ -29,7 +30,7 @@ describe('createDeadlines()', () => {
 
   it.each(['object', 'common'])('leaves %s calls under the call timeout of their origin', async (service) => {
     const deadlines = createDeadlines({ callTimeoutMs: 1_000, dbTimeoutMs: 60_000 });
-    const origin = deadlines.origin(facts, new AbortController().signal);
+    const origin = deadlines.origin(facts, signalClientPresence(new AbortController().signal));
     let seen: CallOrigin | undefined;
     await deadlines.dispatch(async (_call, o) => {
       seen = o;
@@ -45,7 +46,7 @@ describe('createDeadlines()', () => {
     await deadlines.dispatch(async (_call, origin) => {
       seen = origin;
       return true;
-    })(call('db'), deadlines.origin(facts, client.signal));
+    })(call('db'), deadlines.origin(facts, signalClientPresence(client.signal)));
     client.abort();
     expect(seen?.signal.aborted).toBe(true);
     expect(seen?.requestId).toBe('r');

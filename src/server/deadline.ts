@@ -5,7 +5,7 @@
  */
 import { callKey, type CallOrigin } from '../call.ts';
 import type { Dispatch } from '../legacy/dispatch.ts';
-import { signalClientPresence, type ClientPresence } from './client-presence.ts';
+import type { ClientPresence } from './client-presence.ts';
 
 /** The client's own signal behind a call (so a db call can drop the call timeout), and what `finish` clears. */
 const callDeadline = callKey<{ client: ClientPresence; cleanup?: () => void } | undefined>('deadline', undefined);
@@ -49,8 +49,7 @@ export function createDeadlines({ callTimeoutMs, dbTimeoutMs, shutdown }: Deadli
      * One controller and one timer, cleared by {@link finish}: `AbortSignal.any` + `AbortSignal.timeout`
      * per call were ~5 % of a small call's CPU.
      */
-    origin(facts: Omit<CallOrigin, 'signal'>, clientSide: AbortSignal | ClientPresence): CallOrigin {
-      const client = clientSide instanceof AbortSignal ? signalClientPresence(clientSide) : clientSide;
+    origin(facts: Omit<CallOrigin, 'signal'>, client: ClientPresence): CallOrigin {
       const controller = new AbortController();
       const origin: CallOrigin = { ...facts, signal: controller.signal };
       const deadline: { client: ClientPresence; cleanup?: () => void } = { client };
